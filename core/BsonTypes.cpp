@@ -1,0 +1,43 @@
+#include "BsonTypes.h"
+
+namespace oe {
+
+namespace {
+// Index = BSON type code for 0x01..0x13; 20 = maxKey (0x7F), 21 = minKey (0xFF).
+const char *const kNames[] = {"eoo",        "double",    "string",    "object",  "array",
+                              "binData",    "undefined", "objectId",  "bool",    "date",
+                              "null",       "regex",     "dbPointer", "javascript", "symbol",
+                              "javascriptWithScope",     "int",       "timestamp", "long",
+                              "decimal",    "maxKey",    "minKey"};
+constexpr int kNameCount = int(sizeof(kNames) / sizeof(kNames[0]));
+} // namespace
+
+std::uint32_t BsonTypes::bit(int bsonType)
+{
+    if (bsonType >= 0x01 && bsonType <= 0x13)
+        return 1u << bsonType;
+    if (bsonType == 0x7F)
+        return 1u << 20;
+    if (bsonType == 0xFF)
+        return 1u << 21;
+    return 1u << 0;
+}
+
+QString BsonTypes::name(int bitIndex)
+{
+    if (bitIndex < 0 || bitIndex >= kNameCount)
+        return QStringLiteral("unknown");
+    return QString::fromLatin1(kNames[bitIndex]);
+}
+
+QStringList BsonTypes::names(std::uint32_t mask)
+{
+    QStringList result;
+    for (int i = 0; i < kNameCount; ++i) {
+        if (mask & (1u << i))
+            result << name(i);
+    }
+    return result;
+}
+
+} // namespace oe

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace oe {
+
+// A document remembered because one of its values (its size, or an array length) is large.
+struct TailCandidate
+{
+    std::uint64_t value = 0;
+    std::uint64_t docIndex = 0; // position in the scan, 0-based
+    std::uint64_t docSize = 0;  // BSON size in bytes
+    std::string rawId;          // the _id as BSON type byte + value bytes (see DocumentId)
+    std::string path;           // the field path the value belongs to, where relevant
+};
+
+// Keeps, in bounded memory, the documents with the largest values: the `capacity` largest,
+// plus every document above `keepAbove` (a threshold known before the scan, so those lists are
+// exact). Ties are broken by scan position so results do not depend on thread scheduling.
+// It also knows how far down it is complete, so a threshold chosen after the scan can be
+// answered exactly or flagged as truncated.
+class CandidateTail
+{
+public:
+    static constexpr std::uint64_t kNoThreshold = std::numeric_limits<std::uint64_t>::max();
+
+    explicit CandidateTail(std::size_t capacity = 4096, std::uint64_t keepAbove = kNoThreshold);
+
+    // Cheap pre-check, so callers build the candidate (copy its _id) only when it is kept.
+    bool wants(std::uint64_t value, std::uint64_t docIndex) const;
+    void offer(TailCandidate &&candidate);
+    void merge(CandidateTail &&other);
+
+    // Every retained candidate, largest value first (ties: earlier document first).
+    std::vector<TailCandidate> sorted() const;
+    // Retained candidates with value > threshold, largest first.
+    std::vector<TailCandidate> above(std::uint64_t threshold) const;
+    // True when every document whose value exceeds `threshold` is retained.
+    bool isCompleteAbove(std::uint64_t threshold) const;
+
+    std::size_t size() const { return m_kept.size() + m_heap.size(); }
+    std::size_t capacity() const { return m_capacity; }
+    std::uint64_t keepAbove() const { return m_keepAbove; }
+
+private:
+    static bool better(const TailCandidate &a, const TailCandidate &b);
+    void drop(std::uint64_t value);
+
+    std::size_t m_capacity;
+    std::uint64_t m_keepAbove;
+    std::vector<TailCandidate> m_kept; // above keepAbove: never evicted
+    std::vector<TailCandidate> m_heap; // bounded; the worst candidate at the front
+    bool m_dropped = false;
+    std::uint64_t m_droppedMax = 0;
+};
+
+} // namespace oe

@@ -1,0 +1,5 @@
+#include "DocumentSource.h"
+
+namespace oe {
+DocumentSource::~DocumentSource() = default;
+} // namespace oe

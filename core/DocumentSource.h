@@ -1,0 +1,36 @@
+#pragma once
+
+#include "DocumentBatch.h"
+#include "SourceError.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace oe {
+
+// Where documents come from: a mongodump file, or (next) a live collection. Sources are read
+// from one thread; analysis fans the batches out to workers.
+class DocumentSource
+{
+public:
+    enum class ReadResult { Batch, End, Error };
+
+    virtual ~DocumentSource();
+
+    // Name for messages and reports; never contains credentials.
+    virtual QString displayName() const = 0;
+    virtual bool open(SourceError *error) = 0;
+    // Replaces the batch's contents with the next whole documents (at least one), about
+    // `targetBytes` in all. On Error, the batch holds the documents read before the fault.
+    virtual ReadResult read(DocumentBatch &batch, std::size_t targetBytes, SourceError *error) = 0;
+    // Starts again from the first document (for a second pass); false if not possible.
+    virtual bool rewind(SourceError *error) = 0;
+
+    // For progress: what is known up front, if anything.
+    virtual std::optional<std::uint64_t> totalBytes() const { return std::nullopt; }
+    virtual std::optional<std::uint64_t> estimatedDocuments() const { return std::nullopt; }
+    virtual std::uint64_t bytesConsumed() const = 0;
+};
+
+} // namespace oe

@@ -1,0 +1,280 @@
+#include "ProfileBuilder.h"
+
+#include "BsonTypes.h"
+#include "DocumentId.h"
+#include "FieldNode.h"
+
+#include <bson/bson.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace oe {
+
+namespace {
+const std::string_view kNestedArraySegment = "$[]";
+}
+
+struct ProfileBuilder::Walk
+{
+    ProfileBuilder &builder;
+    const std::uint8_t *document = nullptr;
+    SourceError *fault = nullptr;
+    std::string rawId;
+
+    bool fail(const bson_iter_t *iter, const std::uint8_t *base, const QString &message,
+              FieldNode *node)
+    {
+        if (fault) {
+            fault->kind = SourceError::Kind::InvalidData;
+            fault->message = message;
+            fault->byteOffset = std::int64_t(base - document) + std::int64_t(iter->err_off);
+            if (node && node->parent)
+                fault->fieldPath = QString::fromStdString(node->path());
+        }
+        return false;
+    }
+    bool walkFields(bson_iter_t *iter, FieldNode *parent, int depth);
+    bool visitValue(bson_iter_t *iter, FieldNode *node, int depth);
+    bool walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth, std::uint32_t arrayBytes);
+};
+
+ProfileBuilder::ProfileBuilder() : ProfileBuilder(Limits{}) {}
+
+ProfileBuilder::ProfileBuilder(const Limits &limits)
+    : m_limits(limits), m_root(std::make_unique<FieldNode>()),
+      m_largestDocuments(limits.largestDocumentsCapacity, limits.keepDocumentsLargerThan),
+      m_longestArrays(limits.longestArraysCapacity, limits.keepArraysLongerThan)
+{
+}
+
+ProfileBuilder::~ProfileBuilder() = default;
+ProfileBuilder::ProfileBuilder(ProfileBuilder &&) noexcept = default;
+ProfileBuilder &ProfileBuilder::operator=(ProfileBuilder &&) noexcept = default;
+
+bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
+                                 std::uint64_t docIndex, SourceError *fault)
+{
+    bson_t doc;
+    bson_iter_t iter;
+    Walk walk{*this, data, fault, {}};
+    if (!bson_init_static(&doc, data, length) || !bson_iter_init(&iter, &doc)) {
+        if (fault) {
+            fault->kind = SourceError::Kind::InvalidData;
+            fault->message = QStringLiteral("malformed BSON document header or terminator");
+            fault->byteOffset = 0;
+        }
+        return false;
+    }
+    ++m_sequence;
+    m_arrayNodes.clear();
+    if (!walk.walkFields(&iter, m_root.get(), 0))
+        return false;
+    finishDocument(walk.rawId, length, docIndex);
+    return true;
+}
+
+bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int depth)
+{
+    const std::uint8_t *base = iter->raw;
+    while (bson_iter_next(iter)) {
+        const std::string_view key(bson_iter_key(iter), bson_iter_key_len(iter));
+        if (depth == 0 && key == "_id" && rawId.empty()) {
+            const std::uint32_t valueStart = iter->key + std::uint32_t(key.size()) + 1;
+            rawId = DocumentId::raw(bson_iter_type(iter), iter->raw + valueStart,
+                                    iter->next_off - valueStart);
+        }
+        FieldNode *node = parent->child(key, builder.m_limits.maxChildrenPerField);
+        if (!visitValue(iter, node, depth))
+            return false;
+    }
+    if (iter->err_off != 0)
+        return fail(iter, base, QStringLiteral("invalid BSON element"), parent);
+    return true;
+}
+
+bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int depth)
+{
+    const bson_type_t type = bson_iter_type(iter);
+    if (node->lastDocument != builder.m_sequence) {
+        node->lastDocument = builder.m_sequence;
+        ++node->presentDocuments;
+    }
+    node->typeMask |= BsonTypes::bit(type);
+    ++node->values;
+    node->bytes += iter->next_off - iter->off;
+
+    if (type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY)
+        return true;
+    if (depth + 1 > builder.m_limits.maxDepth) {
+        return fail(iter, iter->raw,
+                         QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
+                         node);
+    }
+    bson_iter_t child;
+    if (!bson_iter_recurse(iter, &child)) {
+        bson_iter_t at = *iter;
+        at.err_off = at.d1;
+        return fail(&at, iter->raw,
+                         type == BSON_TYPE_ARRAY ? QStringLiteral("invalid nested array")
+                                                 : QStringLiteral("invalid embedded document"),
+                         node);
+    }
+    if (type == BSON_TYPE_DOCUMENT)
+        return walkFields(&child, node, depth + 1);
+    std::uint32_t arrayBytes = 0;
+    const std::uint8_t *arrayData = nullptr;
+    bson_iter_array(iter, &arrayBytes, &arrayData);
+    return walkArray(&child, node, depth + 1, arrayBytes);
+}
+
+bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth,
+                                     std::uint32_t arrayBytes)
+{
+    const std::uint8_t *base = iter->raw;
+    std::uint64_t length = 0;
+    FieldNode *nested = nullptr;
+    while (bson_iter_next(iter)) {
+        ++length;
+        const bson_type_t type = bson_iter_type(iter);
+        arrayNode->elementTypeMask |= BsonTypes::bit(type);
+        if (type == BSON_TYPE_DOCUMENT) {
+            bson_iter_t child;
+            if (!bson_iter_recurse(iter, &child)) {
+                bson_iter_t at = *iter;
+                at.err_off = at.d1;
+                return fail(&at, base, QStringLiteral("invalid embedded document"),
+                                 arrayNode);
+            }
+            if (depth + 1 > builder.m_limits.maxDepth) {
+                return fail(iter, base,
+                                 QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
+                                 arrayNode);
+            }
+            if (!walkFields(&child, arrayNode, depth + 1))
+                return false;
+        } else if (type == BSON_TYPE_ARRAY) {
+            if (!nested)
+                nested = arrayNode->child(kNestedArraySegment, builder.m_limits.maxChildrenPerField + 1);
+            if (!visitValue(iter, nested, depth))
+                return false;
+        }
+    }
+    if (iter->err_off != 0)
+        return fail(iter, base, QStringLiteral("invalid BSON array element"), arrayNode);
+
+    ++arrayNode->arrays;
+    if (!arrayNode->lengths)
+        arrayNode->lengths = std::make_unique<Distribution>();
+    arrayNode->lengths->add(length);
+    arrayNode->elementCount += length;
+    arrayNode->elementBytes += arrayBytes >= 5 ? arrayBytes - 5 : 0;
+    if (arrayNode->maxLengthDocument != builder.m_sequence) {
+        arrayNode->maxLengthDocument = builder.m_sequence;
+        arrayNode->maxLengthInDocument = length;
+        builder.m_arrayNodes.push_back(arrayNode);
+    } else if (length > arrayNode->maxLengthInDocument) {
+        arrayNode->maxLengthInDocument = length;
+    }
+    return true;
+}
+
+void ProfileBuilder::finishDocument(const std::string &rawId, std::uint32_t length,
+                                    std::uint64_t docIndex)
+{
+    ++m_documents;
+    m_sizes.add(length);
+    auto id = [&]() -> const std::string & { return rawId; };
+    if (m_largestDocuments.wants(length, docIndex))
+        m_largestDocuments.offer({length, docIndex, length, id(), {}});
+
+    FieldNode *longest = nullptr;
+    for (FieldNode *node : m_arrayNodes) {
+        const std::uint64_t value = node->maxLengthInDocument;
+        if (!longest || value > longest->maxLengthInDocument)
+            longest = node;
+        if (!node->tail)
+            node->tail = std::make_unique<CandidateTail>(m_limits.perPathCapacity);
+        if (node->tail->wants(value, docIndex))
+            node->tail->offer({value, docIndex, length, id(), {}});
+    }
+    if (longest && m_longestArrays.wants(longest->maxLengthInDocument, docIndex))
+        m_longestArrays.offer(
+            {longest->maxLengthInDocument, docIndex, length, id(), longest->path()});
+}
+
+void ProfileBuilder::mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren)
+{
+    into.typeMask |= from.typeMask;
+    into.elementTypeMask |= from.elementTypeMask;
+    into.presentDocuments += from.presentDocuments;
+    into.values += from.values;
+    into.bytes += from.bytes;
+    into.arrays += from.arrays;
+    into.elementCount += from.elementCount;
+    into.elementBytes += from.elementBytes;
+    if (from.lengths) {
+        if (!into.lengths)
+            into.lengths = std::make_unique<Distribution>();
+        into.lengths->merge(*from.lengths);
+    }
+    if (from.tail) {
+        if (!into.tail)
+            into.tail = std::move(from.tail);
+        else
+            into.tail->merge(std::move(*from.tail));
+    }
+    for (auto &child : from.children)
+        mergeNode(*into.child(child->name, maxChildren + 1), *child, maxChildren);
+}
+
+void ProfileBuilder::merge(ProfileBuilder &&other)
+{
+    mergeNode(*m_root, *other.m_root, m_limits.maxChildrenPerField);
+    m_documents += other.m_documents;
+    m_sizes.merge(other.m_sizes);
+    m_largestDocuments.merge(std::move(other.m_largestDocuments));
+    m_longestArrays.merge(std::move(other.m_longestArrays));
+    other.m_root = std::make_unique<FieldNode>();
+    other.m_documents = 0;
+}
+
+CollectionProfile ProfileBuilder::takeProfile()
+{
+    CollectionProfile profile;
+    profile.documents = m_documents;
+    profile.sizes = m_sizes;
+    profile.largestDocuments = std::move(m_largestDocuments);
+    profile.longestArrays = std::move(m_longestArrays);
+
+    std::function<void(FieldNode &)> collect = [&](FieldNode &node) {
+        for (auto &c : node.children) {
+            FieldProfile f;
+            f.path = c->path();
+            f.typeMask = c->typeMask;
+            f.elementTypeMask = c->elementTypeMask;
+            f.presentDocuments = c->presentDocuments;
+            f.values = c->values;
+            f.bytes = c->bytes;
+            f.arrays = c->arrays;
+            if (c->lengths)
+                f.lengths = *c->lengths;
+            f.elementCount = c->elementCount;
+            f.elementBytes = c->elementBytes;
+            f.insideArray = c->insideArray();
+            f.depth = c->depth();
+            if (c->tail)
+                f.longestPerDocument = std::move(*c->tail);
+            profile.fields.push_back(std::move(f));
+            collect(*c);
+        }
+    };
+    collect(*m_root);
+    std::sort(profile.fields.begin(), profile.fields.end(),
+              [](const FieldProfile &a, const FieldProfile &b) { return a.path < b.path; });
+    m_root = std::make_unique<FieldNode>();
+    m_documents = 0;
+    return profile;
+}
+
+} // namespace oe

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "CandidateTail.h"
+#include "CollectionProfile.h"
+#include "Distribution.h"
+#include "SourceError.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace oe {
+
+struct FieldNode;
+
+// Walks documents (every field, into sub-documents and array elements) and accumulates a
+// CollectionProfile. One builder per worker thread; builders merge exactly.
+class ProfileBuilder
+{
+public:
+    struct Limits
+    {
+        std::size_t largestDocumentsCapacity = 65536;
+        std::size_t longestArraysCapacity = 65536;
+        std::size_t perPathCapacity = 8192;
+        // Thresholds known before the scan: documents above them are always kept, so the
+        // outlier lists for absolute thresholds are exact whatever the capacities.
+        std::uint64_t keepDocumentsLargerThan = CandidateTail::kNoThreshold;
+        std::uint64_t keepArraysLongerThan = CandidateTail::kNoThreshold;
+        std::size_t maxChildrenPerField = 1000;
+        int maxDepth = 200;
+    };
+
+    explicit ProfileBuilder(const Limits &limits);
+    ProfileBuilder();
+    ~ProfileBuilder();
+    ProfileBuilder(ProfileBuilder &&) noexcept;
+    ProfileBuilder &operator=(ProfileBuilder &&) noexcept;
+
+    // Analyses one document. On malformed BSON returns false and describes the problem in
+    // `fault` (message, byte offset within the document, field path); nothing of that document
+    // is counted in the document totals.
+    bool addDocument(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
+                     SourceError *fault);
+    void merge(ProfileBuilder &&other);
+
+    std::uint64_t documents() const { return m_documents; }
+    CollectionProfile takeProfile();
+
+private:
+    struct Walk; // one document's walk, defined next to libbson in the .cpp
+    void finishDocument(const std::string &rawId, std::uint32_t length, std::uint64_t docIndex);
+    static void mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren);
+
+    Limits m_limits;
+    std::unique_ptr<FieldNode> m_root;
+    std::uint64_t m_documents = 0;
+    std::uint64_t m_sequence = 0; // 1-based number of the document being walked
+    Distribution m_sizes;
+    CandidateTail m_largestDocuments;
+    CandidateTail m_longestArrays;
+    std::vector<FieldNode *> m_arrayNodes; // array paths touched by the current document
+};
+
+} // namespace oe

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace oe {
+
+// What went wrong while reading documents, and where. Rendered as one line for users.
+struct SourceError
+{
+    enum class Kind { None, Io, InvalidData, Connection, Usage };
+
+    Kind kind = Kind::None;
+    QString message;       // the problem, e.g. "document length 3 is below the BSON minimum of 5"
+    QString source;        // file name or redacted URI
+    std::int64_t docIndex = -1;   // 0-based position of the document in the source
+    std::int64_t byteOffset = -1; // byte offset in the file where the problem was found
+    QString fieldPath;            // field path, where the problem is inside a document
+
+    bool isError() const { return kind != Kind::None; }
+    QString toString() const;
+    static SourceError io(const QString &source, const QString &message);
+    static SourceError invalidData(const QString &source, const QString &message,
+                                   std::int64_t docIndex, std::int64_t byteOffset);
+};
+
+} // namespace oe

@@ -1,1 +1,44 @@
-int main(){return 0;}
+// outlier-explorer-cli: the headless face of the core library, a contract for scripts.
+#include "AnalyzeCommand.h"
+#include "CliSupport.h"
+#include "DemoDataCommand.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+const char kUsage[] = "usage: outlier-explorer-cli <command> [options]\n"
+                      "\n"
+                      "commands:\n"
+                      "  analyze     analyse a dump and write CSV reports (--help for options)\n"
+                      "  demo-data   write the deterministic demo datasets\n"
+                      "\n"
+                      "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data\n";
+}
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("outlier-explorer-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2) {
+        std::fputs(kUsage, stderr);
+        return ExitUsage;
+    }
+    const QString command = args.takeAt(1);
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        std::fputs(kUsage, stdout);
+        return ExitSuccess;
+    }
+    if (command == QLatin1String("--version")) {
+        std::printf("outlier-explorer-cli %s\n", PROJECT_VERSION);
+        return ExitSuccess;
+    }
+    if (command == QLatin1String("analyze"))
+        return AnalyzeCommand::run(args);
+    if (command == QLatin1String("demo-data"))
+        return DemoDataCommand::run(args);
+    return cli::fail(ExitUsage, QStringLiteral("unknown command '%1' (try --help)").arg(command));
+}

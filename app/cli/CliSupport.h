@@ -1,0 +1,21 @@
+#pragma once
+
+#include "ExitCode.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+// Small helpers shared by the CLI's commands: one-line errors, strict number parsing.
+namespace cli {
+
+int fail(int code, const QString &message);
+// Parses a non-negative integer option; prints a usage error naming the option if invalid.
+bool unsignedOption(const QCommandLineParser &parser, const QString &name, std::optional<std::uint64_t> &out,
+                    std::uint64_t minimum = 0);
+bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out);
+bool stderrIsTerminal();
+
+} // namespace cli

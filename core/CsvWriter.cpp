@@ -1,0 +1,37 @@
+#include "CsvWriter.h"
+
+namespace oe {
+
+CsvWriter::CsvWriter(const QStringList &header) : m_columns(int(header.size()))
+{
+    addRow(header);
+    m_rows = 0;
+}
+
+QString CsvWriter::escape(const QString &field)
+{
+    const bool quote = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) ||
+                       field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r')) ||
+                       field.startsWith(QLatin1Char(' ')) || field.endsWith(QLatin1Char(' '));
+    if (!quote)
+        return field;
+    QString out = field;
+    out.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + out + QLatin1Char('"');
+}
+
+void CsvWriter::addRow(const QStringList &fields)
+{
+    Q_ASSERT(fields.size() == m_columns);
+    QString line;
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (i)
+            line += QLatin1Char(',');
+        line += escape(fields[i]);
+    }
+    line += QStringLiteral("\r\n");
+    m_bytes += line.toUtf8();
+    ++m_rows;
+}
+
+} // namespace oe

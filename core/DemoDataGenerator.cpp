@@ -1,0 +1,305 @@
+#include "DemoDataGenerator.h"
+
+#include "SplitMix64.h"
+
+#include <QDir>
+#include <QSaveFile>
+
+#include <bson/bson.h>
+
+#include <cmath>
+
+namespace oe {
+
+namespace {
+
+const char *const kWords[] = {"outlier", "pattern", "mongo", "array", "bucket", "friday", "deploy",
+                              "query",   "index",   "shard", "cache", "schema", "growth", "page",
+                              "viral",   "comment", "share", "like",  "post",   "feed",   "book"};
+constexpr std::uint64_t kWordCount = sizeof(kWords) / sizeof(kWords[0]);
+const char *const kTypes[] = {"like", "comment", "post", "share"};
+const std::int64_t kEpochMs = 1767225600000; // 2026-01-01T00:00:00Z
+
+std::string sentence(SplitMix64 &rng, std::uint64_t minChars, std::uint64_t maxChars)
+{
+    const std::uint64_t target = rng.between(minChars, maxChars);
+    std::string s;
+    while (s.size() < target) {
+        if (!s.empty())
+            s.push_back(' ');
+        s += kWords[rng.below(kWordCount)];
+    }
+    s.resize(target);
+    return s;
+}
+
+std::uint64_t logUniform(SplitMix64 &rng, std::uint64_t lo, std::uint64_t hi)
+{
+    const double l = std::log(double(lo)), h = std::log(double(hi));
+    return std::uint64_t(std::exp(l + rng.uniform() * (h - l)));
+}
+
+void appendIndexKey(bson_t *array, std::uint32_t index, bson_t *child, bool document)
+{
+    char buf[16];
+    const char *key = nullptr;
+    const std::size_t len = bson_uint32_to_string(index, &key, buf, sizeof buf);
+    if (document)
+        bson_append_document_begin(array, key, int(len), child);
+}
+
+// --- book sales (MongoDB manual's outlier pattern page: a threshold of 50 buyers) ---------
+void bookSale(bson_t *doc, std::uint64_t i, SplitMix64 &rng)
+{
+    BSON_APPEND_INT32(doc, "_id", std::int32_t(i + 1));
+    const std::string title = "Book " + std::to_string(i + 1) + ": " + sentence(rng, 8, 30);
+    BSON_APPEND_UTF8(doc, "title", title.c_str());
+    BSON_APPEND_INT32(doc, "year", std::int32_t(1950 + rng.below(76)));
+    const std::string author = "Author " + std::to_string(rng.below(400));
+    BSON_APPEND_UTF8(doc, "author", author.c_str());
+    // 96% sell a handful of copies (median ~8, never past 45); 4% are best sellers.
+    std::uint64_t sales;
+    if (rng.below(100) < 4)
+        sales = logUniform(rng, 60, 5000);
+    else
+        sales = std::min<std::uint64_t>(45, std::uint64_t(std::exp(std::log(8.0) + 0.7 * rng.normal())));
+    bson_t buyers;
+    BSON_APPEND_ARRAY_BEGIN(doc, "customers_purchased", &buyers);
+    char key[16];
+    char user[16];
+    for (std::uint64_t k = 0; k < sales; ++k) {
+        const char *keyStr = nullptr;
+        const std::size_t keyLen = bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
+        std::snprintf(user, sizeof user, "user%05u", unsigned(rng.below(100000)));
+        bson_append_utf8(&buyers, keyStr, int(keyLen), user, -1);
+    }
+    bson_append_array_end(doc, &buyers);
+}
+
+// --- activity feeds (the "unbounded growth" chapter: 1% power users, one near 16 MB) -----
+struct FeedShape
+{
+    std::uint64_t typicalMin, typicalMax; // entries for 99% of users
+    std::uint64_t powerMin, powerMax;     // entries for 1%
+    bool giant;                           // one user whose document approaches 16 MB
+    std::uint64_t contentMin, contentMax; // post text length
+};
+
+void activity(bson_t *array, std::uint32_t index, SplitMix64 &rng, const FeedShape &shape,
+              std::int64_t ts)
+{
+    bson_t a;
+    appendIndexKey(array, index, &a, true);
+    const std::uint64_t t = rng.below(100);
+    const char *type = t < 55 ? kTypes[0] : t < 80 ? kTypes[1] : t < 92 ? kTypes[2] : kTypes[3];
+    BSON_APPEND_UTF8(&a, "type", type);
+    BSON_APPEND_DATE_TIME(&a, "ts", ts);
+    char target[24];
+    std::snprintf(target, sizeof target, "post-%06u", unsigned(rng.below(1000000)));
+    if (type == kTypes[2]) {
+        const std::string content = sentence(rng, shape.contentMin, shape.contentMax);
+        BSON_APPEND_UTF8(&a, "content", content.c_str());
+        bson_t tags;
+        BSON_APPEND_ARRAY_BEGIN(&a, "tags", &tags);
+        const std::uint64_t n = rng.below(4);
+        for (std::uint64_t k = 0; k < n; ++k) {
+            char key[16];
+            const char *keyStr = nullptr;
+            const std::size_t keyLen = bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
+            bson_append_utf8(&tags, keyStr, int(keyLen), kWords[rng.below(kWordCount)], -1);
+        }
+        bson_append_array_end(&a, &tags);
+    } else {
+        BSON_APPEND_UTF8(&a, "targetId", target);
+        if (type == kTypes[1]) {
+            const std::string text = sentence(rng, shape.contentMin / 2, shape.contentMax / 2);
+            BSON_APPEND_UTF8(&a, "text", text.c_str());
+        }
+    }
+    bson_append_document_end(array, &a);
+}
+
+void feedUser(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &rng,
+              const FeedShape &shape)
+{
+    char id[24];
+    std::snprintf(id, sizeof id, "user-%05llu", static_cast<unsigned long long>(i));
+    BSON_APPEND_UTF8(doc, "_id", id);
+    const std::string name = "User " + std::to_string(i);
+    BSON_APPEND_UTF8(doc, "name", name.c_str());
+    BSON_APPEND_DATE_TIME(doc, "joined", kEpochMs - std::int64_t(rng.below(1000)) * 86400000);
+    bson_t profile;
+    BSON_APPEND_DOCUMENT_BEGIN(doc, "profile", &profile);
+    BSON_APPEND_UTF8(&profile, "country", rng.below(2) ? "PT" : "NZ");
+    BSON_APPEND_BOOL(&profile, "verified", rng.below(10) == 0);
+    bson_append_document_end(doc, &profile);
+
+    // Every hundredth user (1%) is a power user or bot; the one in the middle of the
+    // collection is the account whose document approaches 16 MB.
+    const bool power = i % 100 == 42;
+    const bool giant = shape.giant && power && i / 100 == (documents / 100) / 2;
+    const std::uint64_t entries = giant ? UINT64_MAX
+                                  : power ? logUniform(rng, shape.powerMin, shape.powerMax)
+                                          : rng.between(shape.typicalMin, shape.typicalMax);
+    bson_t list;
+    BSON_APPEND_ARRAY_BEGIN(doc, "activities", &list);
+    std::int64_t ts = kEpochMs;
+    const std::uint32_t giantBytes = 15u * 1024u * 1024u + 512u * 1024u;
+    for (std::uint64_t k = 0; k < entries; ++k) {
+        ts += std::int64_t(rng.below(3600000));
+        activity(&list, std::uint32_t(k), rng, shape, ts);
+        if (giant && list.len + doc->len >= giantBytes)
+            break;
+    }
+    const std::uint32_t count = bson_count_keys(&list);
+    bson_append_array_end(doc, &list);
+    BSON_APPEND_INT32(doc, "activityCount", std::int32_t(count));
+}
+
+// --- viral posts (the data-modeling patterns guide: 99.9% have a few comments) -------------
+void post(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &rng)
+{
+    std::uint8_t oidBytes[12] = {0x66, 0x5a, 0x00, 0x00, 0x0e, 0x1a, 0x7f, 0x00, 0, 0, 0, 0};
+    for (int b = 0; b < 4; ++b)
+        oidBytes[8 + b] = std::uint8_t((i >> (8 * (3 - b))) & 0xff);
+    bson_oid_t oid;
+    bson_oid_init_from_data(&oid, oidBytes);
+    BSON_APPEND_OID(doc, "_id", &oid);
+    const std::string title = sentence(rng, 12, 60);
+    BSON_APPEND_UTF8(doc, "title", title.c_str());
+    const std::string content = sentence(rng, 80, 600);
+    BSON_APPEND_UTF8(doc, "content", content.c_str());
+    const bool viral = i == documents / 3;
+    std::uint64_t comments;
+    if (viral)
+        comments = 120000;
+    else if (rng.below(100) < 2)
+        comments = logUniform(rng, 150, 2500); // popular, not viral
+    else
+        comments = std::uint64_t(std::floor(-std::log(1.0 - rng.uniform()) * 6.0)); // ~6 on average
+    bson_t list;
+    BSON_APPEND_ARRAY_BEGIN(doc, "comments", &list);
+    std::int64_t ts = kEpochMs + std::int64_t(i) * 60000;
+    for (std::uint64_t k = 0; k < comments; ++k) {
+        bson_t c;
+        appendIndexKey(&list, std::uint32_t(k), &c, true);
+        char author[24];
+        std::snprintf(author, sizeof author, "dev_%04u", unsigned(rng.below(5000)));
+        BSON_APPEND_UTF8(&c, "author", author);
+        const std::string text = sentence(rng, 10, 90);
+        BSON_APPEND_UTF8(&c, "text", text.c_str());
+        ts += std::int64_t(rng.below(20000));
+        BSON_APPEND_DATE_TIME(&c, "created_at", ts);
+        bson_append_document_end(&list, &c);
+    }
+    bson_append_array_end(doc, &list);
+    BSON_APPEND_INT32(doc, "comment_count", std::int32_t(comments));
+}
+
+const FeedShape kDemoFeed{50, 500, 10000, 50000, true, 150, 600};
+const FeedShape kBenchFeed{1, 16, 100, 800, false, 40, 160};
+
+using Generator = void (*)(bson_t *, std::uint64_t, std::uint64_t, SplitMix64 &);
+
+Generator generatorFor(const QString &name)
+{
+    if (name == QLatin1String("book_sales"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t, SplitMix64 &r) { bookSale(d, i, r); };
+    if (name == QLatin1String("activity_feeds"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { feedUser(d, i, n, r, kDemoFeed); };
+    if (name == QLatin1String("feed_bench"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { feedUser(d, i, n, r, kBenchFeed); };
+    if (name == QLatin1String("viral_posts"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { post(d, i, n, r); };
+    return nullptr;
+}
+
+// A fixed string hash (qHash may differ between machines), so each dataset has its own stream.
+std::uint64_t nameHash(const QString &name)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : name.toUtf8()) {
+        h ^= std::uint8_t(c);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+} // namespace
+
+QList<DemoDataGenerator::Dataset> DemoDataGenerator::datasets()
+{
+    return {
+        {QStringLiteral("book_sales"),
+         QStringLiteral("book sales: customers_purchased arrays, 4% best sellers past the 50-buyer threshold"),
+         2000, true},
+        {QStringLiteral("activity_feeds"),
+         QStringLiteral("user activity feeds: 99% with 50-500 entries, 1% with tens of thousands, one near 16 MB"),
+         300, true},
+        {QStringLiteral("viral_posts"),
+         QStringLiteral("posts with embedded comments: a few each, some popular, one viral post with 120,000"),
+         1000, true},
+        {QStringLiteral("feed_bench"),
+         QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"), 100000, false},
+    };
+}
+
+bool DemoDataGenerator::write(const QString &dataset, const QString &path, std::uint64_t documents,
+                              std::uint64_t seed, QString *error)
+{
+    const Generator generate = generatorFor(dataset);
+    if (!generate) {
+        *error = QStringLiteral("unknown dataset '%1'").arg(dataset);
+        return false;
+    }
+    if (documents == 0) {
+        for (const auto &d : datasets())
+            if (d.name == dataset)
+                documents = d.defaultDocuments;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    SplitMix64 rng(seed ^ nameHash(dataset));
+    QByteArray buffer;
+    buffer.reserve(8 << 20);
+    for (std::uint64_t i = 0; i < documents; ++i) {
+        bson_t *doc = bson_new();
+        generate(doc, i, documents, rng);
+        buffer.append(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+        bson_destroy(doc);
+        if (buffer.size() >= (4 << 20)) {
+            if (file.write(buffer) != buffer.size())
+                break;
+            buffer.clear();
+        }
+    }
+    if (file.write(buffer) != buffer.size() || !file.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool DemoDataGenerator::writeDemo(const QString &directory, std::uint64_t seed, QStringList *written,
+                                  QString *error)
+{
+    if (!QDir().mkpath(directory)) {
+        *error = QStringLiteral("%1: cannot create directory").arg(directory);
+        return false;
+    }
+    for (const auto &d : datasets()) {
+        if (!d.inDemo)
+            continue;
+        const QString path = QDir(directory).filePath(d.name + QStringLiteral(".bson"));
+        if (!write(d.name, path, 0, seed, error))
+            return false;
+        if (written)
+            *written << path;
+    }
+    return true;
+}
+
+} // namespace oe

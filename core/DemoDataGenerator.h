@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace oe {
+
+// Deterministic demo datasets modelled on the seed texts, written as mongodump .bson files
+// (one file per collection, ready for mongorestore or `outlier-explorer-cli import`).
+class DemoDataGenerator
+{
+public:
+    struct Dataset
+    {
+        QString name; // also the collection and file name
+        QString description;
+        std::uint64_t defaultDocuments;
+        bool inDemo; // part of the built-in demo (the benchmark shape is not)
+    };
+
+    static QList<Dataset> datasets();
+
+    // Writes `path` (atomically). documents == 0 means the dataset's default.
+    static bool write(const QString &dataset, const QString &path, std::uint64_t documents,
+                      std::uint64_t seed, QString *error);
+    // Writes every demo dataset into `directory` as <name>.bson.
+    static bool writeDemo(const QString &directory, std::uint64_t seed, QStringList *written,
+                          QString *error);
+};
+
+} // namespace oe

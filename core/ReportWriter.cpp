@@ -1,0 +1,243 @@
+#include "ReportWriter.h"
+
+#include "BsonTypes.h"
+#include "DocumentId.h"
+
+#include <QDir>
+#include <QSaveFile>
+
+namespace oe {
+
+namespace {
+
+QString num(std::uint64_t v)
+{
+    return QString::number(qulonglong(v));
+}
+
+QString dec(double v)
+{
+    return QString::number(v, 'f', 2);
+}
+
+QString statusText(CollectionProfile::Status s)
+{
+    switch (s) {
+    case CollectionProfile::Status::Complete:
+        return QStringLiteral("complete");
+    case CollectionProfile::Status::Cancelled:
+        return QStringLiteral("cancelled (partial)");
+    case CollectionProfile::Status::Failed:
+        return QStringLiteral("failed (partial)");
+    }
+    return {};
+}
+
+} // namespace
+
+QString ReportWriter::typesText(const FieldProfile &field)
+{
+    QStringList parts;
+    for (const QString &name : BsonTypes::names(field.typeMask)) {
+        if (name == QLatin1String("array") && field.elementTypeMask)
+            parts << QStringLiteral("array<%1>").arg(BsonTypes::names(field.elementTypeMask).join(QLatin1Char('|')));
+        else
+            parts << name;
+    }
+    return parts.join(QLatin1Char('|'));
+}
+
+CsvWriter ReportWriter::summary(const Report &r)
+{
+    const CollectionProfile &p = r.profile;
+    const Distribution &s = p.sizes;
+    CsvWriter csv({QStringLiteral("metric"), QStringLiteral("value")});
+    auto row = [&](const char *metric, const QString &value) {
+        csv.addRow({QString::fromLatin1(metric), value});
+    };
+    row("documents", num(p.documents));
+    row("size_min", num(s.min()));
+    row("size_p50", num(s.quantile(0.50)));
+    row("size_p90", num(s.quantile(0.90)));
+    row("size_p95", num(s.quantile(0.95)));
+    row("size_p99", num(s.quantile(0.99)));
+    row("size_p99_9", num(s.quantile(0.999)));
+    row("size_max", num(s.max()));
+    row("size_mean", dec(s.mean()));
+    row("size_total", num(s.sum()));
+    row("outlier_documents", num(r.outliers.outlierDocuments));
+    row("size_threshold", num(r.outliers.size.value));
+    row("size_outliers", num(r.outliers.sizeOutliers));
+    row("size_rule", r.outliers.size.rule);
+    row("array_threshold", r.outliers.arrayThresholdIsGlobal ? num(r.outliers.array.value)
+                                                             : QStringLiteral("per path"));
+    row("array_outliers", num(r.outliers.arrayOutliers));
+    std::uint64_t overHalf = 0;
+    for (const auto &c : p.largestDocuments.above(ThresholdPreset::kMaxBsonBytes / 2))
+        overHalf += c.value > 0;
+    row("documents_over_half_16mib", num(overHalf));
+    row("method", methodName(r.detection.method));
+    row("source", p.source);
+    row("mode", p.mode);
+    row("status", statusText(p.status));
+    row("error", p.error.isError() ? p.error.toString() : QString());
+    row("seconds", QString::number(p.seconds, 'f', 3));
+    row("warnings", r.outliers.warnings.join(QStringLiteral("; ")));
+    return csv;
+}
+
+CsvWriter ReportWriter::sizeHistogram(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("bin_lower"), QStringLiteral("bin_upper"), QStringLiteral("count"),
+                   QStringLiteral("outliers")});
+    const std::uint64_t threshold = r.outliers.size.value;
+    for (const auto &bin : r.profile.sizes.histogram().bins()) {
+        std::uint64_t outliers = 0;
+        if (bin.lower > threshold) {
+            outliers = bin.count;
+        } else if (bin.upper > threshold + 1) {
+            for (const auto &c : r.profile.largestDocuments.above(threshold))
+                outliers += c.value >= bin.lower && c.value < bin.upper;
+        }
+        csv.addRow({num(bin.lower), num(bin.upper), num(bin.count), num(outliers)});
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::fields(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("path"), QStringLiteral("types"), QStringLiteral("present"),
+                   QStringLiteral("arrays"), QStringLiteral("len_min"), QStringLiteral("len_p50"),
+                   QStringLiteral("len_p90"), QStringLiteral("len_p99"), QStringLiteral("len_max"),
+                   QStringLiteral("len_mean"), QStringLiteral("bytes_total"),
+                   QStringLiteral("present_share"), QStringLiteral("values"), QStringLiteral("len_p95"),
+                   QStringLiteral("len_p99_9"), QStringLiteral("element_bytes_mean"),
+                   QStringLiteral("array_threshold"), QStringLiteral("inside_array")});
+    const double docs = double(std::max<std::uint64_t>(1, r.profile.documents));
+    for (const FieldProfile &f : r.profile.fields) {
+        const bool arr = f.arrays > 0;
+        const Distribution &l = f.lengths;
+        auto q = [&](double v) { return arr ? num(l.quantile(v)) : QString(); };
+        QString threshold;
+        if (arr) {
+            if (r.outliers.arrayThresholdIsGlobal)
+                threshold = num(r.outliers.array.value);
+            else if (auto it = r.outliers.arrayPerPath.find(f.path); it != r.outliers.arrayPerPath.end())
+                threshold = num(it->second.value);
+        }
+        csv.addRow({QString::fromStdString(f.path), typesText(f), num(f.presentDocuments),
+                    num(f.arrays), arr ? num(l.min()) : QString(), q(0.5), q(0.9), q(0.99),
+                    arr ? num(l.max()) : QString(), arr ? dec(l.mean()) : QString(), num(f.bytes),
+                    QString::number(double(f.presentDocuments) / docs, 'f', 4), num(f.values), q(0.95),
+                    q(0.999), arr ? dec(f.meanElementBytes()) : QString(), threshold,
+                    f.insideArray ? QStringLiteral("true") : QStringLiteral("false")});
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::arrayHistograms(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("path"), QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
+                   QStringLiteral("count")});
+    for (const FieldProfile &f : r.profile.fields) {
+        if (f.arrays == 0)
+            continue;
+        const QString path = QString::fromStdString(f.path);
+        for (const auto &bin : f.lengths.histogram().bins())
+            csv.addRow({path, num(bin.lower), num(bin.upper), num(bin.count)});
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::outlierRows(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("_id"), QStringLiteral("bson_size"), QStringLiteral("path"),
+                   QStringLiteral("array_length"), QStringLiteral("reason"), QStringLiteral("detail"),
+                   QStringLiteral("doc_index"), QStringLiteral("percent_of_16mib")});
+    for (const OutlierRow &o : r.outliers.rows) {
+        csv.addRow({o.id, num(o.bsonSize), o.path, o.path.isEmpty() ? QString() : num(o.arrayLength),
+                    o.reason, o.detail, num(o.docIndex),
+                    QString::number(100.0 * double(o.bsonSize) / double(ThresholdPreset::kMaxBsonBytes), 'f', 2)});
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::topDocuments(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("rank"), QStringLiteral("_id"), QStringLiteral("bson_size"),
+                   QStringLiteral("doc_index")});
+    int rank = 0;
+    for (const auto &c : r.profile.largestDocuments.sorted()) {
+        if (rank >= r.topK)
+            break;
+        csv.addRow({QString::number(++rank), DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docIndex)});
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::topArrays(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("path"), QStringLiteral("rank"), QStringLiteral("_id"),
+                   QStringLiteral("array_length"), QStringLiteral("bson_size"), QStringLiteral("doc_index")});
+    for (const FieldProfile &f : r.profile.fields) {
+        if (f.arrays == 0)
+            continue;
+        int rank = 0;
+        for (const auto &c : f.longestPerDocument.sorted()) {
+            if (rank >= r.topK)
+                break;
+            csv.addRow({QString::fromStdString(f.path), QString::number(++rank),
+                        DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docSize), num(c.docIndex)});
+        }
+    }
+    return csv;
+}
+
+CsvWriter ReportWriter::recommendations(const Report &r)
+{
+    CsvWriter csv({QStringLiteral("path"), QStringLiteral("splittable"), QStringLiteral("keep"),
+                   QStringLiteral("fence_keep"), QStringLiteral("target_keep"),
+                   QStringLiteral("mean_element_bytes"), QStringLiteral("documents_over"),
+                   QStringLiteral("elements_moved"), QStringLiteral("explanation")});
+    for (const auto &s : r.recommendations) {
+        csv.addRow({QString::fromStdString(s.path), s.splittable ? QStringLiteral("true") : QStringLiteral("false"),
+                    s.splittable ? num(s.keep) : QString(), num(s.fenceKeep), num(s.targetKeep),
+                    dec(s.meanElementBytes), s.splittable ? num(s.documentsOver) : QString(),
+                    s.splittable ? num(s.elementsMoved) : QString(), s.explanation});
+    }
+    return csv;
+}
+
+bool ReportWriter::write(const QString &directory, const Report &report, QString *error,
+                         QStringList *written)
+{
+    if (!QDir().mkpath(directory)) {
+        *error = QStringLiteral("%1: cannot create the output directory").arg(directory);
+        return false;
+    }
+    const std::pair<const char *, CsvWriter> files[] = {
+        {"summary.csv", summary(report)},
+        {"size_histogram.csv", sizeHistogram(report)},
+        {"fields.csv", fields(report)},
+        {"array_histograms.csv", arrayHistograms(report)},
+        {"outliers.csv", outlierRows(report)},
+        {"top_documents.csv", topDocuments(report)},
+        {"top_arrays.csv", topArrays(report)},
+        {"recommendations.csv", recommendations(report)},
+    };
+    const QDir dir(directory);
+    for (const auto &[name, csv] : files) {
+        const QString path = dir.filePath(QString::fromLatin1(name));
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(csv.bytes()) != csv.bytes().size() ||
+            !file.commit()) {
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+            return false;
+        }
+        if (written)
+            *written << path;
+    }
+    return true;
+}
+
+} // namespace oe

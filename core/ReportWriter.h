@@ -1,0 +1,46 @@
+#pragma once
+
+#include "CollectionProfile.h"
+#include "CsvWriter.h"
+#include "DetectionOptions.h"
+#include "OutlierReport.h"
+#include "SplitRecommendation.h"
+
+#include <QStringList>
+
+#include <vector>
+
+namespace oe {
+
+// The CSV reports shared by the CLI and the GUI's export. File names and the columns listed in
+// the CLI contract are stable; columns may be added at the end.
+class ReportWriter
+{
+public:
+    struct Report
+    {
+        const CollectionProfile &profile;
+        const OutlierReport &outliers;
+        const std::vector<SplitRecommendation> &recommendations;
+        const DetectionOptions &detection;
+        int topK = 20;
+    };
+
+    // Writes every report into `directory` (created if missing). Each file is written to a
+    // temporary name and renamed into place, so a failure never leaves a half-written report.
+    static bool write(const QString &directory, const Report &report, QString *error,
+                      QStringList *written = nullptr);
+
+    static CsvWriter summary(const Report &report);
+    static CsvWriter sizeHistogram(const Report &report);
+    static CsvWriter fields(const Report &report);
+    static CsvWriter arrayHistograms(const Report &report);
+    static CsvWriter outlierRows(const Report &report);
+    static CsvWriter topDocuments(const Report &report);
+    static CsvWriter topArrays(const Report &report);
+    static CsvWriter recommendations(const Report &report);
+
+    static QString typesText(const FieldProfile &field);
+};
+
+} // namespace oe

@@ -72,6 +72,10 @@ bool DumpFileSource::open(SourceError *error)
     struct stat st {};
     if (::fstat(fd, &st) == 0)
         m_fileSize = std::uint64_t(st.st_size);
+    if (m_fileSize == 0) {
+        *error = SourceError::invalidData(m_path, QStringLiteral("empty file: no BSON documents"), -1, 0);
+        return false;
+    }
     std::uint8_t magic[2] = {0, 0};
     const ssize_t got = ::pread(fd, magic, 2, 0);
     m_compressed = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;

@@ -1,0 +1,123 @@
+#include "BsonFixtures.h"
+
+#include "DocumentId.h"
+
+#include <QFile>
+
+#include <bson/bson.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace fixtures {
+
+QByteArray bson(const char *json)
+{
+    bson_error_t error;
+    bson_t *doc = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json), -1, &error);
+    if (!doc) {
+        std::fprintf(stderr, "fixture JSON invalid: %s: %s\n", error.message, json);
+        std::abort();
+    }
+    QByteArray bytes(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    bson_destroy(doc);
+    return bytes;
+}
+
+QByteArray concat(const QList<QByteArray> &documents)
+{
+    QByteArray all;
+    for (const auto &d : documents)
+        all += d;
+    return all;
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+bool writeGzip(const QString &path, const QByteArray &bytes)
+{
+    gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb");
+    if (!gz)
+        return false;
+    const int n = gzwrite(gz, bytes.constData(), unsigned(bytes.size()));
+    return gzclose(gz) == Z_OK && n == bytes.size();
+}
+
+QByteArray documentOfSize(int id, int size)
+{
+    bson_t *doc = bson_new();
+    BSON_APPEND_INT32(doc, "_id", id);
+    // int32 _id element = 1+4+4 = 9; string element "pad" = 1+4+4+len+1; doc overhead 5.
+    const int padLength = size - 5 - 9 - (1 + 4 + 4 + 1);
+    std::string pad(std::size_t(std::max(0, padLength)), 'x');
+    BSON_APPEND_UTF8(doc, "pad", pad.c_str());
+    QByteArray bytes(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    bson_destroy(doc);
+    return bytes;
+}
+
+QByteArray documentWithArray(int id, int length, const char *field)
+{
+    bson_t *doc = bson_new();
+    BSON_APPEND_INT32(doc, "_id", id);
+    bson_t array;
+    BSON_APPEND_ARRAY_BEGIN(doc, field, &array);
+    for (int i = 0; i < length; ++i) {
+        char key[16];
+        const char *k = nullptr;
+        bson_uint32_to_string(std::uint32_t(i), &k, key, sizeof key);
+        BSON_APPEND_INT32(&array, k, i);
+    }
+    bson_append_array_end(doc, &array);
+    QByteArray bytes(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    bson_destroy(doc);
+    return bytes;
+}
+
+QList<ReferenceDocument> readReference(const QString &path)
+{
+    QList<ReferenceDocument> result;
+    bson_reader_t *reader = bson_reader_new_from_file(QFile::encodeName(path).constData(), nullptr);
+    if (!reader)
+        return result;
+    const bson_t *doc = nullptr;
+    while ((doc = bson_reader_read(reader, nullptr))) {
+        ReferenceDocument ref;
+        ref.size = doc->len;
+        bson_iter_t it;
+        bson_iter_init(&it, doc);
+        while (bson_iter_next(&it)) {
+            if (std::string_view(bson_iter_key(&it)) == "_id") {
+                bson_t single = BSON_INITIALIZER;
+                bson_append_iter(&single, "_id", 3, &it);
+                std::size_t len = 0;
+                char *json = bson_as_relaxed_extended_json(&single, &len);
+                QString text = QString::fromStdString(oe::DocumentId::compactJson(json, len));
+                bson_free(json);
+                bson_destroy(&single);
+                ref.id = text.mid(7, text.size() - 8); // strip {"_id": ... }
+            }
+            if (BSON_ITER_HOLDS_ARRAY(&it)) {
+                bson_iter_t child;
+                bson_iter_recurse(&it, &child);
+                std::uint32_t n = 0;
+                while (bson_iter_next(&child))
+                    ++n;
+                if (n > ref.longestArrayLength) {
+                    ref.longestArrayLength = n;
+                    ref.longestArrayPath = QString::fromUtf8(bson_iter_key(&it));
+                }
+            }
+        }
+        result << ref;
+    }
+    bson_reader_destroy(reader);
+    return result;
+}
+
+} // namespace fixtures

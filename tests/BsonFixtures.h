@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <cstdint>
+
+// Test fixtures: BSON built with libbson from extended JSON, written as dump files.
+namespace fixtures {
+
+// Canonical or relaxed extended JSON -> BSON bytes (aborts the test run on bad JSON).
+QByteArray bson(const char *json);
+QByteArray concat(const QList<QByteArray> &documents);
+bool writeFile(const QString &path, const QByteArray &bytes);
+bool writeGzip(const QString &path, const QByteArray &bytes);
+// A document {_id: id, pad: "<n bytes>"} of exactly `size` bytes (size >= 32).
+QByteArray documentOfSize(int id, int size);
+// {_id: id, items: [0, 1, ..., length-1]}
+QByteArray documentWithArray(int id, int length, const char *field = "items");
+
+// Independent reference reading of a dump: every document's _id (relaxed JSON), size and
+// longest top-level array, computed with plain libbson, not the code under test.
+struct ReferenceDocument
+{
+    QString id;
+    std::uint32_t size = 0;
+    QString longestArrayPath;
+    std::uint32_t longestArrayLength = 0;
+};
+QList<ReferenceDocument> readReference(const QString &path);
+
+} // namespace fixtures

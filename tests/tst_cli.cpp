@@ -1,0 +1,335 @@
+#include "BsonFixtures.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <set>
+#include <unistd.h>
+
+// outlier-explorer-cli end to end: the contract scripts rely on (files, columns, exit codes,
+// one-line errors), checked against an independent libbson read of the same dump.
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_cli;
+    QString m_books;
+
+    struct Run
+    {
+        int exitCode;
+        QString out;
+        QString err;
+    };
+    Run cli(const QStringList &args, const QString &program = QString(), const QStringList &prefix = {})
+    {
+        QProcess p;
+        p.start(program.isEmpty() ? m_cli : program, prefix + args);
+        if (!p.waitForFinished(120000))
+            qFatal("CLI did not finish: %s", qPrintable(args.join(QLatin1Char(' '))));
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    static QList<QStringList> csv(const QString &path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        QList<QStringList> rows;
+        // The files under test contain quoted fields with commas; split with a small RFC 4180 state machine.
+        const QString text = QString::fromUtf8(f.readAll());
+        QStringList row;
+        QString field;
+        bool quoted = false;
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            const QChar c = text[i];
+            if (quoted) {
+                if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                    field += c;
+                    ++i;
+                } else if (c == QLatin1Char('"')) {
+                    quoted = false;
+                } else {
+                    field += c;
+                }
+            } else if (c == QLatin1Char('"')) {
+                quoted = true;
+            } else if (c == QLatin1Char(',')) {
+                row << field;
+                field.clear();
+            } else if (c == QLatin1Char('\r')) {
+                row << field;
+                rows << row;
+                row.clear();
+                field.clear();
+                ++i;
+            } else {
+                field += c;
+            }
+        }
+        return rows;
+    }
+    static QString metric(const QString &dir, const QString &name)
+    {
+        for (const auto &row : csv(dir + QStringLiteral("/summary.csv")))
+            if (row.value(0) == name)
+                return row.value(1);
+        return QStringLiteral("<missing>");
+    }
+    static void checkOneLineError(const Run &r)
+    {
+        QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("outlier-explorer-cli: ")), qPrintable(r.err));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_cli = qEnvironmentVariable("OE_CLI");
+        QVERIFY2(QFile::exists(m_cli), "set OE_CLI to the outlier-explorer-cli binary (CTest does)");
+        const Run r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("demo"))});
+        QCOMPARE(r.exitCode, 0);
+        m_books = m_dir.filePath(QStringLiteral("demo/book_sales.bson"));
+        for (const char *name : {"book_sales", "activity_feeds", "viral_posts"})
+            QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("demo/%1.bson").arg(QLatin1String(name)))));
+    }
+
+    void demoDataIsDeterministic()
+    {
+        const QString again = m_dir.filePath(QStringLiteral("again"));
+        QCOMPARE(cli({QStringLiteral("demo-data"), QStringLiteral("--out"), again}).exitCode, 0);
+        for (const char *name : {"book_sales.bson", "activity_feeds.bson", "viral_posts.bson"}) {
+            QFile a(m_dir.filePath(QStringLiteral("demo/") + QLatin1String(name)));
+            QFile b(again + QLatin1Char('/') + QLatin1String(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QCOMPARE(QCryptographicHash::hash(a.readAll(), QCryptographicHash::Sha256),
+                     QCryptographicHash::hash(b.readAll(), QCryptographicHash::Sha256));
+        }
+    }
+
+    void demoDataMatchesTheSeedStories()
+    {
+        const auto books = fixtures::readReference(m_books);
+        QCOMPARE(books.size(), 2000);
+        const auto over50 = std::count_if(books.begin(), books.end(), [](const auto &b) { return b.longestArrayLength > 50; });
+        QVERIFY2(over50 > 20 && over50 < 200, qPrintable(QString::number(over50))); // a few percent are outliers
+        const auto feeds = fixtures::readReference(m_dir.filePath(QStringLiteral("demo/activity_feeds.bson")));
+        const auto power = std::count_if(feeds.begin(), feeds.end(), [](const auto &f) { return f.longestArrayLength >= 10000; });
+        QCOMPARE(qsizetype(power), feeds.size() / 100); // 1% of users
+        const auto biggest = std::max_element(feeds.begin(), feeds.end(), [](const auto &a, const auto &b) { return a.size < b.size; });
+        QVERIFY(biggest->size > 15u * 1024 * 1024 && biggest->size < 16u * 1024 * 1024);
+        const auto posts = fixtures::readReference(m_dir.filePath(QStringLiteral("demo/viral_posts.bson")));
+        const auto viral = std::max_element(posts.begin(), posts.end(), [](const auto &a, const auto &b) {
+            return a.longestArrayLength < b.longestArrayLength;
+        });
+        QVERIFY(viral->longestArrayLength >= 100000);
+        QVERIFY(viral->id.startsWith(QStringLiteral("{\"$oid\":")));
+    }
+
+    void arrayAndSizeThresholdsListExactlyTheOutliers_data()
+    {
+        QTest::addColumn<int>("arrayThreshold");
+        QTest::addColumn<int>("sizeThreshold");
+        QTest::newRow("50 buyers, 2 KiB") << 50 << 2048;
+        QTest::newRow("1000 buyers, 20 KiB") << 1000 << 20480;
+        QTest::newRow("0 buyers, 0 bytes") << 0 << 0;
+    }
+    void arrayAndSizeThresholdsListExactlyTheOutliers()
+    {
+        QFETCH(int, arrayThreshold);
+        QFETCH(int, sizeThreshold);
+        const QString out = m_dir.filePath(QStringLiteral("exact_%1_%2").arg(arrayThreshold).arg(sizeThreshold));
+        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
+                           QStringLiteral("--array-threshold"), QString::number(arrayThreshold),
+                           QStringLiteral("--size-threshold"), QString::number(sizeThreshold), QStringLiteral("--full")});
+        QCOMPARE(r.exitCode, 0);
+        const auto refs = fixtures::readReference(m_books);
+        std::set<QString> expectedArrays, expectedSizes, gotArrays, gotSizes;
+        for (const auto &ref : refs) {
+            if (ref.longestArrayLength > std::uint32_t(arrayThreshold))
+                expectedArrays.insert(ref.id + QStringLiteral("|customers_purchased|") + QString::number(ref.longestArrayLength));
+            if (ref.size > std::uint32_t(sizeThreshold))
+                expectedSizes.insert(ref.id + QStringLiteral("|") + QString::number(ref.size));
+        }
+        const auto rows = csv(out + QStringLiteral("/outliers.csv"));
+        QCOMPARE(rows.first().mid(0, 5), QStringLiteral("_id,bson_size,path,array_length,reason").split(QLatin1Char(',')));
+        for (const auto &row : rows.mid(1)) {
+            if (row[4] == QLatin1String("array_absolute"))
+                gotArrays.insert(row[0] + QLatin1Char('|') + row[2] + QLatin1Char('|') + row[3]);
+            else if (row[4] == QLatin1String("size_absolute"))
+                gotSizes.insert(row[0] + QLatin1Char('|') + row[1]);
+        }
+        QCOMPARE(gotArrays, expectedArrays);
+        QCOMPARE(gotSizes, expectedSizes);
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
+        QCOMPARE(metric(out, QStringLiteral("size_threshold")), QString::number(sizeThreshold));
+    }
+
+    void summaryStatisticsMatchAnExactComputation()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("summary"));
+        const QString feeds = m_dir.filePath(QStringLiteral("demo/viral_posts.bson"));
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), feeds, QStringLiteral("--out"), out}).exitCode, 0);
+        auto refs = fixtures::readReference(feeds);
+        std::vector<std::uint64_t> sizes;
+        std::uint64_t total = 0;
+        for (const auto &r : refs) {
+            sizes.push_back(r.size);
+            total += r.size;
+        }
+        std::sort(sizes.begin(), sizes.end());
+        auto nearestRank = [&](double q) { return sizes[std::size_t(std::ceil(q * double(sizes.size()))) - 1]; };
+        QCOMPARE(metric(out, QStringLiteral("size_min")).toULongLong(), sizes.front());
+        QCOMPARE(metric(out, QStringLiteral("size_max")).toULongLong(), sizes.back());
+        QCOMPARE(metric(out, QStringLiteral("size_total")).toULongLong(), total);
+        QCOMPARE(metric(out, QStringLiteral("size_mean")), QString::number(double(total) / double(sizes.size()), 'f', 2));
+        for (auto [name, q] : {std::pair{"size_p50", 0.5}, {"size_p90", 0.9}, {"size_p95", 0.95}, {"size_p99", 0.99}}) {
+            const double got = metric(out, QString::fromLatin1(name)).toDouble();
+            const double exact = double(nearestRank(q));
+            QVERIFY2(std::fabs(got - exact) <= 0.01 * exact, qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(name)).arg(got).arg(exact)));
+        }
+        // The viral post is the top array outlier and shows in every report.
+        const auto top = csv(out + QStringLiteral("/top_arrays.csv"));
+        QCOMPARE(top[1][0], QStringLiteral("comments"));
+        QCOMPARE(top[1][3], QStringLiteral("120000"));
+        const auto recs = csv(out + QStringLiteral("/recommendations.csv"));
+        QCOMPARE(recs[1][0], QStringLiteral("comments"));
+        QVERIFY(!recs[1][8].isEmpty());
+    }
+
+    void sampleAndLimitModes()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("modes"));
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
+                      QStringLiteral("--limit"), QStringLiteral("100")}).exitCode, 0);
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("100"));
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
+                      QStringLiteral("--sample"), QStringLiteral("250"), QStringLiteral("--seed"), QStringLiteral("5")}).exitCode, 0);
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("250"));
+        QVERIFY(metric(out, QStringLiteral("mode")).startsWith(QStringLiteral("sample 250 of 2000")));
+    }
+
+    void gzipDump()
+    {
+        QFile f(m_books);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString gz = m_dir.filePath(QStringLiteral("books.bson.gz"));
+        QVERIFY(fixtures::writeGzip(gz, f.readAll()));
+        const QString out = m_dir.filePath(QStringLiteral("gz"));
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), gz, QStringLiteral("--out"), out}).exitCode, 0);
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
+    }
+
+    void usageErrorsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("no command") << QStringList{} << QStringLiteral("usage");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("frobnicate");
+        QTest::newRow("no source") << QStringList{QStringLiteral("analyze"), QStringLiteral("--out"), QStringLiteral("x")} << QStringLiteral("--dump");
+        QTest::newRow("no out") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x.bson")} << QStringLiteral("--out");
+        QTest::newRow("bad number") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--sample"), QStringLiteral("ten")} << QStringLiteral("--sample");
+        QTest::newRow("negative threshold") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--array-threshold"), QStringLiteral("-5")} << QStringLiteral("--array-threshold");
+        QTest::newRow("bad method") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--method"), QStringLiteral("zscore")} << QStringLiteral("zscore");
+        QTest::newRow("two modes") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--full"), QStringLiteral("--limit"), QStringLiteral("3")} << QStringLiteral("choose one");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("analyze"), QStringLiteral("--bogus")} << QStringLiteral("bogus");
+    }
+    void usageErrorsExitTwo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+        if (!args.isEmpty())
+            checkOneLineError(r);
+    }
+
+    void ioErrorsExitThree()
+    {
+        Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("nope.bson")),
+                     QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+        QCOMPARE(r.exitCode, 3);
+        checkOneLineError(r);
+        QVERIFY(r.err.contains(QStringLiteral("nope.bson")));
+        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dir.path(), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY(r.err.contains(QStringLiteral("is a directory")));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("o/summary.csv"))));
+        // An output path that cannot be created.
+        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), m_books + QStringLiteral("/sub")});
+        QCOMPARE(r.exitCode, 3);
+        checkOneLineError(r);
+    }
+
+    void unreadableFileExitsThree()
+    {
+        const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+        const QString locked = m_dir.filePath(QStringLiteral("locked.bson"));
+        QVERIFY(QFile::copy(m_books, locked));
+        QFile::setPermissions(locked, QFileDevice::Permissions());
+        QFile::setPermissions(m_dir.path(), QFileDevice::Permissions(0x7777)); // let another user reach it
+        Run r{};
+        if (::geteuid() == 0) {
+            if (setpriv.isEmpty())
+                QSKIP("running as root without setpriv: cannot drop privileges to test permissions");
+            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked, QStringLiteral("--out"), QStringLiteral("/tmp")},
+                    setpriv, {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"), m_cli});
+        } else {
+            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked, QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+        }
+        QCOMPARE(r.exitCode, 3);
+        checkOneLineError(r);
+        QVERIFY2(r.err.contains(QStringLiteral("Permission denied")), qPrintable(r.err));
+    }
+
+    void corruptDumpExitsFourAndReportsThePrefix()
+    {
+        QFile f(m_books);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        const auto refs = fixtures::readReference(m_books);
+        qint64 offset = 0;
+        for (int i = 0; i < 1234; ++i)
+            offset += refs[i].size;
+        const QByteArray truncated = bytes.left(int(offset) + 10);
+        const QString bad = m_dir.filePath(QStringLiteral("truncated.bson"));
+        QVERIFY(fixtures::writeFile(bad, truncated));
+        const QString out = m_dir.filePath(QStringLiteral("partial"));
+        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 4);
+        checkOneLineError(r);
+        QVERIFY2(r.err.contains(QStringLiteral("truncated.bson")) && r.err.contains(QStringLiteral("document #1234")) &&
+                     r.err.contains(QStringLiteral("byte offset %1").arg(offset)),
+                 qPrintable(r.err));
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("1234"));
+        QVERIFY(metric(out, QStringLiteral("status")).startsWith(QStringLiteral("failed")));
+
+        // A corrupt element inside a document: same contract, analysed with both threads.
+        QByteArray inner = bytes;
+        inner[int(offset) + 4] = char(0x55); // first element's type byte becomes invalid
+        QVERIFY(fixtures::writeFile(bad, inner));
+        const Run r2 = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out,
+                            QStringLiteral("--threads"), QStringLiteral("2")});
+        QCOMPARE(r2.exitCode, 4);
+        checkOneLineError(r2);
+        QVERIFY2(r2.err.contains(QStringLiteral("document #1234")), qPrintable(r2.err));
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("1234"));
+
+        // An empty file.
+        QVERIFY(fixtures::writeFile(bad, QByteArray()));
+        const Run r3 = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out});
+        QCOMPARE(r3.exitCode, 4);
+        QVERIFY(r3.err.contains(QStringLiteral("empty file")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -120,17 +120,20 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
         auto &docs = batch->documents;
         if (selection)
             selection->filter(docs);
-        auto cut = std::find_if(docs.begin(), docs.end(),
-                                [&](const DocumentBatch::Entry &e) { return e.index >= stopAtIndex; });
+        auto cut = std::find_if(docs.begin(), docs.end(), [&](const DocumentBatch::Entry &e) {
+            return e.index >= stopAtIndex;
+        });
         const bool reachedStop = cut != docs.end();
         docs.erase(cut, docs.end());
         bool reachedLimit = false;
-        if (options.mode == AnalysisOptions::Mode::Limit && selected + docs.size() >= options.count) {
+        if (options.mode == AnalysisOptions::Mode::Limit &&
+            selected + docs.size() >= options.count) {
             docs.resize(std::size_t(options.count - selected));
             reachedLimit = true;
         }
         selected += docs.size();
-        const bool more = result == DocumentSource::ReadResult::Batch && !reachedStop && !reachedLimit;
+        const bool more =
+            result == DocumentSource::ReadResult::Batch && !reachedStop && !reachedLimit;
         if (!docs.empty()) {
             if (!sink(std::move(batch)))
                 return {};
@@ -246,15 +249,15 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
         progress(p);
     };
 
-    const SourceError framingError = readSelected(
-        source, options, selection ? &*selection : nullptr, cancel, UINT64_MAX, queue,
-        [&](std::unique_ptr<DocumentBatch> batch) {
-            if (stop.load())
-                return false;
-            queue.push(std::move(batch));
-            report(false);
-            return true;
-        });
+    const SourceError framingError =
+        readSelected(source, options, selection ? &*selection : nullptr, cancel, UINT64_MAX, queue,
+                     [&](std::unique_ptr<DocumentBatch> batch) {
+                         if (stop.load())
+                             return false;
+                         queue.push(std::move(batch));
+                         report(false);
+                         return true;
+                     });
     queue.close();
     for (auto &f : running)
         f.waitForFinished();
@@ -272,10 +275,11 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
         SourceError rewindError;
         if (source.rewind(&rewindError)) {
             BatchQueue buffers(1);
-            readSelected(source, options, selection ? &*selection : nullptr, cancel,
-                         fault.docIndex, buffers, [&](std::unique_ptr<DocumentBatch> batch) {
+            readSelected(source, options, selection ? &*selection : nullptr, cancel, fault.docIndex,
+                         buffers, [&](std::unique_ptr<DocumentBatch> batch) {
                              for (const auto &doc : batch->documents)
-                                 prefix.addDocument(batch->data(doc), doc.length, doc.index, nullptr);
+                                 prefix.addDocument(batch->data(doc), doc.length, doc.index,
+                                                    nullptr);
                              buffers.recycle(std::move(batch));
                              return true;
                          });

@@ -4,11 +4,12 @@ namespace oe {
 
 namespace {
 // Index = BSON type code for 0x01..0x13; 20 = maxKey (0x7F), 21 = minKey (0xFF).
-const char *const kNames[] = {"eoo",        "double",    "string",    "object",  "array",
-                              "binData",    "undefined", "objectId",  "bool",    "date",
-                              "null",       "regex",     "dbPointer", "javascript", "symbol",
-                              "javascriptWithScope",     "int",       "timestamp", "long",
-                              "decimal",    "maxKey",    "minKey"};
+const char *const kNames[] = {"eoo",       "double",     "string",    "object",
+                              "array",     "binData",    "undefined", "objectId",
+                              "bool",      "date",       "null",      "regex",
+                              "dbPointer", "javascript", "symbol",    "javascriptWithScope",
+                              "int",       "timestamp",  "long",      "decimal",
+                              "maxKey",    "minKey"};
 constexpr int kNameCount = int(sizeof(kNames) / sizeof(kNames[0]));
 } // namespace
 

@@ -14,16 +14,21 @@ namespace oe {
 // The result of scanning one collection or dump: a value type, safe to hand across threads.
 struct CollectionProfile
 {
-    enum class Status { Complete, Cancelled, Failed };
+    enum class Status
+    {
+        Complete,
+        Cancelled,
+        Failed
+    };
 
-    QString source;               // file name or redacted URI + namespace
-    QString mode;                 // "full", "sample N", "limit N"
+    QString source; // file name or redacted URI + namespace
+    QString mode;   // "full", "sample N", "limit N"
     Status status = Status::Complete;
-    SourceError error;            // set when Failed
-    std::uint64_t documents = 0;  // documents analysed
-    std::uint64_t bytesRead = 0;  // bytes consumed from the source
+    SourceError error;           // set when Failed
+    std::uint64_t documents = 0; // documents analysed
+    std::uint64_t bytesRead = 0; // bytes consumed from the source
     double seconds = 0.0;
-    Distribution sizes;           // BSON document sizes
+    Distribution sizes;               // BSON document sizes
     std::vector<FieldProfile> fields; // sorted by path
     CandidateTail largestDocuments;   // by BSON size
     CandidateTail longestArrays;      // by each document's longest array (path in candidate)

@@ -62,14 +62,16 @@ void bookSale(bson_t *doc, std::uint64_t i, SplitMix64 &rng)
     if (rng.below(100) < 4)
         sales = logUniform(rng, 60, 5000);
     else
-        sales = std::min<std::uint64_t>(45, std::uint64_t(std::exp(std::log(8.0) + 0.7 * rng.normal())));
+        sales = std::min<std::uint64_t>(
+            45, std::uint64_t(std::exp(std::log(8.0) + 0.7 * rng.normal())));
     bson_t buyers;
     BSON_APPEND_ARRAY_BEGIN(doc, "customers_purchased", &buyers);
     char key[16];
     char user[16];
     for (std::uint64_t k = 0; k < sales; ++k) {
         const char *keyStr = nullptr;
-        const std::size_t keyLen = bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
+        const std::size_t keyLen =
+            bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
         std::snprintf(user, sizeof user, "user%05u", unsigned(rng.below(100000)));
         bson_append_utf8(&buyers, keyStr, int(keyLen), user, -1);
     }
@@ -105,7 +107,8 @@ void activity(bson_t *array, std::uint32_t index, SplitMix64 &rng, const FeedSha
         for (std::uint64_t k = 0; k < n; ++k) {
             char key[16];
             const char *keyStr = nullptr;
-            const std::size_t keyLen = bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
+            const std::size_t keyLen =
+                bson_uint32_to_string(std::uint32_t(k), &keyStr, key, sizeof key);
             bson_append_utf8(&tags, keyStr, int(keyLen), kWords[rng.below(kWordCount)], -1);
         }
         bson_append_array_end(&a, &tags);
@@ -138,7 +141,7 @@ void feedUser(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 
     // collection is the account whose document approaches 16 MB.
     const bool power = i % 100 == 42;
     const bool giant = shape.giant && power && i / 100 == (documents / 100) / 2;
-    const std::uint64_t entries = giant ? UINT64_MAX
+    const std::uint64_t entries = giant   ? UINT64_MAX
                                   : power ? logUniform(rng, shape.powerMin, shape.powerMax)
                                           : rng.between(shape.typicalMin, shape.typicalMax);
     bson_t list;
@@ -206,9 +209,13 @@ Generator generatorFor(const QString &name)
     if (name == QLatin1String("book_sales"))
         return [](bson_t *d, std::uint64_t i, std::uint64_t, SplitMix64 &r) { bookSale(d, i, r); };
     if (name == QLatin1String("activity_feeds"))
-        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { feedUser(d, i, n, r, kDemoFeed); };
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) {
+            feedUser(d, i, n, r, kDemoFeed);
+        };
     if (name == QLatin1String("feed_bench"))
-        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { feedUser(d, i, n, r, kBenchFeed); };
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) {
+            feedUser(d, i, n, r, kBenchFeed);
+        };
     if (name == QLatin1String("viral_posts"))
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { post(d, i, n, r); };
     return nullptr;
@@ -231,16 +238,20 @@ QList<DemoDataGenerator::Dataset> DemoDataGenerator::datasets()
 {
     return {
         {QStringLiteral("book_sales"),
-         QStringLiteral("book sales: customers_purchased arrays, 4% best sellers past the 50-buyer threshold"),
+         QStringLiteral(
+             "book sales: customers_purchased arrays, 4% best sellers past the 50-buyer threshold"),
          2000, true},
         {QStringLiteral("activity_feeds"),
-         QStringLiteral("user activity feeds: 99% with 50-500 entries, 1% with tens of thousands, one near 16 MB"),
+         QStringLiteral("user activity feeds: 99% with 50-500 entries, 1% with tens of thousands, "
+                        "one near 16 MB"),
          300, true},
         {QStringLiteral("viral_posts"),
-         QStringLiteral("posts with embedded comments: a few each, some popular, one viral post with 120,000"),
+         QStringLiteral(
+             "posts with embedded comments: a few each, some popular, one viral post with 120,000"),
          1000, true},
         {QStringLiteral("feed_bench"),
-         QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"), 100000, false},
+         QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"),
+         100000, false},
     };
 }
 
@@ -283,8 +294,8 @@ bool DemoDataGenerator::write(const QString &dataset, const QString &path, std::
     return true;
 }
 
-bool DemoDataGenerator::writeDemo(const QString &directory, std::uint64_t seed, QStringList *written,
-                                  QString *error)
+bool DemoDataGenerator::writeDemo(const QString &directory, std::uint64_t seed,
+                                  QStringList *written, QString *error)
 {
     if (!QDir().mkpath(directory)) {
         *error = QStringLiteral("%1: cannot create directory").arg(directory);

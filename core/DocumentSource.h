@@ -14,7 +14,12 @@ namespace oe {
 class DocumentSource
 {
 public:
-    enum class ReadResult { Batch, End, Error };
+    enum class ReadResult
+    {
+        Batch,
+        End,
+        Error
+    };
 
     virtual ~DocumentSource();
 

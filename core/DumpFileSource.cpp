@@ -63,17 +63,21 @@ bool DumpFileSource::open(SourceError *error)
     const QByteArray native = QFile::encodeName(m_path);
     const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        *error = SourceError::io(m_path, QStringLiteral("cannot open: %1")
-                                             .arg(QString::fromLocal8Bit(std::strerror(errno))));
+        *error = SourceError::io(
+            m_path,
+            QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
         return false;
     }
     auto input = std::make_unique<Input>();
     input->fd = fd;
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) == 0)
         m_fileSize = std::uint64_t(st.st_size);
     if (m_fileSize == 0) {
-        *error = SourceError::invalidData(m_path, QStringLiteral("empty file: no BSON documents"), -1, 0);
+        *error = SourceError::invalidData(m_path, QStringLiteral("empty file: no BSON documents"),
+                                          -1, 0);
         return false;
     }
     std::uint8_t magic[2] = {0, 0};
@@ -117,8 +121,9 @@ long DumpFileSource::readRaw(std::uint8_t *into, std::size_t size, SourceError *
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            *error = SourceError::io(m_path, QStringLiteral("read failed: %1")
-                                                 .arg(QString::fromLocal8Bit(std::strerror(errno))));
+            *error =
+                SourceError::io(m_path, QStringLiteral("read failed: %1")
+                                            .arg(QString::fromLocal8Bit(std::strerror(errno))));
             return -1;
         }
         return long(n);
@@ -165,9 +170,10 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
                 break;
             }
             if (batch.bytes.size() - pos < 4) {
-                *error = fault(QStringLiteral("truncated length prefix: %1 stray byte(s) at end of file")
-                                   .arg(batch.bytes.size() - pos),
-                               m_nextIndex, fileOffset);
+                *error =
+                    fault(QStringLiteral("truncated length prefix: %1 stray byte(s) at end of file")
+                              .arg(batch.bytes.size() - pos),
+                          m_nextIndex, fileOffset);
                 faulted = true;
                 break;
             }
@@ -177,17 +183,19 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
         std::memcpy(&le, batch.bytes.data() + pos, 4);
         const std::uint32_t length = BSON_UINT32_FROM_LE(le);
         if (std::int32_t(length) < 5) {
-            *error = fault(QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
-                               .arg(std::int32_t(length)),
-                           m_nextIndex, fileOffset);
+            *error =
+                fault(QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
+                          .arg(std::int32_t(length)),
+                      m_nextIndex, fileOffset);
             faulted = true;
             break;
         }
         if (!m_compressed && fileOffset + length > m_fileSize) {
-            *error = fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
-                               .arg(length)
-                               .arg(m_fileSize - fileOffset),
-                           m_nextIndex, fileOffset);
+            *error =
+                fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
+                          .arg(length)
+                          .arg(m_fileSize - fileOffset),
+                      m_nextIndex, fileOffset);
             faulted = true;
             break;
         }
@@ -207,10 +215,11 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
                 break;
             }
             if (batch.bytes.size() - pos < length) {
-                *error = fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
-                                   .arg(length)
-                                   .arg(batch.bytes.size() - pos),
-                               m_nextIndex, fileOffset);
+                *error =
+                    fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
+                              .arg(length)
+                              .arg(batch.bytes.size() - pos),
+                          m_nextIndex, fileOffset);
                 faulted = true;
                 break;
             }

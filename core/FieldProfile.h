@@ -12,9 +12,9 @@ namespace oe {
 // traversed implicitly, and an array directly inside an array adds the segment "$[]").
 struct FieldProfile
 {
-    std::string path;                 // UTF-8
-    std::uint32_t typeMask = 0;       // BsonTypes bits of the values at this path
-    std::uint32_t elementTypeMask = 0; // BsonTypes bits of array elements at this path
+    std::string path;                   // UTF-8
+    std::uint32_t typeMask = 0;         // BsonTypes bits of the values at this path
+    std::uint32_t elementTypeMask = 0;  // BsonTypes bits of array elements at this path
     std::uint64_t presentDocuments = 0; // documents where the path occurs at least once
     std::uint64_t values = 0;           // occurrences (one per array element for inner paths)
     std::uint64_t bytes = 0;            // BSON bytes of those values, keys and type bytes included

@@ -44,8 +44,8 @@ std::uint32_t LogHistogram::binIndex(std::uint64_t value)
     if (value == 0)
         return 0;
     const auto &e = edges();
-    auto index = static_cast<std::uint32_t>(1 + std::floor(std::log2(double(value)) *
-                                                           kBinsPerDoubling));
+    auto index =
+        static_cast<std::uint32_t>(1 + std::floor(std::log2(double(value)) * kBinsPerDoubling));
     if (index >= kEdgeCount - 1)
         index = kEdgeCount - 2;
     while (index > 1 && e[index] > value)

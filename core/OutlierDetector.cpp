@@ -54,33 +54,39 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
         report.size.value = *fixed;
         report.size.rule = options.sizeThreshold
                                ? QStringLiteral("larger than %1 bytes (given)").arg(*fixed)
-                               : QStringLiteral("larger than %1 bytes (%2)").arg(*fixed).arg(options.preset.description);
+                               : QStringLiteral("larger than %1 bytes (%2)")
+                                     .arg(*fixed)
+                                     .arg(options.preset.description);
         sizeReason = QStringLiteral("size_absolute");
     } else {
-        const auto t = StatisticalThreshold::derive(profile.sizes, options.method, options.parameters);
+        const auto t =
+            StatisticalThreshold::derive(profile.sizes, options.method, options.parameters);
         report.size = {t.value, QStringLiteral("size ") + t.rule};
         sizeReason = QStringLiteral("size_") + method;
     }
     if (profile.documents > 0) {
         for (const auto &c : profile.largestDocuments.above(report.size.value)) {
-            report.rows.push_back(rowFor(c, sizeReason,
-                                         QStringLiteral("%1 > %2 (%3)")
-                                             .arg(bytesText(c.value), bytesText(report.size.value),
-                                                  report.size.rule)));
+            report.rows.push_back(rowFor(
+                c, sizeReason,
+                QStringLiteral("%1 > %2 (%3)")
+                    .arg(bytesText(c.value), bytesText(report.size.value), report.size.rule)));
             ++report.sizeOutliers;
         }
         if (!profile.largestDocuments.isCompleteAbove(report.size.value))
-            report.warnings << QStringLiteral("size outliers: only the %1 largest documents were kept; "
-                                              "more documents exceed the threshold")
+            report.warnings << QStringLiteral(
+                                   "size outliers: only the %1 largest documents were kept; "
+                                   "more documents exceed the threshold")
                                    .arg(profile.largestDocuments.capacity());
         const std::uint64_t half = ThresholdPreset::kMaxBsonBytes / 2;
         for (const auto &c : profile.largestDocuments.above(half)) {
             const bool over = c.value > ThresholdPreset::kMaxBsonBytes;
-            report.rows.push_back(
-                rowFor(c, over ? QStringLiteral("size_over_limit") : QStringLiteral("size_over_half_limit"),
-                       over ? QStringLiteral("%1 exceeds MongoDB's 16 MiB document limit").arg(bytesText(c.value))
-                            : QStringLiteral("%1 is over half of MongoDB's 16 MiB document limit")
-                                  .arg(bytesText(c.value))));
+            report.rows.push_back(rowFor(
+                c,
+                over ? QStringLiteral("size_over_limit") : QStringLiteral("size_over_half_limit"),
+                over ? QStringLiteral("%1 exceeds MongoDB's 16 MiB document limit")
+                           .arg(bytesText(c.value))
+                     : QStringLiteral("%1 is over half of MongoDB's 16 MiB document limit")
+                           .arg(bytesText(c.value))));
         }
     }
 
@@ -90,7 +96,9 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
         report.array.value = *fixed;
         report.array.rule = options.arrayThreshold
                                 ? QStringLiteral("an array longer than %1 (given)").arg(*fixed)
-                                : QStringLiteral("an array longer than %1 (%2)").arg(*fixed).arg(options.preset.description);
+                                : QStringLiteral("an array longer than %1 (%2)")
+                                      .arg(*fixed)
+                                      .arg(options.preset.description);
         for (const auto &c : profile.longestArrays.above(*fixed)) {
             OutlierRow row = rowFor(c, QStringLiteral("array_absolute"),
                                     QStringLiteral("%1 elements > %2").arg(c.value).arg(*fixed));
@@ -106,7 +114,8 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
         for (const auto &f : profile.fields) {
             if (f.arrays == 0)
                 continue;
-            const auto t = StatisticalThreshold::derive(f.lengths, options.method, options.parameters);
+            const auto t =
+                StatisticalThreshold::derive(f.lengths, options.method, options.parameters);
             report.arrayPerPath[f.path] = {t.value, t.rule};
             for (const auto &c : f.longestPerDocument.above(t.value)) {
                 auto it = byDocument.find(c.docIndex);
@@ -121,16 +130,19 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
                 byDocument[c.docIndex] = {row, c.value};
             }
             if (!f.longestPerDocument.isCompleteAbove(t.value))
-                report.warnings << QStringLiteral("array outliers at %1: only the %2 longest were kept")
+                report.warnings << QStringLiteral(
+                                       "array outliers at %1: only the %2 longest were kept")
                                        .arg(QString::fromStdString(f.path))
                                        .arg(f.longestPerDocument.capacity());
         }
         std::vector<OutlierRow> arrayRows;
         for (auto &[index, entry] : byDocument)
             arrayRows.push_back(entry.first);
-        std::stable_sort(arrayRows.begin(), arrayRows.end(), [](const OutlierRow &a, const OutlierRow &b) {
-            return a.arrayLength != b.arrayLength ? a.arrayLength > b.arrayLength : a.docIndex < b.docIndex;
-        });
+        std::stable_sort(arrayRows.begin(), arrayRows.end(),
+                         [](const OutlierRow &a, const OutlierRow &b) {
+                             return a.arrayLength != b.arrayLength ? a.arrayLength > b.arrayLength
+                                                                   : a.docIndex < b.docIndex;
+                         });
         report.arrayOutliers = arrayRows.size();
         report.rows.insert(report.rows.end(), arrayRows.begin(), arrayRows.end());
     }

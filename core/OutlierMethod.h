@@ -7,7 +7,8 @@
 namespace oe {
 
 // How a threshold is chosen when the user does not give one.
-enum class OutlierMethod {
+enum class OutlierMethod
+{
     Absolute,   // fixed numbers (a preset users know: Compass, Atlas, half of 16 MiB)
     Percentile, // above the p-th percentile
     Iqr,        // above Tukey's fence on the log scale: Q3 * (Q3/Q1)^k

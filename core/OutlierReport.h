@@ -13,13 +13,13 @@ namespace oe {
 // One outlier document for one reason.
 struct OutlierRow
 {
-    QString id;                  // relaxed extended JSON
-    std::uint64_t docIndex = 0;  // position in the scan
+    QString id;                 // relaxed extended JSON
+    std::uint64_t docIndex = 0; // position in the scan
     std::uint64_t bsonSize = 0;
-    QString path;                // empty for size reasons
+    QString path; // empty for size reasons
     std::uint64_t arrayLength = 0;
-    QString reason;              // size_absolute, size_iqr, array_percentile, size_over_half_limit, ...
-    QString detail;              // the rule in words
+    QString reason; // size_absolute, size_iqr, array_percentile, size_over_half_limit, ...
+    QString detail; // the rule in words
 };
 
 struct AppliedThreshold
@@ -32,9 +32,9 @@ struct OutlierReport
 {
     AppliedThreshold size;
     bool arrayThresholdIsGlobal = false;
-    AppliedThreshold array;                            // when global
+    AppliedThreshold array;                               // when global
     std::map<std::string, AppliedThreshold> arrayPerPath; // when per path (statistical)
-    std::vector<OutlierRow> rows; // size reasons first (largest first), then array reasons
+    std::vector<OutlierRow> rows;       // size reasons first (largest first), then array reasons
     std::uint64_t outlierDocuments = 0; // distinct documents in rows
     std::uint64_t sizeOutliers = 0;
     std::uint64_t arrayOutliers = 0;

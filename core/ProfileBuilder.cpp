@@ -108,17 +108,17 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
         return true;
     if (depth + 1 > builder.m_limits.maxDepth) {
         return fail(iter, iter->raw,
-                         QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
-                         node);
+                    QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
+                    node);
     }
     bson_iter_t child;
     if (!bson_iter_recurse(iter, &child)) {
         bson_iter_t at = *iter;
         at.err_off = at.d1;
         return fail(&at, iter->raw,
-                         type == BSON_TYPE_ARRAY ? QStringLiteral("invalid nested array")
-                                                 : QStringLiteral("invalid embedded document"),
-                         node);
+                    type == BSON_TYPE_ARRAY ? QStringLiteral("invalid nested array")
+                                            : QStringLiteral("invalid embedded document"),
+                    node);
     }
     if (type == BSON_TYPE_DOCUMENT)
         return walkFields(&child, node, depth + 1);
@@ -143,19 +143,20 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
             if (!bson_iter_recurse(iter, &child)) {
                 bson_iter_t at = *iter;
                 at.err_off = at.d1;
-                return fail(&at, base, QStringLiteral("invalid embedded document"),
-                                 arrayNode);
+                return fail(&at, base, QStringLiteral("invalid embedded document"), arrayNode);
             }
             if (depth + 1 > builder.m_limits.maxDepth) {
-                return fail(iter, base,
-                                 QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
-                                 arrayNode);
+                return fail(
+                    iter, base,
+                    QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
+                    arrayNode);
             }
             if (!walkFields(&child, arrayNode, depth + 1))
                 return false;
         } else if (type == BSON_TYPE_ARRAY) {
             if (!nested)
-                nested = arrayNode->child(kNestedArraySegment, builder.m_limits.maxChildrenPerField + 1);
+                nested =
+                    arrayNode->child(kNestedArraySegment, builder.m_limits.maxChildrenPerField + 1);
             if (!visitValue(iter, nested, depth))
                 return false;
         }

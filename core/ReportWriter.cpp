@@ -40,7 +40,8 @@ QString ReportWriter::typesText(const FieldProfile &field)
     QStringList parts;
     for (const QString &name : BsonTypes::names(field.typeMask)) {
         if (name == QLatin1String("array") && field.elementTypeMask)
-            parts << QStringLiteral("array<%1>").arg(BsonTypes::names(field.elementTypeMask).join(QLatin1Char('|')));
+            parts << QStringLiteral("array<%1>")
+                         .arg(BsonTypes::names(field.elementTypeMask).join(QLatin1Char('|')));
         else
             parts << name;
     }
@@ -88,8 +89,8 @@ CsvWriter ReportWriter::summary(const Report &r)
 
 CsvWriter ReportWriter::sizeHistogram(const Report &r)
 {
-    CsvWriter csv({QStringLiteral("bin_lower"), QStringLiteral("bin_upper"), QStringLiteral("count"),
-                   QStringLiteral("outliers")});
+    CsvWriter csv({QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
+                   QStringLiteral("count"), QStringLiteral("outliers")});
     const std::uint64_t threshold = r.outliers.size.value;
     for (const auto &bin : r.profile.sizes.histogram().bins()) {
         std::uint64_t outliers = 0;
@@ -110,9 +111,10 @@ CsvWriter ReportWriter::fields(const Report &r)
                    QStringLiteral("arrays"), QStringLiteral("len_min"), QStringLiteral("len_p50"),
                    QStringLiteral("len_p90"), QStringLiteral("len_p99"), QStringLiteral("len_max"),
                    QStringLiteral("len_mean"), QStringLiteral("bytes_total"),
-                   QStringLiteral("present_share"), QStringLiteral("values"), QStringLiteral("len_p95"),
-                   QStringLiteral("len_p99_9"), QStringLiteral("element_bytes_mean"),
-                   QStringLiteral("array_threshold"), QStringLiteral("inside_array")});
+                   QStringLiteral("present_share"), QStringLiteral("values"),
+                   QStringLiteral("len_p95"), QStringLiteral("len_p99_9"),
+                   QStringLiteral("element_bytes_mean"), QStringLiteral("array_threshold"),
+                   QStringLiteral("inside_array")});
     const double docs = double(std::max<std::uint64_t>(1, r.profile.documents));
     for (const FieldProfile &f : r.profile.fields) {
         const bool arr = f.arrays > 0;
@@ -122,14 +124,15 @@ CsvWriter ReportWriter::fields(const Report &r)
         if (arr) {
             if (r.outliers.arrayThresholdIsGlobal)
                 threshold = num(r.outliers.array.value);
-            else if (auto it = r.outliers.arrayPerPath.find(f.path); it != r.outliers.arrayPerPath.end())
+            else if (auto it = r.outliers.arrayPerPath.find(f.path);
+                     it != r.outliers.arrayPerPath.end())
                 threshold = num(it->second.value);
         }
         csv.addRow({QString::fromStdString(f.path), typesText(f), num(f.presentDocuments),
                     num(f.arrays), arr ? num(l.min()) : QString(), q(0.5), q(0.9), q(0.99),
                     arr ? num(l.max()) : QString(), arr ? dec(l.mean()) : QString(), num(f.bytes),
-                    QString::number(double(f.presentDocuments) / docs, 'f', 4), num(f.values), q(0.95),
-                    q(0.999), arr ? dec(f.meanElementBytes()) : QString(), threshold,
+                    QString::number(double(f.presentDocuments) / docs, 'f', 4), num(f.values),
+                    q(0.95), q(0.999), arr ? dec(f.meanElementBytes()) : QString(), threshold,
                     f.insideArray ? QStringLiteral("true") : QStringLiteral("false")});
     }
     return csv;
@@ -152,12 +155,15 @@ CsvWriter ReportWriter::arrayHistograms(const Report &r)
 CsvWriter ReportWriter::outlierRows(const Report &r)
 {
     CsvWriter csv({QStringLiteral("_id"), QStringLiteral("bson_size"), QStringLiteral("path"),
-                   QStringLiteral("array_length"), QStringLiteral("reason"), QStringLiteral("detail"),
-                   QStringLiteral("doc_index"), QStringLiteral("percent_of_16mib")});
+                   QStringLiteral("array_length"), QStringLiteral("reason"),
+                   QStringLiteral("detail"), QStringLiteral("doc_index"),
+                   QStringLiteral("percent_of_16mib")});
     for (const OutlierRow &o : r.outliers.rows) {
-        csv.addRow({o.id, num(o.bsonSize), o.path, o.path.isEmpty() ? QString() : num(o.arrayLength),
-                    o.reason, o.detail, num(o.docIndex),
-                    QString::number(100.0 * double(o.bsonSize) / double(ThresholdPreset::kMaxBsonBytes), 'f', 2)});
+        csv.addRow(
+            {o.id, num(o.bsonSize), o.path, o.path.isEmpty() ? QString() : num(o.arrayLength),
+             o.reason, o.detail, num(o.docIndex),
+             QString::number(100.0 * double(o.bsonSize) / double(ThresholdPreset::kMaxBsonBytes),
+                             'f', 2)});
     }
     return csv;
 }
@@ -170,7 +176,8 @@ CsvWriter ReportWriter::topDocuments(const Report &r)
     for (const auto &c : r.profile.largestDocuments.sorted()) {
         if (rank >= r.topK)
             break;
-        csv.addRow({QString::number(++rank), DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docIndex)});
+        csv.addRow({QString::number(++rank), DocumentId::toRelaxedJson(c.rawId), num(c.value),
+                    num(c.docIndex)});
     }
     return csv;
 }
@@ -178,7 +185,8 @@ CsvWriter ReportWriter::topDocuments(const Report &r)
 CsvWriter ReportWriter::topArrays(const Report &r)
 {
     CsvWriter csv({QStringLiteral("path"), QStringLiteral("rank"), QStringLiteral("_id"),
-                   QStringLiteral("array_length"), QStringLiteral("bson_size"), QStringLiteral("doc_index")});
+                   QStringLiteral("array_length"), QStringLiteral("bson_size"),
+                   QStringLiteral("doc_index")});
     for (const FieldProfile &f : r.profile.fields) {
         if (f.arrays == 0)
             continue;
@@ -187,7 +195,8 @@ CsvWriter ReportWriter::topArrays(const Report &r)
             if (rank >= r.topK)
                 break;
             csv.addRow({QString::fromStdString(f.path), QString::number(++rank),
-                        DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docSize), num(c.docIndex)});
+                        DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docSize),
+                        num(c.docIndex)});
         }
     }
     return csv;
@@ -200,7 +209,8 @@ CsvWriter ReportWriter::recommendations(const Report &r)
                    QStringLiteral("mean_element_bytes"), QStringLiteral("documents_over"),
                    QStringLiteral("elements_moved"), QStringLiteral("explanation")});
     for (const auto &s : r.recommendations) {
-        csv.addRow({QString::fromStdString(s.path), s.splittable ? QStringLiteral("true") : QStringLiteral("false"),
+        csv.addRow({QString::fromStdString(s.path),
+                    s.splittable ? QStringLiteral("true") : QStringLiteral("false"),
                     s.splittable ? num(s.keep) : QString(), num(s.fenceKeep), num(s.targetKeep),
                     dec(s.meanElementBytes), s.splittable ? num(s.documentsOver) : QString(),
                     s.splittable ? num(s.elementsMoved) : QString(), s.explanation});
@@ -216,14 +226,10 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         return false;
     }
     const std::pair<const char *, CsvWriter> files[] = {
-        {"summary.csv", summary(report)},
-        {"size_histogram.csv", sizeHistogram(report)},
-        {"fields.csv", fields(report)},
-        {"array_histograms.csv", arrayHistograms(report)},
-        {"outliers.csv", outlierRows(report)},
-        {"top_documents.csv", topDocuments(report)},
-        {"top_arrays.csv", topArrays(report)},
-        {"recommendations.csv", recommendations(report)},
+        {"summary.csv", summary(report)},      {"size_histogram.csv", sizeHistogram(report)},
+        {"fields.csv", fields(report)},        {"array_histograms.csv", arrayHistograms(report)},
+        {"outliers.csv", outlierRows(report)}, {"top_documents.csv", topDocuments(report)},
+        {"top_arrays.csv", topArrays(report)}, {"recommendations.csv", recommendations(report)},
     };
     const QDir dir(directory);
     for (const auto &[name, csv] : files) {

@@ -37,9 +37,10 @@ bool SampleSelection::contains(std::uint64_t index) const
 
 void SampleSelection::filter(std::vector<DocumentBatch::Entry> &documents) const
 {
-    documents.erase(std::remove_if(documents.begin(), documents.end(),
-                                   [this](const DocumentBatch::Entry &e) { return !contains(e.index); }),
-                    documents.end());
+    documents.erase(
+        std::remove_if(documents.begin(), documents.end(),
+                       [this](const DocumentBatch::Entry &e) { return !contains(e.index); }),
+        documents.end());
 }
 
 } // namespace oe

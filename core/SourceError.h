@@ -9,11 +9,18 @@ namespace oe {
 // What went wrong while reading documents, and where. Rendered as one line for users.
 struct SourceError
 {
-    enum class Kind { None, Io, InvalidData, Connection, Usage };
+    enum class Kind
+    {
+        None,
+        Io,
+        InvalidData,
+        Connection,
+        Usage
+    };
 
     Kind kind = Kind::None;
-    QString message;       // the problem, e.g. "document length 3 is below the BSON minimum of 5"
-    QString source;        // file name or redacted URI
+    QString message; // the problem, e.g. "document length 3 is below the BSON minimum of 5"
+    QString source;  // file name or redacted URI
     std::int64_t docIndex = -1;   // 0-based position of the document in the source
     std::int64_t byteOffset = -1; // byte offset in the file where the problem was found
     QString fieldPath;            // field path, where the problem is inside a document

@@ -40,7 +40,8 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
         const auto fence = StatisticalThreshold::tukeyLogFence(f.lengths, fenceK);
         r.fenceKeep = std::max<std::uint64_t>(1, fence.value);
         r.targetKeep = r.meanElementBytes > 0
-                           ? std::max<std::uint64_t>(1, std::uint64_t(double(targetPrimaryBytes) / r.meanElementBytes))
+                           ? std::max<std::uint64_t>(
+                                 1, std::uint64_t(double(targetPrimaryBytes) / r.meanElementBytes))
                            : r.fenceKeep;
         r.keep = std::min(r.fenceKeep, r.targetKeep);
         const QString path = QString::fromStdString(f.path);
@@ -48,11 +49,12 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
         if (f.insideArray) {
             r.splittable = false;
             const std::string outer = arrayAncestor(profile, f.path);
-            r.explanation = QStringLiteral("%1 lies inside the array %2: the overflow split moves one "
-                                           "array per document (top level or in sub-documents), not "
-                                           "arrays inside arrays; consider splitting %2 instead.")
-                                .arg(path, outer.empty() ? QStringLiteral("above it")
-                                                         : QString::fromStdString(outer));
+            r.explanation =
+                QStringLiteral("%1 lies inside the array %2: the overflow split moves one "
+                               "array per document (top level or in sub-documents), not "
+                               "arrays inside arrays; consider splitting %2 instead.")
+                    .arg(path, outer.empty() ? QStringLiteral("above it")
+                                             : QString::fromStdString(outer));
             result.push_back(r);
             continue;
         }
@@ -76,10 +78,11 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
                                 ? QStringLiteral("the distribution's fence is the tighter bound")
                                 : QStringLiteral("the target primary size is the tighter bound");
         r.explanation =
-            QStringLiteral("Keep %1 elements of %2 in the primary. From the distribution: Tukey's fence "
-                           "on log scale is %3 (Q1 %4, Q3 %5, max %6). From size: at %7 B per element "
-                           "a %8 primary holds %9 elements. Recommended the smaller (%10). %11%12 "
-                           "document(s) exceed it; %13 element(s) would move to the overflow collection.")
+            QStringLiteral(
+                "Keep %1 elements of %2 in the primary. From the distribution: Tukey's fence "
+                "on log scale is %3 (Q1 %4, Q3 %5, max %6). From size: at %7 B per element "
+                "a %8 primary holds %9 elements. Recommended the smaller (%10). %11%12 "
+                "document(s) exceed it; %13 element(s) would move to the overflow collection.")
                 .arg(c.toString(qulonglong(r.keep)), path, c.toString(qulonglong(r.fenceKeep)))
                 .arg(c.toString(qulonglong(f.lengths.quantile(0.25))),
                      c.toString(qulonglong(f.lengths.quantile(0.75))),
@@ -88,7 +91,8 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
                      c.formattedDataSize(qint64(targetPrimaryBytes), 0, QLocale::DataSizeIecFormat),
                      c.toString(qulonglong(r.targetKeep)), why,
                      r.estimated ? QStringLiteral("About ") : QString(),
-                     c.toString(qulonglong(r.documentsOver)), c.toString(qulonglong(r.elementsMoved)));
+                     c.toString(qulonglong(r.documentsOver)),
+                     c.toString(qulonglong(r.elementsMoved)));
         result.push_back(r);
     }
     return result;

@@ -73,7 +73,8 @@ StatisticalThreshold StatisticalThreshold::robustZ(const Distribution &d, double
         devs.push_back({dev, b.count});
         weightedAbs += dev * double(b.count);
     }
-    std::sort(devs.begin(), devs.end(), [](const Dev &a, const Dev &b) { return a.deviation < b.deviation; });
+    std::sort(devs.begin(), devs.end(),
+              [](const Dev &a, const Dev &b) { return a.deviation < b.deviation; });
     const std::uint64_t rank = (d.count() + 1) / 2;
     std::uint64_t seen = 0;
     double mad = 0.0;

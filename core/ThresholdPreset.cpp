@@ -11,13 +11,15 @@ ThresholdPreset ThresholdPreset::compass()
 ThresholdPreset ThresholdPreset::atlas()
 {
     return {QStringLiteral("atlas"), 2u * 1024u * 1024u, 10000,
-            QStringLiteral("Atlas Performance Advisor: arrays over 10,000 entries, documents over 2 MiB")};
+            QStringLiteral(
+                "Atlas Performance Advisor: arrays over 10,000 entries, documents over 2 MiB")};
 }
 
 ThresholdPreset ThresholdPreset::halfLimit()
 {
-    return {QStringLiteral("half-limit"), kMaxBsonBytes / 2, 10000,
-            QStringLiteral("documents over 8 MiB, half of MongoDB's 16 MiB limit; arrays over 10,000")};
+    return {
+        QStringLiteral("half-limit"), kMaxBsonBytes / 2, 10000,
+        QStringLiteral("documents over 8 MiB, half of MongoDB's 16 MiB limit; arrays over 10,000")};
 }
 
 std::optional<ThresholdPreset> ThresholdPreset::byName(const QString &name)

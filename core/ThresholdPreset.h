@@ -17,8 +17,8 @@ struct ThresholdPreset
     QString description;
 
     static constexpr std::uint64_t kMaxBsonBytes = 16u * 1024u * 1024u; // MongoDB's hard limit
-    static ThresholdPreset compass(); // warns at arrays of 250+ elements, documents over 10 MB
-    static ThresholdPreset atlas();   // flags arrays over 10,000 entries, documents over 2 MB
+    static ThresholdPreset compass();   // warns at arrays of 250+ elements, documents over 10 MB
+    static ThresholdPreset atlas();     // flags arrays over 10,000 entries, documents over 2 MB
     static ThresholdPreset halfLimit(); // documents over half of 16 MiB
     static std::optional<ThresholdPreset> byName(const QString &name);
     static QStringList names();

@@ -28,13 +28,15 @@ class TestCli : public QObject
         QString out;
         QString err;
     };
-    Run cli(const QStringList &args, const QString &program = QString(), const QStringList &prefix = {})
+    Run cli(const QStringList &args, const QString &program = QString(),
+            const QStringList &prefix = {})
     {
         QProcess p;
         p.start(program.isEmpty() ? m_cli : program, prefix + args);
         if (!p.waitForFinished(120000))
             qFatal("CLI did not finish: %s", qPrintable(args.join(QLatin1Char(' '))));
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError())};
     }
     static QList<QStringList> csv(const QString &path)
@@ -43,7 +45,8 @@ class TestCli : public QObject
         if (!f.open(QIODevice::ReadOnly))
             return {};
         QList<QStringList> rows;
-        // The files under test contain quoted fields with commas; split with a small RFC 4180 state machine.
+        // The files under test contain quoted fields with commas; split with a small RFC 4180 state
+        // machine.
         const QString text = QString::fromUtf8(f.readAll());
         QStringList row;
         QString field;
@@ -51,7 +54,8 @@ class TestCli : public QObject
         for (qsizetype i = 0; i < text.size(); ++i) {
             const QChar c = text[i];
             if (quoted) {
-                if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                if (c == QLatin1Char('"') && i + 1 < text.size() &&
+                    text[i + 1] == QLatin1Char('"')) {
                     field += c;
                     ++i;
                 } else if (c == QLatin1Char('"')) {
@@ -85,7 +89,8 @@ class TestCli : public QObject
     }
     static void checkOneLineError(const Run &r)
     {
-        QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.err));
+        QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1,
+                 qPrintable(r.err));
         QVERIFY2(r.err.startsWith(QStringLiteral("outlier-explorer-cli: ")), qPrintable(r.err));
     }
 
@@ -93,12 +98,15 @@ private slots:
     void initTestCase()
     {
         m_cli = qEnvironmentVariable("OE_CLI");
-        QVERIFY2(QFile::exists(m_cli), "set OE_CLI to the outlier-explorer-cli binary (CTest does)");
-        const Run r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("demo"))});
+        QVERIFY2(QFile::exists(m_cli),
+                 "set OE_CLI to the outlier-explorer-cli binary (CTest does)");
+        const Run r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"),
+                           m_dir.filePath(QStringLiteral("demo"))});
         QCOMPARE(r.exitCode, 0);
         m_books = m_dir.filePath(QStringLiteral("demo/book_sales.bson"));
         for (const char *name : {"book_sales", "activity_feeds", "viral_posts"})
-            QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("demo/%1.bson").arg(QLatin1String(name)))));
+            QVERIFY(QFile::exists(
+                m_dir.filePath(QStringLiteral("demo/%1.bson").arg(QLatin1String(name)))));
     }
 
     void demoDataIsDeterministic()
@@ -118,17 +126,26 @@ private slots:
     {
         const auto books = fixtures::readReference(m_books);
         QCOMPARE(books.size(), 2000);
-        const auto over50 = std::count_if(books.begin(), books.end(), [](const auto &b) { return b.longestArrayLength > 50; });
-        QVERIFY2(over50 > 20 && over50 < 200, qPrintable(QString::number(over50))); // a few percent are outliers
-        const auto feeds = fixtures::readReference(m_dir.filePath(QStringLiteral("demo/activity_feeds.bson")));
-        const auto power = std::count_if(feeds.begin(), feeds.end(), [](const auto &f) { return f.longestArrayLength >= 10000; });
-        QCOMPARE(qsizetype(power), feeds.size() / 100); // 1% of users
-        const auto biggest = std::max_element(feeds.begin(), feeds.end(), [](const auto &a, const auto &b) { return a.size < b.size; });
-        QVERIFY(biggest->size > 15u * 1024 * 1024 && biggest->size < 16u * 1024 * 1024);
-        const auto posts = fixtures::readReference(m_dir.filePath(QStringLiteral("demo/viral_posts.bson")));
-        const auto viral = std::max_element(posts.begin(), posts.end(), [](const auto &a, const auto &b) {
-            return a.longestArrayLength < b.longestArrayLength;
+        const auto over50 = std::count_if(books.begin(), books.end(),
+                                          [](const auto &b) { return b.longestArrayLength > 50; });
+        QVERIFY2(over50 > 20 && over50 < 200,
+                 qPrintable(QString::number(over50))); // a few percent are outliers
+        const auto feeds =
+            fixtures::readReference(m_dir.filePath(QStringLiteral("demo/activity_feeds.bson")));
+        const auto power = std::count_if(feeds.begin(), feeds.end(), [](const auto &f) {
+            return f.longestArrayLength >= 10000;
         });
+        QCOMPARE(qsizetype(power), feeds.size() / 100); // 1% of users
+        const auto biggest =
+            std::max_element(feeds.begin(), feeds.end(),
+                             [](const auto &a, const auto &b) { return a.size < b.size; });
+        QVERIFY(biggest->size > 15u * 1024 * 1024 && biggest->size < 16u * 1024 * 1024);
+        const auto posts =
+            fixtures::readReference(m_dir.filePath(QStringLiteral("demo/viral_posts.bson")));
+        const auto viral =
+            std::max_element(posts.begin(), posts.end(), [](const auto &a, const auto &b) {
+                return a.longestArrayLength < b.longestArrayLength;
+            });
         QVERIFY(viral->longestArrayLength >= 100000);
         QVERIFY(viral->id.startsWith(QStringLiteral("{\"$oid\":")));
     }
@@ -145,21 +162,25 @@ private slots:
     {
         QFETCH(int, arrayThreshold);
         QFETCH(int, sizeThreshold);
-        const QString out = m_dir.filePath(QStringLiteral("exact_%1_%2").arg(arrayThreshold).arg(sizeThreshold));
-        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
-                           QStringLiteral("--array-threshold"), QString::number(arrayThreshold),
-                           QStringLiteral("--size-threshold"), QString::number(sizeThreshold), QStringLiteral("--full")});
+        const QString out =
+            m_dir.filePath(QStringLiteral("exact_%1_%2").arg(arrayThreshold).arg(sizeThreshold));
+        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                           QStringLiteral("--out"), out, QStringLiteral("--array-threshold"),
+                           QString::number(arrayThreshold), QStringLiteral("--size-threshold"),
+                           QString::number(sizeThreshold), QStringLiteral("--full")});
         QCOMPARE(r.exitCode, 0);
         const auto refs = fixtures::readReference(m_books);
         std::set<QString> expectedArrays, expectedSizes, gotArrays, gotSizes;
         for (const auto &ref : refs) {
             if (ref.longestArrayLength > std::uint32_t(arrayThreshold))
-                expectedArrays.insert(ref.id + QStringLiteral("|customers_purchased|") + QString::number(ref.longestArrayLength));
+                expectedArrays.insert(ref.id + QStringLiteral("|customers_purchased|") +
+                                      QString::number(ref.longestArrayLength));
             if (ref.size > std::uint32_t(sizeThreshold))
                 expectedSizes.insert(ref.id + QStringLiteral("|") + QString::number(ref.size));
         }
         const auto rows = csv(out + QStringLiteral("/outliers.csv"));
-        QCOMPARE(rows.first().mid(0, 5), QStringLiteral("_id,bson_size,path,array_length,reason").split(QLatin1Char(',')));
+        QCOMPARE(rows.first().mid(0, 5),
+                 QStringLiteral("_id,bson_size,path,array_length,reason").split(QLatin1Char(',')));
         for (const auto &row : rows.mid(1)) {
             if (row[4] == QLatin1String("array_absolute"))
                 gotArrays.insert(row[0] + QLatin1Char('|') + row[2] + QLatin1Char('|') + row[3]);
@@ -176,7 +197,10 @@ private slots:
     {
         const QString out = m_dir.filePath(QStringLiteral("summary"));
         const QString feeds = m_dir.filePath(QStringLiteral("demo/viral_posts.bson"));
-        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), feeds, QStringLiteral("--out"), out}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), feeds,
+                      QStringLiteral("--out"), out})
+                     .exitCode,
+                 0);
         auto refs = fixtures::readReference(feeds);
         std::vector<std::uint64_t> sizes;
         std::uint64_t total = 0;
@@ -185,15 +209,24 @@ private slots:
             total += r.size;
         }
         std::sort(sizes.begin(), sizes.end());
-        auto nearestRank = [&](double q) { return sizes[std::size_t(std::ceil(q * double(sizes.size()))) - 1]; };
+        auto nearestRank = [&](double q) {
+            return sizes[std::size_t(std::ceil(q * double(sizes.size()))) - 1];
+        };
         QCOMPARE(metric(out, QStringLiteral("size_min")).toULongLong(), sizes.front());
         QCOMPARE(metric(out, QStringLiteral("size_max")).toULongLong(), sizes.back());
         QCOMPARE(metric(out, QStringLiteral("size_total")).toULongLong(), total);
-        QCOMPARE(metric(out, QStringLiteral("size_mean")), QString::number(double(total) / double(sizes.size()), 'f', 2));
-        for (auto [name, q] : {std::pair{"size_p50", 0.5}, {"size_p90", 0.9}, {"size_p95", 0.95}, {"size_p99", 0.99}}) {
+        QCOMPARE(metric(out, QStringLiteral("size_mean")),
+                 QString::number(double(total) / double(sizes.size()), 'f', 2));
+        for (auto [name, q] : {std::pair{"size_p50", 0.5},
+                               {"size_p90", 0.9},
+                               {"size_p95", 0.95},
+                               {"size_p99", 0.99}}) {
             const double got = metric(out, QString::fromLatin1(name)).toDouble();
             const double exact = double(nearestRank(q));
-            QVERIFY2(std::fabs(got - exact) <= 0.01 * exact, qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(name)).arg(got).arg(exact)));
+            QVERIFY2(
+                std::fabs(got - exact) <= 0.01 * exact,
+                qPrintable(
+                    QStringLiteral("%1: %2 vs %3").arg(QLatin1String(name)).arg(got).arg(exact)));
         }
         // The viral post is the top array outlier and shows in every report.
         const auto top = csv(out + QStringLiteral("/top_arrays.csv"));
@@ -207,13 +240,20 @@ private slots:
     void sampleAndLimitModes()
     {
         const QString out = m_dir.filePath(QStringLiteral("modes"));
-        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
-                      QStringLiteral("--limit"), QStringLiteral("100")}).exitCode, 0);
+        QCOMPARE(
+            cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                 QStringLiteral("--out"), out, QStringLiteral("--limit"), QStringLiteral("100")})
+                .exitCode,
+            0);
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("100"));
-        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), out,
-                      QStringLiteral("--sample"), QStringLiteral("250"), QStringLiteral("--seed"), QStringLiteral("5")}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                      QStringLiteral("--out"), out, QStringLiteral("--sample"),
+                      QStringLiteral("250"), QStringLiteral("--seed"), QStringLiteral("5")})
+                     .exitCode,
+                 0);
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("250"));
-        QVERIFY(metric(out, QStringLiteral("mode")).startsWith(QStringLiteral("sample 250 of 2000")));
+        QVERIFY(
+            metric(out, QStringLiteral("mode")).startsWith(QStringLiteral("sample 250 of 2000")));
     }
 
     void gzipDump()
@@ -223,7 +263,10 @@ private slots:
         const QString gz = m_dir.filePath(QStringLiteral("books.bson.gz"));
         QVERIFY(fixtures::writeGzip(gz, f.readAll()));
         const QString out = m_dir.filePath(QStringLiteral("gz"));
-        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), gz, QStringLiteral("--out"), out}).exitCode, 0);
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), gz,
+                      QStringLiteral("--out"), out})
+                     .exitCode,
+                 0);
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
     }
 
@@ -232,14 +275,41 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("no command") << QStringList{} << QStringLiteral("usage");
-        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("frobnicate");
-        QTest::newRow("no source") << QStringList{QStringLiteral("analyze"), QStringLiteral("--out"), QStringLiteral("x")} << QStringLiteral("--dump");
-        QTest::newRow("no out") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x.bson")} << QStringLiteral("--out");
-        QTest::newRow("bad number") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--sample"), QStringLiteral("ten")} << QStringLiteral("--sample");
-        QTest::newRow("negative threshold") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--array-threshold"), QStringLiteral("-5")} << QStringLiteral("--array-threshold");
-        QTest::newRow("bad method") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--method"), QStringLiteral("zscore")} << QStringLiteral("zscore");
-        QTest::newRow("two modes") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), QStringLiteral("x"), QStringLiteral("--out"), QStringLiteral("y"), QStringLiteral("--full"), QStringLiteral("--limit"), QStringLiteral("3")} << QStringLiteral("choose one");
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("analyze"), QStringLiteral("--bogus")} << QStringLiteral("bogus");
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("frobnicate");
+        QTest::newRow("no source")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--out"), QStringLiteral("x")}
+            << QStringLiteral("--dump");
+        QTest::newRow("no out") << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                                               QStringLiteral("x.bson")}
+                                << QStringLiteral("--out");
+        QTest::newRow("bad number")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                           QStringLiteral("x"),       QStringLiteral("--out"),
+                           QStringLiteral("y"),       QStringLiteral("--sample"),
+                           QStringLiteral("ten")}
+            << QStringLiteral("--sample");
+        QTest::newRow("negative threshold")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                           QStringLiteral("x"),       QStringLiteral("--out"),
+                           QStringLiteral("y"),       QStringLiteral("--array-threshold"),
+                           QStringLiteral("-5")}
+            << QStringLiteral("--array-threshold");
+        QTest::newRow("bad method")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                           QStringLiteral("x"),       QStringLiteral("--out"),
+                           QStringLiteral("y"),       QStringLiteral("--method"),
+                           QStringLiteral("zscore")}
+            << QStringLiteral("zscore");
+        QTest::newRow("two modes")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                           QStringLiteral("x"),       QStringLiteral("--out"),
+                           QStringLiteral("y"),       QStringLiteral("--full"),
+                           QStringLiteral("--limit"), QStringLiteral("3")}
+            << QStringLiteral("choose one");
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--bogus")}
+            << QStringLiteral("bogus");
     }
     void usageErrorsExitTwo()
     {
@@ -254,17 +324,20 @@ private slots:
 
     void ioErrorsExitThree()
     {
-        Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("nope.bson")),
-                     QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+        Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"),
+                     m_dir.filePath(QStringLiteral("nope.bson")), QStringLiteral("--out"),
+                     m_dir.filePath(QStringLiteral("o"))});
         QCOMPARE(r.exitCode, 3);
         checkOneLineError(r);
         QVERIFY(r.err.contains(QStringLiteral("nope.bson")));
-        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dir.path(), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dir.path(),
+                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.err.contains(QStringLiteral("is a directory")));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("o/summary.csv"))));
         // An output path that cannot be created.
-        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books, QStringLiteral("--out"), m_books + QStringLiteral("/sub")});
+        r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                 QStringLiteral("--out"), m_books + QStringLiteral("/sub")});
         QCOMPARE(r.exitCode, 3);
         checkOneLineError(r);
     }
@@ -275,15 +348,21 @@ private slots:
         const QString locked = m_dir.filePath(QStringLiteral("locked.bson"));
         QVERIFY(QFile::copy(m_books, locked));
         QFile::setPermissions(locked, QFileDevice::Permissions());
-        QFile::setPermissions(m_dir.path(), QFileDevice::Permissions(0x7777)); // let another user reach it
+        QFile::setPermissions(m_dir.path(),
+                              QFileDevice::Permissions(0x7777)); // let another user reach it
         Run r{};
         if (::geteuid() == 0) {
             if (setpriv.isEmpty())
-                QSKIP("running as root without setpriv: cannot drop privileges to test permissions");
-            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked, QStringLiteral("--out"), QStringLiteral("/tmp")},
-                    setpriv, {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"), m_cli});
+                QSKIP(
+                    "running as root without setpriv: cannot drop privileges to test permissions");
+            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked,
+                     QStringLiteral("--out"), QStringLiteral("/tmp")},
+                    setpriv,
+                    {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                     QStringLiteral("--clear-groups"), m_cli});
         } else {
-            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked, QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
+            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked,
+                     QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});
         }
         QCOMPARE(r.exitCode, 3);
         checkOneLineError(r);
@@ -303,10 +382,12 @@ private slots:
         const QString bad = m_dir.filePath(QStringLiteral("truncated.bson"));
         QVERIFY(fixtures::writeFile(bad, truncated));
         const QString out = m_dir.filePath(QStringLiteral("partial"));
-        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out});
+        const Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad,
+                           QStringLiteral("--out"), out});
         QCOMPARE(r.exitCode, 4);
         checkOneLineError(r);
-        QVERIFY2(r.err.contains(QStringLiteral("truncated.bson")) && r.err.contains(QStringLiteral("document #1234")) &&
+        QVERIFY2(r.err.contains(QStringLiteral("truncated.bson")) &&
+                     r.err.contains(QStringLiteral("document #1234")) &&
                      r.err.contains(QStringLiteral("byte offset %1").arg(offset)),
                  qPrintable(r.err));
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("1234"));
@@ -316,8 +397,9 @@ private slots:
         QByteArray inner = bytes;
         inner[int(offset) + 4] = char(0x55); // first element's type byte becomes invalid
         QVERIFY(fixtures::writeFile(bad, inner));
-        const Run r2 = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out,
-                            QStringLiteral("--threads"), QStringLiteral("2")});
+        const Run r2 =
+            cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"),
+                 out, QStringLiteral("--threads"), QStringLiteral("2")});
         QCOMPARE(r2.exitCode, 4);
         checkOneLineError(r2);
         QVERIFY2(r2.err.contains(QStringLiteral("document #1234")), qPrintable(r2.err));
@@ -325,7 +407,8 @@ private slots:
 
         // An empty file.
         QVERIFY(fixtures::writeFile(bad, QByteArray()));
-        const Run r3 = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad, QStringLiteral("--out"), out});
+        const Run r3 = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), bad,
+                            QStringLiteral("--out"), out});
         QCOMPARE(r3.exitCode, 4);
         QVERIFY(r3.err.contains(QStringLiteral("empty file")));
     }

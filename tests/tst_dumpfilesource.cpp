@@ -19,7 +19,7 @@ class TestDumpFileSource : public QObject
     QTemporaryDir m_dir;
     QList<QByteArray> m_docs; // 300 documents of varied sizes and arrays
     QByteArray m_all;
-    QList<qint64> m_offsets;  // byte offset of each document
+    QList<qint64> m_offsets; // byte offset of each document
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
     CollectionProfile analyze(const QString &file, AnalysisOptions options = {})
@@ -34,7 +34,8 @@ private slots:
         QVERIFY(m_dir.isValid());
         qint64 offset = 0;
         for (int i = 0; i < 300; ++i) {
-            const QByteArray d = i % 2 ? fixtures::documentWithArray(i, (i * 7) % 90) : fixtures::documentOfSize(i, 40 + i * 3);
+            const QByteArray d = i % 2 ? fixtures::documentWithArray(i, (i * 7) % 90)
+                                       : fixtures::documentOfSize(i, 40 + i * 3);
             m_docs << d;
             m_offsets << offset;
             offset += d.size();
@@ -85,40 +86,46 @@ private slots:
         QTest::addColumn<qint64>("byteOffset");
         QTest::addColumn<QString>("messagePart");
 
-        QTest::newRow("empty file") << QByteArray() << int(SourceError::Kind::InvalidData) << qint64(-1) << qint64(0)
-                                    << QStringLiteral("empty file");
+        QTest::newRow("empty file") << QByteArray() << int(SourceError::Kind::InvalidData)
+                                    << qint64(-1) << qint64(0) << QStringLiteral("empty file");
         QByteArray truncated = m_all.left(m_all.size() - 7);
-        QTest::newRow("truncated last document") << truncated << int(SourceError::Kind::InvalidData) << qint64(299)
-                                                 << m_offsets[299] << QStringLiteral("runs past end of file");
+        QTest::newRow("truncated last document")
+            << truncated << int(SourceError::Kind::InvalidData) << qint64(299) << m_offsets[299]
+            << QStringLiteral("runs past end of file");
         QByteArray badLength = m_all;
         const qint32 three = 3;
         badLength.replace(int(m_offsets[120]), 4, reinterpret_cast<const char *>(&three), 4);
-        QTest::newRow("length prefix below 5") << badLength << int(SourceError::Kind::InvalidData) << qint64(120)
-                                               << m_offsets[120] << QStringLiteral("bad length prefix 3");
+        QTest::newRow("length prefix below 5")
+            << badLength << int(SourceError::Kind::InvalidData) << qint64(120) << m_offsets[120]
+            << QStringLiteral("bad length prefix 3");
         QByteArray negative = m_all;
         const qint32 minusOne = -1;
         negative.replace(int(m_offsets[7]), 4, reinterpret_cast<const char *>(&minusOne), 4);
-        QTest::newRow("negative length prefix") << negative << int(SourceError::Kind::InvalidData) << qint64(7)
-                                                << m_offsets[7] << QStringLiteral("bad length prefix -1");
+        QTest::newRow("negative length prefix")
+            << negative << int(SourceError::Kind::InvalidData) << qint64(7) << m_offsets[7]
+            << QStringLiteral("bad length prefix -1");
         QByteArray huge = m_all;
         const qint32 big = 50000000;
         huge.replace(int(m_offsets[200]), 4, reinterpret_cast<const char *>(&big), 4);
-        QTest::newRow("length past end of file") << huge << int(SourceError::Kind::InvalidData) << qint64(200)
-                                                 << m_offsets[200] << QStringLiteral("runs past end of file");
-        QTest::newRow("stray trailing bytes") << (m_all + QByteArray("\x01\x02", 2)) << int(SourceError::Kind::InvalidData)
-                                              << qint64(300) << qint64(m_all.size())
-                                              << QStringLiteral("truncated length prefix");
+        QTest::newRow("length past end of file")
+            << huge << int(SourceError::Kind::InvalidData) << qint64(200) << m_offsets[200]
+            << QStringLiteral("runs past end of file");
+        QTest::newRow("stray trailing bytes")
+            << (m_all + QByteArray("\x01\x02", 2)) << int(SourceError::Kind::InvalidData)
+            << qint64(300) << qint64(m_all.size()) << QStringLiteral("truncated length prefix");
         QByteArray noNul = m_all;
         noNul[int(m_offsets[51] + m_docs[51].size() - 1)] = 'x';
-        QTest::newRow("missing terminator") << noNul << int(SourceError::Kind::InvalidData) << qint64(51)
-                                            << m_offsets[51] << QStringLiteral("does not end with a NUL");
+        QTest::newRow("missing terminator")
+            << noNul << int(SourceError::Kind::InvalidData) << qint64(51) << m_offsets[51]
+            << QStringLiteral("does not end with a NUL");
         QByteArray nested = m_all;
         // Document 150 ({_id, pad}): make the pad string's length prefix run past the document.
         const int padLen = int(m_offsets[150]) + 4 + 9 + 1 + 4;
         const qint32 tooLong = 100000;
         nested.replace(padLen, 4, reinterpret_cast<const char *>(&tooLong), 4);
-        QTest::newRow("invalid element inside a document") << nested << int(SourceError::Kind::InvalidData)
-                                                           << qint64(150) << qint64(-2) << QStringLiteral("invalid BSON");
+        QTest::newRow("invalid element inside a document")
+            << nested << int(SourceError::Kind::InvalidData) << qint64(150) << qint64(-2)
+            << QStringLiteral("invalid BSON");
     }
     void corruptInputIsReportedWithIndexAndOffset()
     {
@@ -127,7 +134,9 @@ private slots:
         QFETCH(qint64, docIndex);
         QFETCH(qint64, byteOffset);
         QFETCH(QString, messagePart);
-        const QString file = path(QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')) + QStringLiteral(".bson"));
+        const QString file = path(QString::fromLatin1(QTest::currentDataTag())
+                                      .replace(QLatin1Char(' '), QLatin1Char('_')) +
+                                  QStringLiteral(".bson"));
         QVERIFY(fixtures::writeFile(file, bytes));
         for (int threads : {1, 2}) {
             AnalysisOptions options;

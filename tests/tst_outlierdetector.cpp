@@ -21,7 +21,8 @@ class TestOutlierDetector : public QObject
 
     CollectionProfile profile(const DetectionOptions &detection, ProfileBuilder::Limits limits = {})
     {
-        OutlierDetector::prepareScan(detection, limits.keepDocumentsLargerThan, limits.keepArraysLongerThan);
+        OutlierDetector::prepareScan(detection, limits.keepDocumentsLargerThan,
+                                     limits.keepArraysLongerThan);
         ProfileBuilder builder(limits);
         for (int i = 0; i < m_docs.size(); ++i)
             builder.addDocument(reinterpret_cast<const std::uint8_t *>(m_docs[i].constData()),
@@ -81,7 +82,8 @@ private slots:
         for (const auto &row : report.rows) {
             if (row.reason == QLatin1String("array_absolute")) {
                 QCOMPARE(row.path, QStringLiteral("items"));
-                QCOMPARE(row.arrayLength, std::uint64_t(refs[int(row.docIndex)].longestArrayLength));
+                QCOMPARE(row.arrayLength,
+                         std::uint64_t(refs[int(row.docIndex)].longestArrayLength));
                 QCOMPARE(row.id, refs[int(row.docIndex)].id);
             }
         }
@@ -145,7 +147,8 @@ private slots:
 
     void documentsNearTheLimitAreAlwaysFlagged()
     {
-        QList<QByteArray> docs = {fixtures::documentOfSize(1, 1000), fixtures::documentOfSize(2, 9 * 1024 * 1024),
+        QList<QByteArray> docs = {fixtures::documentOfSize(1, 1000),
+                                  fixtures::documentOfSize(2, 9 * 1024 * 1024),
                                   fixtures::documentOfSize(3, 17 * 1024 * 1024)};
         ProfileBuilder builder;
         for (int i = 0; i < docs.size(); ++i)
@@ -154,8 +157,10 @@ private slots:
         DetectionOptions options;
         options.sizeThreshold = 100 * 1024 * 1024; // far above everything
         const auto report = OutlierDetector::detect(builder.takeProfile(), options);
-        QCOMPARE(docsWithReason(report, QStringLiteral("size_over_half_limit")), (std::set<std::uint64_t>{1}));
-        QCOMPARE(docsWithReason(report, QStringLiteral("size_over_limit")), (std::set<std::uint64_t>{2}));
+        QCOMPARE(docsWithReason(report, QStringLiteral("size_over_half_limit")),
+                 (std::set<std::uint64_t>{1}));
+        QCOMPARE(docsWithReason(report, QStringLiteral("size_over_limit")),
+                 (std::set<std::uint64_t>{2}));
         QCOMPARE(report.sizeOutliers, 0u);
     }
 
@@ -168,7 +173,8 @@ private slots:
         limits.largestDocumentsCapacity = 10;
         const auto report = OutlierDetector::detect(profile(options, limits), options);
         QVERIFY(!report.warnings.isEmpty());
-        QVERIFY(report.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("only the 10 largest")));
+        QVERIFY(
+            report.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("only the 10 largest")));
     }
 
     void recommendationExplainsBothBounds()
@@ -180,7 +186,8 @@ private slots:
         const auto &r = recs.front();
         QCOMPARE(r.path, std::string("items"));
         QVERIFY(r.splittable);
-        QVERIFY(r.meanElementBytes >= 7.0 && r.meanElementBytes <= 10.0); // int32: type + "N\\0" key + 4
+        QVERIFY(r.meanElementBytes >= 7.0 &&
+                r.meanElementBytes <= 10.0); // int32: type + "N\\0" key + 4
         QCOMPARE(r.targetKeep, std::uint64_t(100.0 / r.meanElementBytes));
         QCOMPARE(r.keep, std::min(r.fenceKeep, r.targetKeep));
         QVERIFY(r.explanation.contains(QStringLiteral("fence")));

@@ -12,14 +12,16 @@ class TestProfileBuilder : public QObject
     Q_OBJECT
 
 private:
-    static CollectionProfile profileOf(const QList<QByteArray> &docs, ProfileBuilder::Limits limits = {})
+    static CollectionProfile profileOf(const QList<QByteArray> &docs,
+                                       ProfileBuilder::Limits limits = {})
     {
         ProfileBuilder builder(limits);
         std::uint64_t index = 0;
         for (const QByteArray &d : docs) {
             SourceError fault;
-            const bool ok = builder.addDocument(reinterpret_cast<const std::uint8_t *>(d.constData()),
-                                                std::uint32_t(d.size()), index++, &fault);
+            const bool ok =
+                builder.addDocument(reinterpret_cast<const std::uint8_t *>(d.constData()),
+                                    std::uint32_t(d.size()), index++, &fault);
             if (!ok)
                 qFatal("unexpected fault: %s", qPrintable(fault.toString()));
         }
@@ -40,12 +42,13 @@ private slots:
             "activities": [{"type": "post", "tags": ["x", "y"]}, {"type": "like"}],
             "stats": {"history": [1, 2, 3], "deep": {"x": null}},
             "grid": [[1, 2], [3], []]})")});
-        QCOMPARE(paths(p), (QStringList{QStringLiteral("_id"), QStringLiteral("activities"),
-                                       QStringLiteral("activities.tags"), QStringLiteral("activities.type"),
-                                       QStringLiteral("grid"), QStringLiteral("grid.$[]"),
-                                       QStringLiteral("name"), QStringLiteral("stats"),
-                                       QStringLiteral("stats.deep"), QStringLiteral("stats.deep.x"),
-                                       QStringLiteral("stats.history")}));
+        QCOMPARE(
+            paths(p),
+            (QStringList{QStringLiteral("_id"), QStringLiteral("activities"),
+                         QStringLiteral("activities.tags"), QStringLiteral("activities.type"),
+                         QStringLiteral("grid"), QStringLiteral("grid.$[]"), QStringLiteral("name"),
+                         QStringLiteral("stats"), QStringLiteral("stats.deep"),
+                         QStringLiteral("stats.deep.x"), QStringLiteral("stats.history")}));
         const FieldProfile *grid = p.field("grid.$[]");
         QVERIFY(grid);
         QCOMPARE(grid->arrays, 3u);
@@ -60,12 +63,18 @@ private slots:
 
     void typesAreCollected()
     {
-        const auto p = profileOf({fixtures::bson(R"({"_id": {"$oid": "5f0000000000000000000001"}, "v": 1, "tags": ["a", 2]})"),
-                                  fixtures::bson(R"({"_id": {"$oid": "5f0000000000000000000002"}, "v": "one", "tags": []})"),
-                                  fixtures::bson(R"({"_id": {"$oid": "5f0000000000000000000003"}, "v": {"$numberLong": "5"}})")});
-        QCOMPARE(BsonTypes::names(p.field("_id")->typeMask), QStringList{QStringLiteral("objectId")});
-        QCOMPARE(BsonTypes::names(p.field("v")->typeMask),
-                 (QStringList{QStringLiteral("string"), QStringLiteral("int"), QStringLiteral("long")}));
+        const auto p = profileOf(
+            {fixtures::bson(
+                 R"({"_id": {"$oid": "5f0000000000000000000001"}, "v": 1, "tags": ["a", 2]})"),
+             fixtures::bson(
+                 R"({"_id": {"$oid": "5f0000000000000000000002"}, "v": "one", "tags": []})"),
+             fixtures::bson(
+                 R"({"_id": {"$oid": "5f0000000000000000000003"}, "v": {"$numberLong": "5"}})")});
+        QCOMPARE(BsonTypes::names(p.field("_id")->typeMask),
+                 QStringList{QStringLiteral("objectId")});
+        QCOMPARE(
+            BsonTypes::names(p.field("v")->typeMask),
+            (QStringList{QStringLiteral("string"), QStringLiteral("int"), QStringLiteral("long")}));
         QCOMPARE(BsonTypes::names(p.field("tags")->typeMask), QStringList{QStringLiteral("array")});
         QCOMPARE(BsonTypes::names(p.field("tags")->elementTypeMask),
                  (QStringList{QStringLiteral("string"), QStringLiteral("int")}));
@@ -75,8 +84,9 @@ private slots:
 
     void presenceCountsDocumentsNotOccurrences()
     {
-        const auto p = profileOf({fixtures::bson(R"({"a": [{"x": 1}, {"x": 2}, {"x": 3}]})"),
-                                  fixtures::bson(R"({"a": [{"y": 1}]})"), fixtures::bson(R"({"b": 1})")});
+        const auto p =
+            profileOf({fixtures::bson(R"({"a": [{"x": 1}, {"x": 2}, {"x": 3}]})"),
+                       fixtures::bson(R"({"a": [{"y": 1}]})"), fixtures::bson(R"({"b": 1})")});
         QCOMPARE(p.field("a.x")->presentDocuments, 1u);
         QCOMPARE(p.field("a.x")->values, 3u);
         QCOMPARE(p.field("a")->presentDocuments, 2u);
@@ -87,7 +97,8 @@ private slots:
     void bytesAreExactElementSizes()
     {
         // {"s": "abc"}: element = type(1) + "s\0"(2) + int32 length(4) + "abc\0"(4) = 11 bytes.
-        const QByteArray doc = fixtures::bson(R"({"s": "abc", "n": {"$numberInt": "7"}, "arr": [1, 2]})");
+        const QByteArray doc =
+            fixtures::bson(R"({"s": "abc", "n": {"$numberInt": "7"}, "arr": [1, 2]})");
         const auto p = profileOf({doc});
         QCOMPARE(p.field("s")->bytes, 11u);
         QCOMPARE(p.field("n")->bytes, 1u + 2u + 4u);
@@ -103,12 +114,15 @@ private slots:
     {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("string") << R"({"_id": "user-42"})" << R"("user-42")";
+        QTest::newRow("string") << R"({"_id": "user-42"})"
+                                << R"("user-42")";
         QTest::newRow("int") << R"({"_id": 42})" << QStringLiteral("42");
-        QTest::newRow("long") << R"({"_id": {"$numberLong": "9007199254740993"}})" << QStringLiteral("9007199254740993");
+        QTest::newRow("long") << R"({"_id": {"$numberLong": "9007199254740993"}})"
+                              << QStringLiteral("9007199254740993");
         QTest::newRow("oid") << R"({"_id": {"$oid": "65a1b2c3d4e5f60718293a4b"}})"
                              << R"({"$oid":"65a1b2c3d4e5f60718293a4b"})";
-        QTest::newRow("document") << R"({"_id": {"user": "a b", "n": 1}})" << R"({"user":"a b","n":1})";
+        QTest::newRow("document") << R"({"_id": {"user": "a b", "n": 1}})"
+                                  << R"({"user":"a b","n":1})";
         // (moc misreads \" inside raw strings, so these two are ordinary literals)
         QTest::newRow("quote") << QStringLiteral("{\"_id\": \"say \\\"hi\\\"\"}")
                                << QStringLiteral("\"say \\\"hi\\\"\"");
@@ -135,7 +149,8 @@ private slots:
         QVERIFY(!builder.addDocument(reinterpret_cast<const std::uint8_t *>(doc.constData()),
                                      std::uint32_t(doc.size()), 0, &fault));
         QCOMPARE(fault.kind, SourceError::Kind::InvalidData);
-        QVERIFY2(fault.byteOffset > 0 && fault.byteOffset <= doc.size(), qPrintable(QString::number(fault.byteOffset)));
+        QVERIFY2(fault.byteOffset > 0 && fault.byteOffset <= doc.size(),
+                 qPrintable(QString::number(fault.byteOffset)));
         QVERIFY(!fault.message.isEmpty());
         QCOMPARE(builder.documents(), 0u);
     }
@@ -171,7 +186,8 @@ private slots:
     {
         QByteArray json = "{\"scores\": {";
         for (int i = 0; i < 50; ++i)
-            json += (i ? "," : "") + QByteArray("\"u") + QByteArray::number(i) + "\": " + QByteArray::number(i);
+            json += (i ? "," : "") + QByteArray("\"u") + QByteArray::number(i) +
+                    "\": " + QByteArray::number(i);
         json += "}}";
         ProfileBuilder::Limits limits;
         limits.maxChildrenPerField = 10;
@@ -215,8 +231,9 @@ private slots:
 
     void longestArrayPerDocumentIsTracked()
     {
-        const auto p = profileOf({fixtures::bson(R"({"_id": 1, "a": [1, 2, 3], "b": {"c": [1, 2, 3, 4, 5]}})"),
-                                  fixtures::bson(R"({"_id": 2, "a": [1]})")});
+        const auto p =
+            profileOf({fixtures::bson(R"({"_id": 1, "a": [1, 2, 3], "b": {"c": [1, 2, 3, 4, 5]}})"),
+                       fixtures::bson(R"({"_id": 2, "a": [1]})")});
         const auto longest = p.longestArrays.sorted();
         QCOMPARE(longest.size(), std::size_t(2));
         QCOMPARE(longest[0].value, 5u);

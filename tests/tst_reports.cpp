@@ -36,7 +36,8 @@ static QList<QStringList> parseCsv(const QByteArray &bytes)
         } else if (c == QLatin1Char(',')) {
             row << field;
             field.clear();
-        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() &&
+                   text[i + 1] == QLatin1Char('\n')) {
             row << field;
             rows << row;
             row.clear();
@@ -60,12 +61,15 @@ private slots:
         QTest::addColumn<QString>("encoded");
         QTest::newRow("plain") << QStringLiteral("abc") << QStringLiteral("abc");
         QTest::newRow("comma") << QStringLiteral("a,b") << QStringLiteral("\"a,b\"");
-        QTest::newRow("quote") << QStringLiteral("say \"hi\"") << QStringLiteral("\"say \"\"hi\"\"\"");
+        QTest::newRow("quote") << QStringLiteral("say \"hi\"")
+                               << QStringLiteral("\"say \"\"hi\"\"\"");
         QTest::newRow("newline") << QStringLiteral("a\nb") << QStringLiteral("\"a\nb\"");
         QTest::newRow("carriage return") << QStringLiteral("a\rb") << QStringLiteral("\"a\rb\"");
         QTest::newRow("leading space") << QStringLiteral(" a") << QStringLiteral("\" a\"");
-        QTest::newRow("json id") << QStringLiteral("{\"$oid\":\"65a1\"}") << QStringLiteral("\"{\"\"$oid\"\":\"\"65a1\"\"}\"");
-        QTest::newRow("unicode") << QStringLiteral("caf\u00e9 \u6771") << QStringLiteral("caf\u00e9 \u6771");
+        QTest::newRow("json id") << QStringLiteral("{\"$oid\":\"65a1\"}")
+                                 << QStringLiteral("\"{\"\"$oid\"\":\"\"65a1\"\"}\"");
+        QTest::newRow("unicode") << QStringLiteral("caf\u00e9 \u6771")
+                                 << QStringLiteral("caf\u00e9 \u6771");
         QTest::newRow("empty") << QString() << QString();
     }
     void csvQuoting()
@@ -85,9 +89,10 @@ private slots:
     void reportsHaveTheContractColumns()
     {
         ProfileBuilder builder;
-        const QList<QByteArray> docs = {fixtures::bson(R"({"_id": "user-42", "tags": ["a", "b", "c"]})"),
-                                        fixtures::bson(R"({"_id": 42, "tags": ["a"]})"),
-                                        fixtures::bson(R"({"_id": {"$oid": "65a1b2c3d4e5f60718293a4b"}, "tags": []})")};
+        const QList<QByteArray> docs = {
+            fixtures::bson(R"({"_id": "user-42", "tags": ["a", "b", "c"]})"),
+            fixtures::bson(R"({"_id": 42, "tags": ["a"]})"),
+            fixtures::bson(R"({"_id": {"$oid": "65a1b2c3d4e5f60718293a4b"}, "tags": []})")};
         for (int i = 0; i < docs.size(); ++i)
             QVERIFY(builder.addDocument(reinterpret_cast<const std::uint8_t *>(docs[i].constData()),
                                         std::uint32_t(docs[i].size()), std::uint64_t(i), nullptr));
@@ -100,8 +105,9 @@ private slots:
         QTemporaryDir dir;
         QString error;
         QStringList written;
-        QVERIFY2(ReportWriter::write(dir.filePath(QStringLiteral("reports/nested")), {profile, outliers, recs, detection, 5},
-                                     &error, &written), qPrintable(error));
+        QVERIFY2(ReportWriter::write(dir.filePath(QStringLiteral("reports/nested")),
+                                     {profile, outliers, recs, detection, 5}, &error, &written),
+                 qPrintable(error));
         QCOMPARE(written.size(), 8);
         auto read = [&](const char *name) {
             QFile f(dir.filePath(QStringLiteral("reports/nested/") + QString::fromLatin1(name)));
@@ -109,13 +115,18 @@ private slots:
                 qFatal("missing %s", name);
             return parseCsv(f.readAll());
         };
-        QCOMPARE(read("size_histogram.csv").first(), (QStringList{QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
-                                                                  QStringLiteral("count"), QStringLiteral("outliers")}));
+        QCOMPARE(read("size_histogram.csv").first(),
+                 (QStringList{QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
+                              QStringLiteral("count"), QStringLiteral("outliers")}));
         QCOMPARE(read("fields.csv").first().mid(0, 11),
-                 QStringLiteral("path,types,present,arrays,len_min,len_p50,len_p90,len_p99,len_max,len_mean,bytes_total").split(QLatin1Char(',')));
-        QCOMPARE(read("array_histograms.csv").first(), QStringLiteral("path,bin_lower,bin_upper,count").split(QLatin1Char(',')));
+                 QStringLiteral("path,types,present,arrays,len_min,len_p50,len_p90,len_p99,len_max,"
+                                "len_mean,bytes_total")
+                     .split(QLatin1Char(',')));
+        QCOMPARE(read("array_histograms.csv").first(),
+                 QStringLiteral("path,bin_lower,bin_upper,count").split(QLatin1Char(',')));
         const auto outlierRows = read("outliers.csv");
-        QCOMPARE(outlierRows.first().mid(0, 5), QStringLiteral("_id,bson_size,path,array_length,reason").split(QLatin1Char(',')));
+        QCOMPARE(outlierRows.first().mid(0, 5),
+                 QStringLiteral("_id,bson_size,path,array_length,reason").split(QLatin1Char(',')));
         QStringList ids;
         for (const auto &row : outlierRows.mid(1))
             if (row[4] == QLatin1String("array_absolute"))
@@ -130,16 +141,17 @@ private slots:
         QStringList metrics;
         for (const auto &row : summary.mid(1))
             metrics << row[0];
-        for (const char *m : {"documents", "size_min", "size_p50", "size_p90", "size_p95", "size_p99", "size_max",
-                              "size_mean", "size_total", "outlier_documents", "size_threshold"})
+        for (const char *m :
+             {"documents", "size_min", "size_p50", "size_p90", "size_p95", "size_p99", "size_max",
+              "size_mean", "size_total", "outlier_documents", "size_threshold"})
             QVERIFY2(metrics.contains(QString::fromLatin1(m)), m);
         QCOMPARE(summary[1], (QStringList{QStringLiteral("documents"), QStringLiteral("3")}));
         const auto fields = read("fields.csv");
         QCOMPARE(fields[2][0], QStringLiteral("tags"));
         QCOMPARE(fields[2][1], QStringLiteral("array<string>"));
-        QCOMPARE(fields[2][3], QStringLiteral("3"));  // arrays
-        QCOMPARE(fields[2][4], QStringLiteral("0"));  // len_min
-        QCOMPARE(fields[2][8], QStringLiteral("3"));  // len_max
+        QCOMPARE(fields[2][3], QStringLiteral("3"));    // arrays
+        QCOMPARE(fields[2][4], QStringLiteral("0"));    // len_min
+        QCOMPARE(fields[2][8], QStringLiteral("3"));    // len_max
         QCOMPARE(fields[2][9], QStringLiteral("1.33")); // len_mean
     }
 
@@ -154,7 +166,8 @@ private slots:
         const OutlierReport outliers = OutlierDetector::detect(profile, detection);
         const std::vector<SplitRecommendation> recs;
         QString error;
-        QVERIFY(!ReportWriter::write(blocker + QStringLiteral("/sub"), {profile, outliers, recs, detection, 5}, &error));
+        QVERIFY(!ReportWriter::write(blocker + QStringLiteral("/sub"),
+                                     {profile, outliers, recs, detection, 5}, &error));
         QVERIFY(error.contains(blocker));
         QVERIFY(!error.contains(QLatin1Char('\n')));
     }

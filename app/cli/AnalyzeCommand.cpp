@@ -26,7 +26,8 @@ QString count(std::uint64_t n)
 
 void printProgress(const oe::Analyzer::Progress &p)
 {
-    QString line = QStringLiteral("\r  %1 documents  %2").arg(count(p.documents), sizeText(p.bytes));
+    QString line =
+        QStringLiteral("\r  %1 documents  %2").arg(count(p.documents), sizeText(p.bytes));
     if (p.totalBytes && *p.totalBytes > 0)
         line += QStringLiteral("  %1%").arg(int(100.0 * double(p.bytes) / double(*p.totalBytes)));
     line += QStringLiteral("  %1 s   ").arg(p.seconds, 0, 'f', 1);
@@ -56,23 +57,45 @@ int AnalyzeCommand::run(const QStringList &arguments)
         "Analyse document sizes and array lengths, detect outliers and write CSV reports."));
     parser.addHelpOption();
     parser.addOptions({
-        {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."), QStringLiteral("FILE")},
-        {QStringLiteral("out"), QStringLiteral("Directory for the CSV reports."), QStringLiteral("DIR")},
+        {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("out"), QStringLiteral("Directory for the CSV reports."),
+         QStringLiteral("DIR")},
         {QStringLiteral("full"), QStringLiteral("Analyse every document (the default for dumps).")},
-        {QStringLiteral("sample"), QStringLiteral("Analyse a uniform random sample of N documents."), QStringLiteral("N")},
-        {QStringLiteral("limit"), QStringLiteral("Analyse the first N documents."), QStringLiteral("N")},
-        {QStringLiteral("seed"), QStringLiteral("Seed for --sample (default 42)."), QStringLiteral("S")},
-        {QStringLiteral("size-threshold"), QStringLiteral("Documents larger than BYTES are outliers."), QStringLiteral("BYTES")},
-        {QStringLiteral("array-threshold"), QStringLiteral("Documents with an array longer than N are outliers."), QStringLiteral("N")},
-        {QStringLiteral("method"), QStringLiteral("absolute|percentile|iqr|mad for thresholds not given (default iqr)."), QStringLiteral("METHOD")},
-        {QStringLiteral("preset"), QStringLiteral("Numbers for --method absolute: %1 (default compass).")
-                                       .arg(oe::ThresholdPreset::names().join(QLatin1Char('|'))), QStringLiteral("NAME")},
-        {QStringLiteral("percentile"), QStringLiteral("Percentile for --method percentile (default 99)."), QStringLiteral("P")},
-        {QStringLiteral("fence-k"), QStringLiteral("Tukey fence multiplier for --method iqr (default 1.5)."), QStringLiteral("K")},
-        {QStringLiteral("mad-z"), QStringLiteral("Robust z-score cut-off for --method mad (default 3.5)."), QStringLiteral("Z")},
-        {QStringLiteral("top"), QStringLiteral("Rows in the top documents/arrays reports (default 20)."), QStringLiteral("K")},
-        {QStringLiteral("target-primary-bytes"), QStringLiteral("Target primary document size for split recommendations (default 204800)."), QStringLiteral("BYTES")},
-        {QStringLiteral("threads"), QStringLiteral("Analysis threads (default: one per core)."), QStringLiteral("N")},
+        {QStringLiteral("sample"),
+         QStringLiteral("Analyse a uniform random sample of N documents."), QStringLiteral("N")},
+        {QStringLiteral("limit"), QStringLiteral("Analyse the first N documents."),
+         QStringLiteral("N")},
+        {QStringLiteral("seed"), QStringLiteral("Seed for --sample (default 42)."),
+         QStringLiteral("S")},
+        {QStringLiteral("size-threshold"),
+         QStringLiteral("Documents larger than BYTES are outliers."), QStringLiteral("BYTES")},
+        {QStringLiteral("array-threshold"),
+         QStringLiteral("Documents with an array longer than N are outliers."),
+         QStringLiteral("N")},
+        {QStringLiteral("method"),
+         QStringLiteral("absolute|percentile|iqr|mad for thresholds not given (default iqr)."),
+         QStringLiteral("METHOD")},
+        {QStringLiteral("preset"),
+         QStringLiteral("Numbers for --method absolute: %1 (default compass).")
+             .arg(oe::ThresholdPreset::names().join(QLatin1Char('|'))),
+         QStringLiteral("NAME")},
+        {QStringLiteral("percentile"),
+         QStringLiteral("Percentile for --method percentile (default 99)."), QStringLiteral("P")},
+        {QStringLiteral("fence-k"),
+         QStringLiteral("Tukey fence multiplier for --method iqr (default 1.5)."),
+         QStringLiteral("K")},
+        {QStringLiteral("mad-z"),
+         QStringLiteral("Robust z-score cut-off for --method mad (default 3.5)."),
+         QStringLiteral("Z")},
+        {QStringLiteral("top"),
+         QStringLiteral("Rows in the top documents/arrays reports (default 20)."),
+         QStringLiteral("K")},
+        {QStringLiteral("target-primary-bytes"),
+         QStringLiteral("Target primary document size for split recommendations (default 204800)."),
+         QStringLiteral("BYTES")},
+        {QStringLiteral("threads"), QStringLiteral("Analysis threads (default: one per core)."),
+         QStringLiteral("N")},
         {QStringLiteral("quiet"), QStringLiteral("No progress or summary output.")},
     });
     if (!parser.parse(arguments))
@@ -82,17 +105,21 @@ int AnalyzeCommand::run(const QStringList &arguments)
         return ExitSuccess;
     }
     if (!parser.positionalArguments().isEmpty())
-        return cli::fail(ExitUsage, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return cli::fail(
+            ExitUsage,
+            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(QStringLiteral("dump")))
         return cli::fail(ExitUsage, QStringLiteral("analyze needs a source: --dump FILE.bson"));
     if (!parser.isSet(QStringLiteral("out")))
         return cli::fail(ExitUsage, QStringLiteral("analyze needs --out DIR for the reports"));
-    const int modes = int(parser.isSet(QStringLiteral("full"))) + int(parser.isSet(QStringLiteral("sample"))) +
+    const int modes = int(parser.isSet(QStringLiteral("full"))) +
+                      int(parser.isSet(QStringLiteral("sample"))) +
                       int(parser.isSet(QStringLiteral("limit")));
     if (modes > 1)
         return cli::fail(ExitUsage, QStringLiteral("choose one of --full, --sample N, --limit N"));
 
-    std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, top, target, threads;
+    std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, top, target,
+        threads;
     oe::DetectionOptions detection;
     if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
@@ -111,16 +138,19 @@ int AnalyzeCommand::run(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("method"))) {
         const auto m = oe::methodFromName(parser.value(QStringLiteral("method")));
         if (!m)
-            return cli::fail(ExitUsage, QStringLiteral("--method must be absolute, percentile, iqr or mad, got '%1'")
-                                            .arg(parser.value(QStringLiteral("method"))));
+            return cli::fail(
+                ExitUsage,
+                QStringLiteral("--method must be absolute, percentile, iqr or mad, got '%1'")
+                    .arg(parser.value(QStringLiteral("method"))));
         detection.method = *m;
     }
     if (parser.isSet(QStringLiteral("preset"))) {
         const auto p = oe::ThresholdPreset::byName(parser.value(QStringLiteral("preset")));
         if (!p)
-            return cli::fail(ExitUsage, QStringLiteral("--preset must be one of %1, got '%2'")
-                                            .arg(oe::ThresholdPreset::names().join(QStringLiteral(", ")),
-                                                 parser.value(QStringLiteral("preset"))));
+            return cli::fail(ExitUsage,
+                             QStringLiteral("--preset must be one of %1, got '%2'")
+                                 .arg(oe::ThresholdPreset::names().join(QStringLiteral(", ")),
+                                      parser.value(QStringLiteral("preset"))));
         detection.preset = *p;
         if (!parser.isSet(QStringLiteral("method")))
             detection.method = oe::OutlierMethod::Absolute;
@@ -146,37 +176,44 @@ int AnalyzeCommand::run(const QStringList &arguments)
     oe::DumpFileSource source(parser.value(QStringLiteral("dump")));
     const oe::CollectionProfile profile =
         oe::Analyzer::run(source, options, nullptr,
-                          showProgress ? oe::Analyzer::ProgressCallback(printProgress) : oe::Analyzer::ProgressCallback());
+                          showProgress ? oe::Analyzer::ProgressCallback(printProgress)
+                                       : oe::Analyzer::ProgressCallback());
     if (showProgress)
         std::fputs("\n", stderr);
 
-    const bool opened = !(profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
-                          profile.error.kind == oe::SourceError::Kind::Io);
+    const bool opened =
+        !(profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
+          profile.error.kind == oe::SourceError::Kind::Io);
     if (!opened)
         return cli::fail(exitCodeFor(profile.error), profile.error.toString());
 
     const oe::OutlierReport outliers = oe::OutlierDetector::detect(profile, detection);
     const auto recommendations = oe::SplitRecommendation::recommend(
-        profile, target.value_or(oe::SplitRecommendation::kDefaultTargetBytes), detection.parameters.fenceK);
-    const oe::ReportWriter::Report report{profile, outliers, recommendations, detection, int(top.value_or(20))};
+        profile, target.value_or(oe::SplitRecommendation::kDefaultTargetBytes),
+        detection.parameters.fenceK);
+    const oe::ReportWriter::Report report{profile, outliers, recommendations, detection,
+                                          int(top.value_or(20))};
     QString writeError;
     QStringList written;
-    if (!oe::ReportWriter::write(parser.value(QStringLiteral("out")), report, &writeError, &written))
+    if (!oe::ReportWriter::write(parser.value(QStringLiteral("out")), report, &writeError,
+                                 &written))
         return cli::fail(ExitIo, writeError);
 
     if (!quiet) {
         const oe::Distribution &s = profile.sizes;
-        std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source), qPrintable(count(profile.documents)),
-                    qPrintable(sizeText(s.sum())), qPrintable(profile.mode), profile.seconds);
+        std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source),
+                    qPrintable(count(profile.documents)), qPrintable(sizeText(s.sum())),
+                    qPrintable(profile.mode), profile.seconds);
         std::printf("sizes: p50 %s, p99 %s, max %s\n", qPrintable(sizeText(s.quantile(0.5))),
                     qPrintable(sizeText(s.quantile(0.99))), qPrintable(sizeText(s.max())));
-        std::printf("outliers: %s documents (%s by size: %s; %s by arrays)\n", qPrintable(count(outliers.outlierDocuments)),
+        std::printf("outliers: %s documents (%s by size: %s; %s by arrays)\n",
+                    qPrintable(count(outliers.outlierDocuments)),
                     qPrintable(count(outliers.sizeOutliers)), qPrintable(outliers.size.rule),
                     qPrintable(count(outliers.arrayOutliers)));
         for (const auto &r : recommendations) {
             if (r.splittable && r.documentsOver > 0)
-                std::printf("split %s: keep %s (%s documents over)\n", r.path.c_str(), qPrintable(count(r.keep)),
-                            qPrintable(count(r.documentsOver)));
+                std::printf("split %s: keep %s (%s documents over)\n", r.path.c_str(),
+                            qPrintable(count(r.keep)), qPrintable(count(r.documentsOver)));
         }
         for (const QString &w : outliers.warnings)
             std::printf("warning: %s\n", qPrintable(w));
@@ -185,7 +222,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
     if (profile.status == oe::CollectionProfile::Status::Failed) {
         return cli::fail(exitCodeFor(profile.error),
                          profile.error.toString() +
-                             QStringLiteral(" (reports cover the %1 documents before it)").arg(profile.documents));
+                             QStringLiteral(" (reports cover the %1 documents before it)")
+                                 .arg(profile.documents));
     }
     return ExitSuccess;
 }

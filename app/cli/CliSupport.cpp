@@ -13,8 +13,8 @@ int fail(int code, const QString &message)
     return code;
 }
 
-bool unsignedOption(const QCommandLineParser &parser, const QString &name, std::optional<std::uint64_t> &out,
-                    std::uint64_t minimum)
+bool unsignedOption(const QCommandLineParser &parser, const QString &name,
+                    std::optional<std::uint64_t> &out, std::uint64_t minimum)
 {
     if (!parser.isSet(name))
         return true;
@@ -39,7 +39,8 @@ bool doubleOption(const QCommandLineParser &parser, const QString &name, double 
     bool ok = false;
     const double v = parser.value(name).toDouble(&ok);
     if (!ok || v < 0) {
-        fail(ExitUsage, QStringLiteral("--%1 expects a non-negative number, got '%2'").arg(name, parser.value(name)));
+        fail(ExitUsage, QStringLiteral("--%1 expects a non-negative number, got '%2'")
+                            .arg(name, parser.value(name)));
         return false;
     }
     out = v;

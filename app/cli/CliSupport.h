@@ -13,8 +13,8 @@ namespace cli {
 
 int fail(int code, const QString &message);
 // Parses a non-negative integer option; prints a usage error naming the option if invalid.
-bool unsignedOption(const QCommandLineParser &parser, const QString &name, std::optional<std::uint64_t> &out,
-                    std::uint64_t minimum = 0);
+bool unsignedOption(const QCommandLineParser &parser, const QString &name,
+                    std::optional<std::uint64_t> &out, std::uint64_t minimum = 0);
 bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out);
 bool stderrIsTerminal();
 

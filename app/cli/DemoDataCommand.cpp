@@ -11,17 +11,24 @@
 int DemoDataCommand::run(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Write deterministic demo datasets as .bson files."));
+    parser.setApplicationDescription(
+        QStringLiteral("Write deterministic demo datasets as .bson files."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("out"), QStringLiteral("Directory to write <dataset>.bson into."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("out"),
+                      QStringLiteral("Directory to write <dataset>.bson into."),
+                      QStringLiteral("DIR")});
     QStringList names;
     for (const auto &d : oe::DemoDataGenerator::datasets())
         names << d.name;
     parser.addOption({QStringLiteral("dataset"),
-                      QStringLiteral("One dataset (%1); default: all demo datasets.").arg(names.join(QStringLiteral(", "))),
+                      QStringLiteral("One dataset (%1); default: all demo datasets.")
+                          .arg(names.join(QStringLiteral(", "))),
                       QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("docs"), QStringLiteral("Number of documents (with --dataset)."), QStringLiteral("N")});
-    parser.addOption({QStringLiteral("seed"), QStringLiteral("Random seed (default 1)."), QStringLiteral("S")});
+    parser.addOption({QStringLiteral("docs"),
+                      QStringLiteral("Number of documents (with --dataset)."),
+                      QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("seed"), QStringLiteral("Random seed (default 1)."), QStringLiteral("S")});
     if (!parser.parse(arguments))
         return cli::fail(ExitUsage, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
@@ -40,7 +47,8 @@ int DemoDataCommand::run(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("dataset"))) {
         const QString name = parser.value(QStringLiteral("dataset"));
         if (!names.contains(name))
-            return cli::fail(ExitUsage, QStringLiteral("unknown dataset '%1' (choose from %2)").arg(name, names.join(QStringLiteral(", "))));
+            return cli::fail(ExitUsage, QStringLiteral("unknown dataset '%1' (choose from %2)")
+                                            .arg(name, names.join(QStringLiteral(", "))));
         if (!QDir().mkpath(dir))
             return cli::fail(ExitIo, QStringLiteral("%1: cannot create directory").arg(dir));
         const QString path = QDir(dir).filePath(name + QStringLiteral(".bson"));

@@ -1,7 +1,8 @@
 #pragma once
 
 // The CLI's exit codes: a contract for scripts.
-enum ExitCode : int {
+enum ExitCode : int
+{
     ExitSuccess = 0,
     ExitUsage = 2,       // bad command line
     ExitIo = 3,          // I/O or connection failure

@@ -28,7 +28,8 @@ int main(int argc, char *argv[])
         return ExitUsage;
     }
     const QString command = args.takeAt(1);
-    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
+        command == QLatin1String("help")) {
         std::fputs(kUsage, stdout);
         return ExitSuccess;
     }

@@ -13,17 +13,6 @@ const char *const kNames[] = {"eoo",       "double",     "string",    "object",
 constexpr int kNameCount = int(sizeof(kNames) / sizeof(kNames[0]));
 } // namespace
 
-std::uint32_t BsonTypes::bit(int bsonType)
-{
-    if (bsonType >= 0x01 && bsonType <= 0x13)
-        return 1u << bsonType;
-    if (bsonType == 0x7F)
-        return 1u << 20;
-    if (bsonType == 0xFF)
-        return 1u << 21;
-    return 1u << 0;
-}
-
 QString BsonTypes::name(int bitIndex)
 {
     if (bitIndex < 0 || bitIndex >= kNameCount)

@@ -10,7 +10,16 @@ namespace oe {
 class BsonTypes
 {
 public:
-    static std::uint32_t bit(int bsonType);
+    static constexpr std::uint32_t bit(int bsonType)
+    {
+        if (bsonType >= 0x01 && bsonType <= 0x13)
+            return 1u << bsonType;
+        if (bsonType == 0x7F)
+            return 1u << 20;
+        if (bsonType == 0xFF)
+            return 1u << 21;
+        return 1u << 0;
+    }
     static QStringList names(std::uint32_t mask);
     static QString name(int bitIndex);
     static constexpr std::uint32_t kArrayBit = 1u << 4;

@@ -92,11 +92,31 @@ std::vector<TailCandidate> CandidateTail::sorted() const
 
 std::vector<TailCandidate> CandidateTail::above(std::uint64_t threshold) const
 {
-    std::vector<TailCandidate> all = sorted();
-    auto end = std::find_if(all.begin(), all.end(),
-                            [threshold](const TailCandidate &c) { return c.value <= threshold; });
-    all.erase(end, all.end());
-    return all;
+    // Filter first: the tail may hold tens of thousands of candidates, the answer few.
+    std::vector<TailCandidate> result;
+    for (const auto *list : {&m_kept, &m_heap})
+        for (const auto &c : *list)
+            if (c.value > threshold)
+                result.push_back(c);
+    std::sort(result.begin(), result.end(), WorstFirst{});
+    return result;
+}
+
+std::vector<TailCandidate> CandidateTail::largest(std::size_t count) const
+{
+    std::vector<const TailCandidate *> all;
+    all.reserve(m_kept.size() + m_heap.size());
+    for (const auto *list : {&m_kept, &m_heap})
+        for (const auto &c : *list)
+            all.push_back(&c);
+    count = std::min(count, all.size());
+    std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(count), all.end(),
+                      [](const TailCandidate *a, const TailCandidate *b) { return WorstFirst{}(*a, *b); });
+    std::vector<TailCandidate> result;
+    result.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        result.push_back(*all[i]);
+    return result;
 }
 
 bool CandidateTail::isCompleteAbove(std::uint64_t threshold) const

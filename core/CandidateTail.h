@@ -36,6 +36,8 @@ public:
 
     // Every retained candidate, largest value first (ties: earlier document first).
     std::vector<TailCandidate> sorted() const;
+    // The `count` largest retained candidates, largest first.
+    std::vector<TailCandidate> largest(std::size_t count) const;
     // Retained candidates with value > threshold, largest first.
     std::vector<TailCandidate> above(std::uint64_t threshold) const;
     // True when every document whose value exceeds `threshold` is retained.

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ByteBuffer.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -16,7 +18,7 @@ struct DocumentBatch
         std::uint64_t sourceOffset; // byte offset in the source (file)
     };
 
-    std::vector<std::uint8_t> bytes;
+    ByteBuffer bytes;
     std::vector<Entry> documents;
 
     const std::uint8_t *data(const Entry &e) const { return bytes.data() + e.offset; }

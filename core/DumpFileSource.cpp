@@ -239,7 +239,7 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
         m_consumed += length;
     }
     if (!faulted && !readFailed && pos < batch.bytes.size())
-        m_carry.assign(batch.bytes.begin() + std::ptrdiff_t(pos), batch.bytes.end());
+        m_carry.assign(batch.bytes.data() + pos, batch.bytes.size() - pos);
     if (faulted || readFailed) {
         m_input.reset(); // nothing more is read from a faulty file
         return ReadResult::Error;

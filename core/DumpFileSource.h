@@ -41,7 +41,7 @@ private:
     std::uint64_t m_fileSize = 0;
     std::uint64_t m_consumed = 0; // bytes of whole documents handed out
     std::uint64_t m_nextIndex = 0;
-    std::vector<std::uint8_t> m_carry; // bytes read past the last whole document
+    ByteBuffer m_carry; // bytes read past the last whole document
     bool m_eof = false;
 };
 

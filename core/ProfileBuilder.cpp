@@ -7,20 +7,41 @@
 #include <bson/bson.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 namespace oe {
 
 namespace {
 const std::string_view kNestedArraySegment = "$[]";
+
+// libbson's inline accessors (the out-of-line bson_iter_type/bson_iter_key cost a call per
+// element in the hottest loop of the program).
+inline bson_type_t typeOf(const bson_iter_t *iter)
+{
+    return bson_iter_type_unsafe(iter);
 }
+inline std::string_view keyOf(const bson_iter_t *iter)
+{
+    return {bson_iter_key_unsafe(iter), std::size_t(iter->d1 - iter->key - 1)};
+}
+inline std::uint32_t int32At(const std::uint8_t *p)
+{
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    return BSON_UINT32_FROM_LE(v);
+}
+} // namespace
 
 struct ProfileBuilder::Walk
 {
     ProfileBuilder &builder;
     const std::uint8_t *document = nullptr;
     SourceError *fault = nullptr;
-    std::string rawId;
+    // The _id value, pointing into the document (copied only if the document is kept).
+    int idType = 0;
+    const std::uint8_t *idValue = nullptr;
+    std::size_t idLength = 0;
 
     bool fail(const bson_iter_t *iter, const std::uint8_t *base, const QString &message,
               FieldNode *node)
@@ -57,7 +78,7 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
 {
     bson_t doc;
     bson_iter_t iter;
-    Walk walk{*this, data, fault, {}};
+    Walk walk{*this, data, fault};
     if (!bson_init_static(&doc, data, length) || !bson_iter_init(&iter, &doc)) {
         if (fault) {
             fault->kind = SourceError::Kind::InvalidData;
@@ -70,7 +91,7 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     m_arrayNodes.clear();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;
-    finishDocument(walk.rawId, length, docIndex);
+    finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex);
     return true;
 }
 
@@ -78,11 +99,12 @@ bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int 
 {
     const std::uint8_t *base = iter->raw;
     while (bson_iter_next(iter)) {
-        const std::string_view key(bson_iter_key(iter), bson_iter_key_len(iter));
-        if (depth == 0 && key == "_id" && rawId.empty()) {
+        const std::string_view key = keyOf(iter);
+        if (depth == 0 && !idValue && key == "_id") {
             const std::uint32_t valueStart = iter->key + std::uint32_t(key.size()) + 1;
-            rawId = DocumentId::raw(bson_iter_type(iter), iter->raw + valueStart,
-                                    iter->next_off - valueStart);
+            idType = typeOf(iter);
+            idValue = iter->raw + valueStart;
+            idLength = iter->next_off - valueStart;
         }
         FieldNode *node = parent->child(key, builder.m_limits.maxChildrenPerField);
         if (!visitValue(iter, node, depth))
@@ -95,7 +117,7 @@ bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int 
 
 bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int depth)
 {
-    const bson_type_t type = bson_iter_type(iter);
+    const bson_type_t type = typeOf(iter);
     if (node->lastDocument != builder.m_sequence) {
         node->lastDocument = builder.m_sequence;
         ++node->presentDocuments;
@@ -122,10 +144,7 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
     }
     if (type == BSON_TYPE_DOCUMENT)
         return walkFields(&child, node, depth + 1);
-    std::uint32_t arrayBytes = 0;
-    const std::uint8_t *arrayData = nullptr;
-    bson_iter_array(iter, &arrayBytes, &arrayData);
-    return walkArray(&child, node, depth + 1, arrayBytes);
+    return walkArray(&child, node, depth + 1, int32At(iter->raw + iter->d1));
 }
 
 bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth,
@@ -136,7 +155,7 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
     FieldNode *nested = nullptr;
     while (bson_iter_next(iter)) {
         ++length;
-        const bson_type_t type = bson_iter_type(iter);
+        const bson_type_t type = typeOf(iter);
         arrayNode->elementTypeMask |= BsonTypes::bit(type);
         if (type == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
@@ -180,12 +199,18 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
     return true;
 }
 
-void ProfileBuilder::finishDocument(const std::string &rawId, std::uint32_t length,
-                                    std::uint64_t docIndex)
+void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
+                                    std::uint32_t length, std::uint64_t docIndex)
 {
     ++m_documents;
     m_sizes.add(length);
-    auto id = [&]() -> const std::string & { return rawId; };
+    // Most documents are not kept anywhere: build the _id copy only when one is.
+    std::string rawId;
+    auto id = [&]() -> const std::string & {
+        if (rawId.empty() && idValue)
+            rawId = DocumentId::raw(idType, idValue, idLength);
+        return rawId;
+    };
     if (m_largestDocuments.wants(length, docIndex))
         m_largestDocuments.offer({length, docIndex, length, id(), {}});
 

@@ -20,9 +20,9 @@ class ProfileBuilder
 public:
     struct Limits
     {
-        std::size_t largestDocumentsCapacity = 65536;
-        std::size_t longestArraysCapacity = 65536;
-        std::size_t perPathCapacity = 8192;
+        std::size_t largestDocumentsCapacity = 16384;
+        std::size_t longestArraysCapacity = 16384;
+        std::size_t perPathCapacity = 4096;
         // Thresholds known before the scan: documents above them are always kept, so the
         // outlier lists for absolute thresholds are exact whatever the capacities.
         std::uint64_t keepDocumentsLargerThan = CandidateTail::kNoThreshold;
@@ -49,7 +49,8 @@ public:
 
 private:
     struct Walk; // one document's walk, defined next to libbson in the .cpp
-    void finishDocument(const std::string &rawId, std::uint32_t length, std::uint64_t docIndex);
+    void finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
+                        std::uint32_t length, std::uint64_t docIndex);
     static void mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren);
 
     Limits m_limits;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace oe {
 
@@ -18,7 +19,9 @@ std::uint32_t QuantileSketch::keyFor(std::uint64_t value)
     // Guard against floating point rounding at bucket edges.
     while (key > kExactLimit && lowerBoundOfKey(key) > value)
         --key;
-    while (lowerBoundOfKey(key + 1) <= value)
+    // (The last bucket's upper bound saturates at 2^64 - 1, so stop there.)
+    while (lowerBoundOfKey(key + 1) <= value &&
+           lowerBoundOfKey(key + 1) != std::numeric_limits<std::uint64_t>::max())
         ++key;
     return key;
 }
@@ -27,8 +30,12 @@ std::uint64_t QuantileSketch::lowerBoundOfKey(std::uint32_t key)
 {
     if (key < kExactLimit)
         return key;
-    return static_cast<std::uint64_t>(
-        std::ceil(double(kExactLimit) * std::pow(kGamma, double(key - kExactLimit))));
+    const double lower =
+        std::ceil(double(kExactLimit) * std::pow(kGamma, double(key - kExactLimit)));
+    // Saturate: converting a double >= 2^64 to uint64 is undefined behaviour.
+    if (lower >= 18446744073709551616.0)
+        return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(lower);
 }
 
 std::uint64_t QuantileSketch::representativeOfKey(std::uint32_t key)
@@ -37,7 +44,8 @@ std::uint64_t QuantileSketch::representativeOfKey(std::uint32_t key)
         return key;
     const double lower = double(lowerBoundOfKey(key));
     const double upper = double(lowerBoundOfKey(key + 1));
-    return static_cast<std::uint64_t>(std::llround((lower + upper - 1.0) / 2.0));
+    // std::round, not std::llround: representatives above 2^63 do not fit a long long.
+    return static_cast<std::uint64_t>(std::round((lower + upper - 1.0) / 2.0));
 }
 
 void QuantileSketch::add(std::uint64_t value, std::uint64_t times)
@@ -63,7 +71,13 @@ std::uint64_t QuantileSketch::quantile(double q, std::uint64_t minimum, std::uin
     if (m_count == 0)
         return 0;
     q = std::clamp(q, 0.0, 1.0);
-    std::uint64_t rank = static_cast<std::uint64_t>(std::ceil(q * double(m_count)));
+    // q * n carries rounding error (0.07 * 100 == 7.000000000000001, 99.9 / 100 * 1000 ==
+    // 999.0000000000001): a product within that error above an integer is that integer, so
+    // an integral rank is not pushed up by one.
+    const double exactRank = q * double(m_count);
+    const double below = std::floor(exactRank);
+    std::uint64_t rank = static_cast<std::uint64_t>(
+        exactRank - below <= exactRank * 1e-12 ? below : std::ceil(exactRank));
     rank = std::clamp<std::uint64_t>(rank, 1, m_count);
     std::uint64_t seen = 0;
     for (std::size_t key = 0; key < m_counts.size(); ++key) {

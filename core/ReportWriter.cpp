@@ -173,9 +173,7 @@ CsvWriter ReportWriter::topDocuments(const Report &r)
     CsvWriter csv({QStringLiteral("rank"), QStringLiteral("_id"), QStringLiteral("bson_size"),
                    QStringLiteral("doc_index")});
     int rank = 0;
-    for (const auto &c : r.profile.largestDocuments.sorted()) {
-        if (rank >= r.topK)
-            break;
+    for (const auto &c : r.profile.largestDocuments.largest(std::size_t(r.topK))) {
         csv.addRow({QString::number(++rank), DocumentId::toRelaxedJson(c.rawId), num(c.value),
                     num(c.docIndex)});
     }
@@ -191,9 +189,7 @@ CsvWriter ReportWriter::topArrays(const Report &r)
         if (f.arrays == 0)
             continue;
         int rank = 0;
-        for (const auto &c : f.longestPerDocument.sorted()) {
-            if (rank >= r.topK)
-                break;
+        for (const auto &c : f.longestPerDocument.largest(std::size_t(r.topK))) {
             csv.addRow({QString::fromStdString(f.path), QString::number(++rank),
                         DocumentId::toRelaxedJson(c.rawId), num(c.value), num(c.docSize),
                         num(c.docIndex)});

@@ -10,6 +10,11 @@ std::uint64_t floorToValue(double x, const Distribution &d)
 {
     if (!(x >= 0.0))
         return 0;
+    // expm1(log1p(n)) is often a hair below n: a threshold within rounding error below an
+    // integer is that integer (Tukey's fence with Q1 == Q3 is Q3), not the integer below it.
+    const double nearest = std::round(x);
+    if (nearest > x && nearest - x <= 1e-9 * nearest)
+        x = nearest;
     if (x >= double(d.max()))
         return d.max();
     return std::uint64_t(std::floor(x));

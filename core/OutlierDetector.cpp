@@ -28,6 +28,29 @@ OutlierRow rowFor(const TailCandidate &c, const QString &reason, const QString &
     return row;
 }
 
+// The sketch answers a percentile within 0.5%; when the nearest-rank position lies inside
+// a tail that holds the largest values exactly, read the exact value there instead, so
+// "above p99.9" flags exactly the documents ranked above it.
+StatisticalThreshold derive(const Distribution &d, const CandidateTail &tail, bool tailMatches,
+                            const DetectionOptions &options)
+{
+    StatisticalThreshold t = StatisticalThreshold::derive(d, options.method, options.parameters);
+    if (options.method != OutlierMethod::Percentile || !tailMatches || d.count() == 0)
+        return t;
+    const double q = std::clamp(options.parameters.percentile, 0.0, 100.0) / 100.0;
+    const std::uint64_t after = d.count() - QuantileSketch::nearestRank(q, d.count());
+    const auto largest = tail.largest(std::size_t(after) + 1);
+    if (largest.size() != after + 1)
+        return t;
+    const std::uint64_t exact = largest.back().value;
+    if (exact == 0 || !tail.isCompleteAbove(exact - 1))
+        return t;
+    t.value = exact;
+    t.rule =
+        QStringLiteral("above the p%1 (%2, exact)").arg(options.parameters.percentile).arg(exact);
+    return t;
+}
+
 } // namespace
 
 void OutlierDetector::prepareScan(const DetectionOptions &options,
@@ -59,8 +82,7 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
                                      .arg(options.preset.description);
         sizeReason = QStringLiteral("size_absolute");
     } else {
-        const auto t =
-            StatisticalThreshold::derive(profile.sizes, options.method, options.parameters);
+        const auto t = derive(profile.sizes, profile.largestDocuments, true, options);
         report.size = {t.value, QStringLiteral("size ") + t.rule};
         sizeReason = QStringLiteral("size_") + method;
     }
@@ -114,8 +136,8 @@ OutlierReport OutlierDetector::detect(const CollectionProfile &profile,
         for (const auto &f : profile.fields) {
             if (f.arrays == 0)
                 continue;
-            const auto t =
-                StatisticalThreshold::derive(f.lengths, options.method, options.parameters);
+            const auto t = derive(f.lengths, f.longestPerDocument,
+                                  !f.insideArray && f.arrays == f.presentDocuments, options);
             report.arrayPerPath[f.path] = {t.value, t.rule};
             for (const auto &c : f.longestPerDocument.above(t.value)) {
                 auto it = byDocument.find(c.docIndex);

@@ -269,7 +269,7 @@ CollectionProfile ProfileBuilder::takeProfile()
 {
     CollectionProfile profile;
     profile.documents = m_documents;
-    profile.sizes = m_sizes;
+    profile.sizes = std::move(m_sizes);
     profile.largestDocuments = std::move(m_largestDocuments);
     profile.longestArrays = std::move(m_longestArrays);
 
@@ -298,8 +298,13 @@ CollectionProfile ProfileBuilder::takeProfile()
     collect(*m_root);
     std::sort(profile.fields.begin(), profile.fields.end(),
               [](const FieldProfile &a, const FieldProfile &b) { return a.path < b.path; });
+    // The builder starts afresh, so it can be reused.
     m_root = std::make_unique<FieldNode>();
     m_documents = 0;
+    m_sizes = Distribution();
+    m_largestDocuments =
+        CandidateTail(m_limits.largestDocumentsCapacity, m_limits.keepDocumentsLargerThan);
+    m_longestArrays = CandidateTail(m_limits.longestArraysCapacity, m_limits.keepArraysLongerThan);
     return profile;
 }
 

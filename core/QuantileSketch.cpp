@@ -66,19 +66,24 @@ void QuantileSketch::merge(const QuantileSketch &other)
     m_count += other.m_count;
 }
 
-std::uint64_t QuantileSketch::quantile(double q, std::uint64_t minimum, std::uint64_t maximum) const
+std::uint64_t QuantileSketch::nearestRank(double q, std::uint64_t n)
 {
-    if (m_count == 0)
-        return 0;
     q = std::clamp(q, 0.0, 1.0);
     // q * n carries rounding error (0.07 * 100 == 7.000000000000001, 99.9 / 100 * 1000 ==
     // 999.0000000000001): a product within that error above an integer is that integer, so
     // an integral rank is not pushed up by one.
-    const double exactRank = q * double(m_count);
+    const double exactRank = q * double(n);
     const double below = std::floor(exactRank);
-    std::uint64_t rank = static_cast<std::uint64_t>(
+    const auto rank = static_cast<std::uint64_t>(
         exactRank - below <= exactRank * 1e-12 ? below : std::ceil(exactRank));
-    rank = std::clamp<std::uint64_t>(rank, 1, m_count);
+    return std::clamp<std::uint64_t>(rank, 1, std::max<std::uint64_t>(n, 1));
+}
+
+std::uint64_t QuantileSketch::quantile(double q, std::uint64_t minimum, std::uint64_t maximum) const
+{
+    if (m_count == 0)
+        return 0;
+    const std::uint64_t rank = nearestRank(q, m_count);
     std::uint64_t seen = 0;
     for (std::size_t key = 0; key < m_counts.size(); ++key) {
         seen += m_counts[key];

@@ -26,6 +26,9 @@ public:
     // Exact below kExactLimit, within 0.5% relative error above; clamped to [minimum, maximum].
     std::uint64_t quantile(double q, std::uint64_t minimum, std::uint64_t maximum) const;
 
+    // The 1-based nearest rank ceil(q * n), robust to floating-point error in q * n.
+    static std::uint64_t nearestRank(double q, std::uint64_t n);
+
     // Bucket view for statistics that need the whole shape (e.g. the median absolute deviation).
     struct Bucket
     {

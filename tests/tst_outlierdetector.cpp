@@ -145,6 +145,43 @@ private slots:
                 QVERIFY(row.bsonSize > report.size.value);
     }
 
+    void percentileOfLargeValuesIsExactFromTheTail()
+    {
+        // 10,000 documents of 2-20 KiB (inside the sketch's 1% buckets) and 5 larger ones:
+        // "above p99.95" must flag exactly the documents ranked above the nearest rank.
+        std::mt19937_64 rng(11);
+        QList<QByteArray> docs;
+        for (int i = 0; i < 10000; ++i)
+            docs << fixtures::documentOfSize(i, 2048 + int(rng() % 18432));
+        for (int i = 0; i < 5; ++i)
+            docs << fixtures::documentOfSize(10000 + i, 30000 + 1000 * i);
+        ProfileBuilder builder;
+        for (int i = 0; i < docs.size(); ++i)
+            builder.addDocument(reinterpret_cast<const std::uint8_t *>(docs[i].constData()),
+                                std::uint32_t(docs[i].size()), std::uint64_t(i), nullptr);
+        DetectionOptions options;
+        options.method = OutlierMethod::Percentile;
+        for (double p : {99.95, 99.5, 90.0}) {
+            options.parameters.percentile = p;
+            const auto report = OutlierDetector::detect(builder.takeProfile(), options);
+            std::vector<std::uint64_t> sizes;
+            for (const auto &d : docs)
+                sizes.push_back(std::uint64_t(d.size()));
+            std::sort(sizes.begin(), sizes.end());
+            const std::uint64_t rank =
+                std::uint64_t(std::ceil(p / 100.0 * double(sizes.size()) - 1e-9));
+            const std::uint64_t exact = sizes[rank - 1];
+            QCOMPARE(report.size.value, exact);
+            const auto above = std::count_if(sizes.begin(), sizes.end(),
+                                             [&](std::uint64_t s) { return s > exact; });
+            QCOMPARE(qint64(report.sizeOutliers), qint64(above));
+            // takeProfile() empties the builder: rebuild for the next percentile.
+            for (int i = 0; i < docs.size(); ++i)
+                builder.addDocument(reinterpret_cast<const std::uint8_t *>(docs[i].constData()),
+                                    std::uint32_t(docs[i].size()), std::uint64_t(i), nullptr);
+        }
+    }
+
     void documentsNearTheLimitAreAlwaysFlagged()
     {
         QList<QByteArray> docs = {fixtures::documentOfSize(1, 1000),

@@ -229,6 +229,23 @@ private slots:
         }
     }
 
+    void builderStartsAfreshAfterTakeProfile()
+    {
+        const QByteArray doc = fixtures::documentWithArray(1, 7);
+        ProfileBuilder builder;
+        for (int round = 0; round < 2; ++round) {
+            QVERIFY(builder.addDocument(reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                                        std::uint32_t(doc.size()), 0, nullptr));
+            const auto p = builder.takeProfile();
+            QCOMPARE(p.documents, 1u);
+            QCOMPARE(p.sizes.count(), 1u);
+            QCOMPARE(p.sizes.sum(), std::uint64_t(doc.size()));
+            QCOMPARE(p.largestDocuments.size(), std::size_t(1));
+            QCOMPARE(p.longestArrays.size(), std::size_t(1));
+            QCOMPARE(p.field("items")->arrays, 1u);
+        }
+    }
+
     void longestArrayPerDocumentIsTracked()
     {
         const auto p =

@@ -19,7 +19,7 @@ struct AnalysisOptions
     std::uint64_t count = 0; // documents for Sample and Limit
     std::uint64_t seed = 42; // sample selection is reproducible
     int threads = 0;         // analysis workers; 0 = one per core
-    std::size_t batchBytes = 1u << 20;
+    std::size_t batchBytes = 512u << 10;
     ProfileBuilder::Limits limits;
 };
 

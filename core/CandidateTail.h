@@ -29,7 +29,8 @@ public:
 
     explicit CandidateTail(std::size_t capacity = 4096, std::uint64_t keepAbove = kNoThreshold);
 
-    // Cheap pre-check, so callers build the candidate (copy its _id) only when it is kept.
+    // Cheap pre-check, so callers build the candidate (copy its _id) only when it may be kept:
+    // false means offer() would not retain it.
     bool wants(std::uint64_t value, std::uint64_t docIndex) const;
     void offer(TailCandidate &&candidate);
     void merge(CandidateTail &&other);
@@ -43,20 +44,31 @@ public:
     // True when every document whose value exceeds `threshold` is retained.
     bool isCompleteAbove(std::uint64_t threshold) const;
 
-    std::size_t size() const { return m_kept.size() + m_heap.size(); }
+    std::size_t size() const
+    {
+        compact();
+        return m_kept.size() + m_items.size();
+    }
     std::size_t capacity() const { return m_capacity; }
     std::uint64_t keepAbove() const { return m_keepAbove; }
 
 private:
-    static bool better(const TailCandidate &a, const TailCandidate &b);
-    void drop(std::uint64_t value);
+    // Candidates are appended to a buffer while they beat the cut-off (the worst retained at
+    // the last compaction); when the buffer outgrows the capacity by a quarter, nth_element
+    // keeps the best `capacity`. Sequential, cache-friendly, amortised O(1) per offer, and
+    // the retained set is exactly the top `capacity`. Queries compact first.
+    void drop(std::uint64_t value) const;
+    void compact() const;
+    template <typename Visit> void forEachRetained(Visit &&visit) const;
 
     std::size_t m_capacity;
     std::uint64_t m_keepAbove;
-    std::vector<TailCandidate> m_kept; // above keepAbove: never evicted
-    std::vector<TailCandidate> m_heap; // bounded; the worst candidate at the front
-    bool m_dropped = false;
-    std::uint64_t m_droppedMax = 0;
+    std::vector<TailCandidate> m_kept;          // above keepAbove: never evicted
+    mutable std::vector<TailCandidate> m_items; // the bounded part, unordered
+    mutable bool m_hasCutoff = false;
+    mutable std::uint64_t m_cutoffValue = 0;
+    mutable std::uint64_t m_cutoffDoc = 0;
+    mutable bool m_dropped = false;
+    mutable std::uint64_t m_droppedMax = 0;
 };
-
 } // namespace oe

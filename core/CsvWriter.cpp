@@ -8,6 +8,28 @@ CsvWriter::CsvWriter(const QStringList &header) : m_columns(int(header.size()))
     m_rows = 0;
 }
 
+CsvWriter::CsvWriter(QIODevice *device, const QStringList &header)
+    : m_device(device), m_columns(int(header.size()))
+{
+    addRow(header);
+    m_rows = 0;
+}
+
+CsvWriter::~CsvWriter()
+{
+    flush();
+}
+
+bool CsvWriter::flush()
+{
+    if (m_device && !m_bytes.isEmpty()) {
+        if (m_device->write(m_bytes) != m_bytes.size())
+            m_failed = true;
+        m_bytes.clear();
+    }
+    return !m_failed;
+}
+
 QString CsvWriter::escape(const QString &field)
 {
     const bool quote = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) ||
@@ -32,6 +54,8 @@ void CsvWriter::addRow(const QStringList &fields)
     line += QStringLiteral("\r\n");
     m_bytes += line.toUtf8();
     ++m_rows;
+    if (m_device && m_bytes.size() >= 64 * 1024)
+        flush();
 }
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QString>
 #include <QStringList>
 
@@ -11,15 +12,26 @@ namespace oe {
 class CsvWriter
 {
 public:
+    // In memory: the text accumulates in bytes().
     explicit CsvWriter(const QStringList &header);
+    // Streaming: rows go to `device` as they are added (bytes() holds only what is pending).
+    CsvWriter(QIODevice *device, const QStringList &header);
+    ~CsvWriter();
+    CsvWriter(const CsvWriter &) = delete;
+    CsvWriter &operator=(const CsvWriter &) = delete;
+
     void addRow(const QStringList &fields);
+    // Writes what is pending to the device; false if the device refused it.
+    bool flush();
     const QByteArray &bytes() const { return m_bytes; }
     int rows() const { return m_rows; }
 
     static QString escape(const QString &field);
 
 private:
+    QIODevice *m_device = nullptr;
     QByteArray m_bytes;
+    bool m_failed = false;
     int m_columns;
     int m_rows = 0;
 };

@@ -12,7 +12,8 @@ namespace oe {
 class DocumentId
 {
 public:
-    // type: the BSON type code; value: the element's value bytes (after its key).
+    // type: the BSON type code; value: the element's value bytes (after its key). Strings
+    // are stored as their characters only; toRelaxedJson restores them.
     static std::string raw(int type, const std::uint8_t *value, std::size_t length);
     // Relaxed extended JSON without insignificant white space: "user-42", 42, {"$oid":"…"}.
     static QString toRelaxedJson(const std::string &raw);

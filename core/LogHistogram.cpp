@@ -1,6 +1,7 @@
 #include "LogHistogram.h"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -43,13 +44,9 @@ std::uint32_t LogHistogram::binIndex(std::uint64_t value)
 {
     if (value == 0)
         return 0;
+    // The doubling [2^s, 2^(s+1)) starts at bin 1 + 4s; at most three steps find the quarter.
     const auto &e = edges();
-    auto index =
-        static_cast<std::uint32_t>(1 + std::floor(std::log2(double(value)) * kBinsPerDoubling));
-    if (index >= kEdgeCount - 1)
-        index = kEdgeCount - 2;
-    while (index > 1 && e[index] > value)
-        --index;
+    auto index = static_cast<std::uint32_t>(1 + (std::bit_width(value) - 1) * kBinsPerDoubling);
     while (index + 1 < kEdgeCount - 1 && e[index + 1] <= value)
         ++index;
     return index;

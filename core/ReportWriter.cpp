@@ -48,11 +48,11 @@ QString ReportWriter::typesText(const FieldProfile &field)
     return parts.join(QLatin1Char('|'));
 }
 
-CsvWriter ReportWriter::summary(const Report &r)
+bool ReportWriter::summary(const Report &r, QIODevice *out)
 {
     const CollectionProfile &p = r.profile;
     const Distribution &s = p.sizes;
-    CsvWriter csv({QStringLiteral("metric"), QStringLiteral("value")});
+    CsvWriter csv(out, {QStringLiteral("metric"), QStringLiteral("value")});
     auto row = [&](const char *metric, const QString &value) {
         csv.addRow({QString::fromLatin1(metric), value});
     };
@@ -84,13 +84,13 @@ CsvWriter ReportWriter::summary(const Report &r)
     row("error", p.error.isError() ? p.error.toString() : QString());
     row("seconds", QString::number(p.seconds, 'f', 3));
     row("warnings", r.outliers.warnings.join(QStringLiteral("; ")));
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::sizeHistogram(const Report &r)
+bool ReportWriter::sizeHistogram(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
-                   QStringLiteral("count"), QStringLiteral("outliers")});
+    CsvWriter csv(out, {QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
+                        QStringLiteral("count"), QStringLiteral("outliers")});
     const std::uint64_t threshold = r.outliers.size.value;
     for (const auto &bin : r.profile.sizes.histogram().bins()) {
         std::uint64_t outliers = 0;
@@ -102,19 +102,19 @@ CsvWriter ReportWriter::sizeHistogram(const Report &r)
         }
         csv.addRow({num(bin.lower), num(bin.upper), num(bin.count), num(outliers)});
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::fields(const Report &r)
+bool ReportWriter::fields(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("path"), QStringLiteral("types"), QStringLiteral("present"),
-                   QStringLiteral("arrays"), QStringLiteral("len_min"), QStringLiteral("len_p50"),
-                   QStringLiteral("len_p90"), QStringLiteral("len_p99"), QStringLiteral("len_max"),
-                   QStringLiteral("len_mean"), QStringLiteral("bytes_total"),
-                   QStringLiteral("present_share"), QStringLiteral("values"),
-                   QStringLiteral("len_p95"), QStringLiteral("len_p99_9"),
-                   QStringLiteral("element_bytes_mean"), QStringLiteral("array_threshold"),
-                   QStringLiteral("inside_array")});
+    CsvWriter csv(
+        out, {QStringLiteral("path"), QStringLiteral("types"), QStringLiteral("present"),
+              QStringLiteral("arrays"), QStringLiteral("len_min"), QStringLiteral("len_p50"),
+              QStringLiteral("len_p90"), QStringLiteral("len_p99"), QStringLiteral("len_max"),
+              QStringLiteral("len_mean"), QStringLiteral("bytes_total"),
+              QStringLiteral("present_share"), QStringLiteral("values"), QStringLiteral("len_p95"),
+              QStringLiteral("len_p99_9"), QStringLiteral("element_bytes_mean"),
+              QStringLiteral("array_threshold"), QStringLiteral("inside_array")});
     const double docs = double(std::max<std::uint64_t>(1, r.profile.documents));
     for (const FieldProfile &f : r.profile.fields) {
         const bool arr = f.arrays > 0;
@@ -135,13 +135,13 @@ CsvWriter ReportWriter::fields(const Report &r)
                     q(0.95), q(0.999), arr ? dec(f.meanElementBytes()) : QString(), threshold,
                     f.insideArray ? QStringLiteral("true") : QStringLiteral("false")});
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::arrayHistograms(const Report &r)
+bool ReportWriter::arrayHistograms(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("path"), QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),
-                   QStringLiteral("count")});
+    CsvWriter csv(out, {QStringLiteral("path"), QStringLiteral("bin_lower"),
+                        QStringLiteral("bin_upper"), QStringLiteral("count")});
     for (const FieldProfile &f : r.profile.fields) {
         if (f.arrays == 0)
             continue;
@@ -149,15 +149,15 @@ CsvWriter ReportWriter::arrayHistograms(const Report &r)
         for (const auto &bin : f.lengths.histogram().bins())
             csv.addRow({path, num(bin.lower), num(bin.upper), num(bin.count)});
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::outlierRows(const Report &r)
+bool ReportWriter::outlierRows(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("_id"), QStringLiteral("bson_size"), QStringLiteral("path"),
-                   QStringLiteral("array_length"), QStringLiteral("reason"),
-                   QStringLiteral("detail"), QStringLiteral("doc_index"),
-                   QStringLiteral("percent_of_16mib")});
+    CsvWriter csv(out, {QStringLiteral("_id"), QStringLiteral("bson_size"), QStringLiteral("path"),
+                        QStringLiteral("array_length"), QStringLiteral("reason"),
+                        QStringLiteral("detail"), QStringLiteral("doc_index"),
+                        QStringLiteral("percent_of_16mib")});
     for (const OutlierRow &o : r.outliers.rows) {
         csv.addRow(
             {o.id, num(o.bsonSize), o.path, o.path.isEmpty() ? QString() : num(o.arrayLength),
@@ -165,26 +165,26 @@ CsvWriter ReportWriter::outlierRows(const Report &r)
              QString::number(100.0 * double(o.bsonSize) / double(ThresholdPreset::kMaxBsonBytes),
                              'f', 2)});
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::topDocuments(const Report &r)
+bool ReportWriter::topDocuments(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("rank"), QStringLiteral("_id"), QStringLiteral("bson_size"),
-                   QStringLiteral("doc_index")});
+    CsvWriter csv(out, {QStringLiteral("rank"), QStringLiteral("_id"), QStringLiteral("bson_size"),
+                        QStringLiteral("doc_index")});
     int rank = 0;
     for (const auto &c : r.profile.largestDocuments.largest(std::size_t(r.topK))) {
         csv.addRow({QString::number(++rank), DocumentId::toRelaxedJson(c.rawId), num(c.value),
                     num(c.docIndex)});
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::topArrays(const Report &r)
+bool ReportWriter::topArrays(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("path"), QStringLiteral("rank"), QStringLiteral("_id"),
-                   QStringLiteral("array_length"), QStringLiteral("bson_size"),
-                   QStringLiteral("doc_index")});
+    CsvWriter csv(out, {QStringLiteral("path"), QStringLiteral("rank"), QStringLiteral("_id"),
+                        QStringLiteral("array_length"), QStringLiteral("bson_size"),
+                        QStringLiteral("doc_index")});
     for (const FieldProfile &f : r.profile.fields) {
         if (f.arrays == 0)
             continue;
@@ -195,12 +195,13 @@ CsvWriter ReportWriter::topArrays(const Report &r)
                         num(c.docIndex)});
         }
     }
-    return csv;
+    return csv.flush();
 }
 
-CsvWriter ReportWriter::recommendations(const Report &r)
+bool ReportWriter::recommendations(const Report &r, QIODevice *out)
 {
-    CsvWriter csv({QStringLiteral("path"), QStringLiteral("splittable"), QStringLiteral("keep"),
+    CsvWriter csv(out,
+                  {QStringLiteral("path"), QStringLiteral("splittable"), QStringLiteral("keep"),
                    QStringLiteral("fence_keep"), QStringLiteral("target_keep"),
                    QStringLiteral("mean_element_bytes"), QStringLiteral("documents_over"),
                    QStringLiteral("elements_moved"), QStringLiteral("explanation")});
@@ -211,7 +212,7 @@ CsvWriter ReportWriter::recommendations(const Report &r)
                     dec(s.meanElementBytes), s.splittable ? num(s.documentsOver) : QString(),
                     s.splittable ? num(s.elementsMoved) : QString(), s.explanation});
     }
-    return csv;
+    return csv.flush();
 }
 
 bool ReportWriter::write(const QString &directory, const Report &report, QString *error,
@@ -221,18 +222,22 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         *error = QStringLiteral("%1: cannot create the output directory").arg(directory);
         return false;
     }
-    const std::pair<const char *, CsvWriter> files[] = {
-        {"summary.csv", summary(report)},      {"size_histogram.csv", sizeHistogram(report)},
-        {"fields.csv", fields(report)},        {"array_histograms.csv", arrayHistograms(report)},
-        {"outliers.csv", outlierRows(report)}, {"top_documents.csv", topDocuments(report)},
-        {"top_arrays.csv", topArrays(report)}, {"recommendations.csv", recommendations(report)},
+    using Writer = bool (*)(const Report &, QIODevice *);
+    const std::pair<const char *, Writer> files[] = {
+        {"summary.csv", &ReportWriter::summary},
+        {"size_histogram.csv", &ReportWriter::sizeHistogram},
+        {"fields.csv", &ReportWriter::fields},
+        {"array_histograms.csv", &ReportWriter::arrayHistograms},
+        {"outliers.csv", &ReportWriter::outlierRows},
+        {"top_documents.csv", &ReportWriter::topDocuments},
+        {"top_arrays.csv", &ReportWriter::topArrays},
+        {"recommendations.csv", &ReportWriter::recommendations},
     };
     const QDir dir(directory);
-    for (const auto &[name, csv] : files) {
+    for (const auto &[name, writer] : files) {
         const QString path = dir.filePath(QString::fromLatin1(name));
         QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(csv.bytes()) != csv.bytes().size() ||
-            !file.commit()) {
+        if (!file.open(QIODevice::WriteOnly) || !writer(report, &file) || !file.commit()) {
             *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
             return false;
         }

@@ -31,14 +31,16 @@ public:
     static bool write(const QString &directory, const Report &report, QString *error,
                       QStringList *written = nullptr);
 
-    static CsvWriter summary(const Report &report);
-    static CsvWriter sizeHistogram(const Report &report);
-    static CsvWriter fields(const Report &report);
-    static CsvWriter arrayHistograms(const Report &report);
-    static CsvWriter outlierRows(const Report &report);
-    static CsvWriter topDocuments(const Report &report);
-    static CsvWriter topArrays(const Report &report);
-    static CsvWriter recommendations(const Report &report);
+    // Each report on its own, streamed to `out` (a file, or a QBuffer for in-memory use);
+    // false if `out` refused the data.
+    static bool summary(const Report &report, QIODevice *out);
+    static bool sizeHistogram(const Report &report, QIODevice *out);
+    static bool fields(const Report &report, QIODevice *out);
+    static bool arrayHistograms(const Report &report, QIODevice *out);
+    static bool outlierRows(const Report &report, QIODevice *out);
+    static bool topDocuments(const Report &report, QIODevice *out);
+    static bool topArrays(const Report &report, QIODevice *out);
+    static bool recommendations(const Report &report, QIODevice *out);
 
     static QString typesText(const FieldProfile &field);
 };

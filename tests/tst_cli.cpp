@@ -1,4 +1,5 @@
 #include "BsonFixtures.h"
+#include "CsvTestReader.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -39,47 +40,7 @@ class TestCli : public QObject
                 QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError())};
     }
-    static QList<QStringList> csv(const QString &path)
-    {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        QList<QStringList> rows;
-        // The files under test contain quoted fields with commas; split with a small RFC 4180 state
-        // machine.
-        const QString text = QString::fromUtf8(f.readAll());
-        QStringList row;
-        QString field;
-        bool quoted = false;
-        for (qsizetype i = 0; i < text.size(); ++i) {
-            const QChar c = text[i];
-            if (quoted) {
-                if (c == QLatin1Char('"') && i + 1 < text.size() &&
-                    text[i + 1] == QLatin1Char('"')) {
-                    field += c;
-                    ++i;
-                } else if (c == QLatin1Char('"')) {
-                    quoted = false;
-                } else {
-                    field += c;
-                }
-            } else if (c == QLatin1Char('"')) {
-                quoted = true;
-            } else if (c == QLatin1Char(',')) {
-                row << field;
-                field.clear();
-            } else if (c == QLatin1Char('\r')) {
-                row << field;
-                rows << row;
-                row.clear();
-                field.clear();
-                ++i;
-            } else {
-                field += c;
-            }
-        }
-        return rows;
-    }
+    static QList<QStringList> csv(const QString &path) { return csvtest::readFile(path); }
     static QString metric(const QString &dir, const QString &name)
     {
         for (const auto &row : csv(dir + QStringLiteral("/summary.csv")))

@@ -1,4 +1,5 @@
 #include "BsonFixtures.h"
+#include "CsvTestReader.h"
 #include "CsvWriter.h"
 #include "OutlierDetector.h"
 #include "ProfileBuilder.h"
@@ -10,45 +11,6 @@
 #include <QTest>
 
 using namespace oe;
-
-// Minimal RFC 4180 reader for checking what the writer produced (quotes, doubled quotes,
-// embedded CR/LF, CRLF record ends).
-static QList<QStringList> parseCsv(const QByteArray &bytes)
-{
-    const QString text = QString::fromUtf8(bytes);
-    QList<QStringList> rows;
-    QStringList row;
-    QString field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-                field += c;
-                ++i;
-            } else if (c == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            row << field;
-            field.clear();
-        } else if (c == QLatin1Char('\r') && i + 1 < text.size() &&
-                   text[i + 1] == QLatin1Char('\n')) {
-            row << field;
-            rows << row;
-            row.clear();
-            field.clear();
-            ++i;
-        } else {
-            field += c;
-        }
-    }
-    return rows;
-}
 
 class TestReports : public QObject
 {
@@ -79,7 +41,7 @@ private slots:
         QCOMPARE(CsvWriter::escape(field), encoded);
         CsvWriter csv({QStringLiteral("a"), QStringLiteral("b")});
         csv.addRow({field, QStringLiteral("x")});
-        const auto rows = parseCsv(csv.bytes());
+        const auto rows = csvtest::parse(csv.bytes());
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows[1], (QStringList{field, QStringLiteral("x")}));
         QVERIFY(csv.bytes().endsWith("\r\n"));
@@ -113,7 +75,7 @@ private slots:
             QFile f(dir.filePath(QStringLiteral("reports/nested/") + QString::fromLatin1(name)));
             if (!f.open(QIODevice::ReadOnly))
                 qFatal("missing %s", name);
-            return parseCsv(f.readAll());
+            return csvtest::parse(f.readAll());
         };
         QCOMPARE(read("size_histogram.csv").first(),
                  (QStringList{QStringLiteral("bin_lower"), QStringLiteral("bin_upper"),

@@ -158,6 +158,7 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
     failed.source = source.displayName();
     failed.status = CollectionProfile::Status::Failed;
 
+    source.setCancelFlag(cancel);
     SourceError openError;
     if (!source.open(&openError)) {
         failed.error = openError;
@@ -167,7 +168,7 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
     // Sampling a file: count the documents first, then pick a uniform random subset.
     std::optional<SampleSelection> selection;
     std::optional<std::uint64_t> population;
-    if (options.mode == AnalysisOptions::Mode::Sample) {
+    if (options.mode == AnalysisOptions::Mode::Sample && !source.samplesItself()) {
         BatchQueue scratch(1);
         std::uint64_t total = 0;
         SourceError countError =
@@ -292,7 +293,8 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
     }
 
     profile.source = source.displayName();
-    profile.mode = modeText(options, population);
+    profile.mode = source.modeDescription().isEmpty() ? modeText(options, population)
+                                                      : source.modeDescription();
     profile.bytesRead = profile.sizes.sum();
     if (fault.docIndex != UINT64_MAX) {
         profile.status = CollectionProfile::Status::Failed;

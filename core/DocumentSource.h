@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <optional>
 
 namespace oe {
@@ -36,6 +37,20 @@ public:
     virtual std::optional<std::uint64_t> totalBytes() const { return std::nullopt; }
     virtual std::optional<std::uint64_t> estimatedDocuments() const { return std::nullopt; }
     virtual std::uint64_t bytesConsumed() const = 0;
+
+    // A source that draws its own sample (server-side $sample, or a reservoir over a scan)
+    // says so; the analyzer then reads it whole instead of selecting documents itself.
+    virtual bool samplesItself() const { return false; }
+    // How the documents were chosen, when the source decides ("sample 1000 via $sample").
+    virtual QString modeDescription() const { return {}; }
+    // Long reads inside the source (a reservoir scan) stop early when this flag is set.
+    void setCancelFlag(const std::atomic<bool> *cancel) { m_cancel = cancel; }
+
+protected:
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+
+private:
+    const std::atomic<bool> *m_cancel = nullptr;
 };
 
 } // namespace oe

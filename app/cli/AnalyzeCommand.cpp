@@ -2,7 +2,10 @@
 
 #include "Analyzer.h"
 #include "CliSupport.h"
+#include "ConnectionOptions.h"
 #include "DumpFileSource.h"
+#include "LiveCollectionSource.h"
+#include "MongoConnection.h"
 #include "OutlierDetector.h"
 #include "ReportWriter.h"
 #include "SplitRecommendation.h"
@@ -56,7 +59,20 @@ int AnalyzeCommand::run(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Analyse document sizes and array lengths, detect outliers and write CSV reports."));
     parser.addHelpOption();
+    cli::addConnectionOptions(parser);
     parser.addOptions({
+        {QStringLiteral("db"), QStringLiteral("Database (with --uri; default: the URI's)."),
+         QStringLiteral("DB")},
+        {QStringLiteral("collection"), QStringLiteral("Collection (with --uri)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("filter"),
+         QStringLiteral("Only documents matching this query (extended JSON, with --uri)."),
+         QStringLiteral("JSON")},
+        {QStringLiteral("max-time-ms"),
+         QStringLiteral("Server-side time limit per operation (with --uri)."),
+         QStringLiteral("MS")},
+        {QStringLiteral("batch-size"), QStringLiteral("Cursor batch size (with --uri)."),
+         QStringLiteral("N")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
         {QStringLiteral("out"), QStringLiteral("Directory for the CSV reports."),
@@ -108,8 +124,18 @@ int AnalyzeCommand::run(const QStringList &arguments)
         return cli::fail(
             ExitUsage,
             QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
-    if (!parser.isSet(QStringLiteral("dump")))
-        return cli::fail(ExitUsage, QStringLiteral("analyze needs a source: --dump FILE.bson"));
+    const bool live = parser.isSet(QStringLiteral("uri"));
+    if (live == parser.isSet(QStringLiteral("dump")))
+        return cli::fail(
+            ExitUsage,
+            QStringLiteral("analyze needs one source: --dump FILE.bson, or --uri URI --db DB "
+                           "--collection NAME"));
+    if (!live) {
+        for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size"})
+            if (parser.isSet(QString::fromLatin1(liveOnly)))
+                return cli::fail(
+                    ExitUsage, QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
+    }
     if (!parser.isSet(QStringLiteral("out")))
         return cli::fail(ExitUsage, QStringLiteral("analyze needs --out DIR for the reports"));
     const int modes = int(parser.isSet(QStringLiteral("full"))) +
@@ -119,7 +145,7 @@ int AnalyzeCommand::run(const QStringList &arguments)
         return cli::fail(ExitUsage, QStringLiteral("choose one of --full, --sample N, --limit N"));
 
     std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, top, target,
-        threads;
+        threads, maxTime, batchSize;
     oe::DetectionOptions detection;
     if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
@@ -129,6 +155,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
         !cli::unsignedOption(parser, QStringLiteral("top"), top) ||
         !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1) ||
+        !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1) ||
+        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1) ||
         !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile) ||
         !cli::doubleOption(parser, QStringLiteral("fence-k"), detection.parameters.fenceK) ||
         !cli::doubleOption(parser, QStringLiteral("mad-z"), detection.parameters.madZ))
@@ -173,17 +201,47 @@ int AnalyzeCommand::run(const QStringList &arguments)
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();
-    oe::DumpFileSource source(parser.value(QStringLiteral("dump")));
+    std::unique_ptr<oe::DocumentSource> source;
+    if (live) {
+        oe::ConnectionSettings settings;
+        if (!cli::connectionSettings(parser, &settings))
+            return ExitUsage;
+        oe::LiveQuery query;
+        query.database = parser.value(QStringLiteral("db"));
+        if (query.database.isEmpty()) {
+            oe::SourceError ignored;
+            if (auto c = oe::MongoConnection::open(settings, &ignored))
+                query.database = c->defaultDatabase();
+        }
+        query.collection = parser.value(QStringLiteral("collection"));
+        if (query.database.isEmpty() || query.collection.isEmpty())
+            return cli::fail(
+                ExitUsage,
+                QStringLiteral("analyze --uri needs --db DB (or a database in the URI) and "
+                               "--collection NAME"));
+        query.filter = parser.value(QStringLiteral("filter"));
+        if (const QString problem = oe::LiveQuery::validateFilter(query.filter); !problem.isEmpty())
+            return cli::fail(ExitUsage, QStringLiteral("--filter: %1").arg(problem));
+        query.mode = options.mode;
+        query.count = options.count;
+        query.seed = options.seed;
+        query.maxTimeMs = qint64(maxTime.value_or(0));
+        query.batchSize = int(std::min<std::uint64_t>(batchSize.value_or(0), 1u << 30));
+        source = std::make_unique<oe::LiveCollectionSource>(settings, query);
+    } else {
+        source = std::make_unique<oe::DumpFileSource>(parser.value(QStringLiteral("dump")));
+    }
     const oe::CollectionProfile profile =
-        oe::Analyzer::run(source, options, nullptr,
+        oe::Analyzer::run(*source, options, nullptr,
                           showProgress ? oe::Analyzer::ProgressCallback(printProgress)
                                        : oe::Analyzer::ProgressCallback());
     if (showProgress)
         std::fputs("\n", stderr);
 
+    // Nothing read at all (cannot open, cannot connect, no such collection): no reports.
     const bool opened =
         !(profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
-          profile.error.kind == oe::SourceError::Kind::Io);
+          profile.error.kind != oe::SourceError::Kind::InvalidData);
     if (!opened)
         return cli::fail(exitCodeFor(profile.error), profile.error.toString());
 

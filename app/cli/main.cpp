@@ -2,6 +2,7 @@
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
 #include "DemoDataCommand.h"
+#include "LiveCommands.h"
 
 #include <QCoreApplication>
 
@@ -11,8 +12,13 @@ namespace {
 const char kUsage[] = "usage: outlier-explorer-cli <command> [options]\n"
                       "\n"
                       "commands:\n"
-                      "  analyze     analyse a dump and write CSV reports (--help for options)\n"
-                      "  demo-data   write the deterministic demo datasets\n"
+                      "  analyze          analyse a dump or a live collection, write CSV reports\n"
+                      "  list             list databases and collections with their statistics\n"
+                      "  import           bulk-load a .bson dump into a collection\n"
+                      "  test-connection  report a server's version, topology and capabilities\n"
+                      "  demo-data        write the deterministic demo datasets\n"
+                      "\n"
+                      "<command> --help lists a command's options.\n"
                       "\n"
                       "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data\n";
 }
@@ -41,5 +47,11 @@ int main(int argc, char *argv[])
         return AnalyzeCommand::run(args);
     if (command == QLatin1String("demo-data"))
         return DemoDataCommand::run(args);
+    if (command == QLatin1String("list"))
+        return LiveCommands::list(args);
+    if (command == QLatin1String("import"))
+        return LiveCommands::import(args);
+    if (command == QLatin1String("test-connection"))
+        return LiveCommands::testConnection(args);
     return cli::fail(ExitUsage, QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }

@@ -1,0 +1,54 @@
+#include "ConnectionOptions.h"
+
+#include "CliSupport.h"
+#include "MongoConnection.h"
+
+#include <QFileInfo>
+
+namespace cli {
+
+void addConnectionOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {QStringLiteral("uri"), QStringLiteral("mongodb:// or mongodb+srv:// connection string."),
+         QStringLiteral("URI")},
+        {QStringLiteral("tls-ca-file"),
+         QStringLiteral("CA certificates (PEM) to verify the server."), QStringLiteral("FILE")},
+        {QStringLiteral("tls-certificate-key-file"),
+         QStringLiteral("Client certificate and key (PEM)."), QStringLiteral("FILE")},
+        {QStringLiteral("tls-allow-invalid-hostnames"),
+         QStringLiteral("Accept server certificates for other host names.")},
+        {QStringLiteral("server-selection-timeout-ms"),
+         QStringLiteral("How long to look for a server (default 10000)."), QStringLiteral("MS")},
+    });
+}
+
+bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings)
+{
+    settings->uri = parser.value(QStringLiteral("uri"));
+    if (const QString problem = oe::MongoConnection::validateUri(settings->uri);
+        !problem.isEmpty()) {
+        fail(ExitUsage, QStringLiteral("--uri: %1").arg(problem));
+        return false;
+    }
+    for (const char *name : {"tls-ca-file", "tls-certificate-key-file"}) {
+        const QString option = QString::fromLatin1(name);
+        if (parser.isSet(option) && !QFileInfo(parser.value(option)).isReadable()) {
+            fail(ExitUsage,
+                 QStringLiteral("--%1: cannot read '%2'").arg(option, parser.value(option)));
+            return false;
+        }
+    }
+    settings->tlsCaFile = parser.value(QStringLiteral("tls-ca-file"));
+    settings->tlsCertificateKeyFile = parser.value(QStringLiteral("tls-certificate-key-file"));
+    settings->tlsAllowInvalidHostnames =
+        parser.isSet(QStringLiteral("tls-allow-invalid-hostnames"));
+    std::optional<std::uint64_t> timeout;
+    if (!unsignedOption(parser, QStringLiteral("server-selection-timeout-ms"), timeout, 1))
+        return false;
+    if (timeout)
+        settings->serverSelectionTimeoutMs = int(std::min<std::uint64_t>(*timeout, 3600000));
+    return true;
+}
+
+} // namespace cli

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "ConnectionSettings.h"
+
+#include <QCommandLineParser>
+
+// The connection options every live command shares: --uri and the TLS switches.
+namespace cli {
+
+void addConnectionOptions(QCommandLineParser &parser);
+// Fills `settings` from the parsed options; prints a one-line usage error and returns false
+// when they are invalid (the URI is checked by libmongoc, and redacted in any message).
+bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings);
+
+} // namespace cli

@@ -1,0 +1,203 @@
+#include "LiveCommands.h"
+
+#include "CliSupport.h"
+#include "CollectionCatalog.h"
+#include "ConnectionOptions.h"
+#include "DumpImporter.h"
+#include "ServerProbe.h"
+
+#include <QCommandLineParser>
+#include <QLocale>
+
+#include <cstdio>
+
+namespace {
+
+int exitCodeFor(const oe::SourceError &e)
+{
+    return e.kind == oe::SourceError::Kind::Usage         ? ExitUsage
+           : e.kind == oe::SourceError::Kind::InvalidData ? ExitInvalidData
+                                                          : ExitIo;
+}
+
+QString optionalNumber(const std::optional<qint64> &v)
+{
+    return v ? QString::number(*v) : QString();
+}
+
+bool parse(QCommandLineParser &parser, const QStringList &arguments, const QString &description)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    if (!parser.parse(arguments)) {
+        cli::fail(ExitUsage, parser.errorText());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int LiveCommands::list(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    cli::addConnectionOptions(parser);
+    parser.addOptions({
+        {QStringLiteral("db"),
+         QStringLiteral("List this database's collections (default: every database)."),
+         QStringLiteral("DB")},
+        {QStringLiteral("system"), QStringLiteral("Include system.* collections.")},
+    });
+    if (!parse(parser, arguments,
+               QStringLiteral("List databases and collections with their statistics (CSV).")))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitSuccess;
+    }
+    if (!parser.isSet(QStringLiteral("uri")))
+        return cli::fail(ExitUsage, QStringLiteral("list needs --uri URI"));
+    oe::ConnectionSettings settings;
+    if (!cli::connectionSettings(parser, &settings))
+        return ExitUsage;
+    oe::SourceError error;
+    auto connection = oe::MongoConnection::open(settings, &error);
+    if (!connection)
+        return cli::fail(exitCodeFor(error), error.toString());
+
+    QStringList databases;
+    if (parser.isSet(QStringLiteral("db"))) {
+        databases << parser.value(QStringLiteral("db"));
+    } else {
+        std::vector<oe::DatabaseInfo> dbs;
+        if (!oe::CollectionCatalog::databases(*connection, &dbs, &error))
+            return cli::fail(exitCodeFor(error), error.toString());
+        for (const auto &db : dbs)
+            databases << db.name;
+    }
+    std::printf("database,collection,type,documents,data_size,avg_document_size,storage_size,"
+                "indexes,stats_source\r\n");
+    for (const QString &db : databases) {
+        std::vector<oe::CollectionInfo> collections;
+        if (!oe::CollectionCatalog::collections(*connection, db, &collections, &error))
+            return cli::fail(exitCodeFor(error), error.toString());
+        for (const auto &c : collections) {
+            if (c.isSystem && !parser.isSet(QStringLiteral("system")))
+                continue;
+            const QStringList row = {c.database,
+                                     c.name,
+                                     c.isSystem ? QStringLiteral("system") : c.type,
+                                     optionalNumber(c.documents),
+                                     optionalNumber(c.dataSize),
+                                     optionalNumber(c.averageDocumentSize),
+                                     optionalNumber(c.storageSize),
+                                     optionalNumber(c.indexes),
+                                     c.statsSource};
+            QStringList escaped;
+            for (const QString &f : row)
+                escaped << (f.contains(QLatin1Char(',')) || f.contains(QLatin1Char('"'))
+                                ? QLatin1Char('"') +
+                                      QString(f).replace(QStringLiteral("\""),
+                                                         QStringLiteral("\"\"")) +
+                                      QLatin1Char('"')
+                                : f);
+            std::printf("%s\r\n", qPrintable(escaped.join(QLatin1Char(','))));
+        }
+    }
+    return ExitSuccess;
+}
+
+int LiveCommands::import(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    cli::addConnectionOptions(parser);
+    parser.addOptions({
+        {QStringLiteral("db"), QStringLiteral("Target database."), QStringLiteral("DB")},
+        {QStringLiteral("collection"), QStringLiteral("Target collection."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("dump"), QStringLiteral("The .bson (or .bson.gz) file to load."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("drop"), QStringLiteral("Drop the collection first.")},
+    });
+    if (!parse(parser, arguments,
+               QStringLiteral("Bulk-load a mongodump .bson file into a collection.")))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitSuccess;
+    }
+    for (const char *required : {"uri", "db", "collection", "dump"})
+        if (!parser.isSet(QString::fromLatin1(required)))
+            return cli::fail(
+                ExitUsage,
+                QStringLiteral("import needs --uri, --db, --collection and --dump (missing --%1)")
+                    .arg(QLatin1String(required)));
+    oe::ConnectionSettings settings;
+    if (!cli::connectionSettings(parser, &settings))
+        return ExitUsage;
+    oe::DumpImporter::Options options;
+    options.drop = parser.isSet(QStringLiteral("drop"));
+    oe::DumpImporter::Result result;
+    oe::SourceError error;
+    const QString db = parser.value(QStringLiteral("db"));
+    const QString collection = parser.value(QStringLiteral("collection"));
+    const bool ok = oe::DumpImporter::run(
+        settings, db, collection, parser.value(QStringLiteral("dump")), options, &result, &error);
+    std::printf("imported %llu documents (%s) into %s.%s in %.2f s\n",
+                static_cast<unsigned long long>(result.documents),
+                qPrintable(QLocale::c().formattedDataSize(qint64(result.bytes), 1,
+                                                          QLocale::DataSizeIecFormat)),
+                qPrintable(db), qPrintable(collection), result.seconds);
+    if (!ok)
+        return cli::fail(exitCodeFor(error), error.toString());
+    return ExitSuccess;
+}
+
+int LiveCommands::testConnection(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    cli::addConnectionOptions(parser);
+    parser.addOption(
+        {QStringLiteral("db"),
+         QStringLiteral("Database for the capability probes (default: the URI's, else test)."),
+         QStringLiteral("DB")});
+    if (!parse(
+            parser, arguments,
+            QStringLiteral("Connect and report the server's version, topology and capabilities.")))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitSuccess;
+    }
+    if (!parser.isSet(QStringLiteral("uri")))
+        return cli::fail(ExitUsage, QStringLiteral("test-connection needs --uri URI"));
+    oe::ConnectionSettings settings;
+    if (!cli::connectionSettings(parser, &settings))
+        return ExitUsage;
+    oe::SourceError error;
+    auto connection = oe::MongoConnection::open(settings, &error);
+    if (!connection)
+        return cli::fail(exitCodeFor(error), error.toString());
+    QString db = parser.value(QStringLiteral("db"));
+    if (db.isEmpty())
+        db = connection->defaultDatabase().isEmpty() ? QStringLiteral("test")
+                                                     : connection->defaultDatabase();
+    oe::ServerInfo info;
+    if (!oe::ServerProbe::probe(*connection, db, &info, &error))
+        return cli::fail(exitCodeFor(error), error.toString());
+    std::printf("uri: %s\n", qPrintable(connection->redactedUri()));
+    std::printf("server: %s %s\n", info.isFerretDb ? "FerretDB" : "MongoDB",
+                qPrintable(info.isFerretDb ? info.ferretDbVersion +
+                                                 QStringLiteral(" (compatible with MongoDB ") +
+                                                 info.version + QLatin1Char(')')
+                                           : info.version));
+    std::printf("topology: %s\n", qPrintable(info.topologyName()));
+    std::printf("hosts: %s\n", qPrintable(info.hosts));
+    std::printf("wire version: %d\n", info.maxWireVersion);
+    std::printf("$sample: %s\n", info.supportsSample ? "yes" : "no");
+    std::printf("$bsonSize: %s\n", info.supportsBsonSize ? "yes" : "no");
+    std::printf("transactions: %s\n", info.supportsTransactions ? "yes" : "no");
+    for (const QString &note : info.notes)
+        std::printf("note: %s\n", qPrintable(note));
+    return ExitSuccess;
+}

@@ -1,0 +1,159 @@
+#include "CollectionCatalog.h"
+
+#include <mongoc/mongoc.h>
+
+#include <algorithm>
+
+namespace oe {
+
+namespace {
+
+std::optional<qint64> number(const bson_t *doc, const char *key)
+{
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, doc, key) && (BSON_ITER_HOLDS_NUMBER(&it)))
+        return qint64(bson_iter_as_int64(&it));
+    return std::nullopt;
+}
+
+bool statsFrom(const bson_t *doc, CollectionInfo *info)
+{
+    info->documents = number(doc, "count");
+    info->dataSize = number(doc, "size");
+    info->averageDocumentSize = number(doc, "avgObjSize");
+    info->storageSize = number(doc, "storageSize");
+    info->indexes = number(doc, "nindexes");
+    if (!info->averageDocumentSize && info->documents && info->dataSize && *info->documents > 0)
+        info->averageDocumentSize = *info->dataSize / *info->documents;
+    return info->documents.has_value();
+}
+
+} // namespace
+
+bool CollectionCatalog::databases(MongoConnection &connection, std::vector<DatabaseInfo> *out,
+                                  SourceError *error)
+{
+    bson_t *cmd = BCON_NEW("listDatabases", BCON_INT32(1), "authorizedDatabases", BCON_BOOL(true));
+    bson_t reply;
+    bson_error_t e;
+    const bool ok =
+        mongoc_client_command_simple(connection.client(), "admin", cmd, nullptr, &reply, &e);
+    bson_destroy(cmd);
+    if (!ok) {
+        bson_destroy(&reply);
+        *error = connection.errorFrom(e, QStringLiteral("listing databases"));
+        return false;
+    }
+    bson_iter_t it, list;
+    if (bson_iter_init_find(&it, &reply, "databases") && BSON_ITER_HOLDS_ARRAY(&it) &&
+        bson_iter_recurse(&it, &list)) {
+        while (bson_iter_next(&list)) {
+            bson_iter_t field;
+            if (!BSON_ITER_HOLDS_DOCUMENT(&list) || !bson_iter_recurse(&list, &field))
+                continue;
+            DatabaseInfo db;
+            while (bson_iter_next(&field)) {
+                const std::string_view key = bson_iter_key(&field);
+                if (key == "name" && BSON_ITER_HOLDS_UTF8(&field))
+                    db.name = QString::fromUtf8(bson_iter_utf8(&field, nullptr));
+                else if (key == "sizeOnDisk" && BSON_ITER_HOLDS_NUMBER(&field))
+                    db.sizeOnDisk = qint64(bson_iter_as_int64(&field));
+            }
+            if (!db.name.isEmpty())
+                out->push_back(db);
+        }
+    }
+    bson_destroy(&reply);
+    std::sort(out->begin(), out->end(),
+              [](const DatabaseInfo &a, const DatabaseInfo &b) { return a.name < b.name; });
+    return true;
+}
+
+bool CollectionCatalog::collections(MongoConnection &connection, const QString &database,
+                                    std::vector<CollectionInfo> *out, SourceError *error)
+{
+    mongoc_database_t *db =
+        mongoc_client_get_database(connection.client(), database.toUtf8().constData());
+    mongoc_cursor_t *cursor = mongoc_database_find_collections_with_opts(db, nullptr);
+    const bson_t *doc = nullptr;
+    while (mongoc_cursor_next(cursor, &doc)) {
+        CollectionInfo info;
+        info.database = database;
+        bson_iter_t it;
+        if (bson_iter_init_find(&it, doc, "name") && BSON_ITER_HOLDS_UTF8(&it))
+            info.name = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+        if (bson_iter_init_find(&it, doc, "type") && BSON_ITER_HOLDS_UTF8(&it))
+            info.type = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+        info.isSystem = info.name.startsWith(QStringLiteral("system."));
+        if (!info.name.isEmpty())
+            out->push_back(info);
+    }
+    bson_error_t e;
+    const bool failed = mongoc_cursor_error(cursor, &e);
+    mongoc_cursor_destroy(cursor);
+    mongoc_database_destroy(db);
+    if (failed) {
+        *error = connection.errorFrom(e, QStringLiteral("listing collections of %1").arg(database));
+        return false;
+    }
+    std::sort(out->begin(), out->end(),
+              [](const CollectionInfo &a, const CollectionInfo &b) { return a.name < b.name; });
+    for (CollectionInfo &info : *out)
+        if (!info.isView())
+            fillStatistics(connection, &info);
+    return true;
+}
+
+void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionInfo *info)
+{
+    mongoc_client_t *client = connection.client();
+    const QByteArray dbName = info->database.toUtf8();
+    const QByteArray collName = info->name.toUtf8();
+    bson_t reply;
+    bson_error_t e;
+    bson_t *cmd = BCON_NEW("collStats", BCON_UTF8(collName.constData()));
+    bool ok = mongoc_client_command_simple(client, dbName.constData(), cmd, nullptr, &reply, &e);
+    bson_destroy(cmd);
+    if (ok && statsFrom(&reply, info)) {
+        info->statsSource = QStringLiteral("collStats");
+        bson_destroy(&reply);
+        return;
+    }
+    bson_destroy(&reply);
+
+    // collStats is deprecated on newer servers and absent on some others: try the stage.
+    mongoc_collection_t *coll =
+        mongoc_client_get_collection(client, dbName.constData(), collName.constData());
+    bson_t *pipeline =
+        BCON_NEW("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
+    mongoc_cursor_t *cursor =
+        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline, nullptr, nullptr);
+    bson_destroy(pipeline);
+    const bson_t *doc = nullptr;
+    bool found = false;
+    if (mongoc_cursor_next(cursor, &doc)) {
+        bson_iter_t it;
+        if (bson_iter_init_find(&it, doc, "storageStats") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+            std::uint32_t len = 0;
+            const std::uint8_t *data = nullptr;
+            bson_iter_document(&it, &len, &data);
+            bson_t stats;
+            if (bson_init_static(&stats, data, len) && statsFrom(&stats, info))
+                found = true;
+        }
+    }
+    mongoc_cursor_destroy(cursor);
+    if (found) {
+        info->statsSource = QStringLiteral("$collStats");
+    } else {
+        const std::int64_t count =
+            mongoc_collection_estimated_document_count(coll, nullptr, nullptr, nullptr, &e);
+        if (count >= 0) {
+            info->documents = count;
+            info->statsSource = QStringLiteral("estimated count");
+        }
+    }
+    mongoc_collection_destroy(coll);
+}
+
+} // namespace oe

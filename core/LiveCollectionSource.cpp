@@ -1,0 +1,296 @@
+#include "LiveCollectionSource.h"
+
+#include "MongoConnection.h"
+#include "SplitMix64.h"
+
+#include <mongoc/mongoc.h>
+
+namespace oe {
+
+namespace {
+// $sample uses a pseudo-random cursor only below 5% of the collection; above, it sorts
+// everything, which needs disk on large collections.
+constexpr double kRandomCursorShare = 0.05;
+
+bson_t *parseFilter(const QString &filter)
+{
+    if (filter.trimmed().isEmpty())
+        return bson_new();
+    const QByteArray json = filter.toUtf8();
+    return bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()), json.size(),
+                              nullptr);
+}
+} // namespace
+
+struct LiveCollectionSource::Cursor
+{
+    mongoc_collection_t *collection = nullptr;
+    mongoc_cursor_t *cursor = nullptr;
+    ~Cursor()
+    {
+        if (cursor)
+            mongoc_cursor_destroy(cursor);
+        if (collection)
+            mongoc_collection_destroy(collection);
+    }
+};
+
+LiveCollectionSource::LiveCollectionSource(ConnectionSettings settings, LiveQuery query)
+    : m_settings(std::move(settings)), m_query(std::move(query))
+{
+}
+
+LiveCollectionSource::~LiveCollectionSource() = default;
+
+QString LiveCollectionSource::displayName() const
+{
+    const QString where = m_connection ? m_connection->hosts() : QString();
+    return where.isEmpty() ? m_query.ns() : QStringLiteral("%1 on %2").arg(m_query.ns(), where);
+}
+
+std::int64_t LiveCollectionSource::cursorId() const
+{
+    return m_cursor && m_cursor->cursor ? mongoc_cursor_get_id(m_cursor->cursor) : 0;
+}
+
+SourceError LiveCollectionSource::cursorError(const QString &step) const
+{
+    bson_error_t e;
+    if (!m_cursor || !m_cursor->cursor || !mongoc_cursor_error(m_cursor->cursor, &e))
+        return {};
+    SourceError err = m_connection->errorFrom(e, step);
+    err.docIndex = -1;
+    return err;
+}
+
+bool LiveCollectionSource::open(SourceError *error)
+{
+    m_cursor.reset();
+    m_consumed = 0;
+    m_nextIndex = 0;
+    m_reservoir.clear();
+    m_reservoirNext = 0;
+    m_useReservoir = false;
+    m_exhausted = false;
+
+    if (const QString problem = LiveQuery::validateFilter(m_query.filter); !problem.isEmpty()) {
+        error->kind = SourceError::Kind::Usage;
+        error->message = problem;
+        return false;
+    }
+    if (!m_connection) {
+        m_connection = MongoConnection::open(m_settings, error);
+        if (!m_connection)
+            return false;
+    }
+    // The collection must exist (this is also where an unreachable server shows itself).
+    mongoc_database_t *db =
+        mongoc_client_get_database(m_connection->client(), m_query.database.toUtf8().constData());
+    bson_t *opts =
+        BCON_NEW("filter", "{", "name", BCON_UTF8(m_query.collection.toUtf8().constData()), "}");
+    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts);
+    bson_destroy(opts);
+    const bson_t *doc = nullptr;
+    const bool exists = mongoc_cursor_next(list, &doc);
+    bson_error_t e;
+    const bool failed = mongoc_cursor_error(list, &e);
+    mongoc_cursor_destroy(list);
+    mongoc_database_destroy(db);
+    if (failed) {
+        *error = m_connection->errorFrom(e, QStringLiteral("opening %1").arg(m_query.ns()));
+        return false;
+    }
+    if (!exists) {
+        error->kind = SourceError::Kind::Usage;
+        error->source = m_connection->hosts();
+        error->message = QStringLiteral("no collection %1 in database %2")
+                             .arg(m_query.collection, m_query.database);
+        return false;
+    }
+    m_cursor = std::make_unique<Cursor>();
+    m_cursor->collection =
+        mongoc_client_get_collection(m_connection->client(), m_query.database.toUtf8().constData(),
+                                     m_query.collection.toUtf8().constData());
+    const std::int64_t estimated = mongoc_collection_estimated_document_count(
+        m_cursor->collection, nullptr, nullptr, nullptr, &e);
+    m_collectionCount.reset();
+    if (estimated >= 0)
+        m_collectionCount = std::uint64_t(estimated);
+    // For progress: what the scan will return, where that can be known without counting.
+    m_estimated.reset();
+    if (m_collectionCount && m_query.filter.trimmed().isEmpty())
+        m_estimated = m_query.mode == AnalysisOptions::Mode::Full
+                          ? *m_collectionCount
+                          : std::min(*m_collectionCount, m_query.count);
+    startCursor();
+    return true;
+}
+
+void LiveCollectionSource::startCursor()
+{
+    if (m_cursor->cursor) {
+        mongoc_cursor_destroy(m_cursor->cursor);
+        m_cursor->cursor = nullptr;
+    }
+    bson_t *filter = parseFilter(m_query.filter);
+    bson_t opts = BSON_INITIALIZER;
+    if (m_query.maxTimeMs > 0)
+        BSON_APPEND_INT64(&opts, "maxTimeMS", m_query.maxTimeMs);
+    if (m_query.batchSize > 0)
+        BSON_APPEND_INT32(&opts, "batchSize", m_query.batchSize);
+    const QString filterText = m_query.filter.trimmed().isEmpty()
+                                   ? QString()
+                                   : QStringLiteral(", filter ") + m_query.filter.simplified();
+    const bool sample = m_query.mode == AnalysisOptions::Mode::Sample && !m_useReservoir;
+    if (sample) {
+        const bool largeShare =
+            !m_collectionCount ||
+            double(m_query.count) >= kRandomCursorShare * double(*m_collectionCount) ||
+            !m_query.filter.trimmed().isEmpty();
+        if (largeShare)
+            BSON_APPEND_BOOL(&opts, "allowDiskUse", true);
+        bson_t pipeline = BSON_INITIALIZER;
+        bson_t stages;
+        BSON_APPEND_ARRAY_BEGIN(&pipeline, "pipeline", &stages);
+        int stage = 0;
+        if (!m_query.filter.trimmed().isEmpty()) {
+            bson_t match;
+            bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1, &match);
+            BSON_APPEND_DOCUMENT(&match, "$match", filter);
+            bson_append_document_end(&stages, &match);
+        }
+        bson_t sampleStage, size;
+        bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1, &sampleStage);
+        BSON_APPEND_DOCUMENT_BEGIN(&sampleStage, "$sample", &size);
+        BSON_APPEND_INT64(&size, "size", std::int64_t(m_query.count));
+        bson_append_document_end(&sampleStage, &size);
+        bson_append_document_end(&stages, &sampleStage);
+        bson_append_array_end(&pipeline, &stages);
+        m_cursor->cursor = mongoc_collection_aggregate(m_cursor->collection, MONGOC_QUERY_NONE,
+                                                       &pipeline, &opts, nullptr);
+        bson_destroy(&pipeline);
+        m_step = QStringLiteral("sampling %1 ($sample)").arg(m_query.ns());
+        m_modeDescription =
+            QStringLiteral("sample %1 via $sample%2%3")
+                .arg(m_query.count)
+                .arg(largeShare ? QStringLiteral(" (allowDiskUse)") : QString(), filterText);
+    } else {
+        if (m_query.mode == AnalysisOptions::Mode::Limit)
+            BSON_APPEND_INT64(&opts, "limit", std::int64_t(m_query.count));
+        m_cursor->cursor =
+            mongoc_collection_find_with_opts(m_cursor->collection, filter, &opts, nullptr);
+        m_step = QStringLiteral("reading %1 (find)").arg(m_query.ns());
+        if (m_useReservoir)
+            m_modeDescription =
+                QStringLiteral(
+                    "sample %1 by client-side reservoir (server lacks $sample, seed %2)%3")
+                    .arg(m_query.count)
+                    .arg(m_query.seed)
+                    .arg(filterText);
+        else if (m_query.mode == AnalysisOptions::Mode::Limit)
+            m_modeDescription = QStringLiteral("limit %1%2").arg(m_query.count).arg(filterText);
+        else
+            m_modeDescription = QStringLiteral("full%1").arg(filterText);
+    }
+    bson_destroy(&opts);
+    bson_destroy(filter);
+}
+
+bool LiveCollectionSource::fillReservoir(SourceError *error)
+{
+    // Algorithm R: after the scan, every document had the same chance k/n to be kept.
+    SplitMix64 rng(m_query.seed);
+    const std::size_t k = std::size_t(m_query.count);
+    std::uint64_t seen = 0;
+    const bson_t *doc = nullptr;
+    while (mongoc_cursor_next(m_cursor->cursor, &doc)) {
+        const std::string bytes(reinterpret_cast<const char *>(bson_get_data(doc)), doc->len);
+        m_consumed += doc->len;
+        if (m_reservoir.size() < k) {
+            m_reservoir.push_back(bytes);
+        } else {
+            const std::uint64_t j = rng.below(seen + 1);
+            if (j < k)
+                m_reservoir[std::size_t(j)] = bytes;
+        }
+        ++seen;
+        if ((seen & 1023) == 0 && cancelled())
+            return true;
+    }
+    const SourceError e = cursorError(m_step);
+    if (e.isError()) {
+        *error = e;
+        return false;
+    }
+    return true;
+}
+
+DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std::size_t targetBytes,
+                                                      SourceError *error)
+{
+    batch.clear();
+    if (!m_cursor)
+        return ReadResult::End;
+    auto append = [&](const std::uint8_t *data, std::uint32_t length) {
+        const std::size_t at = batch.bytes.size();
+        batch.bytes.resize(at + length);
+        std::memcpy(batch.bytes.data() + at, data, length);
+        batch.documents.push_back({std::uint32_t(at), length, m_nextIndex++, m_consumed});
+    };
+
+    if (m_useReservoir) {
+        if (m_reservoirNext == 0 && m_reservoir.empty()) {
+            if (!fillReservoir(error))
+                return ReadResult::Error;
+            if (m_reservoir.empty())
+                return ReadResult::End;
+        }
+        while (m_reservoirNext < m_reservoir.size() && batch.bytes.size() < targetBytes) {
+            const std::string &d = m_reservoir[m_reservoirNext++];
+            append(reinterpret_cast<const std::uint8_t *>(d.data()), std::uint32_t(d.size()));
+        }
+        return batch.documents.empty() ? ReadResult::End : ReadResult::Batch;
+    }
+
+    if (m_exhausted)
+        return ReadResult::End;
+    const bson_t *doc = nullptr;
+    while (batch.bytes.size() < targetBytes) {
+        if (!mongoc_cursor_next(m_cursor->cursor, &doc)) {
+            m_exhausted = true; // the driver refuses to advance a finished cursor again
+            break;
+        }
+        append(bson_get_data(doc), doc->len);
+        m_consumed += doc->len;
+        if ((batch.documents.size() & 255) == 0 && cancelled())
+            return ReadResult::Batch;
+    }
+    if (batch.bytes.size() >= targetBytes)
+        return ReadResult::Batch;
+
+    bson_error_t e;
+    if (mongoc_cursor_error(m_cursor->cursor, &e)) {
+        const bool sampleRejected = m_query.mode == AnalysisOptions::Mode::Sample &&
+                                    !m_useReservoir && m_nextIndex == 0 &&
+                                    e.domain == MONGOC_ERROR_SERVER;
+        if (sampleRejected) {
+            // The server does not know $sample (FerretDB, some managed services): sample
+            // uniformly on the client instead.
+            m_useReservoir = true;
+            m_exhausted = false;
+            startCursor();
+            return read(batch, targetBytes, error);
+        }
+        *error = m_connection->errorFrom(e, m_step);
+        error->docIndex = -1;
+        return ReadResult::Error;
+    }
+    return batch.documents.empty() ? ReadResult::End : ReadResult::Batch;
+}
+
+bool LiveCollectionSource::rewind(SourceError *error)
+{
+    return open(error);
+}
+
+} // namespace oe

@@ -1,0 +1,152 @@
+#include "MongoConnection.h"
+
+#include "MongoRuntime.h"
+#include "UriRedactor.h"
+
+#include <QByteArray>
+
+#include <mongoc/mongoc.h>
+
+namespace oe {
+
+namespace {
+
+struct UriHandle
+{
+    mongoc_uri_t *uri = nullptr;
+    ~UriHandle() { mongoc_uri_destroy(uri); }
+};
+
+QString hostList(const mongoc_uri_t *uri)
+{
+    if (const char *srv = mongoc_uri_get_srv_hostname(uri))
+        return QString::fromUtf8(srv);
+    QStringList hosts;
+    for (const mongoc_host_list_t *h = mongoc_uri_get_hosts(uri); h; h = h->next)
+        hosts << QString::fromUtf8(h->host_and_port);
+    return hosts.join(QLatin1Char(','));
+}
+
+QString describeUriError(const char *message, const QString &warnings)
+{
+    QString text = QStringLiteral("invalid connection string: %1")
+                       .arg(UriRedactor::redactText(QString::fromUtf8(message)));
+    if (!warnings.isEmpty())
+        text += QStringLiteral(" (%1)").arg(warnings);
+    return text;
+}
+
+void setDefault(mongoc_uri_t *uri, const char *option, int value)
+{
+    if (!mongoc_uri_has_option(uri, option))
+        mongoc_uri_set_option_as_int32(uri, option, value);
+}
+
+} // namespace
+
+QString MongoConnection::validateUri(const QString &uri)
+{
+    MongoRuntime::WarningCapture warnings;
+    bson_error_t error;
+    UriHandle parsed{mongoc_uri_new_with_error(uri.toUtf8().constData(), &error)};
+    if (!parsed.uri)
+        return describeUriError(error.message, warnings.text());
+    return {};
+}
+
+std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings &settings,
+                                                       SourceError *error)
+{
+    MongoRuntime::ensureInitialized();
+    const QString redacted = UriRedactor::redact(settings.uri);
+    bson_error_t e;
+    MongoRuntime::WarningCapture warnings;
+    UriHandle uri{mongoc_uri_new_with_error(settings.uri.toUtf8().constData(), &e)};
+    if (!uri.uri) {
+        SourceError err;
+        err.kind = SourceError::Kind::Usage;
+        err.source = redacted;
+        err.message = describeUriError(e.message, warnings.text());
+        *error = err;
+        return nullptr;
+    }
+    if (!mongoc_uri_get_appname(uri.uri))
+        mongoc_uri_set_appname(uri.uri, settings.appName.toUtf8().constData());
+    setDefault(uri.uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, settings.serverSelectionTimeoutMs);
+    setDefault(uri.uri, MONGOC_URI_CONNECTTIMEOUTMS, settings.connectTimeoutMs);
+    setDefault(uri.uri, MONGOC_URI_SOCKETTIMEOUTMS, settings.socketTimeoutMs);
+    if (!settings.tlsCaFile.isEmpty() || !settings.tlsCertificateKeyFile.isEmpty() ||
+        settings.tlsAllowInvalidHostnames)
+        mongoc_uri_set_option_as_bool(uri.uri, MONGOC_URI_TLS, true);
+    if (!settings.tlsCaFile.isEmpty())
+        mongoc_uri_set_option_as_utf8(uri.uri, MONGOC_URI_TLSCAFILE,
+                                      settings.tlsCaFile.toUtf8().constData());
+    if (!settings.tlsCertificateKeyFile.isEmpty())
+        mongoc_uri_set_option_as_utf8(uri.uri, MONGOC_URI_TLSCERTIFICATEKEYFILE,
+                                      settings.tlsCertificateKeyFile.toUtf8().constData());
+    if (settings.tlsAllowInvalidHostnames)
+        mongoc_uri_set_option_as_bool(uri.uri, MONGOC_URI_TLSALLOWINVALIDHOSTNAMES, true);
+    // Analysis reads everything: keep that load off primaries unless the user says otherwise.
+    if (!mongoc_uri_has_option(uri.uri, MONGOC_URI_READPREFERENCE)) {
+        mongoc_read_prefs_t *prefs = mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED);
+        mongoc_uri_set_read_prefs_t(uri.uri, prefs);
+        mongoc_read_prefs_destroy(prefs);
+    }
+
+    std::unique_ptr<MongoConnection> connection(new MongoConnection);
+    connection->m_redactedUri = redacted;
+    connection->m_hosts = hostList(uri.uri);
+    if (const char *db = mongoc_uri_get_database(uri.uri))
+        connection->m_defaultDatabase = QString::fromUtf8(db);
+    connection->m_client = mongoc_client_new_from_uri_with_error(uri.uri, &e);
+    if (!connection->m_client) {
+        *error = connection->errorFrom(e, QStringLiteral("creating the client"));
+        return nullptr;
+    }
+    mongoc_client_set_error_api(connection->m_client, MONGOC_ERROR_API_VERSION_2);
+    return connection;
+}
+
+MongoConnection::~MongoConnection()
+{
+    if (m_client)
+        mongoc_client_destroy(m_client);
+}
+
+SourceError MongoConnection::errorFrom(const bson_error_t &e, const QString &step) const
+{
+    SourceError err;
+    err.kind = SourceError::Kind::Connection;
+    err.source = m_hosts;
+    QString message = UriRedactor::redactText(QString::fromUtf8(e.message));
+    if (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_WRITE_CONCERN)
+        message += QStringLiteral(" (server error %1)").arg(e.code);
+    err.message = step + QStringLiteral(": ") + message;
+    return err;
+}
+
+QByteArray MongoConnection::command(const QString &db, const QByteArray &commandBson,
+                                    const QString &step, SourceError *error) const
+{
+    bson_t cmd;
+    if (!bson_init_static(&cmd, reinterpret_cast<const std::uint8_t *>(commandBson.constData()),
+                          std::size_t(commandBson.size()))) {
+        error->kind = SourceError::Kind::Usage;
+        error->message = step + QStringLiteral(": malformed command");
+        return {};
+    }
+    bson_t reply;
+    bson_error_t e;
+    const bool ok =
+        mongoc_client_command_simple(m_client, db.toUtf8().constData(), &cmd, nullptr, &reply, &e);
+    QByteArray bytes;
+    if (ok)
+        bytes =
+            QByteArray(reinterpret_cast<const char *>(bson_get_data(&reply)), qsizetype(reply.len));
+    else
+        *error = errorFrom(e, step);
+    bson_destroy(&reply);
+    return bytes;
+}
+
+} // namespace oe

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "ConnectionSettings.h"
+#include "SourceError.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+typedef struct _mongoc_client_t mongoc_client_t;
+typedef struct _mongoc_uri_t mongoc_uri_t;
+typedef struct _bson_error_t bson_error_t;
+
+namespace oe {
+
+// One client connection to a cluster, for use on one thread. Parses the URI with libmongoc,
+// applies the application name, timeouts and TLS options, and reads from secondaries
+// (secondaryPreferred) unless the URI chooses a read preference. Driver errors become
+// SourceErrors that name the host and the step, never the password.
+class MongoConnection
+{
+public:
+    static std::unique_ptr<MongoConnection> open(const ConnectionSettings &settings,
+                                                 SourceError *error);
+    ~MongoConnection();
+    MongoConnection(const MongoConnection &) = delete;
+    MongoConnection &operator=(const MongoConnection &) = delete;
+
+    mongoc_client_t *client() const { return m_client; }
+    QString redactedUri() const { return m_redactedUri; }
+    QString hosts() const { return m_hosts; } // "host:port,host:port" or the SRV name
+    QString defaultDatabase() const { return m_defaultDatabase; }
+
+    // Runs a command on `db`, returning the reply as a BSON document's bytes (empty on error).
+    QByteArray command(const QString &db, const QByteArray &commandBson, const QString &step,
+                       SourceError *error) const;
+    SourceError errorFrom(const bson_error_t &e, const QString &step) const;
+
+    // Checks a URI without connecting: empty if valid, else the problem in one line.
+    static QString validateUri(const QString &uri);
+
+private:
+    MongoConnection() = default;
+    mongoc_client_t *m_client = nullptr;
+    QString m_redactedUri;
+    QString m_hosts;
+    QString m_defaultDatabase;
+};
+
+} // namespace oe

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "MongoConnection.h"
+#include "ServerInfo.h"
+
+namespace oe {
+
+// Asks a server what it is (hello, buildInfo) and tries the features analysis relies on, so
+// the product can fall back where a server (FerretDB, DocumentDB, Cosmos DB) lacks one.
+class ServerProbe
+{
+public:
+    // `database` is where the capability probes run (an aggregate on a collection that need not
+    // exist); nothing is written.
+    static bool probe(MongoConnection &connection, const QString &database, ServerInfo *info,
+                      SourceError *error);
+};
+
+} // namespace oe

@@ -107,6 +107,23 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     return connection;
 }
 
+QString MongoConnection::readPreference() const
+{
+    switch (mongoc_read_prefs_get_mode(mongoc_client_get_read_prefs(m_client))) {
+    case MONGOC_READ_PRIMARY:
+        return QStringLiteral("primary");
+    case MONGOC_READ_PRIMARY_PREFERRED:
+        return QStringLiteral("primaryPreferred");
+    case MONGOC_READ_SECONDARY:
+        return QStringLiteral("secondary");
+    case MONGOC_READ_SECONDARY_PREFERRED:
+        return QStringLiteral("secondaryPreferred");
+    case MONGOC_READ_NEAREST:
+        return QStringLiteral("nearest");
+    }
+    return {};
+}
+
 MongoConnection::~MongoConnection()
 {
     if (m_client)

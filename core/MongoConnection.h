@@ -31,6 +31,8 @@ public:
     QString redactedUri() const { return m_redactedUri; }
     QString hosts() const { return m_hosts; } // "host:port,host:port" or the SRV name
     QString defaultDatabase() const { return m_defaultDatabase; }
+    // The read preference in effect: "secondaryPreferred" unless the URI chose one.
+    QString readPreference() const;
 
     // Runs a command on `db`, returning the reply as a BSON document's bytes (empty on error).
     QByteArray command(const QString &db, const QByteArray &commandBson, const QString &step,

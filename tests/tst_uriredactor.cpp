@@ -1,16 +1,8 @@
-#include "MongoConnection.h"
 #include "UriRedactor.h"
 
 #include <QTest>
 
 using namespace oe;
-
-static ConnectionSettings settingsFor(const QString &uri)
-{
-    ConnectionSettings s;
-    s.uri = uri;
-    return s;
-}
 
 // Credentials never leave the process: every URI shown, logged or exported is redacted.
 class TestUriRedactor : public QObject
@@ -62,55 +54,6 @@ private slots:
         QVERIFY(!out.contains(QStringLiteral("xyz@")));
         QCOMPARE(out, QStringLiteral("failed to reach mongodb://a:****@h:1/db and "
                                      "\"mongodb+srv://b:****@c.net/\" twice"));
-    }
-
-    void invalidUrisAreExplainedWithoutThePassword_data()
-    {
-        QTest::addColumn<QString>("uri");
-        QTest::addColumn<QString>("mentions");
-        QTest::newRow("scheme") << QStringLiteral("http://u:topsecret@h/")
-                                << QStringLiteral("Schema");
-        QTest::newRow("port") << QStringLiteral("mongodb://u:topsecret@h:99999/")
-                              << QStringLiteral("Port");
-        QTest::newRow("empty host")
-            << QStringLiteral("mongodb://u:topsecret@/x") << QStringLiteral("hostname");
-        QTest::newRow("read preference")
-            << QStringLiteral("mongodb://u:topsecret@h/?readPreference=bogus")
-            << QStringLiteral("readPreference");
-        QTest::newRow("srv with port")
-            << QStringLiteral("mongodb+srv://u:topsecret@h:27017/") << QStringLiteral("service");
-    }
-    void invalidUrisAreExplainedWithoutThePassword()
-    {
-        QFETCH(QString, uri);
-        QFETCH(QString, mentions);
-        const QString problem = MongoConnection::validateUri(uri);
-        QVERIFY2(problem.contains(mentions, Qt::CaseInsensitive), qPrintable(problem));
-        QVERIFY(!problem.contains(QStringLiteral("topsecret")));
-        QVERIFY(!problem.contains(QLatin1Char('\n')));
-        SourceError error;
-        QVERIFY(!MongoConnection::open(settingsFor(uri), &error));
-        QCOMPARE(error.kind, SourceError::Kind::Usage);
-        QVERIFY(!error.toString().contains(QStringLiteral("topsecret")));
-    }
-
-    void validUrisPass()
-    {
-        QVERIFY(MongoConnection::validateUri(
-                    QStringLiteral("mongodb://127.0.0.1:27017/?replicaSet=rs0"))
-                    .isEmpty());
-        QVERIFY(MongoConnection::validateUri(
-                    QStringLiteral("mongodb://u:p@h1,h2/db?authSource=admin&tls=true"))
-                    .isEmpty());
-        SourceError error;
-        auto c = MongoConnection::open(
-            settingsFor(QStringLiteral("mongodb://u:secret@h1:1,h2:2/appdb?replicaSet=rs0")),
-            &error);
-        QVERIFY(c);
-        QCOMPARE(c->hosts(), QStringLiteral("h1:1,h2:2"));
-        QCOMPARE(c->defaultDatabase(), QStringLiteral("appdb"));
-        QCOMPARE(c->redactedUri(),
-                 QStringLiteral("mongodb://u:****@h1:1,h2:2/appdb?replicaSet=rs0"));
     }
 };
 

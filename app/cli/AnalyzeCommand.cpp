@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QLocale>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {

@@ -6,7 +6,8 @@
 #
 # start: picks two free loopback ports (wire + debug), runs FerretDB in the background with its data in
 #   STATE_DIR/data and its log in STATE_DIR/ferretdb.log, waits (at most ~30 s) until it answers `hello`, then
-#   writes STATE_DIR/env (KEY=VALUE lines, also printed) and exits 0 leaving the server running:
+#   writes STATE_DIR/env (plain KEY=VALUE lines, unquoted; also printed) and STATE_DIR/env.sh (the same as
+#   quoted `export` lines for shells), and exits 0 leaving the server running:
 #     OE_TEST_URI=mongodb://127.0.0.1:PORT/                       (plain)
 #     OE_TEST_URI=mongodb://127.0.0.1:PORT/?replicaSet=rs0        (replset: --repl-set-name=rs0)
 #     OE_TEST_URI=mongodb://USER:PASSWORD@127.0.0.1:PORT/?authSource=admin&authMechanism=SCRAM-SHA-256  (auth)
@@ -15,7 +16,7 @@
 #   The auth variant uses FerretDB's --test-enable-new-auth (SCRAM-SHA-256/SCRAM-SHA-1 users stored by FerretDB;
 #   PLAIN is refused) and checks at start that the right password is accepted and a wrong one rejected.
 #   On failure it prints the log's last lines and exits 1.
-# stop: ends the server (SIGTERM, then SIGKILL after 10 s), removes STATE_DIR/data and STATE_DIR/env; exits 0.
+# stop: ends the server (SIGTERM, then SIGKILL after 10 s), removes STATE_DIR/data and the env files; exits 0.
 #
 # OE_FERRETDB_PORT=N listens on that wire port instead of a free one (used by packaging/run-demo-server.sh).
 # The binary is $OE_FERRETDB if set, else the one packaging/install-ferretdb.sh installs (built once per machine,
@@ -56,9 +57,10 @@ our_pid() {
   echo "$pid"
 }
 
+# Ends the server recorded in the pid file (or, during start-up, the process given as $1), removes its data.
 stop_server() {
-  local pid i
-  if pid="$(our_pid)"; then
+  local pid="${1:-}" i
+  if [ -n "$pid" ] || pid="$(our_pid)"; then
     kill -TERM "$pid" 2>/dev/null
     for ((i = 0; i < 100; i++)); do
       kill -0 "$pid" 2>/dev/null || break
@@ -66,7 +68,7 @@ stop_server() {
     done
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
   fi
-  rm -f "$pidfile" "$state/env"
+  rm -f "$pidfile" "$state/env" "$state/env.sh"
   rm -rf "$data"
 }
 
@@ -82,7 +84,7 @@ fail() {
     say "last lines of $log:"
     tail -n 25 "$log" >&2
   fi
-  stop_server
+  stop_server "${pid:-}"
   exit 1
 }
 
@@ -215,7 +217,13 @@ fi
     echo "OE_TEST_AUTH_SOURCE=$auth_db"
     echo "OE_TEST_AUTH_MECHANISM=$auth_mechanism"
   fi
-} >"$state/env.tmp" && mv -f "$state/env.tmp" "$state/env"
+} >"$state/env.tmp" || fail "cannot write $state/env"
+# The same, quoted for `. STATE_DIR/env.sh` (the auth URI's '&' would break sourcing the plain file).
+while IFS='=' read -r key value; do
+  printf "export %s='%s'\n" "$key" "$value"
+done <"$state/env.tmp" >"$state/env.sh.tmp" || fail "cannot write $state/env.sh"
+mv -f "$state/env.sh.tmp" "$state/env.sh"
+mv -f "$state/env.tmp" "$state/env"
 cat "$state/env"
 say "FerretDB $variant server up on $hostport (pid $pid); stop with: $0 stop $state"
 exit 0

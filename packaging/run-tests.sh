@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup-debian.sh
+# The live tests' server: FerretDB v1.24.2, built once per machine and cached.
+OE_FERRETDB="$(bash packaging/install-ferretdb.sh | tail -n 1)"
+export OE_FERRETDB
 bash packaging/build.sh dev
 export QT_QPA_PLATFORM=offscreen
 ctest --preset dev --output-on-failure "$@"

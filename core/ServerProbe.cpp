@@ -46,6 +46,11 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
     bson_t *hello = BCON_NEW("hello", BCON_INT32(1));
     bool ok = mongoc_client_command_simple(client, "admin", hello, nullptr, &reply, &e);
     bson_destroy(hello);
+    if (!ok && e.domain != MONGOC_ERROR_SERVER && e.domain != MONGOC_ERROR_QUERY) {
+        bson_destroy(&reply);
+        *error = connection.errorFrom(e, QStringLiteral("connecting (hello)"));
+        return false;
+    }
     if (!ok) {
         // Servers before MongoDB 4.4.2 know only the legacy name.
         bson_destroy(&reply);

@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6   # Qt 6 Widgets/Concurrent/PrintSupport/Test, charts
   libmongoc-dev libbson-dev zlib1g-dev                     # MongoDB C driver, .bson.gz dumps
   qtkeychain-qt6-dev                                       # secrets in the system keychain
-  xvfb xauth time util-linux                               # screenshots, benchmark RSS, setpriv for tests
+  xvfb xauth time util-linux openssl python3               # screenshots, benchmark RSS, setpriv, test certificates, fixtures
 )
 
 missing=()

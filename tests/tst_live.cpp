@@ -279,6 +279,50 @@ private slots:
         QVERIFY(!r.err.contains(QStringLiteral("not-the-password")));
     }
 
+    void tlsWithCaClientCertificateAndHostNameChecks()
+    {
+        const auto tls = readEnv(QStringLiteral("tls"));
+        const QString byName = tls.value(QStringLiteral("OE_TEST_TLS_URI"));
+        const QString byIp = tls.value(QStringLiteral("OE_TEST_TLS_IP_URI"));
+        const QString ca = tls.value(QStringLiteral("OE_TEST_TLS_CA"));
+        const QString client = tls.value(QStringLiteral("OE_TEST_TLS_CLIENT"));
+        QVERIFY(!byName.isEmpty() && QFile::exists(ca) && QFile::exists(client));
+        auto connect = [&](const QString &uri, const QStringList &extra) {
+            return cli(QStringList{QStringLiteral("test-connection"), QStringLiteral("--uri"), uri,
+                                   QStringLiteral("--server-selection-timeout-ms"),
+                                   QStringLiteral("3000")} +
+                       extra);
+        };
+        const QStringList caAndCert = {QStringLiteral("--tls-ca-file"), ca,
+                                       QStringLiteral("--tls-certificate-key-file"), client};
+        Run r = connect(byName, caAndCert);
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("FerretDB")), qPrintable(r.err));
+        // The server's certificate is not trusted without the CA.
+        r = connect(byName, {QStringLiteral("--tls-certificate-key-file"), client});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("certificate verify failed")), qPrintable(r.err));
+        // The certificate names "localhost", not 127.0.0.1: refused unless the user allows it.
+        r = connect(byIp, caAndCert);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("mismatch")), qPrintable(r.err));
+        r = connect(byIp, caAndCert + QStringList{QStringLiteral("--tls-allow-invalid-hostnames")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The server requires a client certificate.
+        r = connect(byName, {QStringLiteral("--tls-ca-file"), ca});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        // And a scan over TLS works like any other.
+        import(tls.value(QStringLiteral("OE_TEST_URI")), "book_sales", demo("book_sales"));
+        const QString out = m_dir.filePath(QStringLiteral("tls"));
+        r = cli(QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), byName,
+                            QStringLiteral("--db"), QStringLiteral("oe_test"),
+                            QStringLiteral("--collection"), QStringLiteral("book_sales"),
+                            QStringLiteral("--out"), out, QStringLiteral("--quiet")} +
+                caAndCert);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
+    }
+
     void progressAndCancellationReturnAPartialResult()
     {
         LiveQuery query;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts or stops a throwaway FerretDB v1.24.2 (SQLite backend, loopback only, telemetry off) for live tests.
 #
-#   tests/live/ferretdb-fixture.sh start STATE_DIR [plain|replset|auth]
+#   tests/live/ferretdb-fixture.sh start STATE_DIR [plain|replset|auth|tls]
 #   tests/live/ferretdb-fixture.sh stop  STATE_DIR
 #
 # start: picks two free loopback ports (wire + debug), runs FerretDB in the background with its data in
@@ -13,6 +13,10 @@
 #     OE_TEST_URI=mongodb://USER:PASSWORD@127.0.0.1:PORT/?authSource=admin&authMechanism=SCRAM-SHA-256  (auth)
 #     OE_TEST_HOSTPORT=127.0.0.1:PORT  OE_TEST_PID=PID  OE_TEST_VARIANT=VARIANT
 #     auth only: OE_TEST_USER, OE_TEST_PASSWORD, OE_TEST_AUTH_SOURCE=admin, OE_TEST_AUTH_MECHANISM=SCRAM-SHA-256
+#   The tls variant also listens with TLS on a third port, with a throwaway CA (openssl) whose server
+#   certificate names only "localhost", and requires client certificates; it adds OE_TEST_TLS_URI
+#   (mongodb://localhost:TLSPORT/?tls=true), OE_TEST_TLS_IP_URI (the same by 127.0.0.1, which the
+#   certificate does not name), OE_TEST_TLS_CA, OE_TEST_TLS_CLIENT (client certificate + key, PEM).
 #   The auth variant uses FerretDB's --test-enable-new-auth (SCRAM-SHA-256/SCRAM-SHA-1 users stored by FerretDB;
 #   PLAIN is refused) and checks at start that the right password is accepted and a wrong one rejected.
 #   On failure it prints the log's last lines and exits 1.
@@ -23,11 +27,11 @@
 # which can take minutes the very first time). Needs only bash, python3 (standard library) and coreutils.
 set -uo pipefail
 
-usage() { echo "usage: $0 start|stop STATE_DIR [plain|replset|auth]" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop STATE_DIR [plain|replset|auth|tls]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 action="$1"
 variant="${3:-plain}"
-case "$variant" in plain|replset|auth) ;; *) usage ;; esac
+case "$variant" in plain|replset|auth|tls) ;; *) usage ;; esac
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -69,7 +73,7 @@ stop_server() {
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
   fi
   rm -f "$pidfile" "$state/env" "$state/env.sh"
-  rm -rf "$data"
+  rm -rf "$data" "$state/tls"
 }
 
 if [ "$action" = stop ]; then
@@ -94,12 +98,12 @@ if [ -z "$ferretdb" ]; then
 fi
 [ -x "$ferretdb" ] || { say "FerretDB binary not found or not executable: $ferretdb"; exit 1; }
 
-# Two distinct free loopback ports, both bound at once so they differ.
+# Three distinct free loopback ports, all bound at once so they differ.
 free_ports() {
   python3 - <<'EOF'
 import socket
 socks = []
-for _ in range(2):
+for _ in range(3):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     socks.append(s)
@@ -141,13 +145,36 @@ sys.exit(0 if b"\x01ok\x00" + struct.pack("<d", 1.0) in buf else 1)
 EOF
 }
 
+# A throwaway CA, a server certificate for "localhost" only, and a client certificate.
+make_certificates() {
+  local dir="$state/tls"
+  mkdir -p "$dir" && cd "$dir" || return 1
+  {
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj "/CN=oe-test-ca" &&
+      openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost" &&
+      printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >server.ext &&
+      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile server.ext &&
+      openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=oe-test-client" &&
+      printf 'extendedKeyUsage=clientAuth\n' >client.ext &&
+      openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.crt -days 2 -extfile client.ext &&
+      cat client.crt client.key >client.pem
+  } >>"$log" 2>&1
+  local rc=$?
+  cd "$state" || return 1
+  return $rc
+}
+
 # A leftover server from an interrupted run of this same state dir goes first.
 stop_server
 mkdir -p "$data" || exit 1
 : >"$log"
+if [ "$variant" = tls ]; then
+  command -v openssl >/dev/null || fail "openssl is needed for the tls variant"
+  make_certificates || fail "could not create test certificates"
+fi
 
 for attempt in 1 2 3; do
-  read -r port debug_port < <(free_ports) || fail "python3 could not pick free ports"
+  read -r port debug_port tls_port < <(free_ports) || fail "python3 could not pick free ports"
   [ -n "${debug_port:-}" ] || fail "python3 could not pick free ports"
   if [ -n "${OE_FERRETDB_PORT:-}" ]; then
     port="$OE_FERRETDB_PORT"
@@ -161,6 +188,8 @@ for attempt in 1 2 3; do
   case "$variant" in
     replset) args+=("--repl-set-name=$repl_set") ;;
     auth) args+=(--test-enable-new-auth "--setup-database=$auth_db" "--setup-username=$auth_user" "--setup-password=$auth_password") ;;
+    tls) args+=("--listen-tls=127.0.0.1:$tls_port" "--listen-tls-cert-file=$state/tls/server.pem"
+                "--listen-tls-key-file=$state/tls/server.key" "--listen-tls-ca-file=$state/tls/ca.pem") ;;
   esac
 
   echo "=== $(date -u +%FT%TZ) start attempt $attempt: $ferretdb ${args[*]}" >>"$log"
@@ -190,7 +219,7 @@ done
 
 hostport="127.0.0.1:$port"
 case "$variant" in
-  plain) uri="mongodb://$hostport/" ;;
+  plain|tls) uri="mongodb://$hostport/" ;;
   replset) uri="mongodb://$hostport/?replicaSet=$repl_set" ;;
   auth) uri="mongodb://$auth_user:$auth_password@$hostport/?authSource=$auth_db&authMechanism=$auth_mechanism" ;;
 esac
@@ -211,6 +240,13 @@ fi
   echo "OE_TEST_HOSTPORT=$hostport"
   echo "OE_TEST_PID=$pid"
   echo "OE_TEST_VARIANT=$variant"
+  if [ "$variant" = tls ]; then
+    echo "OE_TEST_TLS_URI=mongodb://localhost:$tls_port/?tls=true"
+    echo "OE_TEST_TLS_IP_URI=mongodb://127.0.0.1:$tls_port/?tls=true"
+    echo "OE_TEST_TLS_HOSTPORT=localhost:$tls_port"
+    echo "OE_TEST_TLS_CA=$state/tls/ca.pem"
+    echo "OE_TEST_TLS_CLIENT=$state/tls/client.pem"
+  fi
   if [ "$variant" = auth ]; then
     echo "OE_TEST_USER=$auth_user"
     echo "OE_TEST_PASSWORD=$auth_password"

@@ -1,0 +1,157 @@
+// bench_cursor_drain: the floor for `outlier-explorer-cli analyze --uri ... --full`.
+//
+// Opens a libmongoc client with the settings the product uses (core/MongoConnection.cpp:
+// appname "outlier-explorer", serverSelectionTimeoutMS/connectTimeoutMS 10000,
+// socketTimeoutMS 120000 unless the URI sets them, read preference secondaryPreferred unless
+// the URI has readPreference, error API version 2), runs find({}) on the collection and pulls
+// every document off the cursor. It does nothing with them but count them and sum their
+// lengths (so the loop has an observable result the compiler cannot drop): no copy, no walk.
+// Whatever a live `analyze --full` spends beyond this is the cost of the analysis itself.
+//
+// Usage: bench_cursor_drain URI DB COLLECTION [--batch-size N]
+//   --batch-size N   the find's batchSize option (default: none, i.e. the driver's/server's)
+// Prints (one "key: value" per line, for run-live-benchmark.sh to parse):
+//   documents, bytes, seconds, docs_per_s, mb_per_s (MB = 10^6 bytes), peak_rss_kb
+// "seconds" runs from creating the client to the cursor's end (connection, server selection
+// and the whole scan), not process start-up.
+// Exit status: 0 on success, 1 on a connection or cursor error, 2 on bad usage.
+
+#include <mongoc/mongoc.h>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+// Like core/MongoRuntime.cpp: warnings and errors only, minus the farewell FerretDB rejects.
+void logHandler(mongoc_log_level_t level, const char *domain, const char *message, void *)
+{
+    if (level > MONGOC_LOG_LEVEL_WARNING || std::strstr(message, "endSessions"))
+        return;
+    std::fprintf(stderr, "mongoc %s: %s\n", domain, message);
+}
+
+void setDefault(mongoc_uri_t *uri, const char *option, int value)
+{
+    if (!mongoc_uri_has_option(uri, option))
+        mongoc_uri_set_option_as_int32(uri, option, value);
+}
+
+long peakRssKb()
+{
+    struct rusage usage {};
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return -1;
+    return usage.ru_maxrss; // kilobytes on Linux
+}
+
+int usage(const char *argv0)
+{
+    std::fprintf(stderr, "usage: %s URI DB COLLECTION [--batch-size N]\n", argv0);
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const char *argv0 = argc > 0 ? argv[0] : "bench_cursor_drain";
+    if (argc != 4 && argc != 6)
+        return usage(argv0);
+    long batchSize = 0;
+    if (argc == 6) {
+        if (std::strcmp(argv[4], "--batch-size") != 0)
+            return usage(argv0);
+        char *end = nullptr;
+        batchSize = std::strtol(argv[5], &end, 10);
+        if (!end || *end != '\0' || batchSize < 1 || batchSize > (1L << 30)) {
+            std::fprintf(stderr, "bench_cursor_drain: bad --batch-size: %s\n", argv[5]);
+            return 2;
+        }
+    }
+    const char *uriText = argv[1];
+    const char *dbName = argv[2];
+    const char *collName = argv[3];
+
+    mongoc_init();
+    mongoc_log_set_handler(logHandler, nullptr);
+    mongoc_log_trace_disable();
+
+    const auto start = std::chrono::steady_clock::now();
+
+    bson_error_t error;
+    mongoc_uri_t *uri = mongoc_uri_new_with_error(uriText, &error);
+    if (!uri) {
+        std::fprintf(stderr, "bench_cursor_drain: invalid URI: %s\n", error.message);
+        mongoc_cleanup();
+        return 2;
+    }
+    if (!mongoc_uri_get_appname(uri))
+        mongoc_uri_set_appname(uri, "outlier-explorer");
+    setDefault(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 10000);
+    setDefault(uri, MONGOC_URI_CONNECTTIMEOUTMS, 10000);
+    setDefault(uri, MONGOC_URI_SOCKETTIMEOUTMS, 120000);
+    if (!mongoc_uri_has_option(uri, MONGOC_URI_READPREFERENCE)) {
+        mongoc_read_prefs_t *prefs = mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED);
+        mongoc_uri_set_read_prefs_t(uri, prefs);
+        mongoc_read_prefs_destroy(prefs);
+    }
+    mongoc_client_t *client = mongoc_client_new_from_uri_with_error(uri, &error);
+    mongoc_uri_destroy(uri);
+    if (!client) {
+        std::fprintf(stderr, "bench_cursor_drain: cannot create the client: %s\n", error.message);
+        mongoc_cleanup();
+        return 1;
+    }
+    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+
+    mongoc_collection_t *collection = mongoc_client_get_collection(client, dbName, collName);
+    bson_t filter = BSON_INITIALIZER;
+    bson_t opts = BSON_INITIALIZER;
+    if (batchSize > 0)
+        BSON_APPEND_INT32(&opts, "batchSize", std::int32_t(batchSize));
+    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(collection, &filter, &opts, nullptr);
+    bson_destroy(&opts);
+    bson_destroy(&filter);
+
+    std::uint64_t documents = 0;
+    std::uint64_t bytes = 0;
+    const bson_t *doc = nullptr;
+    while (mongoc_cursor_next(cursor, &doc)) {
+        ++documents;
+        bytes += doc->len;
+    }
+    const bool failed = mongoc_cursor_error(cursor, &error);
+    mongoc_cursor_destroy(cursor);
+    mongoc_collection_destroy(collection);
+
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    mongoc_client_destroy(client);
+    mongoc_cleanup();
+
+    if (failed) {
+        std::fprintf(stderr,
+                     "bench_cursor_drain: reading %s.%s failed after %" PRIu64
+                     " document(s): %s (domain %" PRIu32 ", code %" PRIu32 ")\n",
+                     dbName, collName, documents, error.message, error.domain, error.code);
+        return 1;
+    }
+
+    const double t = seconds > 0 ? seconds : 1e-9;
+    std::printf("documents: %" PRIu64 "\n", documents);
+    std::printf("bytes: %" PRIu64 "\n", bytes);
+    std::printf("seconds: %.3f\n", seconds);
+    std::printf("docs_per_s: %.0f\n", double(documents) / t);
+    std::printf("mb_per_s: %.1f\n", double(bytes) / 1e6 / t);
+    std::printf("peak_rss_kb: %ld\n", peakRssKb());
+    return 0;
+}

@@ -1,0 +1,428 @@
+#include "DocumentSplitter.h"
+
+#include "BsonTypes.h"
+#include "DocumentId.h"
+
+#include <QCryptographicHash>
+
+#include <bson/bson.h>
+
+#include <bit>
+#include <memory>
+
+namespace oe {
+
+namespace {
+
+struct ValueSpan
+{
+    int type;
+    const std::uint8_t *data;
+    std::uint32_t length;
+};
+
+ValueSpan valueOf(const bson_iter_t *it)
+{
+    const std::uint32_t keyLength = it->d1 - it->key - 1;
+    const std::uint32_t start = it->key + keyLength + 1;
+    return {int(bson_iter_type(it)), it->raw + start, it->next_off - start};
+}
+
+QByteArray rawValue(const bson_iter_t *it)
+{
+    const ValueSpan v = valueOf(it);
+    QByteArray raw(1, char(v.type));
+    raw.append(reinterpret_cast<const char *>(v.data), qsizetype(v.length));
+    return raw;
+}
+
+// Appends a raw (type + value) value under `key`.
+bool appendRaw(bson_t *out, const QString &key, const QByteArray &raw)
+{
+    if (raw.isEmpty())
+        return true;
+    // A one-field document carrying the value, so libbson copies it with validation.
+    const QByteArray k = key.toUtf8();
+    const std::uint32_t total = std::uint32_t(4 + 1 + k.size() + 1 + (raw.size() - 1) + 1);
+    QByteArray doc(qsizetype(total), '\0');
+    const std::uint32_t le = BSON_UINT32_TO_LE(total);
+    std::memcpy(doc.data(), &le, 4);
+    doc[4] = raw[0];
+    std::memcpy(doc.data() + 5, k.constData(), std::size_t(k.size()) + 1);
+    std::memcpy(doc.data() + 5 + k.size() + 1, raw.constData() + 1, std::size_t(raw.size() - 1));
+    bson_t single;
+    bson_iter_t it;
+    if (!bson_init_static(&single, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                          total) ||
+        !bson_iter_init(&it, &single) || !bson_iter_next(&it))
+        return false;
+    return bson_append_iter(out, k.constData(), int(k.size()), &it);
+}
+
+void appendCount(bson_t *out, const QString &key, std::uint64_t value)
+{
+    const QByteArray k = key.toUtf8();
+    if (value <= 0x7fffffffu)
+        bson_append_int32(out, k.constData(), int(k.size()), std::int32_t(value));
+    else
+        bson_append_int64(out, k.constData(), int(k.size()), std::int64_t(value));
+}
+
+QByteArray bytesOf(const bson_t *doc)
+{
+    return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+}
+
+enum class Found
+{
+    Missing,
+    Array,
+    NotArray,
+    InsideArray
+};
+
+// Finds the array at `segments` from the top of `doc`; `at` is left on it.
+Found locate(const bson_t *doc, const QStringList &segments, bson_iter_t *at, QString *what)
+{
+    bson_iter_t it;
+    if (!bson_iter_init(&it, doc))
+        return Found::Missing;
+    for (qsizetype i = 0; i < segments.size(); ++i) {
+        const QByteArray seg = segments[i].toUtf8();
+        if (!bson_iter_find_w_len(&it, seg.constData(), int(seg.size())))
+            return Found::Missing;
+        const bson_type_t type = bson_iter_type(&it);
+        const bool last = i + 1 == segments.size();
+        if (last) {
+            *at = it;
+            if (type == BSON_TYPE_ARRAY)
+                return Found::Array;
+            *what = BsonTypes::name(std::countr_zero(BsonTypes::bit(type)));
+            return Found::NotArray;
+        }
+        if (type == BSON_TYPE_ARRAY) {
+            *what = segments.mid(0, i + 1).join(QLatin1Char('.'));
+            return Found::InsideArray;
+        }
+        if (type != BSON_TYPE_DOCUMENT) {
+            *what = segments.mid(0, i + 1).join(QLatin1Char('.'));
+            return Found::Missing;
+        }
+        bson_iter_t child;
+        if (!bson_iter_recurse(&it, &child))
+            return Found::Missing;
+        it = child;
+    }
+    return Found::Missing;
+}
+
+// Copies `in` into `out`, rebuilding the array at `segments[depth..]` with `fillArray`, and at
+// the top level passing each field through `topLevel` (which may replace or drop it) before
+// `finishTop` appends what is left to add.
+const auto kNoTopLevel = [](bson_t *, const std::string_view &, const bson_iter_t *) {
+    return false;
+};
+
+template <typename FillArray, typename TopLevel>
+void rebuild(bson_t *out, bson_iter_t *in, const QStringList &segments, int depth,
+             const FillArray &fillArray, const TopLevel &topLevel)
+{
+    const QByteArray seg = segments[depth].toUtf8();
+    while (bson_iter_next(in)) {
+        const std::string_view key(bson_iter_key(in), in->d1 - in->key - 1);
+        if (key == std::string_view(seg.constData(), std::size_t(seg.size()))) {
+            if (depth + 1 == segments.size()) {
+                bson_t array;
+                bson_append_array_begin(out, key.data(), int(key.size()), &array);
+                fillArray(&array);
+                bson_append_array_end(out, &array);
+            } else {
+                bson_t sub;
+                bson_iter_t child;
+                bson_iter_recurse(in, &child);
+                bson_append_document_begin(out, key.data(), int(key.size()), &sub);
+                rebuild(&sub, &child, segments, depth + 1, fillArray, kNoTopLevel);
+                bson_append_document_end(out, &sub);
+            }
+            continue;
+        }
+        if (topLevel(out, key, in))
+            continue;
+        bson_append_iter(out, key.data(), int(key.size()), in);
+    }
+}
+
+void appendElement(bson_t *array, std::uint32_t index, const bson_iter_t *element)
+{
+    char buffer[16];
+    const char *key = nullptr;
+    const std::size_t len = bson_uint32_to_string(index, &key, buffer, sizeof buffer);
+    bson_append_iter(array, key, int(len), element);
+}
+
+void addToDigest(QCryptographicHash &hash, const bson_iter_t *element)
+{
+    const ValueSpan v = valueOf(element);
+    const char type = char(v.type);
+    hash.addData(QByteArrayView(&type, 1));
+    hash.addData(QByteArrayView(reinterpret_cast<const char *>(v.data), qsizetype(v.length)));
+}
+
+// Visits the elements of the primary's array, then each page's items, in order.
+template <typename Visit>
+bool forEachElement(const QByteArray &primary, const std::vector<QByteArray> &pages,
+                    const SplitConfig &config, const Visit &visit, QString *problem)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(primary.constData()),
+                          std::size_t(primary.size()))) {
+        *problem = QStringLiteral("malformed primary document");
+        return false;
+    }
+    bson_iter_t at, element;
+    QString what;
+    const Found found = locate(&doc, config.pathSegments(), &at, &what);
+    if (found == Found::Array) {
+        bson_iter_recurse(&at, &element);
+        while (bson_iter_next(&element))
+            visit(&element);
+    } else if (found != Found::Missing) {
+        *problem = QStringLiteral("field '%1' of the primary is not an array").arg(config.field);
+        return false;
+    }
+    const QByteArray items = config.itemsField.toUtf8();
+    for (std::size_t k = 0; k < pages.size(); ++k) {
+        bson_t page;
+        bson_iter_t it;
+        if (!bson_init_static(&page, reinterpret_cast<const std::uint8_t *>(pages[k].constData()),
+                              std::size_t(pages[k].size())) ||
+            !bson_iter_init_find_w_len(&it, &page, items.constData(), int(items.size())) ||
+            !BSON_ITER_HOLDS_ARRAY(&it)) {
+            *problem =
+                QStringLiteral("overflow page %1 has no '%2' array").arg(k).arg(config.itemsField);
+            return false;
+        }
+        bson_iter_recurse(&it, &element);
+        while (bson_iter_next(&element))
+            visit(&element);
+    }
+    return true;
+}
+
+} // namespace
+
+std::uint64_t DocumentSplitter::pageCount(std::uint64_t length, const SplitConfig &config)
+{
+    const auto keep = std::uint64_t(config.keep);
+    const auto size = std::uint64_t(config.pageSize);
+    return length > keep ? (length - keep + size - 1) / size : 0;
+}
+
+DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::uint32_t length,
+                                                 const SplitConfig &config)
+{
+    Result r;
+    bson_t doc;
+    if (!bson_init_static(&doc, data, length)) {
+        r.kind = Result::Kind::Invalid;
+        r.problem = QStringLiteral("malformed BSON document");
+        return r;
+    }
+    bson_iter_t it;
+    bson_iter_t idIter;
+    bool hasId = bson_iter_init_find(&idIter, &doc, "_id");
+    if (hasId) {
+        const ValueSpan v = valueOf(&idIter);
+        r.rawId = DocumentId::raw(v.type, v.data, v.length);
+    }
+    const QByteArray flag = config.flagField.toUtf8();
+    if (bson_iter_init_find_w_len(&it, &doc, flag.constData(), int(flag.size()))) {
+        r.originalFlag = rawValue(&it);
+        r.alreadySplit = BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
+    }
+    if (!config.countField.isEmpty()) {
+        const QByteArray count = config.countField.toUtf8();
+        if (bson_iter_init_find_w_len(&it, &doc, count.constData(), int(count.size())))
+            r.originalCount = rawValue(&it);
+    }
+    if (!config.pagesField.isEmpty()) {
+        const QByteArray pages = config.pagesField.toUtf8();
+        if (bson_iter_init_find_w_len(&it, &doc, pages.constData(), int(pages.size())))
+            r.originalPages = rawValue(&it);
+    }
+
+    bson_iter_t at;
+    QString what;
+    switch (locate(&doc, config.pathSegments(), &at, &what)) {
+    case Found::Missing:
+        return r;
+    case Found::NotArray:
+        r.kind = Result::Kind::Invalid;
+        r.problem = QStringLiteral("field '%1' is %2, not an array").arg(config.field, what);
+        return r;
+    case Found::InsideArray:
+        r.kind = Result::Kind::Invalid;
+        r.problem = QStringLiteral(
+                        "field '%1' lies inside the array '%2': arrays inside arrays of documents "
+                        "cannot be split")
+                        .arg(config.field, what);
+        return r;
+    case Found::Array:
+        break;
+    }
+    r.hasArray = true;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    bson_iter_t element;
+    bson_iter_recurse(&at, &element);
+    while (bson_iter_next(&element)) {
+        addToDigest(hash, &element);
+        ++r.length;
+    }
+    r.digest = hash.result();
+    const auto keep = std::uint64_t(config.keep);
+    if (r.length <= keep || r.alreadySplit)
+        return r;
+    if (!hasId) {
+        r.kind = Result::Kind::Invalid;
+        r.problem = QStringLiteral("document has no _id to link its overflow pages to");
+        return r;
+    }
+
+    r.kind = Result::Kind::Split;
+    const std::uint64_t pages = pageCount(r.length, config);
+    const auto pageSize = std::uint64_t(config.pageSize);
+    const QByteArray link = config.linkField.toUtf8();
+    const QByteArray pageKey = config.pageField.toUtf8();
+    const QByteArray items = config.itemsField.toUtf8();
+    struct PageBuilder
+    {
+        bson_t *doc = nullptr;
+        bson_t array;
+    };
+    std::unique_ptr<PageBuilder[]> builders(new PageBuilder[pages]);
+    for (std::uint64_t k = 0; k < pages; ++k) {
+        builders[k].doc = bson_new();
+        bson_append_iter(builders[k].doc, link.constData(), int(link.size()), &idIter);
+        appendCount(builders[k].doc, config.pageField, k);
+        bson_append_array_begin(builders[k].doc, items.constData(), int(items.size()),
+                                &builders[k].array);
+    }
+    const auto fill = [&](bson_t *array) {
+        bson_iter_t e;
+        bson_iter_recurse(&at, &e);
+        std::uint64_t i = 0;
+        while (bson_iter_next(&e)) {
+            if (i < keep) {
+                appendElement(array, std::uint32_t(i), &e);
+            } else {
+                const std::uint64_t moved = i - keep;
+                appendElement(&builders[moved / pageSize].array, std::uint32_t(moved % pageSize),
+                              &e);
+                r.movedBytes += e.next_off - e.off;
+                ++r.movedElements;
+            }
+            ++i;
+        }
+    };
+    bool flagDone = false, countDone = false, pagesDone = false;
+    const auto topLevel = [&](bson_t *out, const std::string_view &key, const bson_iter_t *) {
+        auto is = [&](const QString &name) {
+            return !name.isEmpty() && key == std::string_view(name.toUtf8().constData());
+        };
+        if (is(config.flagField)) {
+            bson_append_bool(out, key.data(), int(key.size()), true);
+            return flagDone = true;
+        }
+        if (is(config.countField)) {
+            appendCount(out, config.countField, r.length);
+            return countDone = true;
+        }
+        if (is(config.pagesField)) {
+            appendCount(out, config.pagesField, pages);
+            return pagesDone = true;
+        }
+        return false;
+    };
+    bson_t *primary = bson_new();
+    bson_iter_t top;
+    bson_iter_init(&top, &doc);
+    rebuild(primary, &top, config.pathSegments(), 0, fill, topLevel);
+    if (!flagDone)
+        bson_append_bool(primary, flag.constData(), int(flag.size()), true);
+    if (!config.countField.isEmpty() && !countDone)
+        appendCount(primary, config.countField, r.length);
+    if (!config.pagesField.isEmpty() && !pagesDone)
+        appendCount(primary, config.pagesField, pages);
+    r.primary = bytesOf(primary);
+    bson_destroy(primary);
+    for (std::uint64_t k = 0; k < pages; ++k) {
+        bson_append_array_end(builders[k].doc, &builders[k].array);
+        r.pages.push_back(bytesOf(builders[k].doc));
+        bson_destroy(builders[k].doc);
+    }
+    return r;
+}
+
+bool DocumentSplitter::reassemble(const QByteArray &primary,
+                                  const std::vector<QByteArray> &pagesInOrder,
+                                  const SplitConfig &config, const QByteArray &originalFlag,
+                                  const QByteArray &originalCount, const QByteArray &originalPages,
+                                  QByteArray *out, QString *problem)
+{
+    std::vector<QByteArray> elements; // raw values in order
+    if (!forEachElement(
+            primary, pagesInOrder, config,
+            [&](const bson_iter_t *e) { elements.push_back(rawValue(e)); }, problem))
+        return false;
+    bson_t doc;
+    bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(primary.constData()),
+                     std::size_t(primary.size()));
+    const auto fill = [&](bson_t *array) {
+        for (std::size_t i = 0; i < elements.size(); ++i) {
+            char buffer[16];
+            const char *key = nullptr;
+            bson_uint32_to_string(std::uint32_t(i), &key, buffer, sizeof buffer);
+            appendRaw(array, QString::fromLatin1(key), elements[i]);
+        }
+    };
+    const auto topLevel = [&](bson_t *o, const std::string_view &key, const bson_iter_t *) {
+        const QString k = QString::fromUtf8(key.data(), qsizetype(key.size()));
+        if (k == config.flagField)
+            return appendRaw(o, k, originalFlag), true;
+        if (!config.countField.isEmpty() && k == config.countField)
+            return appendRaw(o, k, originalCount), true;
+        if (!config.pagesField.isEmpty() && k == config.pagesField)
+            return appendRaw(o, k, originalPages), true;
+        return false;
+    };
+    bson_t *rebuilt = bson_new();
+    bson_iter_t top;
+    bson_iter_init(&top, &doc);
+    rebuild(rebuilt, &top, config.pathSegments(), 0, fill, topLevel);
+    *out = bytesOf(rebuilt);
+    bson_destroy(rebuilt);
+    return true;
+}
+
+bool DocumentSplitter::concatenatedDigest(const QByteArray &primary,
+                                          const std::vector<QByteArray> &pagesInOrder,
+                                          const SplitConfig &config, std::uint64_t prefix,
+                                          QByteArray *digest, std::uint64_t *total,
+                                          QString *problem)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    std::uint64_t n = 0;
+    const bool ok = forEachElement(
+        primary, pagesInOrder, config,
+        [&](const bson_iter_t *e) {
+            if (n < prefix)
+                addToDigest(hash, e);
+            ++n;
+        },
+        problem);
+    *digest = hash.result();
+    *total = n;
+    return ok;
+}
+
+} // namespace oe

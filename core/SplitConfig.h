@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace oe {
+
+// How to apply the outlier pattern to one array field: keep the first `keep` elements in the
+// document, flag it, and move the rest into pages of `pageSize` in an overflow collection.
+struct SplitConfig
+{
+    QString collection;    // source collection (for dumps: the file's base name)
+    QString field;         // the array, in dot notation: "activities", "stats.history"
+    std::int64_t keep = 0; // elements left in the primary (0 moves them all)
+    std::int64_t pageSize = 1000;
+    QString overflowCollection; // default <collection>_overflow
+    QString linkField = QStringLiteral("parent_id");
+    QString pageField = QStringLiteral("page");
+    QString itemsField; // default: the array's own name
+    QString flagField = QStringLiteral("has_extras");
+    QString countField; // optional: total length, like activityCount
+    QString pagesField; // optional: number of pages, like overflowPages
+    QString filter;     // optional extended JSON: only these documents
+
+    // Fills the defaults that depend on other fields (overflow name, items field).
+    SplitConfig withDefaults() const;
+    // Empty when the configuration is usable, else every problem, one per entry.
+    QStringList problems() const;
+    QString journalCollection() const { return collection + QStringLiteral("_outlier_migrations"); }
+    QStringList pathSegments() const { return field.split(QLatin1Char('.')); }
+};
+
+} // namespace oe

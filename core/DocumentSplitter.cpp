@@ -1,5 +1,6 @@
 #include "DocumentSplitter.h"
 
+#include "BsonRaw.h"
 #include "BsonTypes.h"
 #include "DocumentId.h"
 
@@ -30,33 +31,13 @@ ValueSpan valueOf(const bson_iter_t *it)
 
 QByteArray rawValue(const bson_iter_t *it)
 {
-    const ValueSpan v = valueOf(it);
-    QByteArray raw(1, char(v.type));
-    raw.append(reinterpret_cast<const char *>(v.data), qsizetype(v.length));
-    return raw;
+    return bsonraw::valueOf(it);
 }
 
-// Appends a raw (type + value) value under `key`.
 bool appendRaw(bson_t *out, const QString &key, const QByteArray &raw)
 {
-    if (raw.isEmpty())
-        return true;
-    // A one-field document carrying the value, so libbson copies it with validation.
     const QByteArray k = key.toUtf8();
-    const std::uint32_t total = std::uint32_t(4 + 1 + k.size() + 1 + (raw.size() - 1) + 1);
-    QByteArray doc(qsizetype(total), '\0');
-    const std::uint32_t le = BSON_UINT32_TO_LE(total);
-    std::memcpy(doc.data(), &le, 4);
-    doc[4] = raw[0];
-    std::memcpy(doc.data() + 5, k.constData(), std::size_t(k.size()) + 1);
-    std::memcpy(doc.data() + 5 + k.size() + 1, raw.constData() + 1, std::size_t(raw.size() - 1));
-    bson_t single;
-    bson_iter_t it;
-    if (!bson_init_static(&single, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                          total) ||
-        !bson_iter_init(&it, &single) || !bson_iter_next(&it))
-        return false;
-    return bson_append_iter(out, k.constData(), int(k.size()), &it);
+    return bsonraw::append(out, k.constData(), int(k.size()), raw);
 }
 
 void appendCount(bson_t *out, const QString &key, std::uint64_t value)
@@ -70,7 +51,7 @@ void appendCount(bson_t *out, const QString &key, std::uint64_t value)
 
 QByteArray bytesOf(const bson_t *doc)
 {
-    return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    return bsonraw::bytesOf(doc);
 }
 
 enum class Found

@@ -1,0 +1,76 @@
+#pragma once
+
+// Internal to core (includes the driver's headers): raw BSON values, i.e. a type byte followed
+// by the value's bytes exactly as they appear in a document.
+
+#include "DocumentId.h"
+
+#include <QByteArray>
+
+#include <bson/bson.h>
+
+#include <cstring>
+#include <string>
+
+namespace oe::bsonraw {
+
+inline QByteArray valueOf(const bson_iter_t *it)
+{
+    const std::uint32_t keyLength = it->d1 - it->key - 1;
+    const std::uint32_t start = it->key + keyLength + 1;
+    QByteArray raw(1, char(bson_iter_type(it)));
+    raw.append(reinterpret_cast<const char *>(it->raw + start), qsizetype(it->next_off - start));
+    return raw;
+}
+
+// Appends a raw value under `key` (validated by libbson on the way).
+inline bool append(bson_t *out, const char *key, int keyLength, const QByteArray &raw)
+{
+    if (raw.isEmpty())
+        return true;
+    const std::size_t k = keyLength < 0 ? std::strlen(key) : std::size_t(keyLength);
+    const auto total = std::uint32_t(4 + 1 + k + 1 + std::size_t(raw.size() - 1) + 1);
+    std::string doc(total, '\0');
+    const std::uint32_t le = BSON_UINT32_TO_LE(total);
+    std::memcpy(doc.data(), &le, 4);
+    doc[4] = raw[0];
+    std::memcpy(doc.data() + 5, key, k);
+    std::memcpy(doc.data() + 5 + k + 1, raw.constData() + 1, std::size_t(raw.size() - 1));
+    bson_t single;
+    bson_iter_t it;
+    if (!bson_init_static(&single, reinterpret_cast<const std::uint8_t *>(doc.data()), doc.size()) ||
+        !bson_iter_init(&it, &single) || !bson_iter_next(&it))
+        return false;
+    return bson_append_iter(out, key, int(k), &it);
+}
+
+// DocumentId's compact encoding (strings as characters only) to a raw value, and back.
+inline QByteArray fromDocumentId(const std::string &rawId)
+{
+    if (rawId.empty())
+        return {};
+    if (std::uint8_t(rawId[0]) != BSON_TYPE_UTF8)
+        return QByteArray(rawId.data(), qsizetype(rawId.size()));
+    const std::string chars = rawId.substr(1);
+    const std::uint32_t le = BSON_UINT32_TO_LE(std::uint32_t(chars.size() + 1));
+    QByteArray raw(1, char(BSON_TYPE_UTF8));
+    raw.append(reinterpret_cast<const char *>(&le), 4);
+    raw.append(chars.data(), qsizetype(chars.size()));
+    raw.append('\0');
+    return raw;
+}
+
+inline std::string toDocumentId(const QByteArray &raw)
+{
+    if (raw.isEmpty())
+        return {};
+    const auto type = int(std::uint8_t(raw[0]));
+    return DocumentId::raw(type, reinterpret_cast<const std::uint8_t *>(raw.constData() + 1), std::size_t(raw.size() - 1));
+}
+
+inline QByteArray bytesOf(const bson_t *doc)
+{
+    return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+}
+
+} // namespace oe::bsonraw

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "SourceError.h"
+#include "SplitConfig.h"
+#include "SplitPlan.h"
+#include "VerifyReport.h"
+
+#include <QStringList>
+
+#include <atomic>
+
+namespace oe {
+
+// The split on mongodump files, for mongorestore: DIR/<collection>.bson (documents that are
+// not split stay byte-identical), DIR/<overflow>.bson, and DIR/<collection>_outlier_migrations.bson
+// (the journal: what verify and rollback need). Verify and rollback read those files back.
+class OfflineSplitter
+{
+public:
+    // The collection name a dump file stands for: "books.bson" and "books.bson.gz" -> "books".
+    static QString collectionOf(const QString &dumpPath);
+
+    // Checks every document first; writes nothing if any cannot be split.
+    static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config, SplitPlan *plan,
+                      QStringList *written, SourceError *error, const std::atomic<bool> *cancel = nullptr);
+    // `splitDump` is DIR/<collection>.bson; the overflow and journal files are read beside it.
+    static bool verify(const QString &splitDump, const SplitConfig &config, VerifyReport *report, SourceError *error);
+    // Writes OUTDIR/<collection>.bson with every split document reassembled.
+    static bool rollback(const QString &splitDump, const QString &outDir, const SplitConfig &config,
+                         VerifyReport *report, QStringList *written, SourceError *error);
+};
+
+} // namespace oe

@@ -192,6 +192,41 @@ bool forEachElement(const QByteArray &primary, const std::vector<QByteArray> &pa
 
 } // namespace
 
+QByteArray DocumentSplitter::fieldValue(const QByteArray &document, const QString &dottedPath)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()), std::size_t(document.size())))
+        return {};
+    bson_iter_t it;
+    const QByteArray path = dottedPath.toUtf8();
+    if (!bson_iter_init(&it, &doc))
+        return {};
+    bson_iter_t found;
+    if (!bson_iter_find_descendant(&it, path.constData(), &found))
+        return {};
+    return rawValue(&found);
+}
+
+bool DocumentSplitter::arrayShape(const QByteArray &document, const QString &dottedPath, std::uint64_t *length,
+                                  QByteArray *lastElement)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()), std::size_t(document.size())))
+        return false;
+    bson_iter_t at, e;
+    QString what;
+    if (locate(&doc, dottedPath.split(QLatin1Char('.')), &at, &what) != Found::Array)
+        return false;
+    *length = 0;
+    lastElement->clear();
+    bson_iter_recurse(&at, &e);
+    while (bson_iter_next(&e)) {
+        ++*length;
+        *lastElement = rawValue(&e);
+    }
+    return true;
+}
+
 std::uint64_t DocumentSplitter::pageCount(std::uint64_t length, const SplitConfig &config)
 {
     const auto keep = std::uint64_t(config.keep);

@@ -3,6 +3,7 @@
 #include "CliSupport.h"
 #include "DemoDataCommand.h"
 #include "LiveCommands.h"
+#include "SplitCommands.h"
 
 #include <QCoreApplication>
 
@@ -16,6 +17,9 @@ const char kUsage[] = "usage: outlier-explorer-cli <command> [options]\n"
                       "  list             list databases and collections with their statistics\n"
                       "  import           bulk-load a .bson dump into a collection\n"
                       "  test-connection  report a server's version, topology and capabilities\n"
+                      "  split            move array overflow into an overflow collection (--dry-run first)\n"
+                      "  verify           check a split against its journal\n"
+                      "  rollback         undo a split\n"
                       "  demo-data        write the deterministic demo datasets\n"
                       "\n"
                       "<command> --help lists a command's options.\n"
@@ -53,5 +57,11 @@ int main(int argc, char *argv[])
         return LiveCommands::import(args);
     if (command == QLatin1String("test-connection"))
         return LiveCommands::testConnection(args);
+    if (command == QLatin1String("split"))
+        return SplitCommands::run(SplitCommands::Action::Split, args);
+    if (command == QLatin1String("verify"))
+        return SplitCommands::run(SplitCommands::Action::Verify, args);
+    if (command == QLatin1String("rollback"))
+        return SplitCommands::run(SplitCommands::Action::Rollback, args);
     return cli::fail(ExitUsage, QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }

@@ -1,0 +1,147 @@
+#include "CollectionOps.h"
+
+namespace oe {
+
+CollectionOps::CollectionOps(MongoConnection &connection, const QString &database, const QString &collection)
+    : m_connection(connection),
+      m_collection(mongoc_client_get_collection(connection.client(), database.toUtf8().constData(),
+                                                collection.toUtf8().constData())),
+      m_database(database), m_name(collection), m_ns(database + QLatin1Char('.') + collection)
+{
+    // Migration reads must see what it just wrote: always the primary, whatever the URI says.
+    mongoc_read_prefs_t *primary = mongoc_read_prefs_new(MONGOC_READ_PRIMARY);
+    mongoc_collection_set_read_prefs(m_collection, primary);
+    mongoc_read_prefs_destroy(primary);
+}
+
+CollectionOps::~CollectionOps()
+{
+    mongoc_collection_destroy(m_collection);
+}
+
+QByteArray CollectionOps::toBytes(const bson_t *doc)
+{
+    return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+}
+
+bool CollectionOps::view(const QByteArray &bytes, bson_t *doc)
+{
+    return bson_init_static(doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()), std::size_t(bytes.size()));
+}
+
+bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, SourceError *error)
+{
+    if (writes.empty())
+        return true;
+    bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));
+    mongoc_bulk_operation_t *bulk = mongoc_collection_create_bulk_operation_with_opts(m_collection, opts);
+    bson_destroy(opts);
+    bson_t *upsert = BCON_NEW("upsert", BCON_BOOL(true));
+    bson_error_t e;
+    bool ok = true;
+    for (const Write &w : writes) {
+        bson_t filter, doc;
+        view(w.filter, &filter);
+        view(w.document, &doc);
+        switch (w.kind) {
+        case Write::Kind::ReplaceUpsert:
+            ok = mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc, upsert, &e);
+            break;
+        case Write::Kind::UpdateOne:
+            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, nullptr, &e);
+            break;
+        case Write::Kind::UpdateOneUpsert:
+            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, upsert, &e);
+            break;
+        case Write::Kind::DeleteMany:
+            ok = mongoc_bulk_operation_remove_many_with_opts(bulk, &filter, nullptr, &e);
+            break;
+        case Write::Kind::Insert:
+            ok = mongoc_bulk_operation_insert_with_opts(bulk, &doc, nullptr, &e);
+            break;
+        }
+        if (!ok)
+            break;
+    }
+    bson_destroy(upsert);
+    if (ok) {
+        bson_t reply;
+        ok = mongoc_bulk_operation_execute(bulk, &reply, &e) != 0;
+        bson_destroy(&reply);
+    }
+    mongoc_bulk_operation_destroy(bulk);
+    if (!ok)
+        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return ok;
+}
+
+bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBytes, const QString &step,
+                         const std::function<bool(const QByteArray &)> &visit, SourceError *error)
+{
+    bson_t filter, opts;
+    view(filterBytes, &filter);
+    const bool haveOpts = !optsBytes.isEmpty() && view(optsBytes, &opts);
+    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(m_collection, &filter, haveOpts ? &opts : nullptr, nullptr);
+    const bson_t *doc = nullptr;
+    bool stopped = false;
+    while (!stopped && mongoc_cursor_next(cursor, &doc))
+        stopped = !visit(toBytes(doc));
+    bson_error_t e;
+    const bool failed = mongoc_cursor_error(cursor, &e);
+    mongoc_cursor_destroy(cursor);
+    if (failed)
+        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return !failed;
+}
+
+std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &step, SourceError *error)
+{
+    bson_t filter;
+    view(filterBytes, &filter);
+    bson_error_t e;
+    const std::int64_t n = mongoc_collection_count_documents(m_collection, &filter, nullptr, nullptr, nullptr, &e);
+    if (n < 0)
+        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return n;
+}
+
+bool CollectionOps::exists(SourceError *error)
+{
+    mongoc_database_t *db = mongoc_client_get_database(m_connection.client(), m_database.toUtf8().constData());
+    bson_t *opts = BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}");
+    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts);
+    bson_destroy(opts);
+    const bson_t *doc = nullptr;
+    const bool found = mongoc_cursor_next(list, &doc);
+    bson_error_t e;
+    if (mongoc_cursor_error(list, &e))
+        *error = m_connection.errorFrom(e, QStringLiteral("looking up %1").arg(m_ns));
+    mongoc_cursor_destroy(list);
+    mongoc_database_destroy(db);
+    return found;
+}
+
+bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &step, SourceError *error)
+{
+    bson_t index = BSON_INITIALIZER;
+    QStringList nameParts;
+    for (const QString &k : keys) {
+        BSON_APPEND_INT32(&index, k.toUtf8().constData(), 1);
+        nameParts << k + QStringLiteral("_1");
+    }
+    const QByteArray name = nameParts.join(QLatin1Char('_')).toUtf8();
+    bson_t *cmd = BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[", "{", "key",
+                           BCON_DOCUMENT(&index), "name", BCON_UTF8(name.constData()), "unique", BCON_BOOL(true), "}",
+                           "]");
+    bson_t reply;
+    bson_error_t e;
+    const bool ok = mongoc_collection_write_command_with_opts(m_collection, cmd, nullptr, &reply, &e);
+    bson_destroy(cmd);
+    bson_destroy(&reply);
+    bson_destroy(&index);
+    if (!ok)
+        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return ok;
+}
+
+} // namespace oe

@@ -1,0 +1,53 @@
+#pragma once
+
+// Internal to core: the handful of collection operations the migration needs, over libmongoc,
+// with errors turned into SourceErrors that name the host and the step.
+
+#include "MongoConnection.h"
+
+#include <QByteArray>
+
+#include <mongoc/mongoc.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace oe {
+
+class CollectionOps
+{
+public:
+    CollectionOps(MongoConnection &connection, const QString &database, const QString &collection);
+    ~CollectionOps();
+    CollectionOps(const CollectionOps &) = delete;
+    CollectionOps &operator=(const CollectionOps &) = delete;
+
+    QString ns() const { return m_ns; }
+
+    struct Write
+    {
+        enum class Kind { ReplaceUpsert, UpdateOne, UpdateOneUpsert, DeleteMany, Insert };
+        Kind kind;
+        QByteArray filter; // BSON
+        QByteArray document; // replacement, update, or inserted document (BSON)
+    };
+    // Unordered bulk write; false with `error` set if the server rejected any of it.
+    bool bulk(const std::vector<Write> &writes, const QString &step, SourceError *error);
+    // Runs find(filter, opts) and calls `visit` with each document's bytes (stop by returning false).
+    bool find(const QByteArray &filter, const QByteArray &opts, const QString &step,
+              const std::function<bool(const QByteArray &)> &visit, SourceError *error);
+    std::int64_t count(const QByteArray &filter, const QString &step, SourceError *error);
+    bool exists(SourceError *error); // the collection is there
+    bool createUniqueIndex(const QStringList &keys, const QString &step, SourceError *error);
+
+    static QByteArray toBytes(const bson_t *doc);
+    static bool view(const QByteArray &bytes, bson_t *doc);
+
+private:
+    MongoConnection &m_connection;
+    mongoc_collection_t *m_collection;
+    QString m_database, m_name, m_ns;
+};
+
+} // namespace oe

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+
+namespace oe {
+
+struct MigrationOptions
+{
+    QString backupCollection;  // optional: original documents are copied here first
+    std::size_t batch = 200;   // documents per round of bulk writes
+    double maxDocsPerSecond = 0; // throttle; 0 = as fast as the server goes
+    int maxRetries = 20;       // guard failures (concurrent writes) per document before giving up
+};
+
+struct MigrationProgress
+{
+    std::uint64_t examined = 0; // documents read
+    std::uint64_t migrated = 0; // split (or, rolling back, restored)
+    std::uint64_t retried = 0;  // redone because the document changed meanwhile
+    std::uint64_t skipped = 0;  // left alone (deleted meanwhile, or could not be processed)
+    std::uint64_t elementsMoved = 0;
+    std::uint64_t pagesWritten = 0;
+    double seconds = 0.0;
+    QString phase;
+};
+
+using MigrationProgressCallback = std::function<void(const MigrationProgress &)>;
+
+} // namespace oe

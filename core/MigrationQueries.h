@@ -1,0 +1,163 @@
+#pragma once
+
+// Internal to core: the filters and updates of the live migration, as BSON bytes.
+
+#include "BsonRaw.h"
+#include "SplitConfig.h"
+
+#include <QByteArray>
+
+#include <string>
+#include <vector>
+
+namespace oe::migration {
+
+template <typename Fill> QByteArray build(const Fill &fill)
+{
+    bson_t *doc = bson_new();
+    fill(doc);
+    const QByteArray bytes = bsonraw::bytesOf(doc);
+    bson_destroy(doc);
+    return bytes;
+}
+
+inline void appendUtf8(bson_t *doc, const QString &key, const QString &value)
+{
+    const QByteArray k = key.toUtf8(), v = value.toUtf8();
+    bson_append_utf8(doc, k.constData(), int(k.size()), v.constData(), int(v.size()));
+}
+
+// A raw boolean true (type 0x08, value 1).
+inline QByteArray rawTrue()
+{
+    return QByteArray("\x08\x01", 2);
+}
+
+// {_id: id}
+inline QByteArray byId(const QByteArray &idValue)
+{
+    return build([&](bson_t *d) { bsonraw::append(d, "_id", 3, idValue); });
+}
+
+// {<key>: {$in: [ids...]}} plus `extra` top-level conditions appended by the caller.
+inline void appendIn(bson_t *d, const QString &key, const std::vector<QByteArray> &values)
+{
+    bson_t cond, list;
+    const QByteArray k = key.toUtf8();
+    bson_append_document_begin(d, k.constData(), int(k.size()), &cond);
+    BSON_APPEND_ARRAY_BEGIN(&cond, "$in", &list);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        bsonraw::append(&list, std::to_string(i).c_str(), -1, values[i]);
+    bson_append_array_end(&cond, &list);
+    bson_append_document_end(d, &cond);
+}
+
+// The user's filter (extended JSON) as a document, or {} when none.
+inline bool appendUserFilter(bson_t *d, const QString &filter)
+{
+    if (filter.trimmed().isEmpty())
+        return true;
+    const QByteArray json = filter.toUtf8();
+    bson_t *f = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()), json.size(), nullptr);
+    if (!f)
+        return false;
+    bson_t list;
+    BSON_APPEND_ARRAY_BEGIN(d, "$and", &list);
+    BSON_APPEND_DOCUMENT(&list, "0", f);
+    bson_append_array_end(d, &list);
+    bson_destroy(f);
+    return true;
+}
+
+// Documents still to split: the user's filter, an array longer than keep, no flag yet.
+inline QByteArray candidates(const SplitConfig &c)
+{
+    return build([&](bson_t *d) {
+        appendUserFilter(d, c.filter);
+        const QByteArray element = (c.field + QLatin1Char('.') + QString::number(c.keep)).toUtf8();
+        bson_t exists, notFlagged;
+        bson_append_document_begin(d, element.constData(), int(element.size()), &exists);
+        BSON_APPEND_BOOL(&exists, "$exists", true);
+        bson_append_document_end(d, &exists);
+        const QByteArray flag = c.flagField.toUtf8();
+        bson_append_document_begin(d, flag.constData(), int(flag.size()), &notFlagged);
+        BSON_APPEND_BOOL(&notFlagged, "$ne", true);
+        bson_append_document_end(d, &notFlagged);
+    });
+}
+
+// The guard proving a document is as it was read: same _id, same array length, same last
+// element, and the flag still in the state expected.
+inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::uint64_t length,
+                        const QByteArray &lastElement, bool flagged)
+{
+    return build([&](bson_t *d) {
+        bsonraw::append(d, "_id", 3, idValue);
+        const QByteArray field = c.field.toUtf8();
+        bson_t size, flag;
+        bson_append_document_begin(d, field.constData(), int(field.size()), &size);
+        BSON_APPEND_INT64(&size, "$size", std::int64_t(length));
+        bson_append_document_end(d, &size);
+        if (length > 0) {
+            const QByteArray last = (c.field + QLatin1Char('.') + QString::number(length - 1)).toUtf8();
+            bsonraw::append(d, last.constData(), int(last.size()), lastElement);
+        }
+        const QByteArray f = c.flagField.toUtf8();
+        if (flagged) {
+            bson_append_bool(d, f.constData(), int(f.size()), true);
+        } else {
+            bson_append_document_begin(d, f.constData(), int(f.size()), &flag);
+            BSON_APPEND_BOOL(&flag, "$ne", true);
+            bson_append_document_end(d, &flag);
+        }
+    });
+}
+
+// {$set: {...sets}, $unset: {...unsets}} from raw values; empty raw values are skipped.
+inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &sets, const QStringList &unsets)
+{
+    return build([&](bson_t *d) {
+        bson_t set, unset;
+        BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
+        for (const auto &[key, raw] : sets) {
+            const QByteArray k = key.toUtf8();
+            bsonraw::append(&set, k.constData(), int(k.size()), raw);
+        }
+        bson_append_document_end(d, &set);
+        if (!unsets.isEmpty()) {
+            BSON_APPEND_DOCUMENT_BEGIN(d, "$unset", &unset);
+            for (const QString &key : unsets) {
+                const QByteArray k = key.toUtf8();
+                bson_append_utf8(&unset, k.constData(), int(k.size()), "", 0);
+            }
+            bson_append_document_end(d, &unset);
+        }
+    });
+}
+
+// Overflow pages of one parent: {link: id} (and page >= from, when given).
+inline QByteArray pagesOf(const SplitConfig &c, const QByteArray &idValue, std::int64_t fromPage = -1)
+{
+    return build([&](bson_t *d) {
+        const QByteArray link = c.linkField.toUtf8();
+        bsonraw::append(d, link.constData(), int(link.size()), idValue);
+        if (fromPage >= 0) {
+            const QByteArray page = c.pageField.toUtf8();
+            bson_t gte;
+            bson_append_document_begin(d, page.constData(), int(page.size()), &gte);
+            BSON_APPEND_INT64(&gte, "$gte", fromPage);
+            bson_append_document_end(d, &gte);
+        }
+    });
+}
+
+inline QByteArray onePage(const SplitConfig &c, const QByteArray &idValue, std::int64_t page)
+{
+    return build([&](bson_t *d) {
+        const QByteArray link = c.linkField.toUtf8(), pageKey = c.pageField.toUtf8();
+        bsonraw::append(d, link.constData(), int(link.size()), idValue);
+        bson_append_int64(d, pageKey.constData(), int(pageKey.size()), page);
+    });
+}
+
+} // namespace oe::migration

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "ConnectionSettings.h"
+#include "MigrationOptions.h"
+#include "SourceError.h"
+#include "SplitConfig.h"
+#include "VerifyReport.h"
+
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+namespace oe {
+
+class MongoConnection;
+
+// Applies a split to a live collection, safely: pages are upserted by (link, page) under a
+// unique index before the primary is trimmed with a guard proving it unchanged since it was
+// read; a journal in the cluster records every document (with a digest of its original
+// array) so any machine can resume, verify or roll back. Correctness never depends on
+// transactions. Verify and rollback are MigrationVerifier and MigrationRollback.
+class OverflowMigrator
+{
+public:
+    OverflowMigrator(ConnectionSettings settings, QString database, SplitConfig config);
+    ~OverflowMigrator();
+
+    // Connects and checks everything that can be checked before writing: the configuration,
+    // the collection, the field's shape in every matching document, the overflow collection
+    // (no foreign data), and any earlier run of this field. Writes nothing.
+    bool prepare(SourceError *error);
+    QStringList notes() const { return m_notes; } // e.g. "resuming an interrupted run"
+
+    bool apply(const MigrationOptions &options, MigrationProgress *progress, SourceError *error,
+               const std::atomic<bool> *cancel = nullptr, const MigrationProgressCallback &callback = {});
+
+    MongoConnection *connection() const { return m_connection.get(); }
+    const SplitConfig &config() const { return m_config; }
+    const QString &database() const { return m_database; }
+
+private:
+    struct Batch;
+    bool processBatch(Batch &batch, const MigrationOptions &options, MigrationProgress *progress, SourceError *error);
+    bool resumePending(MigrationProgress *progress, SourceError *error);
+
+    ConnectionSettings m_settings;
+    QString m_database;
+    SplitConfig m_config;
+    std::unique_ptr<MongoConnection> m_connection;
+    QStringList m_notes;
+    bool m_prepared = false;
+};
+
+} // namespace oe

@@ -38,7 +38,8 @@ inline bool append(bson_t *out, const char *key, int keyLength, const QByteArray
     std::memcpy(doc.data() + 5 + k + 1, raw.constData() + 1, std::size_t(raw.size() - 1));
     bson_t single;
     bson_iter_t it;
-    if (!bson_init_static(&single, reinterpret_cast<const std::uint8_t *>(doc.data()), doc.size()) ||
+    if (!bson_init_static(&single, reinterpret_cast<const std::uint8_t *>(doc.data()),
+                          doc.size()) ||
         !bson_iter_init(&it, &single) || !bson_iter_next(&it))
         return false;
     return bson_append_iter(out, key, int(k), &it);
@@ -65,7 +66,8 @@ inline std::string toDocumentId(const QByteArray &raw)
     if (raw.isEmpty())
         return {};
     const auto type = int(std::uint8_t(raw[0]));
-    return DocumentId::raw(type, reinterpret_cast<const std::uint8_t *>(raw.constData() + 1), std::size_t(raw.size() - 1));
+    return DocumentId::raw(type, reinterpret_cast<const std::uint8_t *>(raw.constData() + 1),
+                           std::size_t(raw.size() - 1));
 }
 
 inline QByteArray bytesOf(const bson_t *doc)

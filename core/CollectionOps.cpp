@@ -2,7 +2,8 @@
 
 namespace oe {
 
-CollectionOps::CollectionOps(MongoConnection &connection, const QString &database, const QString &collection)
+CollectionOps::CollectionOps(MongoConnection &connection, const QString &database,
+                             const QString &collection)
     : m_connection(connection),
       m_collection(mongoc_client_get_collection(connection.client(), database.toUtf8().constData(),
                                                 collection.toUtf8().constData())),
@@ -26,7 +27,8 @@ QByteArray CollectionOps::toBytes(const bson_t *doc)
 
 bool CollectionOps::view(const QByteArray &bytes, bson_t *doc)
 {
-    return bson_init_static(doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()), std::size_t(bytes.size()));
+    return bson_init_static(doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                            std::size_t(bytes.size()));
 }
 
 bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, SourceError *error)
@@ -34,7 +36,8 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
     if (writes.empty())
         return true;
     bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));
-    mongoc_bulk_operation_t *bulk = mongoc_collection_create_bulk_operation_with_opts(m_collection, opts);
+    mongoc_bulk_operation_t *bulk =
+        mongoc_collection_create_bulk_operation_with_opts(m_collection, opts);
     bson_destroy(opts);
     bson_t *upsert = BCON_NEW("upsert", BCON_BOOL(true));
     bson_error_t e;
@@ -75,13 +78,15 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
     return ok;
 }
 
-bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBytes, const QString &step,
-                         const std::function<bool(const QByteArray &)> &visit, SourceError *error)
+bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBytes,
+                         const QString &step, const std::function<bool(const QByteArray &)> &visit,
+                         SourceError *error)
 {
     bson_t filter, opts;
     view(filterBytes, &filter);
     const bool haveOpts = !optsBytes.isEmpty() && view(optsBytes, &opts);
-    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(m_collection, &filter, haveOpts ? &opts : nullptr, nullptr);
+    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(m_collection, &filter,
+                                                               haveOpts ? &opts : nullptr, nullptr);
     const bson_t *doc = nullptr;
     bool stopped = false;
     while (!stopped && mongoc_cursor_next(cursor, &doc))
@@ -94,12 +99,14 @@ bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBy
     return !failed;
 }
 
-std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &step, SourceError *error)
+std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &step,
+                                  SourceError *error)
 {
     bson_t filter;
     view(filterBytes, &filter);
     bson_error_t e;
-    const std::int64_t n = mongoc_collection_count_documents(m_collection, &filter, nullptr, nullptr, nullptr, &e);
+    const std::int64_t n =
+        mongoc_collection_count_documents(m_collection, &filter, nullptr, nullptr, nullptr, &e);
     if (n < 0)
         *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return n;
@@ -107,7 +114,8 @@ std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &
 
 bool CollectionOps::exists(SourceError *error)
 {
-    mongoc_database_t *db = mongoc_client_get_database(m_connection.client(), m_database.toUtf8().constData());
+    mongoc_database_t *db =
+        mongoc_client_get_database(m_connection.client(), m_database.toUtf8().constData());
     bson_t *opts = BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}");
     mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts);
     bson_destroy(opts);
@@ -121,7 +129,8 @@ bool CollectionOps::exists(SourceError *error)
     return found;
 }
 
-bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &step, SourceError *error)
+bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &step,
+                                      SourceError *error)
 {
     bson_t index = BSON_INITIALIZER;
     QStringList nameParts;
@@ -130,12 +139,13 @@ bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &st
         nameParts << k + QStringLiteral("_1");
     }
     const QByteArray name = nameParts.join(QLatin1Char('_')).toUtf8();
-    bson_t *cmd = BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[", "{", "key",
-                           BCON_DOCUMENT(&index), "name", BCON_UTF8(name.constData()), "unique", BCON_BOOL(true), "}",
-                           "]");
+    bson_t *cmd = BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[",
+                           "{", "key", BCON_DOCUMENT(&index), "name", BCON_UTF8(name.constData()),
+                           "unique", BCON_BOOL(true), "}", "]");
     bson_t reply;
     bson_error_t e;
-    const bool ok = mongoc_collection_write_command_with_opts(m_collection, cmd, nullptr, &reply, &e);
+    const bool ok =
+        mongoc_collection_write_command_with_opts(m_collection, cmd, nullptr, &reply, &e);
     bson_destroy(cmd);
     bson_destroy(&reply);
     bson_destroy(&index);

@@ -27,14 +27,22 @@ public:
 
     struct Write
     {
-        enum class Kind { ReplaceUpsert, UpdateOne, UpdateOneUpsert, DeleteMany, Insert };
+        enum class Kind
+        {
+            ReplaceUpsert,
+            UpdateOne,
+            UpdateOneUpsert,
+            DeleteMany,
+            Insert
+        };
         Kind kind;
-        QByteArray filter; // BSON
+        QByteArray filter;   // BSON
         QByteArray document; // replacement, update, or inserted document (BSON)
     };
     // Unordered bulk write; false with `error` set if the server rejected any of it.
     bool bulk(const std::vector<Write> &writes, const QString &step, SourceError *error);
-    // Runs find(filter, opts) and calls `visit` with each document's bytes (stop by returning false).
+    // Runs find(filter, opts) and calls `visit` with each document's bytes (stop by returning
+    // false).
     bool find(const QByteArray &filter, const QByteArray &opts, const QString &step,
               const std::function<bool(const QByteArray &)> &visit, SourceError *error);
     std::int64_t count(const QByteArray &filter, const QString &step, SourceError *error);

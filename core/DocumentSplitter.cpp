@@ -195,7 +195,8 @@ bool forEachElement(const QByteArray &primary, const std::vector<QByteArray> &pa
 QByteArray DocumentSplitter::fieldValue(const QByteArray &document, const QString &dottedPath)
 {
     bson_t doc;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()), std::size_t(document.size())))
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()),
+                          std::size_t(document.size())))
         return {};
     bson_iter_t it;
     const QByteArray path = dottedPath.toUtf8();
@@ -207,11 +208,12 @@ QByteArray DocumentSplitter::fieldValue(const QByteArray &document, const QStrin
     return rawValue(&found);
 }
 
-bool DocumentSplitter::arrayShape(const QByteArray &document, const QString &dottedPath, std::uint64_t *length,
-                                  QByteArray *lastElement)
+bool DocumentSplitter::arrayShape(const QByteArray &document, const QString &dottedPath,
+                                  std::uint64_t *length, QByteArray *lastElement)
 {
     bson_t doc;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()), std::size_t(document.size())))
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()),
+                          std::size_t(document.size())))
         return false;
     bson_iter_t at, e;
     QString what;

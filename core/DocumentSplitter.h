@@ -62,8 +62,8 @@ public:
     // The raw value (type byte + bytes) at a dotted path through sub-documents; empty if absent.
     static QByteArray fieldValue(const QByteArray &document, const QString &dottedPath);
     // The number of elements of the array at `dottedPath` and its last element's raw value.
-    static bool arrayShape(const QByteArray &document, const QString &dottedPath, std::uint64_t *length,
-                           QByteArray *lastElement);
+    static bool arrayShape(const QByteArray &document, const QString &dottedPath,
+                           std::uint64_t *length, QByteArray *lastElement);
 
     // Number of pages for an array of `length` elements.
     static std::uint64_t pageCount(std::uint64_t length, const SplitConfig &config);

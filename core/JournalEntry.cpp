@@ -57,7 +57,8 @@ QByteArray JournalEntry::toBson() const
     appendUtf8(doc, "run", run);
     bsonraw::append(doc, "doc", 3, bsonraw::fromDocumentId(rawId));
     BSON_APPEND_INT64(doc, "length", std::int64_t(length));
-    BSON_APPEND_BINARY(doc, "digest", BSON_SUBTYPE_BINARY, reinterpret_cast<const std::uint8_t *>(digest.constData()),
+    BSON_APPEND_BINARY(doc, "digest", BSON_SUBTYPE_BINARY,
+                       reinterpret_cast<const std::uint8_t *>(digest.constData()),
                        std::uint32_t(digest.size()));
     appendUtf8(doc, "state", state);
     BSON_APPEND_DOCUMENT_BEGIN(doc, "original", &original);
@@ -73,7 +74,8 @@ QByteArray JournalEntry::toBson() const
 bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
 {
     bson_t doc;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()), std::size_t(bytes.size())))
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())))
         return false;
     if (utf8(&doc, "kind") != QLatin1String("document"))
         return false;
@@ -95,7 +97,8 @@ bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
     entry->originalCount.clear();
     entry->originalPages.clear();
     bson_iter_t original;
-    if (bson_iter_init_find(&it, &doc, "original") && BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &original)) {
+    if (bson_iter_init_find(&it, &doc, "original") && BSON_ITER_HOLDS_DOCUMENT(&it) &&
+        bson_iter_recurse(&it, &original)) {
         while (bson_iter_next(&original)) {
             const std::string_view key = bson_iter_key(&original);
             if (key == "flag")
@@ -140,7 +143,8 @@ QByteArray JournalEntry::runDocument(const SplitConfig &c, const QString &state)
 bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, QString *state)
 {
     bson_t doc;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()), std::size_t(bytes.size())))
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())))
         return false;
     bson_iter_t it;
     if (!bson_iter_init_find(&it, &doc, "config") || !BSON_ITER_HOLDS_DOCUMENT(&it))

@@ -14,12 +14,12 @@ namespace oe {
 // journal file next to an offline split): enough to verify the split and to undo it exactly.
 struct JournalEntry
 {
-    QString run;             // the run: the array field's path
-    std::string rawId;       // the document's _id (DocumentId encoding)
+    QString run;              // the run: the array field's path
+    std::string rawId;        // the document's _id (DocumentId encoding)
     std::uint64_t length = 0; // the array's length when it was split
-    QByteArray digest;       // SHA-256 of its elements (see DocumentSplitter)
+    QByteArray digest;        // SHA-256 of its elements (see DocumentSplitter)
     QByteArray originalFlag, originalCount, originalPages; // raw values the split overwrote
-    QString state = QStringLiteral("pending"); // pending, split, rolled_back
+    QString state = QStringLiteral("pending");             // pending, split, rolled_back
 
     QByteArray toBson() const;
     static bool fromBson(const QByteArray &bson, JournalEntry *entry);

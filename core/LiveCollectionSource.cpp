@@ -1,5 +1,6 @@
 #include "LiveCollectionSource.h"
 
+#include "CollectionCatalog.h"
 #include "MongoConnection.h"
 #include "SplitMix64.h"
 
@@ -111,8 +112,17 @@ bool LiveCollectionSource::open(SourceError *error)
     m_cursor->collection =
         mongoc_client_get_collection(m_connection->client(), m_query.database.toUtf8().constData(),
                                      m_query.collection.toUtf8().constData());
-    const std::int64_t estimated = mongoc_collection_estimated_document_count(
-        m_cursor->collection, nullptr, nullptr, nullptr, &e);
+    // The collection's size from its metadata (collStats): the driver's estimated count is a
+    // `count` command, which some servers (FerretDB) answer by reading every document.
+    std::int64_t estimated = -1;
+    {
+        CollectionInfo info;
+        info.database = m_query.database;
+        info.name = m_query.collection;
+        CollectionCatalog::fillStatistics(*m_connection, &info);
+        if (info.documents)
+            estimated = *info.documents;
+    }
     m_collectionCount.reset();
     if (estimated >= 0)
         m_collectionCount = std::uint64_t(estimated);

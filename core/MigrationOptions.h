@@ -9,10 +9,10 @@ namespace oe {
 
 struct MigrationOptions
 {
-    QString backupCollection;  // optional: original documents are copied here first
-    std::size_t batch = 200;   // documents per round of bulk writes
+    QString backupCollection;    // optional: original documents are copied here first
+    std::size_t batch = 200;     // documents per round of bulk writes
     double maxDocsPerSecond = 0; // throttle; 0 = as fast as the server goes
-    int maxRetries = 20;       // guard failures (concurrent writes) per document before giving up
+    int maxRetries = 20;         // guard failures (concurrent writes) per document before giving up
 };
 
 struct MigrationProgress

@@ -58,7 +58,8 @@ inline bool appendUserFilter(bson_t *d, const QString &filter)
     if (filter.trimmed().isEmpty())
         return true;
     const QByteArray json = filter.toUtf8();
-    bson_t *f = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()), json.size(), nullptr);
+    bson_t *f = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()),
+                                   json.size(), nullptr);
     if (!f)
         return false;
     bson_t list;
@@ -99,7 +100,8 @@ inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::ui
         BSON_APPEND_INT64(&size, "$size", std::int64_t(length));
         bson_append_document_end(d, &size);
         if (length > 0) {
-            const QByteArray last = (c.field + QLatin1Char('.') + QString::number(length - 1)).toUtf8();
+            const QByteArray last =
+                (c.field + QLatin1Char('.') + QString::number(length - 1)).toUtf8();
             bsonraw::append(d, last.constData(), int(last.size()), lastElement);
         }
         const QByteArray f = c.flagField.toUtf8();
@@ -114,7 +116,8 @@ inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::ui
 }
 
 // {$set: {...sets}, $unset: {...unsets}} from raw values; empty raw values are skipped.
-inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &sets, const QStringList &unsets)
+inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &sets,
+                           const QStringList &unsets)
 {
     return build([&](bson_t *d) {
         bson_t set, unset;
@@ -136,7 +139,8 @@ inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &se
 }
 
 // Overflow pages of one parent: {link: id} (and page >= from, when given).
-inline QByteArray pagesOf(const SplitConfig &c, const QByteArray &idValue, std::int64_t fromPage = -1)
+inline QByteArray pagesOf(const SplitConfig &c, const QByteArray &idValue,
+                          std::int64_t fromPage = -1)
 {
     return build([&](bson_t *d) {
         const QByteArray link = c.linkField.toUtf8();

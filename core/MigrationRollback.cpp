@@ -36,9 +36,11 @@ std::uint64_t itemsIn(const QByteArray &page, const SplitConfig &config)
 
 } // namespace
 
-bool MigrationRollback::rollback(MongoConnection &connection, const QString &database, const SplitConfig &configIn,
-                                 const MigrationOptions &options, VerifyReport *report, MigrationProgress *progress,
-                                 SourceError *error, const std::atomic<bool> *cancel, const MigrationProgressCallback &callback)
+bool MigrationRollback::rollback(MongoConnection &connection, const QString &database,
+                                 const SplitConfig &configIn, const MigrationOptions &options,
+                                 VerifyReport *report, MigrationProgress *progress,
+                                 SourceError *error, const std::atomic<bool> *cancel,
+                                 const MigrationProgressCallback &callback)
 {
     QElapsedTimer clock;
     clock.start();
@@ -48,14 +50,17 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     CollectionOps source(connection, database, config.collection);
     CollectionOps overflow(connection, database, config.overflowCollection);
     CollectionOps journal(connection, database, config.journalCollection());
-    const QByteArray runId =
-        migration::build([&](bson_t *d) { migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field); });
-    if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(config, QStringLiteral("rolling_back"))}},
+    const QByteArray runId = migration::build([&](bson_t *d) {
+        migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
+    });
+    if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId,
+                        JournalEntry::runDocument(config, QStringLiteral("rolling_back"))}},
                       QStringLiteral("starting the rollback"), error))
         return false;
     bool stopped = false;
     const bool ok = MigrationVerifier::forEachEntryBatch(
-        connection, database, config, {QStringLiteral("split"), QStringLiteral("pending")}, options.batch,
+        connection, database, config, {QStringLiteral("split"), QStringLiteral("pending")},
+        options.batch,
         [&](std::vector<JournalEntry> &entries) {
             if (cancel && cancel->load()) {
                 stopped = true;
@@ -74,17 +79,22 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                 std::vector<Write> restores, cleanups, journalWrites;
                 std::vector<QByteArray> restoring;
                 std::map<QByteArray, std::vector<std::uint64_t>> pageSizes;
+                std::vector<QByteArray> orphans; // pages of documents that are not split (any more)
                 for (const JournalEntry &e : current) {
                     const QByteArray id = bsonraw::fromDocumentId(e.rawId);
                     const auto p = loaded.primaries.find(id);
-                    const std::vector<QByteArray> pages = loaded.pages.count(id) ? loaded.pages[id] : std::vector<QByteArray>();
+                    const std::vector<QByteArray> pages =
+                        loaded.pages.count(id) ? loaded.pages[id] : std::vector<QByteArray>();
                     const bool present = p != loaded.primaries.end();
-                    const bool flagged = present && DocumentSplitter::fieldValue(p->second, config.flagField) == migration::rawTrue();
+                    const bool flagged =
+                        present && DocumentSplitter::fieldValue(p->second, config.flagField) ==
+                                       migration::rawTrue();
                     if (!flagged) {
                         // Never trimmed, already written back, or deleted by the application:
                         // the pages are copies or orphans.
-                        cleanups.push_back({Write::Kind::DeleteMany, migration::pagesOf(config, id), {}});
-                        journalWrites.push_back({Write::Kind::UpdateOne, JournalEntry::idFilter(config.field, e.rawId),
+                        orphans.push_back(id);
+                        journalWrites.push_back({Write::Kind::UpdateOne,
+                                                 JournalEntry::idFilter(config.field, e.rawId),
                                                  setState("rolled_back")});
                         ++progress->migrated;
                         continue;
@@ -96,11 +106,15 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                     }
                     QByteArray original;
                     QString problem;
-                    if (!DocumentSplitter::reassemble(p->second, pages, config, e.originalFlag, e.originalCount,
-                                                      e.originalPages, &original, &problem) ||
+                    if (!DocumentSplitter::reassemble(p->second, pages, config, e.originalFlag,
+                                                      e.originalCount, e.originalPages, &original,
+                                                      &problem) ||
                         std::uint64_t(original.size()) > kMaxDocumentBytes) {
-                        report->mismatch(QStringLiteral("%1: %2").arg(DocumentId::toRelaxedJson(e.rawId),
-                                                                      problem.isEmpty() ? QStringLiteral("would exceed 16 MiB once reassembled") : problem));
+                        report->mismatch(QStringLiteral("%1: %2").arg(
+                            DocumentId::toRelaxedJson(e.rawId),
+                            problem.isEmpty()
+                                ? QStringLiteral("would exceed 16 MiB once reassembled")
+                                : problem));
                         ++progress->skipped;
                         continue;
                     }
@@ -110,9 +124,10 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                     std::vector<std::pair<QString, QByteArray>> sets = {
                         {config.field, DocumentSplitter::fieldValue(original, config.field)}};
                     QStringList unsets;
-                    const std::pair<QString, QByteArray> restored[] = {{config.flagField, e.originalFlag},
-                                                                        {config.countField, e.originalCount},
-                                                                        {config.pagesField, e.originalPages}};
+                    const std::pair<QString, QByteArray> restored[] = {
+                        {config.flagField, e.originalFlag},
+                        {config.countField, e.originalCount},
+                        {config.pagesField, e.originalPages}};
                     for (const auto &[field, value] : restored) {
                         if (field.isEmpty())
                             continue;
@@ -121,7 +136,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                         else
                             sets.push_back({field, value});
                     }
-                    restores.push_back({Write::Kind::UpdateOne, migration::guard(config, id, length, last, true),
+                    restores.push_back({Write::Kind::UpdateOne,
+                                        migration::guard(config, id, length, last, true),
                                         migration::setUnset(sets, unsets)});
                     restoring.push_back(id);
                     for (const auto &page : pages)
@@ -132,15 +148,19 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                 // Which write-backs took effect? The rest changed meanwhile and are retried.
                 std::set<QByteArray> stillFlagged;
                 if (!restoring.empty() &&
-                    !source.find(migration::build([&](bson_t *d) {
-                                     migration::appendIn(d, QStringLiteral("_id"), restoring);
-                                     const QByteArray flag = config.flagField.toUtf8();
-                                     bson_append_bool(d, flag.constData(), int(flag.size()), true);
-                                 }),
-                                 {}, QStringLiteral("confirming write-backs"), [&](const QByteArray &d) {
-                                     stillFlagged.insert(DocumentSplitter::fieldValue(d, QStringLiteral("_id")));
-                                     return true;
-                                 }, error))
+                    !source.find(
+                        migration::build([&](bson_t *d) {
+                            migration::appendIn(d, QStringLiteral("_id"), restoring);
+                            const QByteArray flag = config.flagField.toUtf8();
+                            bson_append_bool(d, flag.constData(), int(flag.size()), true);
+                        }),
+                        {}, QStringLiteral("confirming write-backs"),
+                        [&](const QByteArray &d) {
+                            stillFlagged.insert(
+                                DocumentSplitter::fieldValue(d, QStringLiteral("_id")));
+                            return true;
+                        },
+                        error))
                     return false;
                 std::vector<const JournalEntry *> again;
                 for (const QByteArray &id : restoring) {
@@ -153,66 +173,64 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                         if (attempt < options.maxRetries)
                             again.push_back(entry);
                         else
-                            report->mismatch(QStringLiteral("%1: changed on every attempt, left split").arg(DocumentId::toRelaxedJson(entry->rawId)));
+                            report->mismatch(
+                                QStringLiteral("%1: changed on every attempt, left split")
+                                    .arg(DocumentId::toRelaxedJson(entry->rawId)));
                         continue;
                     }
-                    // Delete exactly the pages that were read; a page that grew meanwhile is
-                    // handled below.
-                    const auto &sizes = pageSizes[id];
-                    for (std::size_t k = 0; k < sizes.size(); ++k)
-                        cleanups.push_back({Write::Kind::DeleteMany, migration::build([&](bson_t *d) {
-                                                const QByteArray link = config.linkField.toUtf8(), page = config.pageField.toUtf8(),
-                                                                 items = config.itemsField.toUtf8();
-                                                bsonraw::append(d, link.constData(), int(link.size()), id);
-                                                bson_append_int64(d, page.constData(), int(page.size()), std::int64_t(k));
-                                                bson_t size;
-                                                bson_append_document_begin(d, items.constData(), int(items.size()), &size);
-                                                BSON_APPEND_INT64(&size, "$size", std::int64_t(sizes[k]));
-                                                bson_append_document_end(d, &size);
-                                            }),
-                                            {}});
-                    journalWrites.push_back({Write::Kind::UpdateOne, JournalEntry::idFilter(config.field, entry->rawId),
+                    journalWrites.push_back({Write::Kind::UpdateOne,
+                                             JournalEntry::idFilter(config.field, entry->rawId),
                                              setState("rolled_back")});
                     ++progress->migrated;
                 }
-                if (!overflow.bulk(cleanups, QStringLiteral("deleting overflow pages"), error))
-                    return false;
-                // Pages still there grew after they were read (an application appending through
-                // the flag): move their extra elements to the restored array, then delete them.
+                // Pages that grew after they were read (an application appending through the
+                // flag) give their extra elements to the restored array before the pages go.
                 std::vector<QByteArray> done;
                 for (const QByteArray &id : restoring)
                     if (!stillFlagged.count(id))
                         done.push_back(id);
                 if (!done.empty()) {
-                    std::vector<QByteArray> leftovers;
-                    if (!overflow.find(migration::build([&](bson_t *d) { migration::appendIn(d, config.linkField, done); }), {},
-                                       QStringLiteral("checking for pages that grew"), [&](const QByteArray &page) {
-                                           leftovers.push_back(page);
-                                           return true;
-                                       }, error))
+                    std::vector<QByteArray> current;
+                    if (!overflow.find(
+                            migration::build(
+                                [&](bson_t *d) { migration::appendIn(d, config.linkField, done); }),
+                            {}, QStringLiteral("checking for pages that grew"),
+                            [&](const QByteArray &page) {
+                                current.push_back(page);
+                                return true;
+                            },
+                            error))
                         return false;
-                    for (const QByteArray &page : leftovers) {
+                    for (const QByteArray &page : current) {
                         const QByteArray id = DocumentSplitter::fieldValue(page, config.linkField);
                         bson_t doc;
                         bson_iter_t it, items;
-                        const QByteArray key = config.itemsField.toUtf8(), pageKey = config.pageField.toUtf8();
+                        const QByteArray key = config.itemsField.toUtf8(),
+                                         pageKey = config.pageField.toUtf8();
                         CollectionOps::view(page, &doc);
                         std::int64_t pageNo = 0;
-                        if (bson_iter_init_find_w_len(&it, &doc, pageKey.constData(), int(pageKey.size())))
+                        if (bson_iter_init_find_w_len(&it, &doc, pageKey.constData(),
+                                                      int(pageKey.size())))
                             pageNo = bson_iter_as_int64(&it);
                         const auto &sizes = pageSizes[id];
-                        const std::uint64_t seen = std::size_t(pageNo) < sizes.size() ? sizes[std::size_t(pageNo)] : 0;
+                        const std::uint64_t seen =
+                            std::size_t(pageNo) < sizes.size() ? sizes[std::size_t(pageNo)] : 0;
                         std::vector<QByteArray> extra;
                         std::uint64_t i = 0;
-                        if (bson_iter_init_find_w_len(&it, &doc, key.constData(), int(key.size())) && bson_iter_recurse(&it, &items))
+                        if (bson_iter_init_find_w_len(&it, &doc, key.constData(),
+                                                      int(key.size())) &&
+                            bson_iter_recurse(&it, &items))
                             while (bson_iter_next(&items))
                                 if (i++ >= seen)
                                     extra.push_back(bsonraw::valueOf(&items));
+                        if (extra.empty())
+                            continue;
                         const QByteArray push = migration::build([&](bson_t *d) {
                             bson_t p, each, list;
                             BSON_APPEND_DOCUMENT_BEGIN(d, "$push", &p);
                             const QByteArray field = config.field.toUtf8();
-                            bson_append_document_begin(&p, field.constData(), int(field.size()), &each);
+                            bson_append_document_begin(&p, field.constData(), int(field.size()),
+                                                       &each);
                             BSON_APPEND_ARRAY_BEGIN(&each, "$each", &list);
                             for (std::size_t n = 0; n < extra.size(); ++n)
                                 bsonraw::append(&list, std::to_string(n).c_str(), -1, extra[n]);
@@ -220,13 +238,24 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                             bson_append_document_end(&p, &each);
                             bson_append_document_end(d, &p);
                         });
-                        if ((!extra.empty() && !source.bulk({{Write::Kind::UpdateOne, migration::byId(id), push}},
-                                                            QStringLiteral("restoring late elements"), error)) ||
-                            !overflow.bulk({{Write::Kind::DeleteMany, migration::onePage(config, id, pageNo), {}}},
-                                           QStringLiteral("deleting overflow pages"), error))
+                        if (!source.bulk({{Write::Kind::UpdateOne, migration::byId(id), push}},
+                                         QStringLiteral("restoring late elements"), error))
                             return false;
                     }
+                    cleanups.push_back({Write::Kind::DeleteMany,
+                                        migration::build([&](bson_t *d) {
+                                            migration::appendIn(d, config.linkField, done);
+                                        }),
+                                        {}});
                 }
+                if (!orphans.empty())
+                    cleanups.push_back({Write::Kind::DeleteMany,
+                                        migration::build([&](bson_t *d) {
+                                            migration::appendIn(d, config.linkField, orphans);
+                                        }),
+                                        {}});
+                if (!overflow.bulk(cleanups, QStringLiteral("deleting overflow pages"), error))
+                    return false;
                 if (!journal.bulk(journalWrites, QStringLiteral("recording the rollback"), error))
                     return false;
                 work = again;
@@ -241,7 +270,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         return stopped;
     if (!report->ok())
         return true; // the run stays "rolling_back": what could not be restored is listed
-    return journal.bulk({{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(config, QStringLiteral("rolled_back"))}},
+    return journal.bulk({{Write::Kind::ReplaceUpsert, runId,
+                          JournalEntry::runDocument(config, QStringLiteral("rolled_back"))}},
                         QStringLiteral("finishing the rollback"), error);
 }
 

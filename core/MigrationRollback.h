@@ -17,9 +17,10 @@ class MongoConnection;
 class MigrationRollback
 {
 public:
-    static bool rollback(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                         const MigrationOptions &options, VerifyReport *report, MigrationProgress *progress,
-                         SourceError *error, const std::atomic<bool> *cancel = nullptr,
+    static bool rollback(MongoConnection &connection, const QString &database,
+                         const SplitConfig &config, const MigrationOptions &options,
+                         VerifyReport *report, MigrationProgress *progress, SourceError *error,
+                         const std::atomic<bool> *cancel = nullptr,
                          const MigrationProgressCallback &callback = {});
 
     static constexpr std::uint64_t kMaxDocumentBytes = 16u * 1024u * 1024u;

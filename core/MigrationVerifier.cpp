@@ -7,9 +7,10 @@
 
 namespace oe {
 
-bool MigrationVerifier::forEachEntryBatch(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                                          const QStringList &states, std::size_t batch,
-                                          const std::function<bool(std::vector<JournalEntry> &)> &visit, SourceError *error)
+bool MigrationVerifier::forEachEntryBatch(
+    MongoConnection &connection, const QString &database, const SplitConfig &config,
+    const QStringList &states, std::size_t batch,
+    const std::function<bool(std::vector<JournalEntry> &)> &visit, SourceError *error)
 {
     CollectionOps journal(connection, database, config.journalCollection());
     std::vector<JournalEntry> entries;
@@ -21,44 +22,56 @@ bool MigrationVerifier::forEachEntryBatch(MongoConnection &connection, const QSt
         for (const QString &s : states) {
             QByteArray v = s.toUtf8();
             const std::uint32_t le = BSON_UINT32_TO_LE(std::uint32_t(v.size() + 1));
-            values.push_back(QByteArray(1, char(BSON_TYPE_UTF8)) + QByteArray(reinterpret_cast<const char *>(&le), 4) + v +
+            values.push_back(QByteArray(1, char(BSON_TYPE_UTF8)) +
+                             QByteArray(reinterpret_cast<const char *>(&le), 4) + v +
                              QByteArray(1, '\0'));
         }
         migration::appendIn(d, QStringLiteral("state"), values);
     });
     // Collect first, then visit: the visitor rewrites journal entries.
     std::vector<JournalEntry> all;
-    if (!journal.find(filter, {}, QStringLiteral("reading the journal"), [&](const QByteArray &doc) {
-            JournalEntry e;
-            if (JournalEntry::fromBson(doc, &e))
-                all.push_back(std::move(e));
-            return true;
-        }, error))
+    if (!journal.find(
+            filter, {}, QStringLiteral("reading the journal"),
+            [&](const QByteArray &doc) {
+                JournalEntry e;
+                if (JournalEntry::fromBson(doc, &e))
+                    all.push_back(std::move(e));
+                return true;
+            },
+            error))
         return false;
     for (std::size_t i = 0; i < all.size() && ok; i += batch) {
-        entries.assign(all.begin() + std::ptrdiff_t(i), all.begin() + std::ptrdiff_t(std::min(all.size(), i + batch)));
+        entries.assign(all.begin() + std::ptrdiff_t(i),
+                       all.begin() + std::ptrdiff_t(std::min(all.size(), i + batch)));
         ok = visit(entries);
     }
     return ok;
 }
 
-bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QString &database, const QString &collection,
-                                        const QString &field, SplitConfig *config, QString *state, SourceError *error)
+bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QString &database,
+                                        const QString &collection, const QString &field,
+                                        SplitConfig *config, QString *state, SourceError *error)
 {
     SplitConfig probe;
     probe.collection = collection;
     CollectionOps journal(connection, database, probe.journalCollection());
     bool found = false;
-    journal.find(migration::build([&](bson_t *d) { migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + field); }),
-                 {}, QStringLiteral("reading the migration journal"), [&](const QByteArray &doc) {
-                     found = JournalEntry::configFromRunDocument(doc, config, state);
-                     return false;
-                 }, error);
+    journal.find(
+        migration::build([&](bson_t *d) {
+            migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + field);
+        }),
+        {}, QStringLiteral("reading the migration journal"),
+        [&](const QByteArray &doc) {
+            found = JournalEntry::configFromRunDocument(doc, config, state);
+            return false;
+        },
+        error);
     return found && !error->isError();
 }
 
-bool MigrationVerifier::load(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                             const std::vector<JournalEntry> &entries, Loaded *loaded, SourceError *error)
+bool MigrationVerifier::load(MongoConnection &connection, const QString &database,
+                             const SplitConfig &config, const std::vector<JournalEntry> &entries,
+                             Loaded *loaded, SourceError *error)
 {
     CollectionOps source(connection, database, config.collection);
     CollectionOps overflow(connection, database, config.overflowCollection);
@@ -67,11 +80,15 @@ bool MigrationVerifier::load(MongoConnection &connection, const QString &databas
         ids.push_back(bsonraw::fromDocumentId(e.rawId));
     loaded->primaries.clear();
     loaded->pages.clear();
-    if (!source.find(migration::build([&](bson_t *d) { migration::appendIn(d, QStringLiteral("_id"), ids); }), {},
-                     QStringLiteral("reading migrated documents"), [&](const QByteArray &doc) {
-                         loaded->primaries[DocumentSplitter::fieldValue(doc, QStringLiteral("_id"))] = doc;
-                         return true;
-                     }, error))
+    if (!source.find(
+            migration::build(
+                [&](bson_t *d) { migration::appendIn(d, QStringLiteral("_id"), ids); }),
+            {}, QStringLiteral("reading migrated documents"),
+            [&](const QByteArray &doc) {
+                loaded->primaries[DocumentSplitter::fieldValue(doc, QStringLiteral("_id"))] = doc;
+                return true;
+            },
+            error))
         return false;
     const QByteArray sort = migration::build([&](bson_t *d) {
         bson_t s;
@@ -80,15 +97,19 @@ bool MigrationVerifier::load(MongoConnection &connection, const QString &databas
         bson_append_int32(&s, page.constData(), int(page.size()), 1);
         bson_append_document_end(d, &s);
     });
-    return overflow.find(migration::build([&](bson_t *d) { migration::appendIn(d, config.linkField, ids); }), sort,
-                         QStringLiteral("reading overflow pages"), [&](const QByteArray &page) {
-                             loaded->pages[DocumentSplitter::fieldValue(page, config.linkField)].push_back(page);
-                             return true;
-                         }, error);
+    return overflow.find(
+        migration::build([&](bson_t *d) { migration::appendIn(d, config.linkField, ids); }), sort,
+        QStringLiteral("reading overflow pages"),
+        [&](const QByteArray &page) {
+            loaded->pages[DocumentSplitter::fieldValue(page, config.linkField)].push_back(page);
+            return true;
+        },
+        error);
 }
 
-bool MigrationVerifier::check(const QByteArray &primary, const std::vector<QByteArray> &pages, const JournalEntry &entry,
-                              const SplitConfig &config, VerifyReport *report)
+bool MigrationVerifier::check(const QByteArray &primary, const std::vector<QByteArray> &pages,
+                              const JournalEntry &entry, const SplitConfig &config,
+                              VerifyReport *report)
 {
     const QString id = DocumentId::toRelaxedJson(entry.rawId);
     if (primary.isEmpty()) {
@@ -103,34 +124,47 @@ bool MigrationVerifier::check(const QByteArray &primary, const std::vector<QByte
         bson_t page;
         bson_iter_t it;
         const QByteArray key = config.pageField.toUtf8();
-        if (!CollectionOps::view(pages[k], &page) || !bson_iter_init_find_w_len(&it, &page, key.constData(), int(key.size())) ||
+        if (!CollectionOps::view(pages[k], &page) ||
+            !bson_iter_init_find_w_len(&it, &page, key.constData(), int(key.size())) ||
             !BSON_ITER_HOLDS_NUMBER(&it) || bson_iter_as_int64(&it) != std::int64_t(k)) {
-            report->mismatch(QStringLiteral("%1: overflow pages are not numbered 0..%2 without gaps").arg(id).arg(pages.size() - 1));
+            report->mismatch(
+                QStringLiteral("%1: overflow pages are not numbered 0..%2 without gaps")
+                    .arg(id)
+                    .arg(pages.size() - 1));
             return false;
         }
     }
     QByteArray digest;
     std::uint64_t total = 0;
     QString problem;
-    if (!DocumentSplitter::concatenatedDigest(primary, pages, config, entry.length, &digest, &total, &problem)) {
+    if (!DocumentSplitter::concatenatedDigest(primary, pages, config, entry.length, &digest, &total,
+                                              &problem)) {
         report->mismatch(QStringLiteral("%1: %2").arg(id, problem));
         return false;
     }
     if (total < entry.length) {
-        report->mismatch(QStringLiteral("%1: %2 elements, the journal recorded %3").arg(id).arg(total).arg(entry.length));
+        report->mismatch(QStringLiteral("%1: %2 elements, the journal recorded %3")
+                             .arg(id)
+                             .arg(total)
+                             .arg(entry.length));
         return false;
     }
     if (digest != entry.digest) {
-        report->mismatch(QStringLiteral("%1: the first %2 elements differ from the original array").arg(id).arg(entry.length));
+        report->mismatch(QStringLiteral("%1: the first %2 elements differ from the original array")
+                             .arg(id)
+                             .arg(entry.length));
         return false;
     }
     if (!config.countField.isEmpty()) {
         bson_t doc;
         bson_iter_t it;
         const QByteArray key = config.countField.toUtf8();
-        if (!CollectionOps::view(primary, &doc) || !bson_iter_init_find_w_len(&it, &doc, key.constData(), int(key.size())) ||
+        if (!CollectionOps::view(primary, &doc) ||
+            !bson_iter_init_find_w_len(&it, &doc, key.constData(), int(key.size())) ||
             !BSON_ITER_HOLDS_NUMBER(&it) || std::uint64_t(bson_iter_as_int64(&it)) != total) {
-            report->mismatch(QStringLiteral("%1: %2 does not equal the %3 elements stored").arg(id, config.countField).arg(total));
+            report->mismatch(QStringLiteral("%1: %2 does not equal the %3 elements stored")
+                                 .arg(id, config.countField)
+                                 .arg(total));
             return false;
         }
     }
@@ -139,8 +173,9 @@ bool MigrationVerifier::check(const QByteArray &primary, const std::vector<QByte
     return true;
 }
 
-bool MigrationVerifier::verify(MongoConnection &connection, const QString &database, const SplitConfig &configIn,
-                               VerifyReport *report, SourceError *error)
+bool MigrationVerifier::verify(MongoConnection &connection, const QString &database,
+                               const SplitConfig &configIn, VerifyReport *report,
+                               SourceError *error)
 {
     const SplitConfig config = configIn.withDefaults();
     std::uint64_t journaled = 0;
@@ -162,7 +197,8 @@ bool MigrationVerifier::verify(MongoConnection &connection, const QString &datab
                 const auto p = loaded.primaries.find(id);
                 const auto pages = loaded.pages.find(id);
                 check(p == loaded.primaries.end() ? QByteArray() : p->second,
-                      pages == loaded.pages.end() ? std::vector<QByteArray>() : pages->second, e, config, report);
+                      pages == loaded.pages.end() ? std::vector<QByteArray>() : pages->second, e,
+                      config, report);
             }
             return true;
         },
@@ -174,11 +210,13 @@ bool MigrationVerifier::verify(MongoConnection &connection, const QString &datab
         const QByteArray flag = config.flagField.toUtf8();
         bson_append_bool(d, flag.constData(), int(flag.size()), true);
     });
-    const std::int64_t n = source.count(flagged, QStringLiteral("counting flagged documents"), error);
+    const std::int64_t n =
+        source.count(flagged, QStringLiteral("counting flagged documents"), error);
     if (n < 0)
         return false;
     if (std::uint64_t(n) > journaled)
-        report->mismatch(QStringLiteral("%1 flagged document(s) have no journal entry").arg(std::uint64_t(n) - journaled));
+        report->mismatch(QStringLiteral("%1 flagged document(s) have no journal entry")
+                             .arg(std::uint64_t(n) - journaled));
     return true;
 }
 

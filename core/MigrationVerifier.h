@@ -22,28 +22,32 @@ struct JournalEntry;
 class MigrationVerifier
 {
 public:
-    static bool verify(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                       VerifyReport *report, SourceError *error);
+    static bool verify(MongoConnection &connection, const QString &database,
+                       const SplitConfig &config, VerifyReport *report, SourceError *error);
 
     // The configuration a run of `field` used, from the journal; false if there is none.
-    static bool journaledConfig(MongoConnection &connection, const QString &database, const QString &collection,
-                                const QString &field, SplitConfig *config, QString *state, SourceError *error);
+    static bool journaledConfig(MongoConnection &connection, const QString &database,
+                                const QString &collection, const QString &field,
+                                SplitConfig *config, QString *state, SourceError *error);
 
     // Shared with rollback: loads the primaries and pages of a batch of journal entries.
     struct Loaded
     {
-        std::map<QByteArray, QByteArray> primaries;           // by _id raw value
+        std::map<QByteArray, QByteArray> primaries;          // by _id raw value
         std::map<QByteArray, std::vector<QByteArray>> pages; // by link raw value, in page order
     };
-    static bool load(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                     const std::vector<JournalEntry> &entries, Loaded *loaded, SourceError *error);
+    static bool load(MongoConnection &connection, const QString &database,
+                     const SplitConfig &config, const std::vector<JournalEntry> &entries,
+                     Loaded *loaded, SourceError *error);
     // Reads the journal's document entries of this run in the given states, in batches.
-    static bool forEachEntryBatch(MongoConnection &connection, const QString &database, const SplitConfig &config,
-                                  const QStringList &states, std::size_t batch,
-                                  const std::function<bool(std::vector<JournalEntry> &)> &visit, SourceError *error);
+    static bool forEachEntryBatch(MongoConnection &connection, const QString &database,
+                                  const SplitConfig &config, const QStringList &states,
+                                  std::size_t batch,
+                                  const std::function<bool(std::vector<JournalEntry> &)> &visit,
+                                  SourceError *error);
     // The check of one document; false (and a line in `report`) if it does not match.
-    static bool check(const QByteArray &primary, const std::vector<QByteArray> &pages, const JournalEntry &entry,
-                      const SplitConfig &config, VerifyReport *report);
+    static bool check(const QByteArray &primary, const std::vector<QByteArray> &pages,
+                      const JournalEntry &entry, const SplitConfig &config, VerifyReport *report);
 };
 
 } // namespace oe

@@ -57,24 +57,27 @@ bool flagged(const QByteArray &doc, const SplitConfig &config)
     bson_t b;
     bson_iter_t it;
     const QByteArray flag = config.flagField.toUtf8();
-    return bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()), std::size_t(doc.size())) &&
-           bson_iter_init_find_w_len(&it, &b, flag.constData(), int(flag.size())) && BSON_ITER_HOLDS_BOOL(&it) &&
-           bson_iter_bool(&it);
+    return bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                            std::size_t(doc.size())) &&
+           bson_iter_init_find_w_len(&it, &b, flag.constData(), int(flag.size())) &&
+           BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
 }
 
 std::string idOf(const QByteArray &doc, const char *field)
 {
     bson_t b;
     bson_iter_t it;
-    if (!bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()), std::size_t(doc.size())) ||
+    if (!bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                          std::size_t(doc.size())) ||
         !bson_iter_init_find(&it, &b, field))
         return {};
     return bsonraw::toDocumentId(bsonraw::valueOf(&it));
 }
 
 // The pages of one document, which the split wrote right after each other, in page order.
-bool takePages(DumpCursor &overflow, QByteArray *lookahead, bool *haveLookahead, const std::string &id,
-               const SplitConfig &config, std::vector<QByteArray> *pages, SourceError *error)
+bool takePages(DumpCursor &overflow, QByteArray *lookahead, bool *haveLookahead,
+               const std::string &id, const SplitConfig &config, std::vector<QByteArray> *pages,
+               SourceError *error)
 {
     const QByteArray link = config.linkField.toUtf8();
     pages->clear();
@@ -99,7 +102,8 @@ struct Paths
 Paths pathsFor(const QString &dir, const SplitConfig &c)
 {
     const QDir d(dir);
-    return {d.filePath(c.collection + QStringLiteral(".bson")), d.filePath(c.overflowCollection + QStringLiteral(".bson")),
+    return {d.filePath(c.collection + QStringLiteral(".bson")),
+            d.filePath(c.overflowCollection + QStringLiteral(".bson")),
             d.filePath(c.journalCollection() + QStringLiteral(".bson"))};
 }
 
@@ -119,13 +123,16 @@ QString OfflineSplitter::collectionOf(const QString &dumpPath)
     return name;
 }
 
-bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir, const SplitConfig &configIn, SplitPlan *plan,
-                            QStringList *written, SourceError *error, const std::atomic<bool> *cancel)
+bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir,
+                            const SplitConfig &configIn, SplitPlan *plan, QStringList *written,
+                            SourceError *error, const std::atomic<bool> *cancel)
 {
     const SplitConfig config = configIn.withDefaults();
     const Paths out = pathsFor(outDir, config);
     if (QFileInfo(out.primary).canonicalFilePath() == QFileInfo(dumpPath).canonicalFilePath()) {
-        *error = SourceError::io(dumpPath, QStringLiteral("the output would replace the input; choose another --out-dir"));
+        *error = SourceError::io(
+            dumpPath,
+            QStringLiteral("the output would replace the input; choose another --out-dir"));
         error->kind = SourceError::Kind::Usage;
         return false;
     }
@@ -139,9 +146,10 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir, cons
     if (plan->invalidDocuments > 0) {
         error->kind = SourceError::Kind::InvalidData;
         error->source = dumpPath;
-        error->message = QStringLiteral("%1 document(s) cannot be split, nothing written; first: %2")
-                             .arg(plan->invalidDocuments)
-                             .arg(plan->problems.value(0));
+        error->message =
+            QStringLiteral("%1 document(s) cannot be split, nothing written; first: %2")
+                .arg(plan->invalidDocuments)
+                .arg(plan->problems.value(0));
         return false;
     }
     if (plan->cancelled)
@@ -153,7 +161,8 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir, cons
     QSaveFile primary(out.primary), overflow(out.overflow), journal(out.journal);
     for (QSaveFile *f : {&primary, &overflow, &journal}) {
         if (!f->open(QIODevice::WriteOnly)) {
-            *error = SourceError::io(f->fileName(), QStringLiteral("cannot write: %1").arg(f->errorString()));
+            *error = SourceError::io(f->fileName(),
+                                     QStringLiteral("cannot write: %1").arg(f->errorString()));
             return false;
         }
     }
@@ -163,8 +172,9 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir, cons
     QByteArray doc;
     bool ok = true;
     while (ok && in.next(&doc, error)) {
-        const auto r = DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                                               std::uint32_t(doc.size()), config);
+        const auto r =
+            DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                                    std::uint32_t(doc.size()), config);
         if (r.kind != DocumentSplitter::Result::Kind::Split) {
             ok = writeAll(primary, doc); // byte-identical
             continue;
@@ -188,7 +198,8 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir, cons
     ok = ok && writeAll(journal, JournalEntry::runDocument(config, QStringLiteral("applied")));
     for (QSaveFile *f : {&primary, &overflow, &journal}) {
         if (!ok || !f->commit()) {
-            *error = SourceError::io(f->fileName(), QStringLiteral("cannot write: %1").arg(f->errorString()));
+            *error = SourceError::io(f->fileName(),
+                                     QStringLiteral("cannot write: %1").arg(f->errorString()));
             return false;
         }
         *written << f->fileName();
@@ -201,8 +212,9 @@ namespace {
 // Walks the split dump with its overflow and journal files, calling `visit` for each
 // journaled document with its primary and pages.
 template <typename Visit>
-bool walkSplit(const QString &splitDump, const SplitConfig &config, VerifyReport *report, SourceError *error,
-               const Visit &visit, const std::function<bool(const QByteArray &)> &passThrough)
+bool walkSplit(const QString &splitDump, const SplitConfig &config, VerifyReport *report,
+               SourceError *error, const Visit &visit,
+               const std::function<bool(const QByteArray &)> &passThrough)
 {
     const QString dir = QFileInfo(splitDump).absolutePath();
     const Paths paths = pathsFor(dir, config);
@@ -231,7 +243,8 @@ bool walkSplit(const QString &splitDump, const SplitConfig &config, VerifyReport
         const auto it = journal.find(id);
         if (it == journal.end()) {
             if (flagged(doc, config))
-                report->mismatch(QStringLiteral("%1: flagged but not in the journal").arg(DocumentId::toRelaxedJson(id)));
+                report->mismatch(QStringLiteral("%1: flagged but not in the journal")
+                                     .arg(DocumentId::toRelaxedJson(id)));
             if (!passThrough(doc))
                 return false;
             continue;
@@ -246,23 +259,28 @@ bool walkSplit(const QString &splitDump, const SplitConfig &config, VerifyReport
     if (error->isError())
         return false;
     for (const auto &[id, entry] : journal)
-        report->mismatch(QStringLiteral("%1: in the journal but not in %2").arg(DocumentId::toRelaxedJson(id), splitDump));
+        report->mismatch(QStringLiteral("%1: in the journal but not in %2")
+                             .arg(DocumentId::toRelaxedJson(id), splitDump));
     return true;
 }
 
-bool checkDocument(const QByteArray &primary, const std::vector<QByteArray> &pages, const JournalEntry &entry,
-                   const SplitConfig &config, VerifyReport *report)
+bool checkDocument(const QByteArray &primary, const std::vector<QByteArray> &pages,
+                   const JournalEntry &entry, const SplitConfig &config, VerifyReport *report)
 {
     const QString id = DocumentId::toRelaxedJson(entry.rawId);
     QByteArray digest;
     std::uint64_t total = 0;
     QString problem;
-    if (!DocumentSplitter::concatenatedDigest(primary, pages, config, entry.length, &digest, &total, &problem)) {
+    if (!DocumentSplitter::concatenatedDigest(primary, pages, config, entry.length, &digest, &total,
+                                              &problem)) {
         report->mismatch(QStringLiteral("%1: %2").arg(id, problem));
         return false;
     }
     if (total < entry.length) {
-        report->mismatch(QStringLiteral("%1: %2 elements, the journal recorded %3").arg(id).arg(total).arg(entry.length));
+        report->mismatch(QStringLiteral("%1: %2 elements, the journal recorded %3")
+                             .arg(id)
+                             .arg(total)
+                             .arg(entry.length));
         return false;
     }
     if (digest != entry.digest) {
@@ -276,14 +294,17 @@ bool checkDocument(const QByteArray &primary, const std::vector<QByteArray> &pag
 
 } // namespace
 
-bool OfflineSplitter::verify(const QString &splitDump, const SplitConfig &configIn, VerifyReport *report, SourceError *error)
+bool OfflineSplitter::verify(const QString &splitDump, const SplitConfig &configIn,
+                             VerifyReport *report, SourceError *error)
 {
     const SplitConfig config = configIn.withDefaults();
     return walkSplit(
         splitDump, config, report, error,
-        [&](const QByteArray &primary, const std::vector<QByteArray> &pages, const JournalEntry &entry) {
+        [&](const QByteArray &primary, const std::vector<QByteArray> &pages,
+            const JournalEntry &entry) {
             if (!flagged(primary, config))
-                report->mismatch(QStringLiteral("%1: not flagged").arg(DocumentId::toRelaxedJson(entry.rawId)));
+                report->mismatch(
+                    QStringLiteral("%1: not flagged").arg(DocumentId::toRelaxedJson(entry.rawId)));
             else
                 checkDocument(primary, pages, entry, config, report);
             return true;
@@ -291,13 +312,16 @@ bool OfflineSplitter::verify(const QString &splitDump, const SplitConfig &config
         [](const QByteArray &) { return true; });
 }
 
-bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir, const SplitConfig &configIn,
-                               VerifyReport *report, QStringList *written, SourceError *error)
+bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir,
+                               const SplitConfig &configIn, VerifyReport *report,
+                               QStringList *written, SourceError *error)
 {
     const SplitConfig config = configIn.withDefaults();
     const QString target = QDir(outDir).filePath(config.collection + QStringLiteral(".bson"));
     if (QFileInfo(target).canonicalFilePath() == QFileInfo(splitDump).canonicalFilePath()) {
-        *error = SourceError::io(splitDump, QStringLiteral("the output would replace the input; choose another --out-dir"));
+        *error = SourceError::io(
+            splitDump,
+            QStringLiteral("the output would replace the input; choose another --out-dir"));
         error->kind = SourceError::Kind::Usage;
         return false;
     }
@@ -312,14 +336,17 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir, 
     }
     bool ok = walkSplit(
         splitDump, config, report, error,
-        [&](const QByteArray &primary, const std::vector<QByteArray> &pages, const JournalEntry &entry) {
+        [&](const QByteArray &primary, const std::vector<QByteArray> &pages,
+            const JournalEntry &entry) {
             if (!checkDocument(primary, pages, entry, config, report))
                 return false; // never write back something that does not match its journal
             QByteArray original;
             QString problem;
-            if (!DocumentSplitter::reassemble(primary, pages, config, entry.originalFlag, entry.originalCount,
-                                              entry.originalPages, &original, &problem)) {
-                report->mismatch(QStringLiteral("%1: %2").arg(DocumentId::toRelaxedJson(entry.rawId), problem));
+            if (!DocumentSplitter::reassemble(primary, pages, config, entry.originalFlag,
+                                              entry.originalCount, entry.originalPages, &original,
+                                              &problem)) {
+                report->mismatch(
+                    QStringLiteral("%1: %2").arg(DocumentId::toRelaxedJson(entry.rawId), problem));
                 return false;
             }
             return writeAll(out, original);
@@ -329,7 +356,8 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir, 
         if (!error->isError()) {
             error->kind = SourceError::Kind::InvalidData;
             error->source = splitDump;
-            error->message = QStringLiteral("rollback stopped, nothing written: %1").arg(report->details.value(0));
+            error->message = QStringLiteral("rollback stopped, nothing written: %1")
+                                 .arg(report->details.value(0));
         }
         return false;
     }

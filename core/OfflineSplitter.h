@@ -21,10 +21,12 @@ public:
     static QString collectionOf(const QString &dumpPath);
 
     // Checks every document first; writes nothing if any cannot be split.
-    static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config, SplitPlan *plan,
-                      QStringList *written, SourceError *error, const std::atomic<bool> *cancel = nullptr);
+    static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config,
+                      SplitPlan *plan, QStringList *written, SourceError *error,
+                      const std::atomic<bool> *cancel = nullptr);
     // `splitDump` is DIR/<collection>.bson; the overflow and journal files are read beside it.
-    static bool verify(const QString &splitDump, const SplitConfig &config, VerifyReport *report, SourceError *error);
+    static bool verify(const QString &splitDump, const SplitConfig &config, VerifyReport *report,
+                       SourceError *error);
     // Writes OUTDIR/<collection>.bson with every split document reassembled.
     static bool rollback(const QString &splitDump, const QString &outDir, const SplitConfig &config,
                          VerifyReport *report, QStringList *written, SourceError *error);

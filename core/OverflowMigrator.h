@@ -33,7 +33,8 @@ public:
     QStringList notes() const { return m_notes; } // e.g. "resuming an interrupted run"
 
     bool apply(const MigrationOptions &options, MigrationProgress *progress, SourceError *error,
-               const std::atomic<bool> *cancel = nullptr, const MigrationProgressCallback &callback = {});
+               const std::atomic<bool> *cancel = nullptr,
+               const MigrationProgressCallback &callback = {});
 
     MongoConnection *connection() const { return m_connection.get(); }
     const SplitConfig &config() const { return m_config; }
@@ -41,7 +42,8 @@ public:
 
 private:
     struct Batch;
-    bool processBatch(Batch &batch, const MigrationOptions &options, MigrationProgress *progress, SourceError *error);
+    bool processBatch(Batch &batch, const MigrationOptions &options, MigrationProgress *progress,
+                      SourceError *error);
     bool resumePending(MigrationProgress *progress, SourceError *error);
 
     ConnectionSettings m_settings;

@@ -14,20 +14,20 @@ namespace oe {
 // What a split would do to a collection (or did, offline): a value type.
 struct SplitPlan
 {
-    std::uint64_t documents = 0;         // scanned
-    std::uint64_t affected = 0;          // would be split
-    std::uint64_t alreadySplit = 0;      // flag already set: left alone
+    std::uint64_t documents = 0;    // scanned
+    std::uint64_t affected = 0;     // would be split
+    std::uint64_t alreadySplit = 0; // flag already set: left alone
     std::uint64_t elementsMoved = 0;
     std::uint64_t bytesMoved = 0;
     std::uint64_t overflowDocuments = 0; // pages to write
     std::uint64_t largestPrimaryAfter = 0;
-    std::string largestPrimaryId;        // DocumentId encoding
+    std::string largestPrimaryId; // DocumentId encoding
     std::uint64_t largestPageBytes = 0;
-    Distribution sizesBefore;            // every scanned document
-    Distribution sizesAfter;             // primaries after the split, and the untouched ones
-    std::uint64_t invalidDocuments = 0;  // the field is not an array, lies inside an array, ...
-    QStringList problems;                // the first few, with the document's _id
-    SourceError error;                   // reading failed
+    Distribution sizesBefore;           // every scanned document
+    Distribution sizesAfter;            // primaries after the split, and the untouched ones
+    std::uint64_t invalidDocuments = 0; // the field is not an array, lies inside an array, ...
+    QStringList problems;               // the first few, with the document's _id
+    SourceError error;                  // reading failed
     bool cancelled = false;
 };
 

@@ -7,8 +7,9 @@
 
 namespace oe {
 
-SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn, const std::atomic<bool> *cancel,
-                             const RowCallback &onRow, const Progress &progress)
+SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn,
+                             const std::atomic<bool> *cancel, const RowCallback &onRow,
+                             const Progress &progress)
 {
     const SplitConfig config = configIn.withDefaults();
     SplitPlan plan;
@@ -35,7 +36,8 @@ SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn
                 if (plan.problems.size() < kProblemsKept)
                     plan.problems << QStringLiteral("document %1 (_id %2): %3")
                                          .arg(entry.index)
-                                         .arg(r.rawId.empty() ? QStringLiteral("none") : DocumentId::toRelaxedJson(r.rawId),
+                                         .arg(r.rawId.empty() ? QStringLiteral("none")
+                                                              : DocumentId::toRelaxedJson(r.rawId),
                                               r.problem);
                 plan.sizesAfter.add(entry.length);
                 break;
@@ -55,7 +57,8 @@ SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn
                     plan.largestPrimaryId = r.rawId;
                 }
                 for (const auto &page : r.pages)
-                    plan.largestPageBytes = std::max<std::uint64_t>(plan.largestPageBytes, std::uint64_t(page.size()));
+                    plan.largestPageBytes =
+                        std::max<std::uint64_t>(plan.largestPageBytes, std::uint64_t(page.size()));
                 if (onRow)
                     onRow({DocumentId::toRelaxedJson(r.rawId), entry.length, after, r.length,
                            r.length - r.movedElements, r.movedElements, r.pages.size()});
@@ -84,25 +87,28 @@ DocumentPreview SplitPlanner::preview(const QByteArray &document, const SplitCon
     const SplitConfig config = configIn.withDefaults();
     DocumentPreview p;
     p.sizeBefore = std::uint64_t(document.size());
-    const auto r = DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(document.constData()),
-                                           std::uint32_t(document.size()), config);
+    const auto r =
+        DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(document.constData()),
+                                std::uint32_t(document.size()), config);
     if (r.kind == DocumentSplitter::Result::Kind::Invalid) {
         p.problem = r.problem;
         return p;
     }
     if (r.kind == DocumentSplitter::Result::Kind::Unaffected) {
-        p.primaryJson = DocumentId::documentToRelaxedJson(reinterpret_cast<const std::uint8_t *>(document.constData()),
-                                                          std::size_t(document.size()));
+        p.primaryJson = DocumentId::documentToRelaxedJson(
+            reinterpret_cast<const std::uint8_t *>(document.constData()),
+            std::size_t(document.size()));
         p.primarySize = p.sizeBefore;
         return p;
     }
     p.affected = true;
-    p.primaryJson = DocumentId::documentToRelaxedJson(reinterpret_cast<const std::uint8_t *>(r.primary.constData()),
-                                                      std::size_t(r.primary.size()));
+    p.primaryJson = DocumentId::documentToRelaxedJson(
+        reinterpret_cast<const std::uint8_t *>(r.primary.constData()),
+        std::size_t(r.primary.size()));
     p.primarySize = std::uint64_t(r.primary.size());
     for (const auto &page : r.pages) {
-        p.pageJson << DocumentId::documentToRelaxedJson(reinterpret_cast<const std::uint8_t *>(page.constData()),
-                                                        std::size_t(page.size()));
+        p.pageJson << DocumentId::documentToRelaxedJson(
+            reinterpret_cast<const std::uint8_t *>(page.constData()), std::size_t(page.size()));
         p.pageSizes << std::uint64_t(page.size());
     }
     return p;

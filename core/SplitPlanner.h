@@ -19,8 +19,9 @@ public:
     using Progress = std::function<void(const SplitPlan &)>;
 
     // Scans `source` (opened here). `config` must be valid (SplitConfig::problems() empty).
-    static SplitPlan plan(DocumentSource &source, const SplitConfig &config, const std::atomic<bool> *cancel = nullptr,
-                          const RowCallback &onRow = {}, const Progress &progress = {});
+    static SplitPlan plan(DocumentSource &source, const SplitConfig &config,
+                          const std::atomic<bool> *cancel = nullptr, const RowCallback &onRow = {},
+                          const Progress &progress = {});
     static DocumentPreview preview(const QByteArray &document, const SplitConfig &config);
 
     static constexpr int kProblemsKept = 20;

@@ -12,7 +12,7 @@ struct VerifyReport
     std::uint64_t checked = 0;
     std::uint64_t matching = 0;
     std::uint64_t mismatches = 0;
-    QStringList details; // one line per mismatch: _id and what differs (the first 1,000)
+    QStringList details;        // one line per mismatch: _id and what differs (the first 1,000)
     std::uint64_t appended = 0; // elements written after the split (beyond the journaled length)
 
     void mismatch(const QString &line)

@@ -10,21 +10,22 @@
 #include <cstdio>
 
 namespace {
-const char kUsage[] = "usage: outlier-explorer-cli <command> [options]\n"
-                      "\n"
-                      "commands:\n"
-                      "  analyze          analyse a dump or a live collection, write CSV reports\n"
-                      "  list             list databases and collections with their statistics\n"
-                      "  import           bulk-load a .bson dump into a collection\n"
-                      "  test-connection  report a server's version, topology and capabilities\n"
-                      "  split            move array overflow into an overflow collection (--dry-run first)\n"
-                      "  verify           check a split against its journal\n"
-                      "  rollback         undo a split\n"
-                      "  demo-data        write the deterministic demo datasets\n"
-                      "\n"
-                      "<command> --help lists a command's options.\n"
-                      "\n"
-                      "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data\n";
+const char kUsage[] =
+    "usage: outlier-explorer-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  analyze          analyse a dump or a live collection, write CSV reports\n"
+    "  list             list databases and collections with their statistics\n"
+    "  import           bulk-load a .bson dump into a collection\n"
+    "  test-connection  report a server's version, topology and capabilities\n"
+    "  split            move array overflow into an overflow collection (--dry-run first)\n"
+    "  verify           check a split against its journal\n"
+    "  rollback         undo a split\n"
+    "  demo-data        write the deterministic demo datasets\n"
+    "\n"
+    "<command> --help lists a command's options.\n"
+    "\n"
+    "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data\n";
 }
 
 int main(int argc, char *argv[])

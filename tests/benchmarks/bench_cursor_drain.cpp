@@ -8,12 +8,16 @@
 // lengths (so the loop has an observable result the compiler cannot drop): no copy, no walk.
 // Whatever a live `analyze --full` spends beyond this is the cost of the analysis itself.
 //
-// Usage: bench_cursor_drain URI DB COLLECTION [--batch-size N]
-//   --batch-size N   the find's batchSize option (default: none, i.e. the driver's/server's)
+// Usage: bench_cursor_drain URI DB COLLECTION [--batch-size N] [--estimated-count]
+//   --batch-size N     the find's batchSize option (default: none, i.e. the driver's/server's)
+//   --estimated-count  diagnostic, not part of the floor: before the find, run the
+//                      estimatedDocumentCount that `analyze` runs when it opens a collection
+//                      (for its progress estimate), and time it separately
 // Prints (one "key: value" per line, for run-live-benchmark.sh to parse):
 //   documents, bytes, seconds, docs_per_s, mb_per_s (MB = 10^6 bytes), peak_rss_kb
-// "seconds" runs from creating the client to the cursor's end (connection, server selection
-// and the whole scan), not process start-up.
+//   and with --estimated-count also estimated_count, estimated_count_seconds
+// "seconds" runs from creating the client to the cursor's end (connection, server selection,
+// the count if asked for, and the whole scan), not process start-up.
 // Exit status: 0 on success, 1 on a connection or cursor error, 2 on bad usage.
 
 #include <mongoc/mongoc.h>
@@ -54,7 +58,8 @@ long peakRssKb()
 
 int usage(const char *argv0)
 {
-    std::fprintf(stderr, "usage: %s URI DB COLLECTION [--batch-size N]\n", argv0);
+    std::fprintf(stderr, "usage: %s URI DB COLLECTION [--batch-size N] [--estimated-count]\n",
+                 argv0);
     return 2;
 }
 
@@ -63,17 +68,23 @@ int usage(const char *argv0)
 int main(int argc, char **argv)
 {
     const char *argv0 = argc > 0 ? argv[0] : "bench_cursor_drain";
-    if (argc != 4 && argc != 6)
+    if (argc < 4)
         return usage(argv0);
     long batchSize = 0;
-    if (argc == 6) {
-        if (std::strcmp(argv[4], "--batch-size") != 0)
+    bool estimatedCount = false;
+    for (int i = 4; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) {
+            char *end = nullptr;
+            const char *value = argv[++i];
+            batchSize = std::strtol(value, &end, 10);
+            if (!end || end == value || *end != '\0' || batchSize < 1 || batchSize > (1L << 30)) {
+                std::fprintf(stderr, "bench_cursor_drain: bad --batch-size: %s\n", value);
+                return 2;
+            }
+        } else if (std::strcmp(argv[i], "--estimated-count") == 0) {
+            estimatedCount = true;
+        } else {
             return usage(argv0);
-        char *end = nullptr;
-        batchSize = std::strtol(argv[5], &end, 10);
-        if (!end || *end != '\0' || batchSize < 1 || batchSize > (1L << 30)) {
-            std::fprintf(stderr, "bench_cursor_drain: bad --batch-size: %s\n", argv[5]);
-            return 2;
         }
     }
     const char *uriText = argv[1];
@@ -113,6 +124,18 @@ int main(int argc, char **argv)
     mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
 
     mongoc_collection_t *collection = mongoc_client_get_collection(client, dbName, collName);
+    std::int64_t estimated = -1;
+    double countSeconds = 0;
+    if (estimatedCount) {
+        const auto countStart = std::chrono::steady_clock::now();
+        estimated =
+            mongoc_collection_estimated_document_count(collection, nullptr, nullptr, nullptr, &error);
+        countSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - countStart).count();
+        if (estimated < 0)
+            std::fprintf(stderr, "bench_cursor_drain: estimatedDocumentCount failed: %s\n",
+                         error.message);
+    }
     bson_t filter = BSON_INITIALIZER;
     bson_t opts = BSON_INITIALIZER;
     if (batchSize > 0)
@@ -153,5 +176,9 @@ int main(int argc, char **argv)
     std::printf("docs_per_s: %.0f\n", double(documents) / t);
     std::printf("mb_per_s: %.1f\n", double(bytes) / 1e6 / t);
     std::printf("peak_rss_kb: %ld\n", peakRssKb());
+    if (estimatedCount) {
+        std::printf("estimated_count: %" PRId64 "\n", estimated);
+        std::printf("estimated_count_seconds: %.3f\n", countSeconds);
+    }
     return 0;
 }

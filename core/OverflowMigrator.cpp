@@ -92,7 +92,27 @@ bool OverflowMigrator::prepare(SourceError *error)
         return false;
     }
 
-    // The field must be an array wherever it exists, and not lie inside an array.
+    // The field must exist somewhere (a typo would otherwise "succeed" doing nothing)...
+    const QByteArray present = migration::build([&](bson_t *d) {
+        migration::appendUserFilter(d, m_config.filter);
+        const QByteArray f = m_config.field.toUtf8();
+        bson_t cond;
+        bson_append_document_begin(d, f.constData(), int(f.size()), &cond);
+        BSON_APPEND_BOOL(&cond, "$exists", true);
+        bson_append_document_end(d, &cond);
+    });
+    const std::int64_t withField = source.count(present, QStringLiteral("checking the field"), error);
+    if (withField < 0)
+        return false;
+    if (withField == 0) {
+        error->kind = SourceError::Kind::Usage;
+        error->source = m_connection->hosts();
+        error->message = QStringLiteral("no document of %1 has a field '%2'%3; nothing written")
+                             .arg(source.ns(), m_config.field,
+                                  m_config.filter.isEmpty() ? QString() : QStringLiteral(" matching the filter"));
+        return false;
+    }
+    // ...be an array wherever it exists, and not lie inside an array.
     const QByteArray notArray = migration::build([&](bson_t *d) {
         migration::appendUserFilter(d, m_config.filter);
         const QByteArray f = m_config.field.toUtf8();

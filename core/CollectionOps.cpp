@@ -33,6 +33,17 @@ bool CollectionOps::view(const QByteArray &bytes, bson_t *doc)
 
 bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, SourceError *error)
 {
+    // At most kMaxStatements per command: FerretDB 1.24 holds a pooled connection per matched
+    // update statement until the command ends, and deadlocks near 100 of them.
+    if (writes.size() > kMaxStatements) {
+        for (std::size_t i = 0; i < writes.size(); i += kMaxStatements) {
+            const std::vector<Write> chunk(writes.begin() + std::ptrdiff_t(i),
+                                           writes.begin() + std::ptrdiff_t(std::min(writes.size(), i + kMaxStatements)));
+            if (!bulk(chunk, step, error))
+                return false;
+        }
+        return true;
+    }
     if (writes.empty())
         return true;
     bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));

@@ -22,6 +22,9 @@
 // sent and the time spent waiting for their replies.
 //
 // Usage: bench_naive_split URI DB COLLECTION FIELD KEEP PAGESIZE
+//        bench_naive_split --drop URI DB NAME...
+//   --drop: not part of the measurement; drops the named collections (missing ones are fine)
+//   and exits, so run-split-benchmark.sh can start each run from clean collections.
 // Prints (one "key: value" per line, for run-split-benchmark.sh to parse):
 //   documents (split), pages (inserted), elements_moved, commands (sent, getMores included),
 //   command_seconds (sum of the commands' client-side durations), seconds, docs_per_s,
@@ -61,7 +64,7 @@ void setDefault(mongoc_uri_t *uri, const char *option, int value)
 
 long peakRssKb()
 {
-    struct rusage usage {};
+    rusage usage{};
     if (getrusage(RUSAGE_SELF, &usage) != 0)
         return -1;
     return usage.ru_maxrss; // kilobytes on Linux
@@ -106,10 +109,54 @@ void appendAt(bson_t *array, std::uint32_t index, const bson_iter_t *it)
     bson_append_iter(array, key, int(len), it);
 }
 
+// bson_t and bson_value_t carry alignment attributes that template arguments drop (GCC's
+// -Wignored-attributes): vectors hold them wrapped.
+struct IdValue
+{
+    bson_value_t value;
+};
+struct PageDoc
+{
+    bson_t *doc;
+};
+
 int usage(const char *argv0)
 {
-    std::fprintf(stderr, "usage: %s URI DB COLLECTION FIELD KEEP PAGESIZE\n", argv0);
+    std::fprintf(stderr,
+                 "usage: %s URI DB COLLECTION FIELD KEEP PAGESIZE\n"
+                 "       %s --drop URI DB NAME...\n",
+                 argv0, argv0);
     return 2;
+}
+
+// --drop URI DB NAME...: drops each collection; "ns not found" (code 26) is not an error.
+int dropCollections(int argc, char **argv)
+{
+    mongoc_init();
+    mongoc_log_set_handler(logHandler, nullptr);
+    bson_error_t error;
+    mongoc_uri_t *uri = mongoc_uri_new_with_error(argv[2], &error);
+    mongoc_client_t *client = uri ? mongoc_client_new_from_uri_with_error(uri, &error) : nullptr;
+    mongoc_uri_destroy(uri);
+    if (!client) {
+        std::fprintf(stderr, "bench_naive_split: cannot create the client: %s\n", error.message);
+        mongoc_cleanup();
+        return 1;
+    }
+    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+    int status = 0;
+    for (int i = 4; i < argc && status == 0; ++i) {
+        mongoc_collection_t *c = mongoc_client_get_collection(client, argv[3], argv[i]);
+        if (!mongoc_collection_drop_with_opts(c, nullptr, &error) && error.code != 26) {
+            std::fprintf(stderr, "bench_naive_split: dropping %s.%s: %s\n", argv[3], argv[i],
+                         error.message);
+            status = 1;
+        }
+        mongoc_collection_destroy(c);
+    }
+    mongoc_client_destroy(client);
+    mongoc_cleanup();
+    return status;
 }
 
 } // namespace
@@ -117,6 +164,8 @@ int usage(const char *argv0)
 int main(int argc, char **argv)
 {
     const char *argv0 = argc > 0 ? argv[0] : "bench_naive_split";
+    if (argc >= 5 && std::strcmp(argv[1], "--drop") == 0)
+        return dropCollections(argc, argv);
     if (argc != 7)
         return usage(argv0);
     const char *uriText = argv[1];
@@ -173,7 +222,7 @@ int main(int argc, char **argv)
     std::string failure;
 
     // 1. The ids of the documents to split.
-    std::vector<bson_value_t> ids;
+    std::vector<IdValue> ids;
     {
         bson_t filter = BSON_INITIALIZER, cond, opts = BSON_INITIALIZER, projection;
         bson_append_document_begin(&filter, element.c_str(), int(element.size()), &cond);
@@ -182,14 +231,13 @@ int main(int argc, char **argv)
         BSON_APPEND_DOCUMENT_BEGIN(&opts, "projection", &projection);
         BSON_APPEND_INT32(&projection, "_id", 1);
         bson_append_document_end(&opts, &projection);
-        mongoc_cursor_t *cursor =
-            mongoc_collection_find_with_opts(source, &filter, &opts, nullptr);
+        mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(source, &filter, &opts, nullptr);
         const bson_t *doc = nullptr;
         while (mongoc_cursor_next(cursor, &doc)) {
             bson_iter_t it;
             if (bson_iter_init_find(&it, doc, "_id")) {
-                bson_value_t v;
-                bson_value_copy(bson_iter_value(&it), &v);
+                IdValue v;
+                bson_value_copy(bson_iter_value(&it), &v.value);
                 ids.push_back(v);
             }
         }
@@ -203,7 +251,8 @@ int main(int argc, char **argv)
     }
 
     // 2. One document at a time.
-    for (const bson_value_t &id : ids) {
+    for (const IdValue &idValue : ids) {
+        const bson_value_t &id = idValue.value;
         if (failed)
             break;
         bson_t byId = BSON_INITIALIZER;
@@ -213,7 +262,8 @@ int main(int argc, char **argv)
         bson_t findOpts = BSON_INITIALIZER;
         BSON_APPEND_INT64(&findOpts, "limit", 1);
         BSON_APPEND_BOOL(&findOpts, "singleBatch", true);
-        mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(source, &byId, &findOpts, nullptr);
+        mongoc_cursor_t *cursor =
+            mongoc_collection_find_with_opts(source, &byId, &findOpts, nullptr);
         bson_destroy(&findOpts);
         const bson_t *found = nullptr;
         bson_t *doc = nullptr;
@@ -231,7 +281,7 @@ int main(int argc, char **argv)
             bson_iter_find_descendant(&root, field.c_str(), &array) &&
             BSON_ITER_HOLDS_ARRAY(&array) && bson_iter_recurse(&array, &e)) {
             bson_t kept = BSON_INITIALIZER;
-            std::vector<bson_t *> pageDocs;
+            std::vector<PageDoc> pageDocs;
             std::uint64_t i = 0;
             // Each page document is finished (its array closed) before the next one starts.
             bson_t *page = nullptr;
@@ -241,7 +291,7 @@ int main(int argc, char **argv)
                 if (!page)
                     return;
                 bson_append_array_end(page, &pageArray);
-                pageDocs.push_back(page);
+                pageDocs.push_back({page});
                 page = nullptr;
             };
             while (bson_iter_next(&e)) {
@@ -253,8 +303,7 @@ int main(int argc, char **argv)
                         page = bson_new();
                         BSON_APPEND_VALUE(page, "parent_id", &id);
                         BSON_APPEND_INT32(page, "page", std::int32_t(pageDocs.size()));
-                        bson_append_array_begin(page, items.c_str(), int(items.size()),
-                                                &pageArray);
+                        bson_append_array_begin(page, items.c_str(), int(items.size()), &pageArray);
                         inPage = 0;
                     }
                     appendAt(&pageArray, inPage++, &e);
@@ -266,7 +315,8 @@ int main(int argc, char **argv)
 
             if (!pageDocs.empty()) {
                 // insertOne per page
-                for (bson_t *p : pageDocs) {
+                for (const PageDoc &pageDoc : pageDocs) {
+                    bson_t *p = pageDoc.doc;
                     if (!failed) {
                         if (mongoc_collection_insert_one(overflow, p, nullptr, nullptr, &error)) {
                             ++pages;
@@ -302,8 +352,8 @@ int main(int argc, char **argv)
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    for (bson_value_t &v : ids)
-        bson_value_destroy(&v);
+    for (IdValue &v : ids)
+        bson_value_destroy(&v.value);
     mongoc_collection_destroy(overflow);
     mongoc_collection_destroy(source);
     mongoc_client_destroy(client);

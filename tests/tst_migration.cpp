@@ -324,7 +324,8 @@ private slots:
         // retries under a steady writer have not been shown to converge). Run it on purpose with
         // OE_CONCURRENCY_TEST=1.
         if (qEnvironmentVariableIsEmpty("OE_CONCURRENCY_TEST"))
-            QSKIP("set OE_CONCURRENCY_TEST=1 to run the concurrent-writer proof (not yet passing within budget)");
+            QSKIP("set OE_CONCURRENCY_TEST=1 to run the concurrent-writer proof (not yet passing "
+                  "within budget)");
         const QString collection = QStringLiteral("concurrent");
         import(collection);
         std::vector<QByteArray> outliers;
@@ -444,7 +445,8 @@ private slots:
                     writerError = QString::fromUtf8(e.message);
                     break;
                 }
-                std::this_thread::sleep_for(std::chrono::milliseconds(100)); // an application's pace, not a flood
+                std::this_thread::sleep_for(
+                    std::chrono::milliseconds(100)); // an application's pace, not a flood
                 if (done) {
                     const std::uint32_t le = std::uint32_t(value.size() + 1);
                     appended[id] << (QByteArray(1, char(BSON_TYPE_UTF8)) +
@@ -484,24 +486,28 @@ private slots:
     {
         const QString collection = QStringLiteral("crash");
         import(collection);
+        // Kill -9 at random moments until `kills` runs were interrupted (a run that finishes
+        // first is simply started again: there is nothing left to do, so it ends quickly).
         auto killAtRandom = [&](const QStringList &args, int kills) {
             int killed = 0;
-            for (int i = 0; i < kills; ++i) {
+            for (int attempt = 0; attempt < 60 && killed < kills; ++attempt) {
                 QProcess p;
                 p.start(m_cli, args);
-                QVERIFY(p.waitForStarted());
-                const int delay = 150 + int(QRandomGenerator::global()->bounded(2500));
+                if (!p.waitForStarted())
+                    return killed;
+                const int delay = 30 + int(QRandomGenerator::global()->bounded(570));
                 if (p.waitForFinished(delay))
-                    break; // it finished first: nothing left to interrupt
-                p.kill();  // SIGKILL: no clean-up of any kind
+                    continue;
+                p.kill(); // SIGKILL: no clean-up of any kind
                 p.waitForFinished();
                 ++killed;
             }
             qInfo("killed %d time(s)", killed);
+            return killed;
         };
-        killAtRandom(splitArgs(collection) +
-                         QStringList{QStringLiteral("--batch"), QStringLiteral("3")},
-                     12);
+        QVERIFY(killAtRandom(splitArgs(collection) +
+                                 QStringList{QStringLiteral("--batch"), QStringLiteral("3")},
+                             12) >= 10);
         Run r = cli(splitArgs(collection));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY(verifies(collection));
@@ -511,7 +517,7 @@ private slots:
             QStringList{QStringLiteral("rollback")} + target(collection) +
             QStringList{QStringLiteral("--field"), kField, QStringLiteral("--yes"),
                         QStringLiteral("--batch"), QStringLiteral("3")};
-        killAtRandom(rollback, 12);
+        QVERIFY(killAtRandom(rollback, 12) >= 10);
         r = cli(rollback);
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         expectOriginalDocuments(collection);

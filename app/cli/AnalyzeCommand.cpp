@@ -39,19 +39,6 @@ void printProgress(const oe::Analyzer::Progress &p)
     std::fflush(stderr);
 }
 
-int exitCodeFor(const oe::SourceError &e)
-{
-    switch (e.kind) {
-    case oe::SourceError::Kind::Io:
-    case oe::SourceError::Kind::Connection:
-        return ExitIo;
-    case oe::SourceError::Kind::Usage:
-        return ExitUsage;
-    default:
-        return ExitInvalidData;
-    }
-}
-
 } // namespace
 
 int AnalyzeCommand::run(const QStringList &arguments)
@@ -244,7 +231,7 @@ int AnalyzeCommand::run(const QStringList &arguments)
         !(profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
           profile.error.kind != oe::SourceError::Kind::InvalidData);
     if (!opened)
-        return cli::fail(exitCodeFor(profile.error), profile.error.toString());
+        return cli::fail(cli::exitCodeFor(profile.error), profile.error.toString());
 
     const oe::OutlierReport outliers = oe::OutlierDetector::detect(profile, detection);
     const auto recommendations = oe::SplitRecommendation::recommend(
@@ -279,7 +266,7 @@ int AnalyzeCommand::run(const QStringList &arguments)
         std::printf("reports: %s\n", qPrintable(parser.value(QStringLiteral("out"))));
     }
     if (profile.status == oe::CollectionProfile::Status::Failed) {
-        return cli::fail(exitCodeFor(profile.error),
+        return cli::fail(cli::exitCodeFor(profile.error),
                          profile.error.toString() +
                              QStringLiteral(" (reports cover the %1 documents before it)")
                                  .arg(profile.documents));

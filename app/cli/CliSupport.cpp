@@ -47,6 +47,18 @@ bool doubleOption(const QCommandLineParser &parser, const QString &name, double 
     return true;
 }
 
+int exitCodeFor(const oe::SourceError &error)
+{
+    switch (error.kind) {
+    case oe::SourceError::Kind::Usage:
+        return ExitUsage;
+    case oe::SourceError::Kind::InvalidData:
+        return ExitInvalidData;
+    default:
+        return ExitIo;
+    }
+}
+
 bool stderrIsTerminal()
 {
     return ::isatty(2) == 1;

@@ -2,6 +2,8 @@
 
 #include "ExitCode.h"
 
+#include "SourceError.h"
+
 #include <QCommandLineParser>
 #include <QString>
 
@@ -12,6 +14,8 @@
 namespace cli {
 
 int fail(int code, const QString &message);
+// The exit code for a core error: usage 2, invalid data 4, I/O or connection 3.
+int exitCodeFor(const oe::SourceError &error);
 // Parses a non-negative integer option; prints a usage error naming the option if invalid.
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,
                     std::optional<std::uint64_t> &out, std::uint64_t minimum = 0);

@@ -13,13 +13,6 @@
 
 namespace {
 
-int exitCodeFor(const oe::SourceError &e)
-{
-    return e.kind == oe::SourceError::Kind::Usage         ? ExitUsage
-           : e.kind == oe::SourceError::Kind::InvalidData ? ExitInvalidData
-                                                          : ExitIo;
-}
-
 QString optionalNumber(const std::optional<qint64> &v)
 {
     return v ? QString::number(*v) : QString();
@@ -63,7 +56,7 @@ int LiveCommands::list(const QStringList &arguments)
     oe::SourceError error;
     auto connection = oe::MongoConnection::open(settings, &error);
     if (!connection)
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
 
     QStringList databases;
     if (parser.isSet(QStringLiteral("db"))) {
@@ -71,7 +64,7 @@ int LiveCommands::list(const QStringList &arguments)
     } else {
         std::vector<oe::DatabaseInfo> dbs;
         if (!oe::CollectionCatalog::databases(*connection, &dbs, &error))
-            return cli::fail(exitCodeFor(error), error.toString());
+            return cli::fail(cli::exitCodeFor(error), error.toString());
         for (const auto &db : dbs)
             databases << db.name;
     }
@@ -80,7 +73,7 @@ int LiveCommands::list(const QStringList &arguments)
     for (const QString &db : databases) {
         std::vector<oe::CollectionInfo> collections;
         if (!oe::CollectionCatalog::collections(*connection, db, &collections, &error))
-            return cli::fail(exitCodeFor(error), error.toString());
+            return cli::fail(cli::exitCodeFor(error), error.toString());
         for (const auto &c : collections) {
             if (c.isSystem && !parser.isSet(QStringLiteral("system")))
                 continue;
@@ -149,7 +142,7 @@ int LiveCommands::import(const QStringList &arguments)
                                                           QLocale::DataSizeIecFormat)),
                 qPrintable(db), qPrintable(collection), result.seconds);
     if (!ok)
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     return ExitSuccess;
 }
 
@@ -177,14 +170,14 @@ int LiveCommands::testConnection(const QStringList &arguments)
     oe::SourceError error;
     auto connection = oe::MongoConnection::open(settings, &error);
     if (!connection)
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     QString db = parser.value(QStringLiteral("db"));
     if (db.isEmpty())
         db = connection->defaultDatabase().isEmpty() ? QStringLiteral("test")
                                                      : connection->defaultDatabase();
     oe::ServerInfo info;
     if (!oe::ServerProbe::probe(*connection, db, &info, &error))
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     std::printf("uri: %s\n", qPrintable(connection->redactedUri()));
     std::printf("server: %s %s\n", info.isFerretDb ? "FerretDB" : "MongoDB",
                 qPrintable(info.isFerretDb ? info.ferretDbVersion +

@@ -35,18 +35,6 @@ QString bytes(std::uint64_t n)
     return QLocale::c().formattedDataSize(qint64(n), 1, QLocale::DataSizeIecFormat);
 }
 
-int exitCodeFor(const oe::SourceError &e)
-{
-    switch (e.kind) {
-    case oe::SourceError::Kind::Usage:
-        return ExitUsage;
-    case oe::SourceError::Kind::InvalidData:
-        return ExitInvalidData;
-    default:
-        return ExitIo;
-    }
-}
-
 void printPlan(const oe::SplitPlan &plan, const oe::SplitConfig &c)
 {
     std::printf("documents scanned: %s\n", qPrintable(count(plan.documents)));
@@ -211,7 +199,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (action == Action::Verify) {
             oe::VerifyReport report;
             if (!oe::OfflineSplitter::verify(dump, config, &report, &error))
-                return cli::fail(exitCodeFor(error), error.toString());
+                return cli::fail(cli::exitCodeFor(error), error.toString());
             printReport(report);
             return report.ok()
                        ? ExitSuccess
@@ -224,7 +212,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (action == Action::Rollback) {
             oe::VerifyReport report;
             if (!oe::OfflineSplitter::rollback(dump, outDir, config, &report, &written, &error))
-                return cli::fail(exitCodeFor(error), error.toString());
+                return cli::fail(cli::exitCodeFor(error), error.toString());
             printReport(report);
             for (const QString &f : written)
                 std::printf("wrote %s\n", qPrintable(f));
@@ -253,7 +241,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                 });
             }
             if (plan.error.isError())
-                return cli::fail(exitCodeFor(plan.error), plan.error.toString());
+                return cli::fail(cli::exitCodeFor(plan.error), plan.error.toString());
             if (!file.commit())
                 return cli::fail(
                     ExitIo,
@@ -267,7 +255,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         }
         oe::SplitPlan plan;
         if (!oe::OfflineSplitter::split(dump, outDir, config, &plan, &written, &error, nullptr))
-            return cli::fail(exitCodeFor(error), error.toString());
+            return cli::fail(cli::exitCodeFor(error), error.toString());
         printPlan(plan, config);
         for (const QString &f : written)
             std::printf("wrote %s\n", qPrintable(f));
@@ -283,7 +271,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
     oe::SourceError error;
     auto connection = oe::MongoConnection::open(settings, &error);
     if (!connection)
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     if (database.isEmpty())
         database = connection->defaultDatabase();
     if (database.isEmpty() || config.collection.isEmpty())
@@ -305,7 +293,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                 qPrintable(config.field), qPrintable(state), static_cast<long long>(config.keep),
                 static_cast<long long>(config.pageSize), qPrintable(config.overflowCollection));
         } else if (error.isError()) {
-            return cli::fail(exitCodeFor(error), error.toString());
+            return cli::fail(cli::exitCodeFor(error), error.toString());
         } else {
             return cli::fail(ExitUsage,
                              QStringLiteral("no migration of field '%1' in the journal %2.%3")
@@ -314,7 +302,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         oe::VerifyReport report;
         if (action == Action::Verify) {
             if (!oe::MigrationVerifier::verify(*connection, database, config, &report, &error))
-                return cli::fail(exitCodeFor(error), error.toString());
+                return cli::fail(cli::exitCodeFor(error), error.toString());
             printReport(report);
             return report.ok()
                        ? ExitSuccess
@@ -335,7 +323,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                     qPrintable(count(progress.skipped)), progress.seconds);
         printReport(report);
         if (!done)
-            return cli::fail(exitCodeFor(error), error.toString());
+            return cli::fail(cli::exitCodeFor(error), error.toString());
         return report.ok()
                    ? ExitSuccess
                    : cli::fail(
@@ -345,7 +333,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
 
     oe::OverflowMigrator migrator(settings, database, config);
     if (!migrator.prepare(&error))
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     for (const QString &note : migrator.notes())
         std::printf("note: %s\n", qPrintable(note));
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
@@ -381,7 +369,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             });
         }
         if (plan.error.isError())
-            return cli::fail(exitCodeFor(plan.error), plan.error.toString());
+            return cli::fail(cli::exitCodeFor(plan.error), plan.error.toString());
         printPlan(plan, config);
         if (!dryRun)
             return cli::fail(ExitUsage,
@@ -406,6 +394,6 @@ int SplitCommands::run(Action action, const QStringList &arguments)
     for (const QString &note : migrator.notes())
         std::printf("note: %s\n", qPrintable(note));
     if (!done)
-        return cli::fail(exitCodeFor(error), error.toString());
+        return cli::fail(cli::exitCodeFor(error), error.toString());
     return ExitSuccess;
 }

@@ -6,6 +6,11 @@
 class SplitCommands
 {
 public:
-    enum class Action { Split, Verify, Rollback };
+    enum class Action
+    {
+        Split,
+        Verify,
+        Rollback
+    };
     static int run(Action action, const QStringList &arguments);
 };

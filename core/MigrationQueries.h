@@ -164,4 +164,32 @@ inline QByteArray onePage(const SplitConfig &c, const QByteArray &idValue, std::
     });
 }
 
+// A document's _id (raw value), and as relaxed extended JSON for messages.
+inline QByteArray idValueOf(const QByteArray &doc)
+{
+    bson_t b;
+    bson_iter_t it;
+    if (!bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                          std::size_t(doc.size())) ||
+        !bson_iter_init_find(&it, &b, "_id"))
+        return {};
+    return bsonraw::valueOf(&it);
+}
+
+inline QString idText(const QByteArray &idValue)
+{
+    return DocumentId::toRelaxedJson(bsonraw::toDocumentId(idValue));
+}
+
+// find() options returning only _id.
+inline QByteArray projectionId()
+{
+    return build([](bson_t *d) {
+        bson_t p;
+        BSON_APPEND_DOCUMENT_BEGIN(d, "projection", &p);
+        BSON_APPEND_INT32(&p, "_id", 1);
+        bson_append_document_end(d, &p);
+    });
+}
+
 } // namespace oe::migration

@@ -4,6 +4,7 @@
 #include "DocumentSplitter.h"
 #include "DumpFileSource.h"
 #include "JournalEntry.h"
+#include "MigrationVerifier.h"
 #include "SplitPlanner.h"
 
 #include <QDir>
@@ -264,34 +265,6 @@ bool walkSplit(const QString &splitDump, const SplitConfig &config, VerifyReport
     return true;
 }
 
-bool checkDocument(const QByteArray &primary, const std::vector<QByteArray> &pages,
-                   const JournalEntry &entry, const SplitConfig &config, VerifyReport *report)
-{
-    const QString id = DocumentId::toRelaxedJson(entry.rawId);
-    QByteArray digest;
-    std::uint64_t total = 0;
-    QString problem;
-    if (!DocumentSplitter::concatenatedDigest(primary, pages, config, entry.length, &digest, &total,
-                                              &problem)) {
-        report->mismatch(QStringLiteral("%1: %2").arg(id, problem));
-        return false;
-    }
-    if (total < entry.length) {
-        report->mismatch(QStringLiteral("%1: %2 elements, the journal recorded %3")
-                             .arg(id)
-                             .arg(total)
-                             .arg(entry.length));
-        return false;
-    }
-    if (digest != entry.digest) {
-        report->mismatch(QStringLiteral("%1: elements differ from the original array").arg(id));
-        return false;
-    }
-    report->appended += total - entry.length;
-    ++report->matching;
-    return true;
-}
-
 } // namespace
 
 bool OfflineSplitter::verify(const QString &splitDump, const SplitConfig &configIn,
@@ -302,11 +275,7 @@ bool OfflineSplitter::verify(const QString &splitDump, const SplitConfig &config
         splitDump, config, report, error,
         [&](const QByteArray &primary, const std::vector<QByteArray> &pages,
             const JournalEntry &entry) {
-            if (!flagged(primary, config))
-                report->mismatch(
-                    QStringLiteral("%1: not flagged").arg(DocumentId::toRelaxedJson(entry.rawId)));
-            else
-                checkDocument(primary, pages, entry, config, report);
+            MigrationVerifier::check(primary, pages, entry, config, report);
             return true;
         },
         [](const QByteArray &) { return true; });
@@ -338,7 +307,7 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir,
         splitDump, config, report, error,
         [&](const QByteArray &primary, const std::vector<QByteArray> &pages,
             const JournalEntry &entry) {
-            if (!checkDocument(primary, pages, entry, config, report))
+            if (!MigrationVerifier::check(primary, pages, entry, config, report))
                 return false; // never write back something that does not match its journal
             QByteArray original;
             QString problem;

@@ -1,0 +1,224 @@
+#include "MigrationPreflight.h"
+
+#include "CollectionOps.h"
+#include "JournalEntry.h"
+#include "MigrationQueries.h"
+#include "MongoConnection.h"
+
+namespace oe {
+
+using namespace migration;
+
+namespace {
+
+bool sameConfig(const SplitConfig &a, const SplitConfig &b)
+{
+    return a.field == b.field && a.keep == b.keep && a.pageSize == b.pageSize &&
+           a.overflowCollection == b.overflowCollection && a.linkField == b.linkField &&
+           a.pageField == b.pageField && a.itemsField == b.itemsField &&
+           a.flagField == b.flagField && a.countField == b.countField &&
+           a.pagesField == b.pagesField;
+}
+
+} // namespace
+
+bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
+                               const SplitConfig &config, QStringList *notes, SourceError *error)
+{
+    CollectionOps source(connection, database, config.collection);
+    if (!source.exists(error)) {
+        if (!error->isError()) {
+            error->kind = SourceError::Kind::Usage;
+            error->source = connection.hosts();
+            error->message = QStringLiteral("no collection %1").arg(source.ns());
+        }
+        return false;
+    }
+
+    // The field must exist somewhere (a typo would otherwise "succeed" doing nothing)...
+    const QByteArray present = migration::build([&](bson_t *d) {
+        migration::appendUserFilter(d, config.filter);
+        const QByteArray f = config.field.toUtf8();
+        bson_t cond;
+        bson_append_document_begin(d, f.constData(), int(f.size()), &cond);
+        BSON_APPEND_BOOL(&cond, "$exists", true);
+        bson_append_document_end(d, &cond);
+    });
+    const std::int64_t withField =
+        source.count(present, QStringLiteral("checking the field"), error);
+    if (withField < 0)
+        return false;
+    if (withField == 0) {
+        error->kind = SourceError::Kind::Usage;
+        error->source = connection.hosts();
+        error->message =
+            QStringLiteral("no document of %1 has a field '%2'%3; nothing written")
+                .arg(source.ns(), config.field,
+                     config.filter.isEmpty() ? QString() : QStringLiteral(" matching the filter"));
+        return false;
+    }
+    // ...be an array wherever it exists, and not lie inside an array.
+    const QByteArray notArray = migration::build([&](bson_t *d) {
+        migration::appendUserFilter(d, config.filter);
+        const QByteArray f = config.field.toUtf8();
+        bson_t cond, notType;
+        bson_append_document_begin(d, f.constData(), int(f.size()), &cond);
+        BSON_APPEND_BOOL(&cond, "$exists", true);
+        BSON_APPEND_DOCUMENT_BEGIN(&cond, "$not", &notType);
+        BSON_APPEND_UTF8(&notType, "$type", "array");
+        bson_append_document_end(&cond, &notType);
+        bson_append_document_end(d, &cond);
+    });
+    const std::int64_t wrong =
+        source.count(notArray, QStringLiteral("checking the field's type"), error);
+    if (wrong < 0)
+        return false;
+    if (wrong > 0) {
+        QByteArray example;
+        source.find(
+            notArray, projectionId(), QStringLiteral("checking the field's type"),
+            [&](const QByteArray &d) {
+                example = idValueOf(d);
+                return false;
+            },
+            error);
+        error->kind = SourceError::Kind::InvalidData;
+        error->source = connection.hosts();
+        error->message =
+            QStringLiteral(
+                "field '%1' is not an array in %2 document(s) of %3, e.g. _id %4; nothing written")
+                .arg(config.field)
+                .arg(wrong)
+                .arg(source.ns(), idText(example));
+        return false;
+    }
+    const QStringList segments = config.pathSegments();
+    for (qsizetype i = 1; i < segments.size(); ++i) {
+        const QString prefix = segments.mid(0, i).join(QLatin1Char('.'));
+        const QByteArray insideArray = migration::build([&](bson_t *d) {
+            migration::appendUserFilter(d, config.filter);
+            const QByteArray p = prefix.toUtf8();
+            bson_t cond;
+            bson_append_document_begin(d, p.constData(), int(p.size()), &cond);
+            BSON_APPEND_UTF8(&cond, "$type", "array");
+            bson_append_document_end(d, &cond);
+        });
+        const std::int64_t n =
+            source.count(insideArray, QStringLiteral("checking the field's path"), error);
+        if (n < 0)
+            return false;
+        if (n > 0) {
+            error->kind = SourceError::Kind::Usage;
+            error->source = connection.hosts();
+            error->message =
+                QStringLiteral(
+                    "'%1' is an array in %2 document(s): '%3' lies inside arrays of documents, "
+                    "which cannot be split; nothing written")
+                    .arg(prefix)
+                    .arg(n)
+                    .arg(config.field);
+            return false;
+        }
+    }
+
+    // Earlier runs: the same field resumes only with the same configuration.
+    CollectionOps journal(connection, database, config.journalCollection());
+    bool runExists = false;
+    bool conflict = false;
+    const QByteArray runs = migration::build([](bson_t *d) { BSON_APPEND_UTF8(d, "kind", "run"); });
+    if (!journal.find(
+            runs, {}, QStringLiteral("reading the migration journal"),
+            [&](const QByteArray &doc) {
+                SplitConfig earlier;
+                QString state;
+                if (!JournalEntry::configFromRunDocument(doc, &earlier, &state))
+                    return true;
+                const bool active = state != QLatin1String("rolled_back");
+                if (earlier.field == config.field) {
+                    runExists = true;
+                    if (!sameConfig(earlier, config) && active) {
+                        error->kind = SourceError::Kind::Usage;
+                        error->message =
+                            QStringLiteral("field '%1' was migrated with another configuration "
+                                           "(keep %2, page size "
+                                           "%3, overflow %4; state %5): roll that back first")
+                                .arg(earlier.field)
+                                .arg(earlier.keep)
+                                .arg(earlier.pageSize)
+                                .arg(earlier.overflowCollection, state);
+                        conflict = true;
+                        return false;
+                    }
+                    if (state != QLatin1String("applied") && state != QLatin1String("rolled_back"))
+                        *notes << QStringLiteral("resuming the interrupted %1 of field '%2'")
+                                      .arg(state, earlier.field);
+                } else if (active && (earlier.flagField == config.flagField ||
+                                      earlier.overflowCollection == config.overflowCollection)) {
+                    error->kind = SourceError::Kind::Usage;
+                    error->message =
+                        QStringLiteral(
+                            "field '%1' is already migrated with the same flag field or overflow "
+                            "collection; choose others or roll it back first")
+                            .arg(earlier.field);
+                    conflict = true;
+                    return false;
+                }
+                return true;
+            },
+            error))
+        return false;
+    if (conflict)
+        return false;
+
+    // The overflow collection may hold only pages, and only ours.
+    CollectionOps overflow(connection, database, config.overflowCollection);
+    const std::int64_t pages =
+        overflow.count(migration::build([](bson_t *) {}),
+                       QStringLiteral("checking the overflow collection"), error);
+    if (pages < 0)
+        return false;
+    if (pages > 0) {
+        const QByteArray foreign = migration::build([&](bson_t *d) {
+            bson_t list, a, b, ea, eb;
+            BSON_APPEND_ARRAY_BEGIN(d, "$or", &list);
+            BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &a);
+            const QByteArray link = config.linkField.toUtf8(), page = config.pageField.toUtf8();
+            bson_append_document_begin(&a, link.constData(), int(link.size()), &ea);
+            BSON_APPEND_BOOL(&ea, "$exists", false);
+            bson_append_document_end(&a, &ea);
+            bson_append_document_end(&list, &a);
+            BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &b);
+            bson_append_document_begin(&b, page.constData(), int(page.size()), &eb);
+            BSON_APPEND_BOOL(&eb, "$exists", false);
+            bson_append_document_end(&b, &eb);
+            bson_append_document_end(&list, &b);
+            bson_append_array_end(d, &list);
+        });
+        const std::int64_t n =
+            overflow.count(foreign, QStringLiteral("checking the overflow collection"), error);
+        if (n < 0)
+            return false;
+        if (n > 0 || !runExists) {
+            error->kind = SourceError::Kind::Usage;
+            error->source = connection.hosts();
+            error->message =
+                n > 0
+                    ? QStringLiteral(
+                          "the overflow collection %1 holds %2 document(s) that are not overflow "
+                          "pages (no '%3' or '%4'); choose another --overflow-collection")
+                          .arg(overflow.ns())
+                          .arg(n)
+                          .arg(config.linkField, config.pageField)
+                    : QStringLiteral(
+                          "the overflow collection %1 already holds %2 document(s) not written by "
+                          "a migration of '%3'; choose another --overflow-collection")
+                          .arg(overflow.ns())
+                          .arg(pages)
+                          .arg(config.field);
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace oe

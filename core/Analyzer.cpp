@@ -230,6 +230,7 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
         }));
     }
 
+    LogHistogram sizesSoFar; // touched by this (the reading) thread only
     qint64 lastReport = -1000;
     auto report = [&](bool force) {
         if (!progress)
@@ -247,6 +248,7 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
                                ? std::optional<std::uint64_t>(options.count)
                                : source.estimatedDocuments();
         p.seconds = double(now) / 1000.0;
+        p.sizesSoFar = sizesSoFar;
         progress(p);
     };
 
@@ -255,6 +257,9 @@ CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &o
                      [&](std::unique_ptr<DocumentBatch> batch) {
                          if (stop.load())
                              return false;
+                         if (progress)
+                             for (const auto &doc : batch->documents)
+                                 sizesSoFar.add(doc.length);
                          queue.push(std::move(batch));
                          report(false);
                          return true;

@@ -24,6 +24,9 @@ public:
         std::optional<std::uint64_t> totalBytes;
         std::optional<std::uint64_t> totalDocuments;
         double seconds = 0.0;
+        // Sizes of the documents handed to the workers so far, so charts can fill in while
+        // the scan runs (the final profile's histogram supersedes it).
+        LogHistogram sizesSoFar;
     };
     using ProgressCallback = std::function<void(const Progress &)>;
 

@@ -37,8 +37,9 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
     // update statement until the command ends, and deadlocks near 100 of them.
     if (writes.size() > kMaxStatements) {
         for (std::size_t i = 0; i < writes.size(); i += kMaxStatements) {
-            const std::vector<Write> chunk(writes.begin() + std::ptrdiff_t(i),
-                                           writes.begin() + std::ptrdiff_t(std::min(writes.size(), i + kMaxStatements)));
+            const std::vector<Write> chunk(
+                writes.begin() + std::ptrdiff_t(i),
+                writes.begin() + std::ptrdiff_t(std::min(writes.size(), i + kMaxStatements)));
             if (!bulk(chunk, step, error))
                 return false;
         }

@@ -40,7 +40,8 @@ public:
         QByteArray document; // replacement, update, or inserted document (BSON)
     };
     static constexpr std::size_t kMaxStatements = 50;
-    // Unordered bulk write (sent in commands of at most kMaxStatements); false with `error` set if the server rejected any of it.
+    // Unordered bulk write (sent in commands of at most kMaxStatements); false with `error` set if
+    // the server rejected any of it.
     bool bulk(const std::vector<Write> &writes, const QString &step, SourceError *error);
     // Runs find(filter, opts) and calls `visit` with each document's bytes (stop by returning
     // false).

@@ -1,6 +1,7 @@
 #include "SplitRecommendation.h"
 
 #include "StatisticalThreshold.h"
+#include "ThresholdImpact.h"
 
 #include <QLocale>
 
@@ -59,21 +60,10 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
             continue;
         }
 
-        // Documents over `keep`: exact from the retained candidates when they reach that far.
-        if (f.longestPerDocument.isCompleteAbove(r.keep)) {
-            for (const auto &cand : f.longestPerDocument.above(r.keep)) {
-                ++r.documentsOver;
-                r.elementsMoved += cand.value - r.keep;
-            }
-        } else {
-            r.estimated = true;
-            for (const auto &b : f.lengths.sketch().buckets(f.lengths.min(), f.lengths.max())) {
-                if (b.representative > r.keep) {
-                    r.documentsOver += b.count;
-                    r.elementsMoved += (b.representative - r.keep) * b.count;
-                }
-            }
-        }
+        const ThresholdImpact impact = ThresholdImpact::forArray(profile, f, r.keep);
+        r.documentsOver = impact.documentsOver;
+        r.elementsMoved = impact.elementsMoved;
+        r.estimated = !impact.exact;
         const QString why = r.fenceKeep <= r.targetKeep
                                 ? QStringLiteral("the distribution's fence is the tighter bound")
                                 : QStringLiteral("the target primary size is the tighter bound");

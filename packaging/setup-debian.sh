@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6   # Qt 6 Widgets/Concurrent/PrintSupport/Test, charts
+  qt6-svg-dev                                         # SVG chart export (QSvgGenerator)
   libmongoc-dev libbson-dev zlib1g-dev                     # MongoDB C driver, .bson.gz dumps
   qtkeychain-qt6-dev                                       # secrets in the system keychain
   xvfb xauth time util-linux openssl python3               # screenshots, benchmark RSS, setpriv, test certificates, fixtures

@@ -1,0 +1,90 @@
+#include "DocumentFetcher.h"
+
+#include "DumpFileSource.h"
+#include "MongoConnection.h"
+
+#include <mongoc/mongoc.h>
+
+namespace oe {
+
+QByteArray DocumentFetcher::fromDump(const QString &path, std::uint64_t docIndex,
+                                     SourceError *error, const std::atomic<bool> *cancel)
+{
+    DumpFileSource source(path);
+    source.setCancelFlag(cancel);
+    if (!source.open(error))
+        return {};
+    DocumentBatch batch;
+    for (;;) {
+        if (cancel && cancel->load()) {
+            *error = SourceError::io(source.displayName(), QStringLiteral("cancelled"));
+            return {};
+        }
+        const auto result = source.read(batch, 4u << 20, error);
+        for (const auto &doc : batch.documents) {
+            if (doc.index == docIndex)
+                return QByteArray(reinterpret_cast<const char *>(batch.data(doc)),
+                                  qsizetype(doc.length));
+        }
+        if (result != DocumentSource::ReadResult::Batch) {
+            if (result == DocumentSource::ReadResult::End)
+                *error = SourceError::io(
+                    source.displayName(),
+                    QStringLiteral("the dump has no document #%1 (it changed since the analysis?)")
+                        .arg(docIndex));
+            return {};
+        }
+    }
+}
+
+QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
+                                           const QString &database, const QString &collection,
+                                           const QString &idJson, SourceError *error)
+{
+    const QByteArray filterJson = QByteArrayLiteral("{\"_id\": ") + idJson.toUtf8() + '}';
+    bson_error_t parseError;
+    bson_t *filter = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(filterJson.data()),
+                                        filterJson.size(), &parseError);
+    if (!filter) {
+        error->kind = SourceError::Kind::Usage;
+        error->message = QStringLiteral("the _id %1 is not valid extended JSON: %2")
+                             .arg(idJson, QString::fromUtf8(parseError.message));
+        return {};
+    }
+    auto connection = MongoConnection::open(settings, error);
+    if (!connection) {
+        bson_destroy(filter);
+        return {};
+    }
+    const QByteArray db = database.toUtf8();
+    const QByteArray coll = collection.toUtf8();
+    mongoc_collection_t *c =
+        mongoc_client_get_collection(connection->client(), db.constData(), coll.constData());
+    bson_t opts = BSON_INITIALIZER;
+    BSON_APPEND_INT64(&opts, "limit", 1);
+    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(c, filter, &opts, nullptr);
+    const bson_t *doc = nullptr;
+    QByteArray result;
+    if (mongoc_cursor_next(cursor, &doc)) {
+        result =
+            QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    } else {
+        bson_error_t e;
+        if (mongoc_cursor_error(cursor, &e)) {
+            *error = connection->errorFrom(
+                e, QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection));
+        } else {
+            *error = SourceError::io(
+                connection->redactedUri(),
+                QStringLiteral("no document with _id %1 in %2.%3 (deleted since the analysis?)")
+                    .arg(idJson, database, collection));
+        }
+    }
+    mongoc_cursor_destroy(cursor);
+    bson_destroy(&opts);
+    mongoc_collection_destroy(c);
+    bson_destroy(filter);
+    return result;
+}
+
+} // namespace oe

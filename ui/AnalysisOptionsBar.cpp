@@ -1,0 +1,110 @@
+#include "AnalysisOptionsBar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+
+namespace oe {
+
+AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
+    : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
+      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)),
+      m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_problem(new QLabel(this))
+{
+    m_mode->addItem(tr("Sample"), int(AnalysisOptions::Mode::Sample));
+    m_mode->addItem(tr("First"), int(AnalysisOptions::Mode::Limit));
+    m_mode->addItem(tr("Full scan"), int(AnalysisOptions::Mode::Full));
+    m_mode->setToolTip(tr("Sample: a uniform random sample ($sample, or a reservoir where the "
+                          "server lacks it). First: the first N in natural order. Full scan: "
+                          "every document, exact."));
+    m_count->setRange(1, 100000000);
+    m_count->setValue(10000);
+    m_count->setGroupSeparatorShown(true);
+    m_count->setSuffix(tr(" documents"));
+    m_filter->setPlaceholderText(tr("Filter, e.g. {\"status\": \"active\"}"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Extended JSON query filter (live collections only)."));
+    m_timeLimit->setRange(0, 86400);
+    m_timeLimit->setSpecialValueText(tr("no time limit"));
+    m_timeLimit->setSuffix(tr(" s limit"));
+    m_timeLimit->setToolTip(tr("Server-side maxTimeMS for each operation (live collections)."));
+    m_run->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_run->setToolTip(tr("Analyse the selected collection or dump (F5)."));
+    m_cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_cancel->setToolTip(tr("Stop the analysis and keep the partial result (Esc)."));
+    m_problem->setStyleSheet(QStringLiteral("color: #d9480f"));
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mode);
+    layout->addWidget(m_count);
+    layout->addWidget(m_filter, 2);
+    layout->addWidget(m_timeLimit);
+    layout->addWidget(m_run);
+    layout->addWidget(m_cancel);
+    layout->addWidget(m_problem, 1);
+
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &AnalysisOptionsBar::update);
+    connect(m_filter, &QLineEdit::textChanged, this, &AnalysisOptionsBar::update);
+    connect(m_run, &QPushButton::clicked, this, &AnalysisOptionsBar::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &AnalysisOptionsBar::cancelRequested);
+    update();
+}
+
+AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
+{
+    AnalysisRequest r;
+    r.source = source;
+    r.mode = AnalysisOptions::Mode(m_mode->currentData().toInt());
+    r.count = std::uint64_t(m_count->value());
+    if (source.kind == SourceRef::Kind::Collection) {
+        r.filter = m_filter->text().trimmed();
+        r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
+    }
+    return r;
+}
+
+QString AnalysisOptionsBar::problem() const
+{
+    if (!m_source.isValid())
+        return tr("Select a collection or dump file on the left.");
+    if (m_source.kind == SourceRef::Kind::Collection) {
+        if (const QString p = LiveQuery::validateFilter(m_filter->text().trimmed()); !p.isEmpty())
+            return tr("Filter: %1").arg(p);
+    }
+    return {};
+}
+
+void AnalysisOptionsBar::setSource(const SourceRef &source)
+{
+    m_source = source;
+    update();
+}
+
+void AnalysisOptionsBar::setRunning(bool running)
+{
+    m_running = running;
+    update();
+}
+
+void AnalysisOptionsBar::update()
+{
+    const bool live = m_source.kind == SourceRef::Kind::Collection;
+    m_count->setEnabled(AnalysisOptions::Mode(m_mode->currentData().toInt()) !=
+                        AnalysisOptions::Mode::Full);
+    m_filter->setEnabled(live);
+    m_timeLimit->setEnabled(live);
+    const QString p = problem();
+    m_problem->setText(m_source.isValid() ? p : QString());
+    m_filter->setStyleSheet(live && p.startsWith(tr("Filter")) ? QStringLiteral("color: #d9480f")
+                                                               : QString());
+    m_run->setEnabled(!m_running && p.isEmpty());
+    m_cancel->setEnabled(m_running);
+}
+
+} // namespace oe

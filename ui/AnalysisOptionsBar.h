@@ -1,0 +1,53 @@
+#pragma once
+
+#include "AnalysisRequest.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace oe {
+
+// How to analyse: sample N, the first N or a full scan; a filter (validated extended JSON,
+// live collections only); a server-side time limit; Run and Cancel.
+class AnalysisOptionsBar : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit AnalysisOptionsBar(QWidget *parent = nullptr);
+
+    // The request for `source` with the options as they stand.
+    AnalysisRequest request(const SourceRef &source) const;
+    QString problem() const; // empty when Run may start
+    void setSource(const SourceRef &source);
+    void setRunning(bool running);
+
+    QComboBox *modeBox() const { return m_mode; }
+    QSpinBox *countBox() const { return m_count; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QPushButton *runButton() const { return m_run; }
+    QPushButton *cancelButton() const { return m_cancel; }
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+private:
+    void update();
+
+    QComboBox *m_mode;
+    QSpinBox *m_count;
+    QLineEdit *m_filter;
+    QSpinBox *m_timeLimit;
+    QPushButton *m_run;
+    QPushButton *m_cancel;
+    QLabel *m_problem;
+    SourceRef m_source;
+    bool m_running = false;
+};
+
+} // namespace oe

@@ -1,0 +1,141 @@
+#include "ArraysPage.h"
+
+#include "ChartPanel.h"
+#include "FieldTableModel.h"
+#include "Format.h"
+#include "ThresholdControl.h"
+#include "ThresholdImpact.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace oe {
+
+ArraysPage::ArraysPage(QWidget *parent)
+    : QWidget(parent), m_model(new FieldTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_table(new QTableView(this)), m_panel(new ChartPanel(HistogramChart::Unit::Elements, this)),
+      m_control(new ThresholdControl(tr("&Keep in primary:"), tr(" elements"), this)),
+      m_splitter(new QSplitter(Qt::Vertical, this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(FieldTableModel::SortRole);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(FieldTableModel::MaxLength, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(FieldTableModel::Path, QHeaderView::Stretch);
+    m_table->setAlternatingRowColors(true);
+    m_table->setToolTip(tr("Array field paths. Select one to see its length distribution; hover "
+                           "a row for the split recommendation."));
+
+    auto *bottom = new QWidget(this);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_control);
+    bottomLayout->addWidget(m_panel, 1);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(bottom);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setObjectName(QStringLiteral("arraysSplitter"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_splitter);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                showField(m_model->fieldAt(m_proxy->mapToSource(current).row()));
+            });
+    connect(m_control, &ThresholdControl::valueChanged, this,
+            [this](std::uint64_t v) { apply(v, true); });
+    connect(m_panel->chart(), &HistogramChart::thresholdDragged, this, [this](double v) {
+        m_control->setValue(std::uint64_t(v));
+        apply(std::uint64_t(v), true);
+    });
+    clear();
+}
+
+void ArraysPage::clear()
+{
+    m_model->clear();
+    m_path.clear();
+    showField(nullptr);
+}
+
+void ArraysPage::setResult(const AnalysisResult &result)
+{
+    m_result = result;
+    m_model->setResult(result);
+    if (m_proxy->rowCount() > 0)
+        m_table->selectRow(0);
+    else
+        showField(nullptr);
+}
+
+void ArraysPage::selectPath(const QString &path)
+{
+    const int row = m_model->rowOf(path.toStdString());
+    if (row < 0)
+        return;
+    m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+}
+
+void ArraysPage::setKeep(std::uint64_t keep)
+{
+    m_control->setValue(keep);
+    apply(keep, false);
+}
+
+void ArraysPage::showField(const FieldProfile *field)
+{
+    if (!field) {
+        m_path.clear();
+        m_panel->chart()->setBins({});
+        m_panel->chart()->setThreshold(std::nullopt);
+        m_control->setRecommended(std::nullopt, {});
+        m_control->setCounters(m_result.profile.documents > 0
+                                   ? tr("No arrays in the analysed documents.")
+                                   : tr("Run an analysis, then pick an array path above."));
+        return;
+    }
+    m_path = QString::fromStdString(field->path);
+    m_panel->chart()->setBins(field->lengths.histogram().bins());
+    m_control->setMaximum(std::max<std::uint64_t>(field->lengths.max(), 1));
+    const SplitRecommendation *rec = m_result.recommendationFor(field->path);
+    const bool splittable = rec && rec->splittable;
+    m_control->setRecommended(splittable ? std::optional<std::uint64_t>(rec->keep) : std::nullopt,
+                              rec ? rec->explanation : QString());
+    m_control->setEnabled(splittable);
+    m_panel->chart()->setThresholdDraggable(splittable);
+    const std::uint64_t keep = splittable ? rec->keep : field->lengths.max();
+    m_control->setValue(keep);
+    apply(keep, true);
+    m_panel->chart()->resetView();
+    if (!splittable && rec)
+        m_control->setCounters(rec->explanation);
+}
+
+void ArraysPage::apply(std::uint64_t keep, bool notify)
+{
+    const FieldProfile *field = m_result.profile.field(m_path.toStdString());
+    if (!field)
+        return;
+    m_panel->chart()->setThreshold(double(keep));
+    const ThresholdImpact impact = ThresholdImpact::forArray(m_result.profile, *field, keep);
+    const QString about = impact.exact ? QString() : tr("about ");
+    m_control->setCounters(
+        tr("%1%2 documents over %3 (%4) · %5%6 elements would move (≈ %7) · largest primary "
+           "after ≈ %8")
+            .arg(about, Format::count(impact.documentsOver), Format::count(keep),
+                 Format::percent(impact.share, 2), about, Format::count(impact.elementsMoved),
+                 Format::bytes(impact.bytesMoved), Format::bytes(impact.largestPrimaryAfter)));
+    if (notify)
+        emit keepChanged(m_path, keep);
+}
+
+} // namespace oe

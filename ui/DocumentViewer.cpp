@@ -1,0 +1,102 @@
+#include "DocumentViewer.h"
+
+#include "DocumentTreeModel.h"
+#include "Format.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTextCursor>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace oe {
+
+DocumentViewer::DocumentViewer(QWidget *parent)
+    : QDialog(parent), m_model(new DocumentTreeModel(this)), m_tree(new QTreeView(this)),
+      m_json(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)), m_info(new QLabel(this))
+{
+    resize(900, 650);
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true); // keeps long arrays fast
+    m_tree->setAlternatingRowColors(true);
+    m_tree->header()->setSectionResizeMode(DocumentTreeModel::Value, QHeaderView::Stretch);
+    m_tree->header()->setStretchLastSection(false);
+    m_json->setReadOnly(true);
+    m_json->setUndoRedoEnabled(false);
+    m_json->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_json->setPlaceholderText(tr("Rendering extended JSON…"));
+    m_tabs->addTab(m_tree, tr("&Tree"));
+    m_tabs->addTab(m_json, tr("&Extended JSON"));
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto *copy = buttons->addButton(tr("&Copy JSON"), QDialogButtonBox::ActionRole);
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_json->toPlainText()); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_info);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(buttons);
+}
+
+void DocumentViewer::setDocument(const QByteArray &document, const QString &title)
+{
+    setWindowTitle(tr("Document %1").arg(title));
+    m_info->setText(tr("<b>_id %1</b> · %2 · %3 of the 16 MiB limit")
+                        .arg(title.toHtmlEscaped(), Format::bytes(std::uint64_t(document.size())),
+                             Format::percent(Format::ofLimit(std::uint64_t(document.size())))));
+    m_model->setDocument(document);
+    m_json->clear();
+    const int generation = ++m_generation;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_pending = watcher->result();
+        m_position = 0;
+        appendChunk(generation);
+    });
+    watcher->setFuture(QtConcurrent::run([document] {
+        QString error;
+        const QString json = DocumentOutline::toIndentedJson(document, &error);
+        return error.isEmpty() ? json : error;
+    }));
+}
+
+void DocumentViewer::appendChunk(int generation)
+{
+    if (generation != m_generation)
+        return;
+    qsizetype end = std::min(m_pending.size(), m_position + kSlice);
+    // Cut at a line end so each slice is whole lines.
+    if (end < m_pending.size()) {
+        const qsizetype newline = m_pending.indexOf(QLatin1Char('\n'), end);
+        end = newline < 0 ? m_pending.size() : newline + 1;
+    }
+    QTextCursor cursor(m_json->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(m_pending.mid(m_position, end - m_position));
+    m_position = end;
+    if (m_position < m_pending.size()) {
+        QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
+        return;
+    }
+    m_pending.clear();
+    m_json->moveCursor(QTextCursor::Start);
+    emit jsonReady();
+}
+
+} // namespace oe

@@ -1,0 +1,38 @@
+#include "Format.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace oe {
+
+QString Format::count(std::uint64_t n)
+{
+    return QLocale().toString(qulonglong(n));
+}
+
+QString Format::bytes(std::uint64_t n)
+{
+    if (n < 1024)
+        return QLocale().toString(qulonglong(n)) + QStringLiteral(" B");
+    return QLocale().formattedDataSize(qint64(n), 1, QLocale::DataSizeIecFormat);
+}
+
+QString Format::percent(double share, int decimals)
+{
+    return QLocale().toString(share * 100.0, 'f', decimals) + QStringLiteral(" %");
+}
+
+QString Format::duration(double seconds)
+{
+    if (seconds < 10)
+        return QLocale().toString(seconds, 'f', seconds < 1 ? 2 : 1) + QStringLiteral(" s");
+    if (seconds < 60)
+        return QStringLiteral("%1 s").arg(int(std::lround(seconds)));
+    const int total = int(std::lround(seconds));
+    if (total < 3600)
+        return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60);
+    return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
+}
+
+} // namespace oe

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace oe {
+
+// Numbers as the user reads them, in the user's locale.
+class Format
+{
+public:
+    static QString count(std::uint64_t n);
+    static QString bytes(std::uint64_t n);                  // "1.5 MiB"
+    static QString percent(double share, int decimals = 1); // 0.123 -> "12.3 %"
+    static QString duration(double seconds);                // "2 min 5 s"
+    // Share of MongoDB's 16 MiB document limit.
+    static double ofLimit(std::uint64_t bytes) { return double(bytes) / double(16u << 20); }
+};
+
+} // namespace oe

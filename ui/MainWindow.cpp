@@ -1,0 +1,459 @@
+#include "MainWindow.h"
+
+#include "AnalysisOptionsBar.h"
+#include "AnalysisRunner.h"
+#include "ArraysPage.h"
+#include "Catalog.h"
+#include "CollectionView.h"
+#include "ConnectionDialog.h"
+#include "ConnectionStore.h"
+#include "DemoDataGenerator.h"
+#include "DocumentLoader.h"
+#include "DocumentViewer.h"
+#include "PasswordVault.h"
+#include "ReportWriter.h"
+#include "SourceTreeModel.h"
+#include "UriRedactor.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace oe {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_sources(new SourceTreeModel(this)), m_tree(new QTreeView(this)),
+      m_options(new AnalysisOptionsBar(this)), m_stack(new QStackedWidget(this)),
+      m_empty(new QLabel(this)), m_view(new CollectionView(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
+      m_documents(new DocumentLoader(this)), m_vault(new PasswordVault(this))
+{
+    setWindowTitle(tr("Outlier Explorer"));
+    m_tree->setModel(m_sources);
+    m_tree->setObjectName(QStringLiteral("sourceTree"));
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Name, QHeaderView::Stretch);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Documents,
+                                           QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Size, QHeaderView::ResizeToContents);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setToolTip(tr("Connections, databases, collections and dump files. Select one and "
+                          "press Run (F5)."));
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setText(tr("<h2>Find the documents that grow without bound</h2>"
+                        "<p><b>File → Open dump…</b> (Ctrl+O) to read a mongodump .bson file,<br>"
+                        "<b>File → Connect…</b> (Ctrl+N) to browse a cluster, or<br>"
+                        "<b>File → Open demo data</b> to try it with no server at all.</p>"
+                        "<p>Then select a collection on the left and press <b>Run</b> (F5).</p>"));
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_view);
+
+    auto *centre = new QWidget(this);
+    auto *centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(4, 4, 4, 4);
+    centreLayout->addWidget(m_options);
+    centreLayout->addWidget(m_stack, 1);
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(centre);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setSizes({340, 1060});
+    setCentralWidget(m_splitter);
+
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    m_status->setText(tr("Ready."));
+
+    createActions();
+
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::currentSourceChanged);
+    connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        if (m_sources->sourceAt(index).isValid())
+            runAnalysis();
+    });
+    connect(m_options, &AnalysisOptionsBar::runRequested, this, &MainWindow::runAnalysis);
+    connect(m_options, &AnalysisOptionsBar::cancelRequested, this, &MainWindow::cancelAnalysis);
+    connect(m_runner, &AnalysisRunner::runningChanged, this, [this](bool running) {
+        m_options->setRunning(running);
+        m_runAction->setEnabled(!running);
+        m_cancelAction->setEnabled(running);
+        m_progress->setVisible(running);
+    });
+    connect(m_runner, &AnalysisRunner::progressed, this, &MainWindow::showProgress);
+    connect(m_runner, &AnalysisRunner::finished, this, &MainWindow::showResult);
+    connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
+    connect(m_documents, &DocumentLoader::loaded, this,
+            [this](const QByteArray &document, const QString &id) {
+                auto *viewer = new DocumentViewer(this);
+                viewer->setAttribute(Qt::WA_DeleteOnClose);
+                viewer->setDocument(document, id);
+                viewer->show();
+                m_status->setText(tr("Opened document %1.").arg(id));
+            });
+    connect(m_documents, &DocumentLoader::failed, this, [this](const QString &message) {
+        showError(tr("Open document"), tr("The document could not be loaded."), message);
+    });
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open dump…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open mongodump file"), QString(),
+                                         tr("BSON dumps (*.bson *.bson.gz);;All files (*)"));
+        if (!path.isEmpty())
+            openDump(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    QAction *connectAction = file->addAction(tr("&Connect…"), this, &MainWindow::showConnectDialog);
+    connectAction->setShortcut(QKeySequence::New);
+    file->addAction(tr("Open &demo data"), this, [this] { openDemo(); });
+    file->addSeparator();
+    m_exportAction = file->addAction(tr("&Export CSV reports…"), this, [this] { exportReports(); });
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setEnabled(false);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_runAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this,
+                                      &MainWindow::runAnalysis);
+    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_cancelAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
+                                         this, &MainWindow::cancelAnalysis);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setEnabled(false);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Outlier Explorer"), this, [this] {
+        QMessageBox::about(this, tr("About Outlier Explorer"),
+                           tr("<p><b>Outlier Explorer</b> %1</p><p>Finds MongoDB documents "
+                              "whose arrays grow without bound and applies the outlier "
+                              "pattern safely.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(open);
+    bar->addAction(connectAction);
+    bar->addSeparator();
+    bar->addAction(m_runAction);
+    bar->addAction(m_cancelAction);
+    bar->addAction(m_exportAction);
+    for (QAction *a : {open, connectAction, m_runAction, m_cancelAction, m_exportAction})
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(
+            a->text().remove(QLatin1Char('&')), a->shortcut().toString(QKeySequence::NativeText)));
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
+    m_view->arrays()->splitter()->restoreState(
+        settings.value(QStringLiteral("mainWindow/arraysSplitter")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("mainWindow/arraysSplitter"),
+                      m_view->arrays()->splitter()->saveState());
+    m_runner->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::openDump(const QString &path)
+{
+    const QModelIndex index = m_sources->addDump(path);
+    m_tree->expandAll();
+    m_tree->setCurrentIndex(index);
+}
+
+void MainWindow::addConnection(const QString &name, const ConnectionSettings &settings)
+{
+    const QModelIndex index = m_sources->addConnection(name, settings);
+    m_tree->expand(index);
+    loadCatalog(name);
+}
+
+void MainWindow::loadCatalog(const QString &name)
+{
+    QModelIndex index;
+    for (int row = 0; row < m_sources->rowCount(); ++row)
+        if (m_sources->index(row, 0).data().toString() == name)
+            index = m_sources->index(row, 0);
+    const ConnectionSettings settings = m_sources->settingsOf(index);
+    m_status->setText(tr("Connecting to %1…").arg(UriRedactor::redact(settings.uri)));
+    const QPersistentModelIndex persistent(index);
+    auto *watcher = new QFutureWatcher<Catalog>(this);
+    connect(watcher, &QFutureWatcher<Catalog>::finished, this, [this, watcher, persistent, name] {
+        watcher->deleteLater();
+        const Catalog catalog = watcher->result();
+        if (!persistent.isValid())
+            return;
+        m_sources->setCatalog(persistent, catalog);
+        m_tree->expand(persistent);
+        const bool ok = !catalog.error.isError();
+        m_status->setText(ok ? tr("Connected to %1.").arg(name)
+                             : tr("Could not connect to %1.").arg(name));
+        if (!ok)
+            showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
+                      catalog.error.toString());
+        emit connectionLoaded(name, ok);
+    });
+    watcher->setFuture(QtConcurrent::run([settings] { return Catalog::load(settings); }));
+}
+
+void MainWindow::showConnectDialog()
+{
+    ConnectionDialog dialog(m_vault, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const RecentConnection recent = dialog.recent();
+    if (dialog.rememberPassword()) {
+        connect(
+            m_vault, &PasswordVault::stored, this,
+            [this](const QString &, bool ok, const QString &error) {
+                if (!ok)
+                    showError(tr("Remember password"),
+                              tr("The system keychain did not store the password; it was not "
+                                 "saved anywhere else."),
+                              error);
+            },
+            Qt::SingleShotConnection);
+        m_vault->store(recent.keychainKey(), dialog.password());
+    }
+    ConnectionStore::remember(recent);
+    addConnection(dialog.connectionName(), dialog.settings());
+}
+
+void MainWindow::openDemo(const QString &select)
+{
+    const QString directory =
+        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
+    m_status->setText(tr("Preparing the demo data…"));
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, directory, select] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        if (!error.isEmpty()) {
+            showError(tr("Demo data"), tr("The demo data could not be written."), error);
+            return;
+        }
+        for (const auto &dataset : DemoDataGenerator::datasets())
+            if (dataset.inDemo)
+                m_sources->addDump(directory + QLatin1Char('/') + dataset.name +
+                                   QStringLiteral(".bson"));
+        m_tree->expandAll();
+        selectSource(select + QStringLiteral(".bson"));
+        m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
+        emit demoReady();
+    });
+    watcher->setFuture(QtConcurrent::run([directory] {
+        // Deterministic data: written once, reused on later starts.
+        bool complete = true;
+        for (const auto &dataset : DemoDataGenerator::datasets())
+            if (dataset.inDemo && !QFileInfo::exists(directory + QLatin1Char('/') + dataset.name +
+                                                     QStringLiteral(".bson")))
+                complete = false;
+        QString error;
+        if (!complete && !DemoDataGenerator::writeDemo(directory, 42, nullptr, &error))
+            return error.isEmpty() ? QStringLiteral("unknown error") : error;
+        return QString();
+    }));
+}
+
+bool MainWindow::selectSource(const QString &displayName)
+{
+    const QModelIndexList hits =
+        m_sources->match(m_sources->index(0, 0), Qt::DisplayRole, displayName, 1,
+                         Qt::MatchExactly | Qt::MatchRecursive);
+    if (hits.isEmpty())
+        return false;
+    m_tree->setCurrentIndex(hits.first());
+    return true;
+}
+
+void MainWindow::currentSourceChanged()
+{
+    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    m_options->setSource(source);
+    if (!source.isValid())
+        return;
+    const auto cached = m_results.constFind(source.key());
+    if (cached != m_results.constEnd()) {
+        m_view->setResult(*cached);
+        m_stack->setCurrentWidget(m_view);
+        m_exportAction->setEnabled(true);
+    } else if (source.key() != m_runningKey) {
+        m_view->clear();
+        m_stack->setCurrentWidget(m_empty);
+        m_exportAction->setEnabled(false);
+        m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
+    }
+}
+
+void MainWindow::runAnalysis()
+{
+    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    if (const QString problem = m_options->problem(); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
+    if (!m_runner->start(m_options->request(source)))
+        return;
+    m_runningKey = source.key();
+    m_view->clear();
+    m_stack->setCurrentWidget(m_view);
+    m_view->showTab(QStringLiteral("sizes"));
+    m_progress->setRange(0, 0);
+    m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+}
+
+void MainWindow::cancelAnalysis()
+{
+    if (!m_runner->isRunning())
+        return;
+    m_runner->cancel();
+    m_status->setText(tr("Cancelling…"));
+}
+
+void MainWindow::showProgress(const AnalysisProgress &progress)
+{
+    if (const auto f = progress.fraction()) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(*f * 1000));
+    }
+    m_status->setText(progress.text());
+    const SourceRef current = m_sources->sourceAt(m_tree->currentIndex());
+    if (current.key() == m_runningKey)
+        m_view->showProgress(progress);
+}
+
+void MainWindow::showResult(const AnalysisResult &result)
+{
+    const QString key = result.request.source.key();
+    m_runningKey.clear();
+    const CollectionProfile &p = result.profile;
+    if (p.documents > 0 || p.status == CollectionProfile::Status::Complete)
+        m_results.insert(key, result);
+    const bool current = m_sources->sourceAt(m_tree->currentIndex()).key() == key;
+    if (current) {
+        m_view->setResult(result);
+        m_exportAction->setEnabled(p.documents > 0);
+        m_view->showTab(QStringLiteral("overview"));
+    }
+    switch (p.status) {
+    case CollectionProfile::Status::Complete:
+        m_status->setText(tr("Analysed %1 documents of %2 in %3.")
+                              .arg(QLocale().toString(qulonglong(p.documents)),
+                                   result.request.source.displayName(),
+                                   QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s")));
+        break;
+    case CollectionProfile::Status::Cancelled:
+        m_status->setText(tr("Cancelled after %1 documents: the charts show a partial result.")
+                              .arg(QLocale().toString(qulonglong(p.documents))));
+        break;
+    case CollectionProfile::Status::Failed:
+        m_status->setText(tr("Stopped by an error after %1 documents.")
+                              .arg(QLocale().toString(qulonglong(p.documents))));
+        showError(tr("Analysis"),
+                  tr("The analysis of %1 stopped: %2")
+                      .arg(result.request.source.displayName(), p.error.message),
+                  p.error.toString());
+        break;
+    }
+    emit analysisFinished(result);
+}
+
+void MainWindow::showError(const QString &title, const QString &message, const QString &details)
+{
+    m_lastError = details.isEmpty() ? message : details;
+    emit errorShown(m_lastError);
+    if (!m_interactive)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->setInformativeText(tr("The window stays usable: fix the input and try again."));
+    box->open();
+}
+
+void MainWindow::openDocument(const OutlierRow &row)
+{
+    const SourceRef source = m_view->result().request.source;
+    m_status->setText(tr("Loading document %1…").arg(row.id));
+    m_documents->load(source, row.docIndex, row.id);
+}
+
+void MainWindow::exportReports(const QString &chosen)
+{
+    if (!m_view->hasResult())
+        return;
+    const QString directory =
+        chosen.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export CSV reports into"))
+                         : chosen;
+    if (directory.isEmpty())
+        return;
+    const AnalysisResult result = m_view->result();
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, directory] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        if (error.isEmpty())
+            m_status->setText(
+                tr("Reports written to %1.").arg(QDir::toNativeSeparators(directory)));
+        else
+            showError(tr("Export"), tr("The reports could not be written."), error);
+        emit reportsExported(error.isEmpty(), error.isEmpty() ? directory : error);
+    });
+    watcher->setFuture(QtConcurrent::run([result, directory] {
+        const ReportWriter::Report report{result.profile, result.outliers, result.recommendations,
+                                          result.request.detection};
+        QString error;
+        if (!ReportWriter::write(directory, report, &error))
+            return error.isEmpty() ? QStringLiteral("unknown error") : error;
+        return QString();
+    }));
+}
+
+} // namespace oe

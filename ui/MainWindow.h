@@ -1,0 +1,96 @@
+#pragma once
+
+#include "AnalysisResult.h"
+#include "ConnectionSettings.h"
+
+#include <QHash>
+#include <QMainWindow>
+
+class QLabel;
+class QProgressBar;
+class QSplitter;
+class QStackedWidget;
+class QTreeView;
+
+namespace oe {
+
+class AnalysisOptionsBar;
+class AnalysisRunner;
+class CollectionView;
+class DocumentLoader;
+class PasswordVault;
+class SourceTreeModel;
+struct AnalysisProgress;
+
+// The main window: wires the source tree, the options bar, the analysis runner, the
+// collection view, the document viewer and the status bar together. It holds no analysis
+// logic of its own.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void openDump(const QString &path);
+    void addConnection(const QString &name, const ConnectionSettings &settings);
+    // Writes the built-in demo datasets (once, into the cache) and opens them.
+    void openDemo(const QString &select = QStringLiteral("activity_feeds"));
+    bool selectSource(const QString &displayName);
+    void runAnalysis();
+    void cancelAnalysis();
+    void showConnectDialog();
+    void exportReports(const QString &directory = {});
+
+    SourceTreeModel *sourceModel() const { return m_sources; }
+    QTreeView *sourceTree() const { return m_tree; }
+    CollectionView *collectionView() const { return m_view; }
+    AnalysisOptionsBar *optionsBar() const { return m_options; }
+    AnalysisRunner *runner() const { return m_runner; }
+    QString statusText() const;
+    QString lastError() const { return m_lastError; }
+    // Dialogs that would wait for a user (error boxes) are skipped, for scripted runs.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+
+signals:
+    void analysisFinished(const oe::AnalysisResult &result);
+    void connectionLoaded(const QString &name, bool ok);
+    void demoReady();
+    void errorShown(const QString &message);
+    void reportsExported(bool ok, const QString &message);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void currentSourceChanged();
+    void showProgress(const AnalysisProgress &progress);
+    void showResult(const AnalysisResult &result);
+    void showError(const QString &title, const QString &message, const QString &details = {});
+    void openDocument(const OutlierRow &row);
+    void loadCatalog(const QString &name);
+    void restoreLayout();
+
+    SourceTreeModel *m_sources;
+    QTreeView *m_tree;
+    AnalysisOptionsBar *m_options;
+    QStackedWidget *m_stack;
+    QLabel *m_empty;
+    CollectionView *m_view;
+    QSplitter *m_splitter;
+    QLabel *m_status;
+    QProgressBar *m_progress;
+    AnalysisRunner *m_runner;
+    DocumentLoader *m_documents;
+    PasswordVault *m_vault;
+    QHash<QString, AnalysisResult> m_results; // by SourceRef::key()
+    QString m_runningKey;
+    QString m_lastError;
+    bool m_interactive = true;
+    QAction *m_runAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_exportAction = nullptr;
+};
+
+} // namespace oe

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "AnalysisResult.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace oe {
+
+// The collection at a glance: documents, size quantiles, the share near the 16 MiB limit,
+// outlier counts and the worst array paths, with what to do next.
+class OverviewPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OverviewPage(QWidget *parent = nullptr);
+    void clear();
+    void setResult(const AnalysisResult &result);
+    QString valueText(const QString &key) const; // for tests: the figure shown under a key
+
+signals:
+    void pathActivated(const QString &path);
+
+private:
+    void setValue(const QString &key, const QString &text, const QString &tip = {});
+
+    QLabel *m_headline;
+    QWidget *m_cards;
+    QTableWidget *m_paths;
+    QLabel *m_next;
+};
+
+} // namespace oe

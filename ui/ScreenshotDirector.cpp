@@ -1,0 +1,73 @@
+#include "ScreenshotDirector.h"
+
+#include "CollectionView.h"
+#include "MainWindow.h"
+#include "OutliersPage.h"
+#include "SplitPreviewPage.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QPixmap>
+#include <QTableView>
+
+#include <cstdio>
+
+namespace oe {
+
+ScreenshotDirector::ScreenshotDirector(MainWindow *window, QString file, QString tab,
+                                       QObject *parent)
+    : QObject(parent), m_window(window), m_file(std::move(file)), m_tab(std::move(tab))
+{
+    m_window->setInteractive(false);
+    connect(m_window, &MainWindow::analysisFinished, this, &ScreenshotDirector::analysisDone);
+    connect(m_window, &MainWindow::errorShown, this, [this](const QString &message) {
+        fail(QStringLiteral("the analysis failed: ") + message);
+    });
+    m_timeout.setSingleShot(true);
+    connect(&m_timeout, &QTimer::timeout, this,
+            [this] { fail(QStringLiteral("timed out waiting for the analysis")); });
+    m_timeout.start(kTimeoutMs);
+}
+
+void ScreenshotDirector::analysisDone()
+{
+    CollectionView *view = m_window->collectionView();
+    view->showTab(m_tab);
+    if (m_tab == QLatin1String("split")) {
+        // Wait for both halves of the preview.
+        m_waiting = 2;
+        for (auto signal : {&SplitPreviewPage::previewReady, &SplitPreviewPage::planReady})
+            connect(
+                view->splitPreview(), signal, this,
+                [this] {
+                    if (--m_waiting == 0)
+                        QTimer::singleShot(300, this, &ScreenshotDirector::capture);
+                },
+                Qt::SingleShotConnection);
+        return;
+    }
+    if (m_tab == QLatin1String("outliers"))
+        view->outliers()->table()->selectRow(0);
+    QTimer::singleShot(300, this, &ScreenshotDirector::capture);
+}
+
+void ScreenshotDirector::capture()
+{
+    m_timeout.stop();
+    const QPixmap image = m_window->grab();
+    if (image.isNull() || !image.save(m_file)) {
+        fail(QStringLiteral("could not write %1").arg(QDir::toNativeSeparators(m_file)));
+        return;
+    }
+    std::fprintf(stdout, "screenshot: %s (%dx%d)\n", qPrintable(m_file), image.width(),
+                 image.height());
+    QCoreApplication::exit(0);
+}
+
+void ScreenshotDirector::fail(const QString &message)
+{
+    std::fprintf(stderr, "outlier-explorer: screenshot: %s\n", qPrintable(message));
+    QCoreApplication::exit(1);
+}
+
+} // namespace oe

@@ -1,0 +1,74 @@
+#include "SizesPage.h"
+
+#include "ChartPanel.h"
+#include "Format.h"
+#include "ThresholdControl.h"
+#include "ThresholdImpact.h"
+
+#include <QVBoxLayout>
+
+namespace oe {
+
+SizesPage::SizesPage(QWidget *parent)
+    : QWidget(parent), m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
+      m_control(new ThresholdControl(tr("Size &threshold:"), tr(" B"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_control);
+    layout->addWidget(m_panel, 1);
+    m_control->setMaximum(std::uint64_t(1) << 30);
+    connect(m_control, &ThresholdControl::valueChanged, this, &SizesPage::apply);
+    connect(m_panel->chart(), &HistogramChart::thresholdDragged, this, [this](double v) {
+        m_control->setValue(std::uint64_t(v));
+        apply(std::uint64_t(v));
+    });
+    clear();
+}
+
+void SizesPage::clear()
+{
+    m_hasResult = false;
+    m_panel->chart()->setBins({});
+    m_panel->chart()->setThreshold(std::nullopt);
+    m_control->setRecommended(std::nullopt, {});
+    m_control->setCounters(tr("Run an analysis to see how many documents a threshold catches."));
+}
+
+void SizesPage::showProgress(const AnalysisProgress &progress)
+{
+    m_panel->chart()->setBins(progress.sizesSoFar.bins());
+}
+
+void SizesPage::setResult(const AnalysisResult &result)
+{
+    m_result = result;
+    m_hasResult = result.profile.documents > 0;
+    m_panel->chart()->setBins(result.profile.sizes.histogram().bins());
+    if (!m_hasResult) {
+        m_panel->chart()->setThreshold(std::nullopt);
+        m_control->setCounters(tr("No documents were analysed."));
+        return;
+    }
+    const std::uint64_t recommended = result.outliers.size.value;
+    m_control->setRecommended(
+        recommended, tr("%1: %2").arg(Format::bytes(recommended), result.outliers.size.rule));
+    m_control->setValue(recommended);
+    apply(recommended);
+    m_panel->chart()->resetView();
+}
+
+void SizesPage::apply(std::uint64_t threshold)
+{
+    m_panel->chart()->setThreshold(double(threshold));
+    if (!m_hasResult)
+        return;
+    const ThresholdImpact impact = ThresholdImpact::forSize(m_result.profile, threshold);
+    m_control->setCounters(tr("%1%2 of %3 documents over %4 (%5)")
+                               .arg(impact.exact ? QString() : tr("about "),
+                                    Format::count(impact.documentsOver),
+                                    Format::count(m_result.profile.documents),
+                                    Format::bytes(threshold), Format::percent(impact.share, 2)));
+    emit thresholdChanged(threshold);
+}
+
+} // namespace oe

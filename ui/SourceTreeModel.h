@@ -1,0 +1,84 @@
+#pragma once
+
+#include "Catalog.h"
+#include "SourceRef.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <vector>
+
+namespace oe {
+
+// The browser on the left: connections → databases → collections (with document counts and
+// sizes), and the open dump files. Connections load in the background; until then (or on
+// failure) they hold one message row saying so.
+class SourceTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        Name,
+        Documents,
+        Size,
+        ColumnCount
+    };
+    enum class Kind
+    {
+        Connection,
+        Database,
+        Collection,
+        DumpGroup,
+        Dump,
+        Message
+    };
+    static constexpr int KindRole = Qt::UserRole;
+
+    explicit SourceTreeModel(QObject *parent = nullptr);
+    ~SourceTreeModel() override;
+
+    QModelIndex addConnection(const QString &name, const ConnectionSettings &settings);
+    void setCatalog(const QModelIndex &connection, const Catalog &catalog);
+    void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
+    void removeConnection(const QModelIndex &connection);
+    QModelIndex addDump(const QString &path);
+    QModelIndex findDump(const QString &path) const;
+    QModelIndex findCollection(const QModelIndex &connection, const QString &database,
+                               const QString &collection) const;
+    Kind kindOf(const QModelIndex &index) const;
+    // A source for collections and dumps; invalid for everything else.
+    SourceRef sourceAt(const QModelIndex &index) const;
+    ConnectionSettings settingsOf(const QModelIndex &connection) const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Node
+    {
+        Kind kind = Kind::Message;
+        QString name;
+        QString tip;
+        bool error = false;
+        std::optional<qint64> documents;
+        std::optional<qint64> bytes;
+        SourceRef ref;
+        ConnectionSettings settings; // connections
+        Node *parent = nullptr;
+        std::vector<std::unique_ptr<Node>> children;
+        int row() const;
+    };
+    Node *nodeOf(const QModelIndex &index) const;
+    QModelIndex indexOf(Node *node) const;
+    void replaceChildren(Node *node, std::vector<std::unique_ptr<Node>> children);
+
+    std::unique_ptr<Node> m_root;
+};
+
+} // namespace oe

@@ -1,0 +1,400 @@
+#include "SplitPreviewPage.h"
+
+#include "ChartPanel.h"
+#include "DocumentId.h"
+#include "DocumentLoader.h"
+#include "Format.h"
+#include "JsonIndenter.h"
+#include "SplitPlanner.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <limits>
+
+namespace oe {
+
+namespace {
+
+QPlainTextEdit *jsonView(QWidget *parent)
+{
+    auto *view = new QPlainTextEdit(parent);
+    view->setReadOnly(true);
+    view->setUndoRedoEnabled(false);
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    return view;
+}
+
+// Long JSON is cut for display; the sizes above it are always the real ones.
+QString displayed(const QString &json)
+{
+    constexpr qsizetype kMax = 200 * 1024;
+    if (json.size() <= kMax)
+        return json;
+    return json.left(kMax) +
+           QCoreApplication::translate("SplitPreviewPage", "\n… (%1 more characters not shown)")
+               .arg(json.size() - kMax);
+}
+
+QString indented(const QString &json)
+{
+    const QByteArray utf8 = json.toUtf8();
+    const std::string text = JsonIndenter::indent(utf8.constData(), std::size_t(utf8.size()));
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+} // namespace
+
+SplitPreviewPage::SplitPreviewPage(QWidget *parent)
+    : QWidget(parent), m_path(new QComboBox(this)), m_keep(new QSpinBox(this)),
+      m_pageSize(new QSpinBox(this)), m_document(new QComboBox(this)),
+      m_docSummary(new QLabel(this)), m_primary(jsonView(this)), m_pages(new QComboBox(this)),
+      m_page(jsonView(this)), m_planSummary(new QLabel(this)),
+      m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
+      m_loader(new DocumentLoader(this)), m_planTimer(new QTimer(this))
+{
+    m_keep->setRange(0, std::numeric_limits<int>::max());
+    m_keep->setGroupSeparatorShown(true);
+    m_keep->setKeyboardTracking(false);
+    m_keep->setToolTip(tr("Elements left in the document; the rest move to overflow pages."));
+    m_pageSize->setRange(1, 1000000);
+    m_pageSize->setValue(1000);
+    m_pageSize->setGroupSeparatorShown(true);
+    m_pageSize->setKeyboardTracking(false);
+    m_pageSize->setToolTip(tr("Elements per overflow document."));
+    m_document->setToolTip(tr("The documents with the longest arrays at this path."));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Array &path:"), m_path);
+    auto *numbers = new QHBoxLayout;
+    numbers->addWidget(m_keep);
+    numbers->addWidget(new QLabel(tr("Page si&ze:"), this));
+    numbers->addWidget(m_pageSize);
+    numbers->addStretch(1);
+    auto *keepLabel = new QLabel(tr("&Keep:"), this);
+    keepLabel->setBuddy(m_keep);
+    form->addRow(keepLabel, numbers);
+    form->addRow(tr("&Document:"), m_document);
+
+    auto *before = new QGroupBox(tr("Primary after the split"), this);
+    auto *beforeLayout = new QVBoxLayout(before);
+    beforeLayout->addWidget(m_primary);
+    auto *after = new QGroupBox(tr("Overflow pages"), this);
+    auto *afterLayout = new QVBoxLayout(after);
+    afterLayout->addWidget(m_pages);
+    afterLayout->addWidget(m_page);
+    auto *docs = new QSplitter(Qt::Horizontal, this);
+    docs->addWidget(before);
+    docs->addWidget(after);
+
+    auto *planBox = new QWidget(this);
+    auto *planLayout = new QVBoxLayout(planBox);
+    planLayout->setContentsMargins(0, 0, 0, 0);
+    m_planSummary->setWordWrap(true);
+    planLayout->addWidget(m_planSummary);
+    planLayout->addWidget(m_panel, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(docs);
+    split->addWidget(planBox);
+
+    m_docSummary->setWordWrap(true);
+    m_docSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_docSummary);
+    layout->addWidget(split, 1);
+
+    m_planTimer->setSingleShot(true);
+    m_planTimer->setInterval(400);
+    connect(m_planTimer, &QTimer::timeout, this, &SplitPreviewPage::runPlan);
+    connect(m_path, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_setting)
+            return;
+        const FieldProfile *f = m_result.profile.field(path().toStdString());
+        const auto *rec = m_result.recommendationFor(path().toStdString());
+        m_setting = true;
+        m_keep->setValue(int(rec ? rec->keep : (f ? f->lengths.max() : 0)));
+        m_setting = false;
+        fillDocuments();
+        emit keepChanged(path(), keep());
+    });
+    connect(m_keep, &QSpinBox::valueChanged, this, [this] {
+        if (m_setting)
+            return;
+        requestDocument();
+        schedulePlan();
+        emit keepChanged(path(), keep());
+    });
+    connect(m_pageSize, &QSpinBox::valueChanged, this, [this] {
+        requestDocument();
+        schedulePlan();
+    });
+    connect(m_document, &QComboBox::currentIndexChanged, this, [this] { requestDocument(); });
+    connect(m_pages, &QComboBox::currentIndexChanged, this, &SplitPreviewPage::showPage);
+    connect(m_loader, &DocumentLoader::loaded, this, &SplitPreviewPage::showPreview);
+    connect(m_loader, &DocumentLoader::failed, this, [this](const QString &message) {
+        m_docSummary->setText(tr("Could not load the document: %1").arg(message));
+    });
+    clear();
+}
+
+SplitPreviewPage::~SplitPreviewPage()
+{
+    if (m_planCancel)
+        m_planCancel->store(true);
+}
+
+QString SplitPreviewPage::path() const
+{
+    return m_path->currentText();
+}
+
+std::uint64_t SplitPreviewPage::keep() const
+{
+    return std::uint64_t(m_keep->value());
+}
+
+void SplitPreviewPage::clear()
+{
+    m_result = AnalysisResult();
+    m_setting = true;
+    m_path->clear();
+    m_document->clear();
+    m_setting = false;
+    m_primary->clear();
+    m_page->clear();
+    m_pages->clear();
+    m_docSummary->setText(tr("Run an analysis first: the preview needs an array to split."));
+    m_planSummary->clear();
+    m_panel->chart()->setBins({});
+    m_panel->chart()->clearComparison();
+}
+
+void SplitPreviewPage::setResult(const AnalysisResult &result)
+{
+    clear();
+    m_result = result;
+    m_setting = true;
+    for (const auto &rec : result.recommendations)
+        if (rec.splittable)
+            m_path->addItem(QString::fromStdString(rec.path));
+    m_setting = false;
+    if (m_path->count() == 0) {
+        m_docSummary->setText(tr("No splittable array in the analysed documents."));
+        return;
+    }
+    // The path with the longest arrays first.
+    int best = 0;
+    std::uint64_t longest = 0;
+    for (int i = 0; i < m_path->count(); ++i)
+        if (const auto *f = result.profile.field(m_path->itemText(i).toStdString());
+            f && f->lengths.max() > longest) {
+            longest = f->lengths.max();
+            best = i;
+        }
+    m_path->setCurrentIndex(-1);
+    m_path->setCurrentIndex(best);
+}
+
+void SplitPreviewPage::setPath(const QString &path)
+{
+    const int i = m_path->findText(path);
+    if (i >= 0 && i != m_path->currentIndex())
+        m_path->setCurrentIndex(i);
+}
+
+void SplitPreviewPage::setKeep(std::uint64_t keep)
+{
+    if (keep == this->keep())
+        return;
+    m_setting = true;
+    m_keep->setValue(int(std::min<std::uint64_t>(keep, std::uint64_t(m_keep->maximum()))));
+    m_setting = false;
+    requestDocument();
+    schedulePlan();
+}
+
+void SplitPreviewPage::fillDocuments()
+{
+    m_setting = true;
+    m_document->clear();
+    if (const FieldProfile *f = m_result.profile.field(path().toStdString())) {
+        for (const auto &cand : f->longestPerDocument.largest(50)) {
+            const QString id = DocumentId::toRelaxedJson(cand.rawId);
+            m_document->addItem(
+                tr("%1 — %2 elements, %3")
+                    .arg(id, Format::count(cand.value), Format::bytes(cand.docSize)),
+                QVariantList{id, qulonglong(cand.docIndex)});
+        }
+    }
+    m_setting = false;
+    requestDocument();
+    schedulePlan();
+}
+
+void SplitPreviewPage::requestDocument()
+{
+    if (m_setting || m_document->currentIndex() < 0)
+        return;
+    const QVariantList data = m_document->currentData().toList();
+    const QString id = data.value(0).toString();
+    if (id == m_documentId && !m_documentBytes.isEmpty()) {
+        showPreview(m_documentBytes, id);
+        return;
+    }
+    m_docSummary->setText(tr("Loading %1…").arg(id));
+    m_loader->load(m_result.request.source, data.value(1).toULongLong(), id);
+}
+
+void SplitPreviewPage::showPreview(const QByteArray &document, const QString &idJson)
+{
+    m_documentBytes = document;
+    m_documentId = idJson;
+    SplitConfig config;
+    config.collection = m_result.request.source.collectionName();
+    config.field = path();
+    config.keep = std::int64_t(keep());
+    config.pageSize = m_pageSize->value();
+    config = config.withDefaults();
+    const int generation = ++m_previewGeneration;
+    auto *watcher = new QFutureWatcher<DocumentPreview>(this);
+    connect(watcher, &QFutureWatcher<DocumentPreview>::finished, this,
+            [this, watcher, generation, idJson, config] {
+                watcher->deleteLater();
+                if (generation != m_previewGeneration)
+                    return;
+                const DocumentPreview p = watcher->result();
+                m_primary->clear();
+                m_page->clear();
+                m_pages->clear();
+                m_pageJson.clear();
+                if (!p.problem.isEmpty()) {
+                    m_docSummary->setText(tr("%1: %2").arg(idJson, p.problem));
+                    emit previewReady();
+                    return;
+                }
+                if (!p.affected) {
+                    m_docSummary->setText(
+                        tr("%1 (%2) has no more than %3 elements in %4: it stays as it is.")
+                            .arg(idJson, Format::bytes(p.sizeBefore), Format::count(keep()),
+                                 config.field));
+                    m_primary->setPlainText(displayed(p.primaryJson));
+                    emit previewReady();
+                    return;
+                }
+                std::uint64_t pageBytes = 0;
+                for (auto s : p.pageSizes)
+                    pageBytes += s;
+                m_docSummary->setText(
+                    tr("<b>%1</b>: %2 before → primary %3 (%4 of 16 MiB) + %5 overflow "
+                       "document(s) in <i>%6</i>, %7 in all.")
+                        .arg(idJson.toHtmlEscaped(), Format::bytes(p.sizeBefore),
+                             Format::bytes(p.primarySize),
+                             Format::percent(Format::ofLimit(p.primarySize)),
+                             Format::count(std::uint64_t(p.pageJson.size())),
+                             config.overflowCollection, Format::bytes(pageBytes)));
+                m_primary->setPlainText(displayed(p.primaryJson));
+                m_pageJson = p.pageJson;
+                m_setting = true;
+                for (int i = 0; i < p.pageJson.size(); ++i)
+                    m_pages->addItem(tr("Page %1 — %2").arg(i).arg(Format::bytes(p.pageSizes[i])));
+                m_setting = false;
+                showPage(0);
+                emit previewReady();
+            });
+    watcher->setFuture(QtConcurrent::run([document, config] {
+        DocumentPreview preview = SplitPlanner::preview(document, config);
+        preview.primaryJson = indented(preview.primaryJson);
+        for (QString &page : preview.pageJson)
+            page = indented(page);
+        return preview;
+    }));
+}
+
+void SplitPreviewPage::showPage(int index)
+{
+    if (m_setting)
+        return;
+    m_page->setPlainText(index >= 0 && index < m_pageJson.size() ? displayed(m_pageJson[index])
+                                                                 : QString());
+}
+
+void SplitPreviewPage::schedulePlan()
+{
+    if (!m_setting && !path().isEmpty())
+        m_planTimer->start();
+}
+
+void SplitPreviewPage::runPlan()
+{
+    if (m_planCancel)
+        m_planCancel->store(true);
+    if (path().isEmpty())
+        return;
+    m_planCancel = std::make_shared<std::atomic<bool>>(false);
+    auto cancel = m_planCancel;
+    SplitConfig config;
+    config.collection = m_result.request.source.collectionName();
+    config.field = path();
+    config.keep = std::int64_t(keep());
+    config.pageSize = m_pageSize->value();
+    config = config.withDefaults();
+    const SourceRef source = m_result.request.source;
+    LiveQuery query;
+    query.filter = m_result.request.filter;
+    query.mode = m_result.request.mode;
+    query.count = m_result.request.count;
+    query.maxTimeMs = m_result.request.maxTimeMs;
+    m_planSummary->setText(tr("Predicting the sizes after the split…"));
+    const int generation = ++m_planGeneration;
+    auto *watcher = new QFutureWatcher<SplitPlan>(this);
+    connect(watcher, &QFutureWatcher<SplitPlan>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_planGeneration)
+            showPlan(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([source, query, config, cancel] {
+        const auto documents = source.openSource(query);
+        return SplitPlanner::plan(*documents, config, cancel.get());
+    }));
+}
+
+void SplitPreviewPage::showPlan(const SplitPlan &plan)
+{
+    if (plan.cancelled)
+        return;
+    if (plan.error.isError()) {
+        m_planSummary->setText(tr("Could not predict the split: %1").arg(plan.error.toString()));
+        emit planReady();
+        return;
+    }
+    m_panel->chart()->setBins(plan.sizesBefore.histogram().bins());
+    m_panel->chart()->setComparison(plan.sizesAfter.histogram().bins(), tr("after the split"),
+                                    tr("before"));
+    m_planSummary->setText(
+        tr("Keeping %1 of <b>%2</b>: %3 of %4 documents split, %5 elements (%6) move into %7 "
+           "overflow documents; largest primary after %8 (before %9).%10")
+            .arg(Format::count(keep()), path().toHtmlEscaped(), Format::count(plan.affected),
+                 Format::count(plan.documents), Format::count(plan.elementsMoved),
+                 Format::bytes(plan.bytesMoved), Format::count(plan.overflowDocuments),
+                 Format::bytes(plan.sizesAfter.max()), Format::bytes(plan.sizesBefore.max()))
+            .arg(plan.invalidDocuments ? tr(" %1 document(s) cannot be split (%2).")
+                                             .arg(Format::count(plan.invalidDocuments),
+                                                  plan.problems.value(0).toHtmlEscaped())
+                                       : QString()));
+    emit planReady();
+}
+
+} // namespace oe

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "AnalysisResult.h"
+#include "SplitPlan.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QSpinBox;
+class QTimer;
+
+namespace oe {
+
+class ChartPanel;
+class DocumentLoader;
+
+// The split before it happens: one chosen outlier before and after (the primary and its
+// overflow pages as extended JSON, with sizes), and the predicted size distribution of the
+// whole collection after the split (SplitPlanner over the source, off the GUI thread).
+class SplitPreviewPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SplitPreviewPage(QWidget *parent = nullptr);
+    ~SplitPreviewPage() override;
+    void clear();
+    void setResult(const AnalysisResult &result);
+    void setPath(const QString &path);
+    void setKeep(std::uint64_t keep); // no echo
+    QString path() const;
+    std::uint64_t keep() const;
+
+    QComboBox *pathBox() const { return m_path; }
+    QComboBox *documentBox() const { return m_document; }
+    QSpinBox *keepBox() const { return m_keep; }
+    QPlainTextEdit *primaryView() const { return m_primary; }
+    QPlainTextEdit *pageView() const { return m_page; }
+    QLabel *documentSummary() const { return m_docSummary; }
+    QLabel *planSummary() const { return m_planSummary; }
+    ChartPanel *panel() const { return m_panel; }
+
+signals:
+    void keepChanged(const QString &path, std::uint64_t keep);
+    void previewReady(); // the chosen document's before/after is shown
+    void planReady();    // the predicted distribution is shown
+
+private:
+    void fillDocuments();
+    void requestDocument();
+    void showPreview(const QByteArray &document, const QString &idJson);
+    void schedulePlan();
+    void runPlan();
+    void showPlan(const SplitPlan &plan);
+    void showPage(int index);
+
+    AnalysisResult m_result;
+    QComboBox *m_path;
+    QSpinBox *m_keep;
+    QSpinBox *m_pageSize;
+    QComboBox *m_document;
+    QLabel *m_docSummary;
+    QPlainTextEdit *m_primary;
+    QComboBox *m_pages;
+    QPlainTextEdit *m_page;
+    QLabel *m_planSummary;
+    ChartPanel *m_panel;
+    DocumentLoader *m_loader;
+    QTimer *m_planTimer;
+    QByteArray m_documentBytes;
+    QString m_documentId;
+    QStringList m_pageJson;
+    std::shared_ptr<std::atomic<bool>> m_planCancel;
+    int m_planGeneration = 0;
+    int m_previewGeneration = 0;
+    bool m_setting = false;
+};
+
+} // namespace oe

@@ -18,6 +18,19 @@ void DocumentTreeModel::setDocument(const QByteArray &document)
     m_root = std::make_unique<Node>();
     m_root->entry.childOffset = document.isEmpty() ? -1 : 0;
     m_error.clear();
+    // The top level is read at once (inside the reset), so views show it without a fetch.
+    if (m_root->entry.isContainer()) {
+        QString error;
+        auto entries = DocumentOutline::children(m_document, 0, 0, kChunk, &m_root->total, &error);
+        m_error = error;
+        for (auto &e : entries) {
+            auto child = std::make_unique<Node>();
+            child->parent = m_root.get();
+            child->row = int(m_root->children.size());
+            child->entry = std::move(e);
+            m_root->children.push_back(std::move(child));
+        }
+    }
     endResetModel();
 }
 
@@ -80,7 +93,8 @@ bool DocumentTreeModel::canFetchMore(const QModelIndex &parent) const
     if (parent.column() > 0)
         return false;
     Node *node = nodeOf(parent);
-    return node->entry.isContainer() && qint64(node->children.size()) < totalOf(node);
+    return !m_fetching && node->entry.isContainer() &&
+           qint64(node->children.size()) < totalOf(node);
 }
 
 void DocumentTreeModel::fetchMore(const QModelIndex &parent)
@@ -100,6 +114,8 @@ void DocumentTreeModel::fetchMore(const QModelIndex &parent)
         node->total = first; // nothing more can be read: stop asking
         return;
     }
+    // Views and testers may ask again from inside the insert notifications: not re-entrant.
+    m_fetching = true;
     beginInsertRows(parent, int(first), int(first + qint64(entries.size()) - 1));
     for (auto &e : entries) {
         auto child = std::make_unique<Node>();
@@ -109,6 +125,7 @@ void DocumentTreeModel::fetchMore(const QModelIndex &parent)
         node->children.push_back(std::move(child));
     }
     endInsertRows();
+    m_fetching = false;
 }
 
 QVariant DocumentTreeModel::data(const QModelIndex &index, int role) const

@@ -58,6 +58,7 @@ private:
     QByteArray m_document;
     std::unique_ptr<Node> m_root;
     QString m_error;
+    bool m_fetching = false;
 };
 
 } // namespace oe

@@ -1,0 +1,77 @@
+#include "GuiFixtures.h"
+
+#include "AnalysisWorker.h"
+#include "DemoDataGenerator.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+
+namespace guifixtures {
+
+QString demoDump(const QString &dir, const QString &dataset, std::uint64_t documents)
+{
+    const QString path = QDir(dir).filePath(dataset + QStringLiteral(".bson"));
+    QString error;
+    if (!oe::DemoDataGenerator::write(dataset, path, documents, 42, &error))
+        qFatal("demo data: %s", qPrintable(error));
+    return path;
+}
+
+oe::AnalysisResult analyse(const QString &dumpPath, oe::AnalysisOptions::Mode mode,
+                           std::uint64_t count)
+{
+    oe::AnalysisRequest request;
+    request.source.kind = oe::SourceRef::Kind::Dump;
+    request.source.dumpPath = dumpPath;
+    request.mode = mode;
+    request.count = count;
+    oe::AnalysisWorker worker;
+    oe::AnalysisResult result;
+    QObject::connect(&worker, &oe::AnalysisWorker::finished,
+                     [&](const oe::AnalysisResult &r) { result = r; });
+    worker.run(request); // same thread: the signal is delivered directly
+    return result;
+}
+
+std::uint64_t documentsLargerThan(const QList<fixtures::ReferenceDocument> &docs,
+                                  std::uint64_t bytes)
+{
+    std::uint64_t n = 0;
+    for (const auto &d : docs)
+        n += d.size > bytes ? 1 : 0;
+    return n;
+}
+
+std::uint64_t arraysLongerThan(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
+                               std::uint64_t length)
+{
+    std::uint64_t n = 0;
+    for (const auto &d : docs)
+        n += d.longestArrayPath == path && d.longestArrayLength > length ? 1 : 0;
+    return n;
+}
+
+std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
+                             std::uint64_t keep)
+{
+    std::uint64_t n = 0;
+    for (const auto &d : docs)
+        if (d.longestArrayPath == path && d.longestArrayLength > keep)
+            n += d.longestArrayLength - keep;
+    return n;
+}
+
+QString liveUri(const QString &variant)
+{
+    QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
+              QStringLiteral("/env"));
+    if (!env.open(QIODevice::ReadOnly))
+        return {};
+    for (const QByteArray &line : env.readAll().split('\n'))
+        if (line.startsWith("OE_TEST_URI="))
+            return QString::fromUtf8(line.mid(12)).trimmed();
+    return {};
+}
+
+} // namespace guifixtures

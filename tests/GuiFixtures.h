@@ -1,0 +1,26 @@
+#pragma once
+
+#include "AnalysisResult.h"
+#include "BsonFixtures.h"
+
+#include <QString>
+
+namespace guifixtures {
+
+// Writes a demo dataset (DemoDataGenerator, deterministic) into `dir`; its path.
+QString demoDump(const QString &dir, const QString &dataset, std::uint64_t documents = 0);
+// Analyses a dump in-process, the way the GUI's worker does (full scan unless told).
+oe::AnalysisResult analyse(const QString &dumpPath,
+                           oe::AnalysisOptions::Mode mode = oe::AnalysisOptions::Mode::Full,
+                           std::uint64_t count = 0);
+// Independent expectations from plain libbson (fixtures::readReference).
+std::uint64_t documentsLargerThan(const QList<fixtures::ReferenceDocument> &docs,
+                                  std::uint64_t bytes);
+std::uint64_t arraysLongerThan(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
+                               std::uint64_t length);
+std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
+                             std::uint64_t keep);
+// The connection string of a running FerretDB fixture variant ("plain"), or empty.
+QString liveUri(const QString &variant = QStringLiteral("plain"));
+
+} // namespace guifixtures

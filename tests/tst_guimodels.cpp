@@ -1,0 +1,272 @@
+// Every model of the explorer under QAbstractItemModelTester, filled with real analyses.
+#include "DocumentFetcher.h"
+#include "DocumentTreeModel.h"
+#include "FieldTableModel.h"
+#include "GuiFixtures.h"
+#include "OutlierTableModel.h"
+#include "OutliersPage.h"
+#include "SourceTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <bson/bson.h>
+
+using namespace oe;
+
+class TestGuiModels : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_feeds;
+    QString m_viral;
+    AnalysisResult m_feedsResult;
+    QList<fixtures::ReferenceDocument> m_feedsRef;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_feeds = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
+        m_viral = guifixtures::demoDump(m_dir.path(), QStringLiteral("viral_posts"));
+        m_feedsResult = guifixtures::analyse(m_feeds);
+        m_feedsRef = fixtures::readReference(m_feeds);
+        QCOMPARE(m_feedsResult.profile.documents, std::uint64_t(m_feedsRef.size()));
+    }
+
+    void fieldTableModel()
+    {
+        FieldTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        model.setResult(m_feedsResult);
+        const int row = model.rowOf("activities");
+        QVERIFY(row >= 0);
+        std::uint32_t longest = 0;
+        for (const auto &d : m_feedsRef)
+            longest = std::max(longest, d.longestArrayLength);
+        QCOMPARE(model.index(row, FieldTableModel::MaxLength)
+                     .data(FieldTableModel::SortRole)
+                     .toULongLong(),
+                 qulonglong(longest));
+        // Every row is an array path of the profile and nothing else.
+        int arrays = 0;
+        for (const auto &f : m_feedsResult.profile.fields)
+            arrays += f.arrays > 0 ? 1 : 0;
+        QCOMPARE(model.rowCount(), arrays);
+        // Numeric sort through the proxy: the longest arrays first.
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(FieldTableModel::SortRole);
+        proxy.sort(FieldTableModel::MaxLength, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, FieldTableModel::Path).data().toString(),
+                 QStringLiteral("activities"));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void outlierTableAndFilters()
+    {
+        OutliersPage page;
+        QAbstractItemModelTester tester(page.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            page.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setResult(m_feedsResult);
+        const auto &rows = m_feedsResult.outliers.rows;
+        QVERIFY(!rows.empty());
+        QCOMPARE(page.model()->rowCount(), int(rows.size()));
+        // Sizes agree with an independent read of the dump.
+        QHash<QString, std::uint32_t> sizeById;
+        for (const auto &d : m_feedsRef)
+            sizeById.insert(d.id, d.size);
+        for (int r = 0; r < page.model()->rowCount(); ++r) {
+            const QString id = page.model()->index(r, OutlierTableModel::Id).data().toString();
+            QVERIFY2(sizeById.contains(id), qPrintable(id));
+            QCOMPARE(page.model()
+                         ->index(r, OutlierTableModel::Size)
+                         .data(OutlierTableModel::SortRole)
+                         .toULongLong(),
+                     qulonglong(sizeById.value(id)));
+        }
+        // Free-text filter: exactly the rows of one _id.
+        const QString id = rows.front().id;
+        const auto expected = std::count_if(rows.begin(), rows.end(),
+                                            [&](const OutlierRow &r) { return r.id == id; });
+        QTest::keyClicks(page.filterEdit(), id);
+        QCOMPARE(page.proxy()->rowCount(), int(expected));
+        page.filterEdit()->clear();
+        QCOMPARE(page.proxy()->rowCount(), int(rows.size()));
+        // Reason filter: exactly the rows with that reason.
+        QVERIFY(page.reasonBox()->count() >= 2);
+        page.reasonBox()->setCurrentIndex(1);
+        const QString reason = page.reasonBox()->currentData().toString();
+        const auto withReason = std::count_if(
+            rows.begin(), rows.end(), [&](const OutlierRow &r) { return r.reason == reason; });
+        QCOMPARE(page.proxy()->rowCount(), int(withReason));
+        for (int r = 0; r < page.proxy()->rowCount(); ++r)
+            QCOMPARE(page.proxy()->index(r, OutlierTableModel::Reason).data().toString(), reason);
+        // Sorting by size, descending, through the proxy.
+        page.proxy()->sort(OutlierTableModel::Size, Qt::DescendingOrder);
+        for (int r = 1; r < page.proxy()->rowCount(); ++r)
+            QVERIFY(page.proxy()
+                        ->index(r - 1, OutlierTableModel::Size)
+                        .data(OutlierTableModel::SortRole)
+                        .toULongLong() >= page.proxy()
+                                              ->index(r, OutlierTableModel::Size)
+                                              .data(OutlierTableModel::SortRole)
+                                              .toULongLong());
+        // Activating a row asks for that row's document.
+        QSignalSpy requested(&page, &OutliersPage::documentRequested);
+        page.activate(page.proxy()->index(0, 0));
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.first().first().value<OutlierRow>().reason, reason);
+    }
+
+    void documentTreeModelExpandsLazily()
+    {
+        const auto reference = fixtures::readReference(m_viral);
+        int largest = 0;
+        for (int i = 1; i < reference.size(); ++i)
+            if (reference[i].size > reference[largest].size)
+                largest = i;
+        SourceError error;
+        const QByteArray doc = DocumentFetcher::fromDump(m_viral, std::uint64_t(largest), &error);
+        QVERIFY2(!doc.isEmpty(), qPrintable(error.toString()));
+        QCOMPARE(std::uint32_t(doc.size()), reference[largest].size);
+
+        DocumentTreeModel model;
+        QElapsedTimer clock;
+        clock.start();
+        model.setDocument(doc);
+        // Attached after the reset: Qt 6.4's tester calls fetchMore() from its modelReset
+        // handler, before it records the reset as finished, and then reports the rows that
+        // fetchMore() inserts as overlapping the reset.
+        auto tester = std::make_unique<QAbstractItemModelTester>(
+            &model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(!model.canFetchMore({})); // the top level arrives with the document
+        bson_t b;
+        QVERIFY(bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                                 std::size_t(doc.size())));
+        QCOMPARE(model.rowCount(), int(bson_count_keys(&b)));
+        // The longest array: the first chunk only, then the rest on demand.
+        QModelIndex array;
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (model.index(r, DocumentTreeModel::Key).data().toString() ==
+                reference[largest].longestArrayPath)
+                array = model.index(r, 0);
+        QVERIFY(array.isValid());
+        QCOMPARE(model.index(array.row(), DocumentTreeModel::Type).data().toString(),
+                 QStringLiteral("array"));
+        QVERIFY(model.hasChildren(array));
+        if (model.rowCount(array) == 0) // the tester may have opened it already
+            model.fetchMore(array);
+        // One chunk, not the whole array.
+        QCOMPARE(model.rowCount(array),
+                 int(std::min<qint64>(DocumentTreeModel::kChunk,
+                                      reference[largest].longestArrayLength)));
+        qInfo("opened a %lld-byte document and its first chunk in %lld ms", qlonglong(doc.size()),
+              qlonglong(clock.elapsed()));
+        model.fetchMore(array); // a second chunk under the tester
+        tester.reset();         // it re-checks every row on each insert: too slow for 120,000
+        while (model.canFetchMore(array))
+            model.fetchMore(array);
+        for (int r = 0; r < model.rowCount(array); ++r)
+            QCOMPARE(model.index(r, DocumentTreeModel::Key, array).data().toString(),
+                     QString::number(r));
+        QCOMPARE(model.rowCount(array), int(reference[largest].longestArrayLength));
+        QCOMPARE(model.index(0, DocumentTreeModel::Key, array).data().toString(),
+                 QStringLiteral("0"));
+        QCOMPARE(
+            model.index(model.rowCount(array) - 1, DocumentTreeModel::Key, array).data().toString(),
+            QString::number(reference[largest].longestArrayLength - 1));
+        // Corrupt bytes: no rows, no crash.
+        DocumentTreeModel brokenModel;
+        brokenModel.setDocument(doc.left(100));
+        QAbstractItemModelTester brokenTester(
+            &brokenModel, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(brokenModel.rowCount(), 0);
+        QVERIFY(!brokenModel.error().isEmpty());
+    }
+
+    void sourceTreeModel()
+    {
+        SourceTreeModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QModelIndex a = model.addDump(m_feeds);
+        const QModelIndex b = model.addDump(m_viral);
+        QCOMPARE(model.addDump(m_feeds), a); // no duplicates
+        QCOMPARE(model.rowCount(), 1);       // the "Dump files" group
+        QCOMPARE(model.rowCount(model.index(0, 0)), 2);
+        QCOMPARE(model.sourceAt(b).kind, SourceRef::Kind::Dump);
+        QCOMPARE(model.sourceAt(b).dumpPath, QFileInfo(m_viral).absoluteFilePath());
+        QCOMPARE(model.index(a.row(), SourceTreeModel::Size, a.parent()).data().toString(),
+                 model.index(a.row(), SourceTreeModel::Size, a.parent()).data().toString());
+
+        ConnectionSettings settings;
+        settings.uri = QStringLiteral("mongodb://app:s3cret@db.example:27017/");
+        const QModelIndex conn = model.addConnection(QStringLiteral("prod"), settings);
+        QCOMPARE(conn.row(), 0); // connections above the dumps
+        QCOMPARE(model.rowCount(conn), 1);
+        QVERIFY(!model.index(0, 0, conn)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QStringLiteral("s3cret")));
+        QVERIFY(!conn.data(Qt::ToolTipRole).toString().contains(QStringLiteral("s3cret")));
+
+        Catalog catalog;
+        for (const QString &db : {QStringLiteral("shop"), QStringLiteral("social")}) {
+            Catalog::Database entry{DatabaseInfo{db, 4096}, {}};
+            for (int i = 0; i < 3; ++i) {
+                CollectionInfo c;
+                c.database = db;
+                c.name = QStringLiteral("c%1").arg(i);
+                c.documents = 1000 * (i + 1);
+                c.dataSize = 1 << (10 + i);
+                entry.collections.push_back(c);
+            }
+            catalog.databases.push_back(entry);
+        }
+        model.setCatalog(conn, catalog);
+        QCOMPARE(model.rowCount(conn), 2);
+        const QModelIndex c2 =
+            model.findCollection(conn, QStringLiteral("social"), QStringLiteral("c2"));
+        QVERIFY(c2.isValid());
+        QCOMPARE(model.kindOf(c2), SourceTreeModel::Kind::Collection);
+        QCOMPARE(model.index(c2.row(), SourceTreeModel::Documents, c2.parent()).data().toString(),
+                 QLocale().toString(3000));
+        const SourceRef ref = model.sourceAt(c2);
+        QCOMPARE(ref.database, QStringLiteral("social"));
+        QCOMPARE(ref.collection, QStringLiteral("c2"));
+        QCOMPARE(ref.settings.uri, settings.uri);
+        QVERIFY(!ref.displayName().contains(QStringLiteral("s3cret")));
+        QVERIFY(!ref.key().contains(QStringLiteral("s3cret")));
+
+        Catalog failed;
+        failed.error = SourceError::io(QStringLiteral("db.example:27017"),
+                                       QStringLiteral("No suitable servers found"));
+        model.setCatalog(conn, failed);
+        QCOMPARE(model.rowCount(conn), 1);
+        QVERIFY(model.index(0, 0, conn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("No suitable servers")));
+        QCOMPARE(model.kindOf(model.index(0, 0, conn)), SourceTreeModel::Kind::Message);
+        QVERIFY(!model.sourceAt(model.index(0, 0, conn)).isValid());
+        model.removeConnection(conn);
+        QCOMPARE(model.rowCount(), 1);
+    }
+};
+
+QTEST_MAIN(TestGuiModels)
+#include "tst_guimodels.moc"

@@ -1,0 +1,260 @@
+// The threshold in sync: spin box, dragged chart line and "use recommended", with live
+// counters checked against an independent read of the dump; chart tooltips and export; the
+// split preview following the keep chosen in Arrays.
+#include "ArraysPage.h"
+#include "ChartPanel.h"
+#include "CollectionView.h"
+#include "GuiFixtures.h"
+#include "SizesPage.h"
+#include "SplitPreviewPage.h"
+#include "ThresholdControl.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+// A press, a move and a release with the left button held, as a user drags.
+void drag(QWidget *widget, QPoint from, QPoint to)
+{
+    auto send = [widget](QEvent::Type type, QPoint at, Qt::MouseButton button,
+                         Qt::MouseButtons buttons) {
+        QMouseEvent event(type, QPointF(at), widget->mapToGlobal(QPointF(at)), button, buttons,
+                          Qt::NoModifier);
+        QApplication::sendEvent(widget, &event);
+    };
+    send(QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
+    send(QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
+    send(QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton);
+}
+
+QString count(std::uint64_t n)
+{
+    return QLocale().toString(qulonglong(n));
+}
+
+} // namespace
+
+class TestGuiThreshold : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    AnalysisResult m_result;
+    QList<fixtures::ReferenceDocument> m_ref;
+
+private slots:
+    void initTestCase()
+    {
+        const QString dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
+        m_result = guifixtures::analyse(dump);
+        m_ref = fixtures::readReference(dump);
+        QVERIFY(m_result.profile.documents > 0);
+    }
+
+    void sizeThresholdStaysInSync()
+    {
+        SizesPage page;
+        page.resize(1000, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setResult(m_result);
+        HistogramChart *chart = page.panel()->chart();
+        ThresholdControl *control = page.control();
+        const std::uint64_t recommended = m_result.outliers.size.value;
+        QCOMPARE(control->value(), recommended);
+        QCOMPARE(chart->threshold().value(), double(recommended));
+        QCOMPARE(control->recommended().value(), recommended);
+
+        // Typing a number moves the line and updates the counters.
+        const std::uint64_t typed = 40000;
+        control->spinBox()->setValue(int(typed));
+        QCOMPARE(chart->threshold().value(), double(typed));
+        QVERIFY2(control->countersText().startsWith(
+                     count(guifixtures::documentsLargerThan(m_ref, typed)) + QLatin1Char(' ')),
+                 qPrintable(control->countersText()));
+        QVERIFY(chart->outlierBinCount() > 0);
+
+        // Dragging the line sets the number.
+        chart->replot();
+        const int x = int(chart->thresholdPixel());
+        const int y = chart->axisRect()->center().y();
+        QSignalSpy changed(&page, &SizesPage::thresholdChanged);
+        drag(chart, QPoint(x, y), QPoint(x + 60, y));
+        QVERIFY(changed.count() >= 1);
+        const double dragged = chart->threshold().value();
+        QCOMPARE(dragged, std::round(chart->xAxis->pixelToCoord(x + 60)));
+        QVERIFY(dragged > double(typed));
+        QCOMPARE(control->value(), std::uint64_t(dragged));
+        QVERIFY2(control->countersText().startsWith(
+                     count(guifixtures::documentsLargerThan(m_ref, std::uint64_t(dragged))) +
+                     QLatin1Char(' ')),
+                 qPrintable(control->countersText()));
+
+        // "Use recommended" puts both back.
+        QTest::mouseClick(control->recommendedButton(), Qt::LeftButton);
+        QCOMPARE(control->value(), recommended);
+        QCOMPARE(chart->threshold().value(), double(recommended));
+
+        // A press away from the line pans instead of moving it.
+        const double before = chart->threshold().value();
+        drag(chart, QPoint(chart->axisRect()->left() + 20, y),
+             QPoint(chart->axisRect()->left() + 60, y));
+        QCOMPARE(chart->threshold().value(), before);
+    }
+
+    void tooltipsNameTheBin()
+    {
+        HistogramChart chart(HistogramChart::Unit::Bytes);
+        chart.resize(800, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const auto bins = m_result.profile.sizes.histogram().bins();
+        chart.setBins(bins);
+        chart.replot();
+        // The fullest bin: its middle on screen names its count and share.
+        auto fullest = std::max_element(bins.begin(), bins.end(), [](const auto &a, const auto &b) {
+            return a.count < b.count;
+        });
+        const double middle = std::sqrt(double(fullest->lower) * double(fullest->upper));
+        const QPoint at(int(chart.xAxis->coordToPixel(middle)), chart.axisRect()->center().y());
+        const QString text = chart.binTextAt(at);
+        QVERIFY2(text.contains(count(fullest->count) + QStringLiteral(" documents")),
+                 qPrintable(text));
+        QVERIFY(chart.binTextAt(QPoint(-5, -5)).isEmpty());
+    }
+
+    void exportFormats()
+    {
+        HistogramChart chart(HistogramChart::Unit::Bytes);
+        chart.resize(640, 360);
+        chart.setBins(m_result.profile.sizes.histogram().bins());
+        chart.setThreshold(40000);
+        QString error;
+        const QString png = m_dir.filePath(QStringLiteral("chart.png"));
+        QVERIFY2(chart.exportTo(png, &error), qPrintable(error));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 640);
+        const QString pdf = m_dir.filePath(QStringLiteral("chart.pdf"));
+        QVERIFY2(chart.exportTo(pdf, &error), qPrintable(error));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        QVERIFY(pdfFile.read(5) == "%PDF-");
+        const QString svg = m_dir.filePath(QStringLiteral("chart.svg"));
+        QVERIFY2(chart.exportTo(svg, &error), qPrintable(error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("<path") || svgText.contains("<polyline"));
+        QVERIFY(!chart.exportTo(m_dir.filePath(QStringLiteral("chart.bmp")), &error));
+        QVERIFY2(error.contains(QStringLiteral(".bmp")), qPrintable(error));
+    }
+
+    void keepCountersMatchTheData()
+    {
+        ArraysPage page;
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setResult(m_result);
+        QCOMPARE(page.selectedPath(), QStringLiteral("activities"));
+        const SplitRecommendation *rec = m_result.recommendationFor("activities");
+        QVERIFY(rec);
+        QCOMPARE(page.control()->value(), rec->keep);
+        for (std::uint64_t keep : {std::uint64_t(100), std::uint64_t(400), rec->keep}) {
+            page.control()->spinBox()->setValue(int(keep));
+            const QString text = page.control()->countersText();
+            const auto over =
+                guifixtures::arraysLongerThan(m_ref, QStringLiteral("activities"), keep);
+            const auto moved =
+                guifixtures::elementsBeyond(m_ref, QStringLiteral("activities"), keep);
+            QVERIFY2(text.startsWith(count(over) + QLatin1Char(' ')), qPrintable(text));
+            QVERIFY2(text.contains(count(moved) + QStringLiteral(" elements would move")),
+                     qPrintable(text));
+            QCOMPARE(page.panel()->chart()->threshold().value(), double(keep));
+        }
+        // Drag in the arrays chart too.
+        HistogramChart *chart = page.panel()->chart();
+        chart->replot();
+        const int x = int(chart->thresholdPixel());
+        const int y = chart->axisRect()->center().y();
+        QSignalSpy keepChanged(&page, &ArraysPage::keepChanged);
+        drag(chart, QPoint(x, y), QPoint(x - 40, y));
+        QVERIFY(keepChanged.count() >= 1);
+        QCOMPARE(keepChanged.last().at(1).value<std::uint64_t>(), page.control()->value());
+        QCOMPARE(double(page.control()->value()), chart->threshold().value());
+    }
+
+    void splitPreviewFollowsKeep()
+    {
+        CollectionView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy preview(view.splitPreview(), &SplitPreviewPage::previewReady);
+        QSignalSpy plan(view.splitPreview(), &SplitPreviewPage::planReady);
+        view.setResult(m_result);
+        QCOMPARE(view.splitPreview()->path(), QStringLiteral("activities"));
+        QCOMPARE(view.splitPreview()->keep(), view.arrays()->control()->value());
+
+        const std::uint64_t keep = 250;
+        view.arrays()->control()->spinBox()->setValue(int(keep));
+        QCOMPARE(view.splitPreview()->keep(), keep);
+        QTRY_VERIFY_WITH_TIMEOUT(plan.count() >= 1 &&
+                                     view.splitPreview()->planSummary()->text().contains(
+                                         QStringLiteral("Keeping %1 ").arg(count(keep))),
+                                 20000);
+        const QString summary = view.splitPreview()->planSummary()->text();
+        const auto over = guifixtures::arraysLongerThan(m_ref, QStringLiteral("activities"), keep);
+        QVERIFY2(summary.contains(QStringLiteral("%1 of %2 documents split")
+                                      .arg(count(over), count(std::uint64_t(m_ref.size())))),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(
+                     count(guifixtures::elementsBeyond(m_ref, QStringLiteral("activities"), keep)) +
+                     QStringLiteral(" elements")),
+                 qPrintable(summary));
+
+        // The chosen document after the split keeps exactly `keep` elements.
+        QTRY_VERIFY_WITH_TIMEOUT(preview.count() >= 1 &&
+                                     !view.splitPreview()->primaryView()->toPlainText().isEmpty(),
+                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QJsonDocument::fromJson(view.splitPreview()->primaryView()->toPlainText().toUtf8())
+                    .object()
+                    .value(QStringLiteral("activities"))
+                    .toArray()
+                    .size() == int(keep),
+            20000);
+        const QJsonObject primary =
+            QJsonDocument::fromJson(view.splitPreview()->primaryView()->toPlainText().toUtf8())
+                .object();
+        QCOMPARE(primary.value(QStringLiteral("has_extras")).toBool(), true);
+        const QJsonObject page0 =
+            QJsonDocument::fromJson(view.splitPreview()->pageView()->toPlainText().toUtf8())
+                .object();
+        QCOMPARE(page0.value(QStringLiteral("page")).toInt(), 0);
+        QCOMPARE(page0.value(QStringLiteral("parent_id")), primary.value(QStringLiteral("_id")));
+
+        // And back: the preview's keep drives the Arrays page.
+        view.splitPreview()->keepBox()->setValue(300);
+        QCOMPARE(view.arrays()->control()->value(), std::uint64_t(300));
+        QCOMPARE(view.arrays()->panel()->chart()->threshold().value(), 300.0);
+    }
+};
+
+QTEST_MAIN(TestGuiThreshold)
+#include "tst_guithreshold.moc"

@@ -1,0 +1,295 @@
+// The whole window, offscreen: runs with progress and cancel, a corrupt dump and an
+// unreachable server (clear errors, the window stays usable), the document viewer, CSV export
+// (the CLI's writer, the CLI's bytes) and `--demo --screenshot` for every tab.
+#include "AnalysisOptionsBar.h"
+#include "AnalysisRunner.h"
+#include "CollectionView.h"
+#include "DocumentTreeModel.h"
+#include "DocumentViewer.h"
+#include "GuiFixtures.h"
+#include "MainWindow.h"
+#include "OutliersPage.h"
+#include "SizesPage.h"
+#include "SourceTreeModel.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace oe;
+
+class TestGuiWindow : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_feeds;
+    QList<fixtures::ReferenceDocument> m_feedsRef;
+
+    static AnalysisResult waitForResult(MainWindow &window, int timeoutMs = 60000)
+    {
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        if (!finished.wait(timeoutMs))
+            qFatal("no analysis result within %d ms", timeoutMs);
+        return finished.first().first().value<AnalysisResult>();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_feeds = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
+        m_feedsRef = fixtures::readReference(m_feeds);
+    }
+
+    void runShowsProgressAndResult()
+    {
+        // Big enough that the scan reports progress along the way.
+        const QString big =
+            guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.openDump(big);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        QSignalSpy progress(window.runner(), &AnalysisRunner::progressed);
+        QSignalSpy running(window.runner(), &AnalysisRunner::runningChanged);
+        window.runAnalysis();
+        QVERIFY(window.runner()->isRunning());
+        QVERIFY(!window.optionsBar()->runButton()->isEnabled());
+        QVERIFY(window.optionsBar()->cancelButton()->isEnabled());
+        const AnalysisResult result = waitForResult(window);
+        QCOMPARE(result.profile.status, CollectionProfile::Status::Complete);
+        QCOMPARE(result.profile.documents, std::uint64_t(60000));
+        QVERIFY(progress.count() >= 1);
+        const auto last = progress.last().first().value<AnalysisProgress>();
+        QCOMPARE(last.documents, std::uint64_t(60000));
+        QCOMPARE(last.sizesSoFar.total(), std::uint64_t(60000)); // charts filled while running
+        QVERIFY(last.text().contains(QLocale().toString(60000)));
+        QCOMPARE(running.count(), 2); // on, then off
+        QVERIFY(window.optionsBar()->runButton()->isEnabled());
+        QVERIFY(window.statusText().contains(QLocale().toString(60000)));
+    }
+
+    void cancelKeepsAPartialResultAndTheWindowUsable()
+    {
+        const QString big =
+            guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.openDump(big);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        window.runAnalysis();
+        window.cancelAnalysis(); // before the worker has read a batch
+        const AnalysisResult cancelled = waitForResult(window);
+        QCOMPARE(cancelled.profile.status, CollectionProfile::Status::Cancelled);
+        QVERIFY(cancelled.profile.documents < 60000);
+        QVERIFY2(window.statusText().contains(QStringLiteral("Cancelled")),
+                 qPrintable(window.statusText()));
+        // Run again: a complete result.
+        window.runAnalysis();
+        QCOMPARE(waitForResult(window).profile.documents, std::uint64_t(60000));
+    }
+
+    void corruptDumpSaysWhereAndTheWindowStaysUsable()
+    {
+        // Three good documents, then one whose length runs past the end of the file.
+        QByteArray bytes =
+            fixtures::concat({fixtures::documentWithArray(1, 5), fixtures::documentWithArray(2, 50),
+                              fixtures::documentWithArray(3, 500)});
+        const qsizetype faultOffset = bytes.size();
+        const QByteArray fourth = fixtures::documentWithArray(4, 10);
+        bytes += fourth.left(fourth.size() / 2);
+        const QString corrupt = m_dir.filePath(QStringLiteral("corrupt.bson"));
+        QVERIFY(fixtures::writeFile(corrupt, bytes));
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.openDump(corrupt);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        window.runAnalysis();
+        const AnalysisResult failed = waitForResult(window);
+        QCOMPARE(failed.profile.status, CollectionProfile::Status::Failed);
+        QCOMPARE(failed.profile.documents, std::uint64_t(3)); // the prefix before the fault
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains(QStringLiteral("corrupt.bson")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("document #3")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("byte offset %1").arg(faultOffset)),
+                 qPrintable(message));
+        QVERIFY(!message.contains(QLatin1Char('\n')));
+
+        // The window still works: another source analyses normally.
+        window.openDump(m_feeds);
+        window.runAnalysis();
+        const AnalysisResult ok = waitForResult(window);
+        QCOMPARE(ok.profile.status, CollectionProfile::Status::Complete);
+        QCOMPARE(ok.profile.documents, std::uint64_t(m_feedsRef.size()));
+    }
+
+    void unreachableServerIsAnErrorRowNotAHang()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        ConnectionSettings settings;
+        settings.uri = QStringLiteral("mongodb://app:hunter2@127.0.0.1:1/"
+                                      "?serverSelectionTimeoutMS=500&connectTimeoutMS=500");
+        settings.serverSelectionTimeoutMs = 500;
+        settings.connectTimeoutMs = 500;
+        QElapsedTimer clock;
+        clock.start();
+        window.addConnection(QStringLiteral("nowhere"), settings);
+        // The window answers while the connection is tried.
+        QVERIFY(window.sourceModel()->index(0, 0).data().toString() == QStringLiteral("nowhere"));
+        QVERIFY(loaded.wait(20000));
+        qInfo("unreachable server reported after %lld ms", qlonglong(clock.elapsed()));
+        QCOMPARE(loaded.first().at(1).toBool(), false);
+        const QModelIndex conn = window.sourceModel()->index(0, 0);
+        QCOMPARE(window.sourceModel()->rowCount(conn), 1);
+        const QString row = window.sourceModel()->index(0, 0, conn).data().toString();
+        QVERIFY2(row.contains(QStringLiteral("127.0.0.1:1")), qPrintable(row));
+        QVERIFY(!row.contains(QStringLiteral("hunter2")));
+        QVERIFY(!window.lastError().contains(QStringLiteral("hunter2")));
+        QVERIFY(!window.statusText().contains(QStringLiteral("hunter2")));
+    }
+
+    void outlierOpensInTheDocumentViewer()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.openDump(m_feeds);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        window.runAnalysis();
+        waitForResult(window);
+        OutliersPage *outliers = window.collectionView()->outliers();
+        QVERIFY(outliers->proxy()->rowCount() > 0);
+        outliers->proxy()->sort(0, Qt::AscendingOrder);
+        const QString id = outliers->proxy()->index(0, 0).data().toString();
+        outliers->activate(outliers->proxy()->index(0, 0));
+        DocumentViewer *viewer = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((viewer = window.findChild<DocumentViewer *>()) != nullptr, 20000);
+        QSignalSpy ready(viewer, &DocumentViewer::jsonReady);
+        QVERIFY(ready.wait(30000) || !viewer->jsonView()->toPlainText().isEmpty());
+        const QJsonObject json =
+            QJsonDocument::fromJson(viewer->jsonView()->toPlainText().toUtf8()).object();
+        QCOMPARE(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("v"),
+                                                              json.value(QStringLiteral("_id"))}})
+                                       .toJson(QJsonDocument::Compact))
+                     .mid(5)
+                     .chopped(1),
+                 id);
+        QCOMPARE(viewer->model()->rowCount(), int(json.size()));
+        std::uint32_t size = 0;
+        for (const auto &d : m_feedsRef)
+            if (d.id == id)
+                size = d.size;
+        QVERIFY(viewer->windowTitle().contains(id));
+        QVERIFY(size > 0);
+    }
+
+    void csvExportMatchesTheCli()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.openDump(m_feeds);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        window.runAnalysis();
+        waitForResult(window);
+        const QString gui = m_dir.filePath(QStringLiteral("gui-reports"));
+        QSignalSpy exported(&window, &MainWindow::reportsExported);
+        window.exportReports(gui);
+        QVERIFY(exported.wait(20000));
+        QVERIFY2(exported.first().first().toBool(), qPrintable(exported.first().at(1).toString()));
+
+        const QString cliOut = m_dir.filePath(QStringLiteral("cli-reports"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("analyze"), QStringLiteral("--dump"), m_feeds,
+                   QStringLiteral("--out"), cliOut});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QStringList files = QDir(cliOut).entryList(QDir::Files, QDir::Name);
+        QVERIFY(files.contains(QStringLiteral("outliers.csv")));
+        QCOMPARE(QDir(gui).entryList(QDir::Files, QDir::Name), files);
+        for (const QString &name : files) {
+            if (name == QLatin1String("summary.csv"))
+                continue; // holds the run's duration
+            QFile a(QDir(gui).filePath(name)), b(QDir(cliOut).filePath(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), qPrintable(name));
+        }
+    }
+
+    void screenshotsOfEveryTab_data()
+    {
+        QTest::addColumn<QString>("tab");
+        for (const QString &tab : CollectionView::tabNames())
+            QTest::newRow(qPrintable(tab)) << tab;
+    }
+    void screenshotsOfEveryTab()
+    {
+        QFETCH(QString, tab);
+        const QString file = m_dir.filePath(tab + QStringLiteral(".png"));
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        gui.setProcessEnvironment(env);
+        gui.start(qEnvironmentVariable("OE_GUI"),
+                  {QStringLiteral("--demo"), QStringLiteral("--screenshot"), file,
+                   QStringLiteral("--tab"), tab});
+        QVERIFY(gui.waitForFinished(120000));
+        QVERIFY2(gui.exitCode() == 0, gui.readAllStandardError().constData());
+        QImage image(file);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1400, 900));
+        // A real rendering, not a blank window.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void screenshotRejectsAnUnknownTab()
+    {
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        gui.setProcessEnvironment(env);
+        gui.start(qEnvironmentVariable("OE_GUI"),
+                  {QStringLiteral("--demo"), QStringLiteral("--screenshot"),
+                   m_dir.filePath(QStringLiteral("x.png")), QStringLiteral("--tab"),
+                   QStringLiteral("charts")});
+        QVERIFY(gui.waitForFinished(30000));
+        QCOMPARE(gui.exitCode(), 2);
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("charts")) && err.contains(QStringLiteral("overview")),
+                 qPrintable(err));
+    }
+};
+
+QTEST_MAIN(TestGuiWindow)
+#include "tst_guiwindow.moc"

@@ -1,0 +1,114 @@
+// The explorer against a real FerretDB server: browse the catalog, analyse a collection
+// (equal to the analysis of the dump it was imported from), open an outlier by _id.
+#include "AnalysisOptionsBar.h"
+#include "CollectionView.h"
+#include "DocumentLoader.h"
+#include "GuiFixtures.h"
+#include "MainWindow.h"
+#include "SourceTreeModel.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace oe;
+
+class TestGuiLive : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_uri;
+    QString m_dump;
+    QList<fixtures::ReferenceDocument> m_ref;
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_uri = guifixtures::liveUri();
+        QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
+        m_ref = fixtures::readReference(m_dump);
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                   QStringLiteral("oe_gui"), QStringLiteral("--collection"),
+                   QStringLiteral("feeds"), QStringLiteral("--dump"), m_dump,
+                   QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    }
+
+    void browseAnalyseAndOpen()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        ConnectionSettings settings;
+        settings.uri = m_uri;
+        window.addConnection(QStringLiteral("ferretdb"), settings);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY2(loaded.first().at(1).toBool(), qPrintable(window.lastError()));
+
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex conn = model->index(0, 0);
+        const QModelIndex feeds =
+            model->findCollection(conn, QStringLiteral("oe_gui"), QStringLiteral("feeds"));
+        QVERIFY(feeds.isValid());
+        QCOMPARE(
+            model->index(feeds.row(), SourceTreeModel::Documents, feeds.parent()).data().toString(),
+            QLocale().toString(qlonglong(m_ref.size())));
+
+        window.sourceTree()->setCurrentIndex(feeds);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        const AnalysisResult live = finished.first().first().value<AnalysisResult>();
+        QCOMPARE(live.profile.status, CollectionProfile::Status::Complete);
+        const AnalysisResult offline = guifixtures::analyse(m_dump);
+        QCOMPARE(live.profile.documents, offline.profile.documents);
+        QCOMPARE(live.profile.sizes.max(), offline.profile.sizes.max());
+        QCOMPARE(live.profile.sizes.sum(), offline.profile.sizes.sum());
+        QCOMPARE(live.outliers.rows.size(), offline.outliers.rows.size());
+
+        // An outlier, fetched from the server by its _id, is the document of the dump.
+        QVERIFY(!live.outliers.rows.empty());
+        const OutlierRow &row = live.outliers.rows.front();
+        DocumentLoader loader;
+        QSignalSpy got(&loader, &DocumentLoader::loaded);
+        QSignalSpy failed(&loader, &DocumentLoader::failed);
+        loader.load(live.request.source, row.docIndex, row.id);
+        QTRY_VERIFY_WITH_TIMEOUT(got.count() + failed.count() > 0, 60000);
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const QByteArray doc = got.first().first().toByteArray();
+        std::uint32_t expected = 0;
+        for (const auto &d : m_ref)
+            if (d.id == row.id)
+                expected = d.size;
+        QCOMPARE(std::uint32_t(doc.size()), expected);
+
+        // A filter that is not JSON is refused before anything runs.
+        window.optionsBar()->filterEdit()->setText(QStringLiteral("{not json"));
+        QVERIFY(!window.optionsBar()->problem().isEmpty());
+        QVERIFY(!window.optionsBar()->runButton()->isEnabled());
+        // A valid one narrows the analysis on the server.
+        window.optionsBar()->filterEdit()->setText(QStringLiteral("{\"_id\": %1}").arg(row.id));
+        QVERIFY(window.optionsBar()->problem().isEmpty());
+        QSignalSpy again(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(again.wait(120000));
+        QCOMPARE(again.first().first().value<AnalysisResult>().profile.documents, std::uint64_t(1));
+    }
+};
+
+QTEST_MAIN(TestGuiLive)
+#include "tst_guilive.moc"

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs Outlier Explorer on its built-in demo data (no server needed).
-# Until the desktop app lands, this is the CLI's analysis of each demo dataset.
+# With a display it opens the desktop explorer (`outlier-explorer --demo`); on a headless
+# machine it renders every tab under Xvfb into build/demo/screenshots/ and says where.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup-debian.sh
 bash packaging/build.sh dev
-cli=build/bin/outlier-explorer-cli
-demo=build/demo
-"$cli" demo-data --out "$demo/data" >/dev/null
-for dataset in book_sales activity_feeds viral_posts; do
-  echo
-  "$cli" analyze --dump "$demo/data/$dataset.bson" --out "$demo/reports/$dataset"
+gui=build/bin/outlier-explorer
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec "$gui" --demo "$@"
+fi
+out=build/demo/screenshots
+mkdir -p "$out"
+echo "run-demo: no display; rendering each tab of the demo under Xvfb"
+for tab in overview sizes arrays outliers split; do
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$gui" --demo --screenshot "$out/$tab.png" --tab "$tab"
 done
-echo
-echo "CSV reports: $demo/reports/<dataset>/{summary,fields,outliers,recommendations,...}.csv"
+echo "run-demo: screenshots in $out/ (run with a display for the interactive window)"

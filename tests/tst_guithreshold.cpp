@@ -207,7 +207,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy preview(view.splitPreview(), &SplitPreviewPage::previewReady);
         QSignalSpy plan(view.splitPreview(), &SplitPreviewPage::planReady);
+        QSignalSpy applied(&view, &CollectionView::resultApplied);
         view.setResult(m_result);
+        QVERIFY(applied.wait(10000));
+        QVERIFY(view.isApplied());
         QCOMPARE(view.splitPreview()->path(), QStringLiteral("activities"));
         QCOMPARE(view.splitPreview()->keep(), view.arrays()->control()->value());
 

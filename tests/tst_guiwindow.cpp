@@ -39,6 +39,9 @@ class TestGuiWindow : public QObject
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         if (!finished.wait(timeoutMs))
             qFatal("no analysis result within %d ms", timeoutMs);
+        // The pages fill over a few event-loop turns.
+        if (!QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000))
+            qFatal("the result did not reach every page");
         return finished.first().first().value<AnalysisResult>();
     }
 

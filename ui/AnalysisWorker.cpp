@@ -3,6 +3,10 @@
 #include "Analyzer.h"
 #include "OutlierDetector.h"
 
+#include <QThread>
+
+#include <algorithm>
+
 namespace oe {
 
 void AnalysisWorker::run(const AnalysisRequest &request)
@@ -10,6 +14,9 @@ void AnalysisWorker::run(const AnalysisRequest &request)
     AnalysisOptions options;
     options.mode = request.mode;
     options.count = request.count;
+    // One core stays free for the window: on a 2-core laptop, two busy workers plus the
+    // reader thread would leave the GUI thread waiting for the scheduler.
+    options.threads = std::max(1, QThread::idealThreadCount() - 1);
     OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
                                  options.limits.keepArraysLongerThan);
     LiveQuery query;

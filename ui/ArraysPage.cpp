@@ -28,6 +28,9 @@ ArraysPage::ArraysPage(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
+    // Sized from the first rows only: measuring every row of a large table on each
+    // layout would stall the window.
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(FieldTableModel::Path, QHeaderView::Stretch);
     m_table->setAlternatingRowColors(true);

@@ -7,6 +7,7 @@
 #include "SplitPreviewPage.h"
 
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace oe {
@@ -60,6 +61,8 @@ bool CollectionView::showTab(const QString &name)
 
 void CollectionView::clear()
 {
+    ++m_generation;
+    m_pending.clear();
     m_hasResult = false;
     m_result = AnalysisResult();
     m_overview->clear();
@@ -78,11 +81,43 @@ void CollectionView::setResult(const AnalysisResult &result)
 {
     m_result = result;
     m_hasResult = true;
-    m_overview->setResult(result);
-    m_sizes->setResult(result);
-    m_outliers->setResult(result);
-    m_split->setResult(result);
-    m_arrays->setResult(result); // last: its keepChanged selects the preview's path and keep
+    // One page per event-loop turn, the visible one first: filling all five at once (tables,
+    // charts, the preview) would hold the window for tens of milliseconds on a large result.
+    // Arrays goes after the preview: its keepChanged selects the preview's path and keep.
+    QList<QWidget *> order{m_overview, m_sizes, m_outliers, m_split, m_arrays};
+    if (QWidget *current = m_tabs->currentWidget(); current != m_split) {
+        order.removeOne(current);
+        order.prepend(current);
+    }
+    m_pending = order;
+    applyNext(++m_generation);
+}
+
+void CollectionView::applyNext(int generation)
+{
+    if (generation != m_generation)
+        return;
+    if (m_pending.isEmpty()) {
+        emit resultApplied();
+        return;
+    }
+    QWidget *page = m_pending.takeFirst();
+    if (page == m_overview)
+        m_overview->setResult(m_result);
+    else if (page == m_sizes)
+        m_sizes->setResult(m_result);
+    else if (page == m_arrays)
+        m_arrays->setResult(m_result);
+    else if (page == m_outliers)
+        m_outliers->setResult(m_result);
+    else if (page == m_split)
+        m_split->setResult(m_result);
+    QTimer::singleShot(0, this, [this, generation] { applyNext(generation); });
+}
+
+bool CollectionView::isApplied() const
+{
+    return m_hasResult && m_pending.isEmpty();
 }
 
 } // namespace oe

@@ -27,6 +27,8 @@ public:
     void setResult(const AnalysisResult &result);
     const AnalysisResult &result() const { return m_result; }
     bool hasResult() const { return m_hasResult; }
+    // Every page shows the latest result (setResult fills them over a few event-loop turns).
+    bool isApplied() const;
 
     // "overview", "sizes", "arrays", "outliers", "split"; false if unknown.
     bool showTab(const QString &name);
@@ -40,6 +42,7 @@ public:
 
 signals:
     void documentRequested(const oe::OutlierRow &row);
+    void resultApplied();
 
 private:
     QTabWidget *m_tabs;
@@ -48,8 +51,12 @@ private:
     ArraysPage *m_arrays;
     OutliersPage *m_outliers;
     SplitPreviewPage *m_split;
+    void applyNext(int generation);
+
     AnalysisResult m_result;
     bool m_hasResult = false;
+    QList<QWidget *> m_pending; // pages still showing an older result
+    int m_generation = 0;
 };
 
 } // namespace oe

@@ -377,9 +377,9 @@ void MainWindow::showResult(const AnalysisResult &result)
         m_results.insert(key, result);
     const bool current = m_sources->sourceAt(m_tree->currentIndex()).key() == key;
     if (current) {
+        m_view->showTab(QStringLiteral("overview"));
         m_view->setResult(result);
         m_exportAction->setEnabled(p.documents > 0);
-        m_view->showTab(QStringLiteral("overview"));
     }
     switch (p.status) {
     case CollectionProfile::Status::Complete:

@@ -46,6 +46,9 @@ OutliersPage::OutliersPage(QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
+    // Sized from the first rows only: measuring every row of a large table on each
+    // layout would stall the window.
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(OutlierTableModel::Id, QHeaderView::Stretch);
 

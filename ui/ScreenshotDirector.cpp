@@ -32,6 +32,11 @@ ScreenshotDirector::ScreenshotDirector(MainWindow *window, QString file, QString
 void ScreenshotDirector::analysisDone()
 {
     CollectionView *view = m_window->collectionView();
+    if (!view->isApplied()) {
+        connect(view, &CollectionView::resultApplied, this, &ScreenshotDirector::analysisDone,
+                Qt::SingleShotConnection);
+        return;
+    }
     view->showTab(m_tab);
     if (m_tab == QLatin1String("split")) {
         // Wait for both halves of the preview.

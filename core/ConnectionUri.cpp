@@ -33,11 +33,13 @@ const QStringList &formKeys()
 
 bool ConnectionUri::parse(const QString &uri, ConnectionUri *out, QString *error)
 {
-    if (const QString problem = MongoConnection::validateUri(uri); !problem.isEmpty()) {
+    // Pasted strings often carry a space or newline at either end: ignore it everywhere.
+    const QString text = uri.trimmed();
+    if (const QString problem = MongoConnection::validateUri(text); !problem.isEmpty()) {
         *error = problem;
         return false;
     }
-    const QByteArray utf8 = uri.trimmed().toUtf8();
+    const QByteArray utf8 = text.toUtf8();
     bson_error_t e;
     mongoc_uri_t *parsed = mongoc_uri_new_with_error(utf8.constData(), &e);
     if (!parsed) {
@@ -72,10 +74,10 @@ bool ConnectionUri::parse(const QString &uri, ConnectionUri *out, QString *error
     mongoc_uri_destroy(parsed);
 
     // Options the form does not edit, kept as written.
-    const qsizetype q = uri.indexOf(QLatin1Char('?'));
+    const qsizetype q = text.indexOf(QLatin1Char('?'));
     if (q >= 0) {
         QStringList other;
-        const QStringList pairs = uri.mid(q + 1).split(QLatin1Char('&'), Qt::SkipEmptyParts);
+        const QStringList pairs = text.mid(q + 1).split(QLatin1Char('&'), Qt::SkipEmptyParts);
         for (const QString &pair : pairs) {
             const QString key = pair.section(QLatin1Char('='), 0, 0).toLower();
             if (!formKeys().contains(key))
@@ -116,6 +118,8 @@ QString ConnectionUri::toUri() const
         options << QStringLiteral("replicaSet=") + encoded(replicaSet);
     if (tls)
         options << QStringLiteral("tls=true");
+    else if (srv)
+        options << QStringLiteral("tls=false"); // mongodb+srv turns TLS on unless told not to
     if (!otherOptions.isEmpty())
         options << otherOptions;
     if (!options.isEmpty())

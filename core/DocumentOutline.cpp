@@ -28,12 +28,47 @@ bool openAt(const QByteArray &document, qint64 offset, bson_t *out)
                             std::size_t(length));
 }
 
+// The first `room` UTF-16 units of `text`, one fewer if that would split a surrogate pair.
+QString leftWhole(const QString &text, qsizetype room)
+{
+    if (text.size() <= room)
+        return text;
+    if (room > 0 && text.at(room - 1).isHighSurrogate())
+        --room;
+    return text.left(room);
+}
+
 QString shortened(QString text)
 {
     text.replace(QLatin1Char('\n'), QLatin1Char(' '));
     if (text.size() > DocumentOutline::kPreviewChars)
-        text = text.left(DocumentOutline::kPreviewChars - 1) + QChar(0x2026);
+        text = leftWhole(text, DocumentOutline::kPreviewChars - 1) + QChar(0x2026);
     return text;
+}
+
+// libbson's JSON writer silently leaves out an embedded document it cannot open (a bad
+// terminator, which its iterator does not check) and so writes invalid JSON. Check every
+// level the way the writer will open it. The depth cap bounds this recursion (MongoDB
+// itself nests at most 100 levels).
+bool wellFormed(const std::uint8_t *data, std::size_t length, int depth)
+{
+    bson_t doc;
+    bson_iter_t it;
+    if (depth > 200 || !bson_init_static(&doc, data, length) || !bson_iter_init(&it, &doc))
+        return false;
+    while (bson_iter_next(&it)) {
+        std::uint32_t childLength = 0;
+        const std::uint8_t *child = nullptr;
+        if (BSON_ITER_HOLDS_DOCUMENT(&it))
+            bson_iter_document(&it, &childLength, &child);
+        else if (BSON_ITER_HOLDS_ARRAY(&it))
+            bson_iter_array(&it, &childLength, &child);
+        else
+            continue;
+        if (!child || !wellFormed(child, childLength, depth + 1))
+            return false;
+    }
+    return it.err_off == 0;
 }
 
 // One value in a line: strings quoted, numbers as numbers, everything else as libbson's
@@ -44,9 +79,17 @@ QString previewOf(const bson_iter_t *it)
     case BSON_TYPE_UTF8: {
         std::uint32_t len = 0;
         const char *s = bson_iter_utf8(it, &len);
-        const auto keep = std::min<std::uint32_t>(len, DocumentOutline::kPreviewChars);
-        return shortened(QLatin1Char('"') + QString::fromUtf8(s, qsizetype(keep)) +
-                         (keep < len ? QString(QChar(0x2026)) : QStringLiteral("\"")));
+        // Decode only a prefix (the value may be megabytes): four bytes per character at
+        // most, so enough to fill the preview; cut at a character boundary.
+        std::uint32_t keep = std::min<std::uint32_t>(len, 4 * DocumentOutline::kPreviewChars);
+        while (keep > 0 && keep < len && (std::uint8_t(s[keep]) & 0xC0) == 0x80)
+            --keep;
+        QString text = QString::fromUtf8(s, qsizetype(keep));
+        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        const qsizetype room = DocumentOutline::kPreviewChars - 2; // quote + quote or ellipsis
+        if (keep == len && text.size() <= room)
+            return QLatin1Char('"') + text + QLatin1Char('"');
+        return QLatin1Char('"') + leftWhole(text, room) + QChar(0x2026);
     }
     case BSON_TYPE_INT32:
         return QString::number(bson_iter_int32(it));
@@ -150,7 +193,7 @@ std::vector<OutlineEntry> DocumentOutline::children(const QByteArray &document, 
 QString DocumentOutline::toIndentedJson(const QByteArray &document, QString *error)
 {
     bson_t doc;
-    if (!openAt(document, 0, &doc)) {
+    if (!openAt(document, 0, &doc) || !wellFormed(bson_get_data(&doc), std::size_t(doc.len), 0)) {
         if (error)
             *error = QStringLiteral("not a valid BSON document");
         return {};

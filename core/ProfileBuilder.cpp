@@ -211,8 +211,17 @@ void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std
             rawId = DocumentId::raw(idType, idValue, idLength);
         return rawId;
     };
-    if (m_largestDocuments.wants(length, docIndex))
-        m_largestDocuments.offer({length, docIndex, length, id(), {}});
+    // A document a tail does not want is still offered, without its _id (nothing copied):
+    // the tail then records it as passed over, so isCompleteAbove() does not claim an exact
+    // list for thresholds below it.
+    auto consider = [&](CandidateTail &tail, std::uint64_t value, auto &&path) {
+        if (tail.wants(value, docIndex))
+            tail.offer({value, docIndex, length, id(), path()});
+        else
+            tail.offer({value, docIndex, length, {}, {}});
+    };
+    const auto noPath = [] { return std::string(); };
+    consider(m_largestDocuments, length, noPath);
 
     FieldNode *longest = nullptr;
     for (FieldNode *node : m_arrayNodes) {
@@ -221,12 +230,10 @@ void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std
             longest = node;
         if (!node->tail)
             node->tail = std::make_unique<CandidateTail>(m_limits.perPathCapacity);
-        if (node->tail->wants(value, docIndex))
-            node->tail->offer({value, docIndex, length, id(), {}});
+        consider(*node->tail, value, noPath);
     }
-    if (longest && m_longestArrays.wants(longest->maxLengthInDocument, docIndex))
-        m_longestArrays.offer(
-            {longest->maxLengthInDocument, docIndex, length, id(), longest->path()});
+    if (longest)
+        consider(m_longestArrays, longest->maxLengthInDocument, [&] { return longest->path(); });
 }
 
 void ProfileBuilder::mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren)

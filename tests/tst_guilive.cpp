@@ -2,6 +2,7 @@
 // (equal to the analysis of the dump it was imported from), open an outlier by _id.
 #include "AnalysisOptionsBar.h"
 #include "CollectionView.h"
+#include "ConnectionDialog.h"
 #include "DocumentLoader.h"
 #include "GuiFixtures.h"
 #include "MainWindow.h"
@@ -42,6 +43,20 @@ private slots:
                    QStringLiteral("--drop")});
         QVERIFY(cli.waitForFinished(300000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    }
+
+    void testConnectionNamesTheServer()
+    {
+        ConnectionDialog dialog(nullptr);
+        dialog.setUri(m_uri);
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        QSignalSpy tested(&dialog, &ConnectionDialog::testFinished);
+        dialog.testConnection();
+        QVERIFY(tested.wait(60000));
+        const QString text = tested.first().at(1).toString();
+        QVERIFY2(tested.first().first().toBool(), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("FerretDB")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("$sample")), qPrintable(text)); // the fallback note
     }
 
     void browseAnalyseAndOpen()

@@ -136,6 +136,21 @@ private slots:
         QVERIFY(chart.binTextAt(QPoint(-5, -5)).isEmpty());
     }
 
+    void chartFollowsThePalette()
+    {
+        HistogramChart chart(HistogramChart::Unit::Bytes);
+        chart.setBins(m_result.profile.sizes.histogram().bins());
+        QPalette dark = chart.palette();
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x30));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        chart.setPalette(dark);
+        const QImage image = chart.toPixmap(400, 300).toImage();
+        // The plot's background is the palette's base, the axis labels its text colour.
+        QCOMPARE(QColor(image.pixel(2, 2)), QColor(0x20, 0x20, 0x24));
+        QCOMPARE(chart.xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+    }
+
     void exportFormats()
     {
         HistogramChart chart(HistogramChart::Unit::Bytes);

@@ -22,6 +22,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -41,6 +43,31 @@ QWidget *withBrowse(QLineEdit *edit, const QString &title, QWidget *parent)
             edit->setText(file);
     });
     return row;
+}
+
+// `text` without the ":password" of its user info, cut out where it was typed so the rest of
+// the string (and the cursor) stays as the user has it: rebuilding the whole URI while they
+// type would add ports and slashes under the cursor. Empty when there is no such part.
+QString withoutTypedPassword(const QString &text, int *cursor)
+{
+    const qsizetype scheme = text.indexOf(QLatin1String("://"));
+    if (scheme < 0)
+        return {};
+    const qsizetype start = scheme + 3;
+    qsizetype end = text.indexOf(QLatin1Char('/'), start);
+    if (end < 0)
+        end = text.size();
+    if (const qsizetype query = text.indexOf(QLatin1Char('?'), start); query >= 0 && query < end)
+        end = query;
+    const qsizetype at = text.indexOf(QLatin1Char('@'), start);
+    if (at < 0 || at >= end)
+        return {};
+    const qsizetype colon = text.indexOf(QLatin1Char(':'), start);
+    if (colon < 0 || colon >= at)
+        return {};
+    if (*cursor > colon)
+        *cursor -= int(std::min<qsizetype>(*cursor, at) - colon);
+    return text.left(colon) + text.mid(at);
 }
 
 struct TestOutcome
@@ -125,6 +152,12 @@ ConnectionDialog::ConnectionDialog(PasswordVault *vault, QWidget *parent)
     connect(m_uri, &QLineEdit::textEdited, this, &ConnectionDialog::uriEdited);
     for (QLineEdit *edit : {m_hosts, m_user, m_password, m_authSource, m_replicaSet})
         connect(edit, &QLineEdit::textEdited, this, &ConnectionDialog::formEdited);
+    // mongodb+srv means TLS unless the string turns it off: ticking it ticks TLS too, so the
+    // rebuilt URI does not say tls=false behind the user's back.
+    connect(m_srv, &QCheckBox::toggled, this, [this](bool on) {
+        if (on && !m_syncing)
+            m_tls->setChecked(true);
+    });
     for (QCheckBox *box : {m_srv, m_tls})
         connect(box, &QCheckBox::toggled, this, &ConnectionDialog::formEdited);
     for (QLineEdit *edit : {m_caFile, m_certFile, m_name})
@@ -175,9 +208,18 @@ void ConnectionDialog::uriEdited()
     if (!parts.password.isEmpty()) {
         // Move the password out of sight.
         m_password->setText(parts.password);
-        const int cursor = m_uri->cursorPosition();
-        m_uri->setText(parts.toUriWithoutPassword());
-        m_uri->setCursorPosition(std::min(cursor, int(m_uri->text().size())));
+        const int typedCursor = m_uri->cursorPosition();
+        int cursor = typedCursor;
+        QString without = withoutTypedPassword(m_uri->text(), &cursor);
+        ConnectionUri check;
+        if (without.isEmpty() || !ConnectionUri::parse(without, &check, &error) ||
+            !check.password.isEmpty() || check.hosts != parts.hosts ||
+            check.username != parts.username) {
+            without = parts.toUriWithoutPassword(); // an unusual spelling: rebuild it
+            cursor = typedCursor;
+        }
+        m_uri->setText(without);
+        m_uri->setCursorPosition(std::min(cursor, int(without.size())));
     }
     m_hosts->setText(parts.hosts);
     m_srv->setChecked(parts.srv);

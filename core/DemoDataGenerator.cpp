@@ -3,6 +3,7 @@
 #include "SplitMix64.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <bson/bson.h>
@@ -310,6 +311,22 @@ bool DemoDataGenerator::writeDemo(const QString &directory, std::uint64_t seed,
         if (written)
             *written << path;
     }
+    return true;
+}
+
+bool DemoDataGenerator::ensureDemo(const QString &directory, QStringList *files, QString *error)
+{
+    QStringList paths;
+    bool complete = true;
+    for (const auto &d : datasets()) {
+        if (!d.inDemo)
+            continue;
+        paths << QDir(directory).filePath(d.name + QStringLiteral(".bson"));
+        complete = complete && QFileInfo::exists(paths.last());
+    }
+    if (!complete && !writeDemo(directory, 42, nullptr, error))
+        return false;
+    *files = paths;
     return true;
 }
 

@@ -29,6 +29,9 @@ public:
     // Writes every demo dataset into `directory` as <name>.bson.
     static bool writeDemo(const QString &directory, std::uint64_t seed, QStringList *written,
                           QString *error);
+    // The demo's files in `directory`, written only if one is missing (the data is
+    // deterministic, so a later start reuses them). Their paths in `files`.
+    static bool ensureDemo(const QString &directory, QStringList *files, QString *error);
 };
 
 } // namespace oe

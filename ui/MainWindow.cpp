@@ -270,34 +270,32 @@ void MainWindow::openDemo(const QString &select)
     const QString directory =
         QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
     m_status->setText(tr("Preparing the demo data…"));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, directory, select] {
+    struct Prepared
+    {
+        QStringList files;
+        QString error;
+    };
+    auto *watcher = new QFutureWatcher<Prepared>(this);
+    connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, directory, select] {
         watcher->deleteLater();
-        const QString error = watcher->result();
-        if (!error.isEmpty()) {
-            showError(tr("Demo data"), tr("The demo data could not be written."), error);
+        const Prepared prepared = watcher->result();
+        if (!prepared.error.isEmpty()) {
+            showError(tr("Demo data"), tr("The demo data could not be written."), prepared.error);
             return;
         }
-        for (const auto &dataset : DemoDataGenerator::datasets())
-            if (dataset.inDemo)
-                m_sources->addDump(directory + QLatin1Char('/') + dataset.name +
-                                   QStringLiteral(".bson"));
+        for (const QString &file : prepared.files)
+            m_sources->addDump(file);
         m_tree->expandAll();
         selectSource(select + QStringLiteral(".bson"));
         m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
         emit demoReady();
     });
     watcher->setFuture(QtConcurrent::run([directory] {
-        // Deterministic data: written once, reused on later starts.
-        bool complete = true;
-        for (const auto &dataset : DemoDataGenerator::datasets())
-            if (dataset.inDemo && !QFileInfo::exists(directory + QLatin1Char('/') + dataset.name +
-                                                     QStringLiteral(".bson")))
-                complete = false;
-        QString error;
-        if (!complete && !DemoDataGenerator::writeDemo(directory, 42, nullptr, &error))
-            return error.isEmpty() ? QStringLiteral("unknown error") : error;
-        return QString();
+        Prepared prepared;
+        if (!DemoDataGenerator::ensureDemo(directory, &prepared.files, &prepared.error) &&
+            prepared.error.isEmpty())
+            prepared.error = QStringLiteral("unknown error");
+        return prepared;
     }));
 }
 

@@ -39,7 +39,7 @@ inline QByteArray byId(const QByteArray &idValue)
     return build([&](bson_t *d) { bsonraw::append(d, "_id", 3, idValue); });
 }
 
-// {<key>: {$in: [ids...]}} plus `extra` top-level conditions appended by the caller.
+// {<key>: {$in: [ids...]}}; the caller may append more top-level conditions.
 inline void appendIn(bson_t *d, const QString &key, const std::vector<QByteArray> &values)
 {
     bson_t cond, list;
@@ -138,30 +138,19 @@ inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &se
     });
 }
 
-// Overflow pages of one parent: {link: id} (and page >= from, when given).
-inline QByteArray pagesOf(const SplitConfig &c, const QByteArray &idValue,
-                          std::int64_t fromPage = -1)
+// Overflow pages of one parent: {link: id}.
+inline QByteArray pagesOf(const SplitConfig &c, const QByteArray &idValue)
 {
     return build([&](bson_t *d) {
         const QByteArray link = c.linkField.toUtf8();
         bsonraw::append(d, link.constData(), int(link.size()), idValue);
-        if (fromPage >= 0) {
-            const QByteArray page = c.pageField.toUtf8();
-            bson_t gte;
-            bson_append_document_begin(d, page.constData(), int(page.size()), &gte);
-            BSON_APPEND_INT64(&gte, "$gte", fromPage);
-            bson_append_document_end(d, &gte);
-        }
     });
 }
 
-inline QByteArray onePage(const SplitConfig &c, const QByteArray &idValue, std::int64_t page)
+// Overflow pages of any of these parents: {link: {$in: ids}}.
+inline QByteArray pagesOfAny(const SplitConfig &c, const std::vector<QByteArray> &idValues)
 {
-    return build([&](bson_t *d) {
-        const QByteArray link = c.linkField.toUtf8(), pageKey = c.pageField.toUtf8();
-        bsonraw::append(d, link.constData(), int(link.size()), idValue);
-        bson_append_int64(d, pageKey.constData(), int(pageKey.size()), page);
-    });
+    return build([&](bson_t *d) { appendIn(d, c.linkField, idValues); });
 }
 
 // A document's _id (raw value), and as relaxed extended JSON for messages.

@@ -10,14 +10,13 @@
 #include <QElapsedTimer>
 #include <QThread>
 
-#include <set>
+#include <map>
 
 namespace oe {
 
 using Write = CollectionOps::Write;
 using migration::idText;
 using migration::idValueOf;
-using migration::projectionId;
 
 struct OverflowMigrator::Batch
 {
@@ -160,15 +159,37 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
         backup =
             std::make_unique<CollectionOps>(*m_connection, m_database, options.backupCollection);
 
+    auto pageInserts = [](const std::vector<Batch::Item *> &items) {
+        std::vector<Write> inserts;
+        for (const Batch::Item *item : items)
+            for (const QByteArray &page : item->split.pages)
+                inserts.push_back({Write::Kind::Insert, {}, page});
+        return inserts;
+    };
+    // A redo deletes the documents' pages (one statement) and inserts them afresh. Pages of a
+    // document without the flag are copies nobody else reads or writes: the application turns
+    // to the pages only once the flag is set, and only our trim sets it. (Replacing page by
+    // page by (link, page) instead was one full collection scan per page on servers that use
+    // an index only for a lone _id filter, FerretDB: a 428-page document took 20 s to redo,
+    // longer than the application took to append to it again, so the redo never caught up.)
+    auto rewritePages = [&](const std::vector<Batch::Item *> &items, SourceError *e) {
+        if (items.empty())
+            return true;
+        std::vector<QByteArray> ids;
+        for (const Batch::Item *item : items)
+            ids.push_back(item->idValue);
+        return overflow.bulk({{Write::Kind::DeleteMany, migration::pagesOfAny(m_config, ids), {}}},
+                             QStringLiteral("removing stale overflow pages"), e) &&
+               overflow.bulk(pageInserts(items), QStringLiteral("writing overflow pages"), e);
+    };
+
     std::vector<Batch::Item *> work;
     for (auto &item : batch.items)
         if (item.split.kind == DocumentSplitter::Result::Kind::Split)
             work.push_back(&item);
     while (!work.empty()) {
-        // A document seen for the first time has no pages yet: insert them (the unique index
-        // still forbids duplicates). Redos replace by (link, page) and drop stale pages; that
-        // path is slower on servers that cannot use the index for update filters (FerretDB).
-        std::vector<Write> journalWrites, backupWrites, newPages, redoPages, trims;
+        std::vector<Write> journalWrites, backupWrites, trims;
+        std::vector<Batch::Item *> fresh, rewrite;
         std::vector<QByteArray> ids;
         for (Batch::Item *item : work) {
             const auto &r = item->split;
@@ -181,19 +202,7 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
             if (backup)
                 backupWrites.push_back(
                     {Write::Kind::ReplaceUpsert, migration::byId(item->idValue), item->original});
-            if (item->attempts == 0) {
-                for (const QByteArray &page : r.pages)
-                    newPages.push_back({Write::Kind::Insert, {}, page});
-            } else {
-                for (std::size_t k = 0; k < r.pages.size(); ++k)
-                    redoPages.push_back(
-                        {Write::Kind::ReplaceUpsert,
-                         migration::onePage(m_config, item->idValue, std::int64_t(k)), r.pages[k]});
-                redoPages.push_back(
-                    {Write::Kind::DeleteMany,
-                     migration::pagesOf(m_config, item->idValue, std::int64_t(r.pages.size())),
-                     {}});
-            }
+            (item->attempts == 0 ? fresh : rewrite).push_back(item);
             std::uint64_t length = 0;
             QByteArray last;
             DocumentSplitter::arrayShape(item->original, m_config.field, &length, &last);
@@ -215,38 +224,26 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
         if (!journal.bulk(journalWrites, QStringLiteral("writing the journal"), error) ||
             (backup && !backup->bulk(backupWrites, QStringLiteral("backing up originals"), error)))
             return false;
+        // A document seen for the first time has no pages yet: insert them (the unique index
+        // still forbids duplicates). If some were there (a leftover the journal did not know
+        // of), rewrite them like a redo's.
         SourceError insertError;
-        if (!overflow.bulk(newPages, QStringLiteral("writing overflow pages"), &insertError)) {
-            // Pages already there (a leftover the journal did not know of): take the redo path.
-            for (Batch::Item *item : work) {
-                if (item->attempts != 0)
-                    continue;
-                for (std::size_t k = 0; k < item->split.pages.size(); ++k)
-                    redoPages.push_back(
-                        {Write::Kind::ReplaceUpsert,
-                         migration::onePage(m_config, item->idValue, std::int64_t(k)),
-                         item->split.pages[k]});
-                redoPages.push_back({Write::Kind::DeleteMany,
-                                     migration::pagesOf(m_config, item->idValue,
-                                                        std::int64_t(item->split.pages.size())),
-                                     {}});
-            }
-        }
-        if (!overflow.bulk(redoPages, QStringLiteral("writing overflow pages"), error) ||
+        if (!overflow.bulk(pageInserts(fresh), QStringLiteral("writing overflow pages"),
+                           &insertError))
+            rewrite.insert(rewrite.end(), fresh.begin(), fresh.end());
+        if (!rewritePages(rewrite, error) ||
             !source.bulk(trims, QStringLiteral("trimming primaries"), error))
             return false;
 
-        // Which trims took effect? The others met a concurrent write and are redone.
-        std::set<QByteArray> done;
-        const QByteArray flaggedNow = migration::build([&](bson_t *d) {
-            migration::appendIn(d, QStringLiteral("_id"), ids);
-            const QByteArray flag = m_config.flagField.toUtf8();
-            bson_append_bool(d, flag.constData(), int(flag.size()), true);
-        });
+        // Which trims took effect (the flag is set)? The others met a concurrent write: they are
+        // redone from the documents as they are now, read by the same query.
+        std::map<QByteArray, QByteArray> now;
+        const QByteArray byIds = migration::build(
+            [&](bson_t *d) { migration::appendIn(d, QStringLiteral("_id"), ids); });
         if (!source.find(
-                flaggedNow, projectionId(), QStringLiteral("confirming trims"),
+                byIds, {}, QStringLiteral("confirming trims"),
                 [&](const QByteArray &d) {
-                    done.insert(idValueOf(d));
+                    now[idValueOf(d)] = d;
                     return true;
                 },
                 error))
@@ -254,7 +251,10 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
         std::vector<Write> confirmations;
         std::vector<Batch::Item *> again;
         for (Batch::Item *item : work) {
-            if (done.count(item->idValue)) {
+            const auto found = now.find(item->idValue);
+            const QByteArray current = found == now.end() ? QByteArray() : found->second;
+            if (!current.isEmpty() &&
+                DocumentSplitter::fieldValue(current, m_config.flagField) == migration::rawTrue()) {
                 confirmations.push_back({Write::Kind::UpdateOne,
                                          JournalEntry::idFilter(m_config.field, item->split.rawId),
                                          migration::build([](bson_t *d) {
@@ -268,18 +268,7 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
                 progress->pagesWritten += item->split.pages.size();
                 continue;
             }
-            // Re-read and redo: the application wrote to it since we read it.
             ++progress->retried;
-            QByteArray current;
-            if (!source.find(
-                    migration::byId(item->idValue), {},
-                    QStringLiteral("re-reading a changed document"),
-                    [&](const QByteArray &d) {
-                        current = d;
-                        return false;
-                    },
-                    error))
-                return false;
             const auto r = current.isEmpty()
                                ? DocumentSplitter::Result{}
                                : DocumentSplitter::split(

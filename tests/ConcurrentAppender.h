@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+// An application appending to outlier documents in its own thread, by the pattern's write
+// path (the seed texts): while a document has no flag, the element is pushed to it with an
+// update conditional on the flag being absent; once the flag is set, it goes to the last
+// overflow page, or starts the next page when that one is full (the unique (parent_id, page)
+// index turns a race for the next page into a duplicate-key error, and the append is retried).
+// Records every element it appended, per document and in order, and which path each took
+// while the migration was running.
+class ConcurrentAppender
+{
+public:
+    struct Target
+    {
+        QString uri, database, collection, overflow, field, flag;
+        int pageSize = 0;
+    };
+    enum class Path
+    {
+        Primary, // pushed to the document (no flag yet)
+        Page,    // appended to the last overflow page (flag set)
+        NewPage  // started the next overflow page (flag set, last page full)
+    };
+
+    // Appends to `ids` in turn, one element every `pace`.
+    ConcurrentAppender(Target target, std::vector<QByteArray> ids, std::chrono::milliseconds pace);
+    ~ConcurrentAppender();
+    ConcurrentAppender(const ConcurrentAppender &) = delete;
+    ConcurrentAppender &operator=(const ConcurrentAppender &) = delete;
+
+    void start();
+    // Appends made from now on count as made during the migration, until migrationEnded().
+    void migrationStarted() { m_during.store(true); }
+    void migrationEnded() { m_during.store(false); }
+    // Stops once at least `minimum` elements were appended in all; returns false (with
+    // error() set) if the server refused a write.
+    bool stop(int minimum);
+
+    QString error() const { return m_error; }
+    int appended() const { return m_count.load(); }
+    // Appended elements (raw BSON values: type byte + value) per document _id (raw value).
+    const std::map<QByteArray, QList<QByteArray>> &elements() const { return m_elements; }
+    // Appends made by each path while the migration ran.
+    int duringMigration(Path path) const;
+    // Documents appended to during the migration both without the flag and with it: the
+    // writer was there before and after their trim.
+    int documentsWrittenAcrossTheirTrim() const;
+
+private:
+    void run();
+
+    Target m_target;
+    std::vector<QByteArray> m_ids;
+    std::chrono::milliseconds m_pace;
+    std::thread m_thread;
+    std::atomic<bool> m_stop{false}, m_during{false};
+    std::atomic<int> m_minimum{0}, m_count{0};
+    // Written by the thread only; read after stop() has joined it.
+    QString m_error;
+    std::map<QByteArray, QList<QByteArray>> m_elements;
+    std::map<Path, int> m_duringByPath;
+    std::map<QByteArray, std::set<bool>> m_flagSeenDuring; // per document: flag absent/present
+};

@@ -1,5 +1,8 @@
 #include "MigrationPreflight.h"
 
+#include "ServerInfo.h"
+#include "ServerProbe.h"
+
 #include "CollectionOps.h"
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
@@ -25,6 +28,19 @@ bool sameConfig(const SplitConfig &a, const SplitConfig &b)
 bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
                                const SplitConfig &config, QStringList *notes, SourceError *error)
 {
+    // FerretDB (at least to 1.24) checks an update's filter against a snapshot and then
+    // rewrites the whole document, so an application write that lands between the two is
+    // lost (FerretDB issue #3040): the guard protects nothing there. Say so before writing.
+    ServerInfo server;
+    SourceError probeError;
+    if (ServerProbe::probe(connection, database, &server, &probeError) && server.isFerretDb)
+        *notes
+            << QStringLiteral(
+                   "the server is FerretDB %1, whose updates are not atomic: an element the "
+                   "application appends while a document is trimmed can be lost; split while the "
+                   "application is not writing to %2")
+                   .arg(server.ferretDbVersion, config.collection);
+
     CollectionOps source(connection, database, config.collection);
     if (!source.exists(error)) {
         if (!error->isError()) {

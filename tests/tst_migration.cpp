@@ -261,6 +261,10 @@ private slots:
                                 QString::number(kKeep)});
         QCOMPARE(r.exitCode, 2); // no --yes: a plan, and nothing written
         QVERIFY(r.err.contains(QStringLiteral("--yes")));
+        // The server is FerretDB: the user is told its updates are not atomic.
+        QVERIFY2(r.out.contains(QStringLiteral("FerretDB")) &&
+                     r.out.contains(QStringLiteral("not atomic")),
+                 qPrintable(r.out));
         QVERIFY(read(QStringLiteral("roundtrip_overflow")).empty());
         r = cli(splitArgs(QStringLiteral("roundtrip")));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -12,6 +12,13 @@
 
 namespace fixtures {
 
+const char *const kMixedTypes =
+    "{\"_id\": {\"$oid\": \"65a1b2c3d4e5f60718293a4b\"}, \"name\": \"Ada\", \"n\": 42, "
+    "\"big\": {\"$numberLong\": \"9007199254740993\"}, \"x\": 1.5, \"ok\": true, "
+    "\"nothing\": null, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+    "\"sub\": {\"a\": 1, \"b\": \"two\", \"c\": {\"d\": [1, 2]}}, "
+    "\"list\": [10, \"s\", {\"k\": 1}, [1, 2, 3]], \"empty\": {}, \"none\": []}";
+
 QByteArray bson(const char *json)
 {
     bson_error_t error;

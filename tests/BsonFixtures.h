@@ -16,6 +16,8 @@ bool writeFile(const QString &path, const QByteArray &bytes);
 bool writeGzip(const QString &path, const QByteArray &bytes);
 // A document {_id: id, pad: "<n bytes>"} of exactly `size` bytes (size >= 32).
 QByteArray documentOfSize(int id, int size);
+// Extended JSON of a document with one field of most types, nested documents and arrays.
+extern const char *const kMixedTypes;
 // {_id: id, items: [0, 1, ..., length-1]}
 QByteArray documentWithArray(int id, int length, const char *field = "items");
 

@@ -1,6 +1,5 @@
 #include "BsonFixtures.h"
 #include "DocumentOutline.h"
-#include "JsonIndenter.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -20,22 +19,6 @@ namespace {
 QByteArray bytesOf(const bson_t *b)
 {
     return QByteArray(reinterpret_cast<const char *>(bson_get_data(b)), qsizetype(b->len));
-}
-
-// libbson's own relaxed extended JSON of the document: the reference for toIndentedJson.
-QByteArray libbsonJson(const QByteArray &document)
-{
-    bson_t doc;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()),
-                          std::size_t(document.size())))
-        return {};
-    std::size_t len = 0;
-    char *json = bson_as_relaxed_extended_json(&doc, &len);
-    if (!json)
-        return {};
-    QByteArray out(json, qsizetype(len));
-    bson_free(json);
-    return out;
 }
 
 std::vector<OutlineEntry> allChildren(const QByteArray &document, qint64 offset,
@@ -67,49 +50,10 @@ const OutlineEntry *entryNamed(const std::vector<OutlineEntry> &entries, const Q
     return nullptr;
 }
 
-// A document with strings that look like JSON syntax, in keys and values.
-QByteArray trickyStrings()
-{
-    bson_t *doc = bson_new();
-    const char *const pairs[][2] = {
-        {"a{b}", "{not: [an, object]}"},
-        {"c,d", "a,b,,c,"},
-        {"q\"uote", "say \"hi\", \"there\""},
-        {"back\\slash", "C:\\path\\"},
-        {"colon:key", "k: v :: w"},
-        {"\xc3\xbc-\xc3\xb1-\xe4\xb8\xad\xe6\x96\x87-\xf0\x9f\x98\x80",
-         "\xc3\xbc"
-         "n\xc3\xaf"
-         "c\xc3\xb6"
-         "d\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80"},
-        {"ends", "\\\"}"},
-        {"bracket", "]"},
-        {"whitespace", "tab\there\nnewline  two  spaces"},
-        {"empty", ""},
-        {"braces only", "{}[]"},
-    };
-    for (const auto &p : pairs)
-        bson_append_utf8(doc, p[0], -1, p[1], -1);
-    bson_t sub;
-    BSON_APPEND_DOCUMENT_BEGIN(doc, "nested {,:}", &sub);
-    BSON_APPEND_UTF8(&sub, "x\"y", "[1, 2] {\"z\": 3}");
-    bson_append_document_end(doc, &sub);
-    const QByteArray bytes = bytesOf(doc);
-    bson_destroy(doc);
-    return bytes;
-}
-
-const char *const kMixed =
-    "{\"_id\": {\"$oid\": \"65a1b2c3d4e5f60718293a4b\"}, \"name\": \"Ada\", \"n\": 42, "
-    "\"big\": {\"$numberLong\": \"9007199254740993\"}, \"x\": 1.5, \"ok\": true, "
-    "\"nothing\": null, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
-    "\"sub\": {\"a\": 1, \"b\": \"two\", \"c\": {\"d\": [1, 2]}}, "
-    "\"list\": [10, \"s\", {\"k\": 1}, [1, 2, 3]], \"empty\": {}, \"none\": []}";
-
 } // namespace
 
 // The document viewer's lazy outline (one level at a time, offsets into the document's own
-// bytes) and its indented JSON, checked against libbson's reading of the same bytes.
+// bytes), checked against libbson's reading of the same bytes. (Its JSON: tst_indentedjson.)
 class TestDocumentOutline : public QObject
 {
     Q_OBJECT
@@ -117,7 +61,7 @@ class TestDocumentOutline : public QObject
 private slots:
     void rootFieldsWithTypesAndPreviews()
     {
-        const QByteArray doc = fixtures::bson(kMixed);
+        const QByteArray doc = fixtures::bson(fixtures::kMixedTypes);
         qint64 total = -1;
         QString error;
         const auto entries = allChildren(doc, 0, &total, &error);
@@ -187,7 +131,7 @@ private slots:
 
     void containersListTheirOwnFields()
     {
-        const QByteArray doc = fixtures::bson(kMixed);
+        const QByteArray doc = fixtures::bson(fixtures::kMixedTypes);
         const auto root = allChildren(doc, 0);
         const OutlineEntry *sub = entryNamed(root, QStringLiteral("sub"));
         QVERIFY(sub);
@@ -438,7 +382,7 @@ private slots:
     void invalidOffsetsAreErrors_data()
     {
         QTest::addColumn<qint64>("offset");
-        const qint64 size = fixtures::bson(kMixed).size();
+        const qint64 size = fixtures::bson(fixtures::kMixedTypes).size();
         QTest::newRow("negative") << qint64(-1);
         QTest::newRow("far negative") << qint64(-1000000);
         QTest::newRow("one past the first byte") << qint64(1);
@@ -449,7 +393,7 @@ private slots:
     void invalidOffsetsAreErrors()
     {
         QFETCH(qint64, offset);
-        const QByteArray doc = fixtures::bson(kMixed);
+        const QByteArray doc = fixtures::bson(fixtures::kMixedTypes);
         qint64 total = -1;
         QString error;
         const auto entries = DocumentOutline::children(doc, offset, 0, 100, &total, &error);
@@ -461,7 +405,7 @@ private slots:
 
     void corruptBytesAreErrors()
     {
-        const QByteArray good = fixtures::bson(kMixed);
+        const QByteArray good = fixtures::bson(fixtures::kMixedTypes);
         // The declared length does not match the bytes.
         const QByteArray truncated = good.left(good.size() - 3);
         QByteArray padded = good;
@@ -515,7 +459,7 @@ private slots:
     // Every single-byte change to a document: errors or sensible answers, never a crash.
     void anyCorruptionIsSurvived()
     {
-        const QByteArray good = fixtures::bson(kMixed);
+        const QByteArray good = fixtures::bson(fixtures::kMixedTypes);
         int errors = 0;
         for (qsizetype at = 0; at < good.size(); ++at) {
             for (const char value : {char(0x00), char(0x7f), char(0xff), char(good[at] ^ 0x10)}) {
@@ -549,103 +493,6 @@ private slots:
             }
         }
         QVERIFY(errors > 0); // the loop did reach corrupt documents
-    }
-
-    void indentedJsonMatchesLibbson_data()
-    {
-        QTest::addColumn<QByteArray>("document");
-        QTest::newRow("mixed types") << fixtures::bson(kMixed);
-        QTest::newRow("tricky strings") << trickyStrings();
-        QTest::newRow("nested empties")
-            << fixtures::bson("{\"a\": {}, \"b\": [], \"c\": [{}, [], [[]], {\"d\": {}}], \"e\": "
-                              "{\"f\": {\"g\": []}}}");
-        QTest::newRow("numbers") << fixtures::bson(
-            "{\"arr\": [{\"x\": -1.25e-7}, {\"y\": 1e300}, 0, -0.5], "
-            "\"i64\": {\"$numberLong\": \"-9223372036854775808\"}, \"t\": true, \"f\": false}");
-        QTest::newRow("empty document") << fixtures::bson("{}");
-        QTest::newRow("deep") << fixtures::bson(
-            "{\"a\": {\"b\": {\"c\": {\"d\": {\"e\": [1, [2, [3, [4, {\"f\": \"g\"}]]]]}}}}}");
-    }
-    void indentedJsonMatchesLibbson()
-    {
-        QFETCH(QByteArray, document);
-        QString error;
-        const QString indented = DocumentOutline::toIndentedJson(document, &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        QJsonParseError parse;
-        const QJsonDocument ours = QJsonDocument::fromJson(indented.toUtf8(), &parse);
-        QVERIFY2(parse.error == QJsonParseError::NoError,
-                 qPrintable(parse.errorString() + QStringLiteral(" in\n") + indented));
-        const QByteArray reference = libbsonJson(document);
-        QVERIFY(!reference.isEmpty());
-        const QJsonDocument theirs = QJsonDocument::fromJson(reference, &parse);
-        QVERIFY2(parse.error == QJsonParseError::NoError, reference.constData());
-        QVERIFY2(ours == theirs, qPrintable(indented));
-        // Two spaces per level, no trailing blanks.
-        const QStringList lines = indented.split(QLatin1Char('\n'));
-        for (const QString &line : lines) {
-            qsizetype indent = 0;
-            while (indent < line.size() && line.at(indent) == QLatin1Char(' '))
-                ++indent;
-            QVERIFY2(indent % 2 == 0, qPrintable(line));
-            QVERIFY2(!line.endsWith(QLatin1Char(' ')), qPrintable(line));
-        }
-    }
-
-    void layoutIsTwoSpacesAndEmptyContainersStayOnOneLine()
-    {
-        const QByteArray doc = fixtures::bson(
-            "{\"a\": 1, \"b\": {\"c\": [1, \"x\"]}, \"e\": {}, \"f\": [], \"g\": [{}, []]}");
-        QString error;
-        const QString indented = DocumentOutline::toIndentedJson(doc, &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        const QString expected = QStringLiteral("{\n"
-                                                "  \"a\": 1,\n"
-                                                "  \"b\": {\n"
-                                                "    \"c\": [\n"
-                                                "      1,\n"
-                                                "      \"x\"\n"
-                                                "    ]\n"
-                                                "  },\n"
-                                                "  \"e\": {},\n"
-                                                "  \"f\": [],\n"
-                                                "  \"g\": [\n"
-                                                "    {},\n"
-                                                "    []\n"
-                                                "  ]\n"
-                                                "}");
-        QCOMPARE(indented, expected);
-        QCOMPARE(DocumentOutline::toIndentedJson(fixtures::bson("{}"), &error),
-                 QStringLiteral("{}"));
-        // The indenter on its own: whitespace inside strings is kept as it is.
-        const std::string raw = "{ \"k\" : \"a  { b } , c : [ ]\" , \"l\" : [ ] }";
-        QCOMPARE(JsonIndenter::indent(raw.data(), raw.size()),
-                 std::string("{\n  \"k\": \"a  { b } , c : [ ]\",\n  \"l\": []\n}"));
-    }
-
-    void stringsKeepTheirCharacters()
-    {
-        const QByteArray doc = trickyStrings();
-        QString error;
-        const QString indented = DocumentOutline::toIndentedJson(doc, &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        const QJsonObject object = QJsonDocument::fromJson(indented.toUtf8()).object();
-        QCOMPARE(object.value(QStringLiteral("a{b}")).toString(),
-                 QStringLiteral("{not: [an, object]}"));
-        QCOMPARE(object.value(QStringLiteral("q\"uote")).toString(),
-                 QStringLiteral("say \"hi\", \"there\""));
-        QCOMPARE(object.value(QStringLiteral("back\\slash")).toString(),
-                 QStringLiteral("C:\\path\\"));
-        QCOMPARE(object.value(QStringLiteral("colon:key")).toString(), QStringLiteral("k: v :: w"));
-        QCOMPARE(object.value(QStringLiteral("whitespace")).toString(),
-                 QStringLiteral("tab\there\nnewline  two  spaces"));
-        QCOMPARE(object.value(QStringLiteral("ends")).toString(), QStringLiteral("\\\"}"));
-        QVERIFY(indented.contains(QString::fromUtf8("\xe4\xb8\xad\xe6\x96\x87 \xf0\x9f\x98\x80")));
-        QCOMPARE(object.value(QStringLiteral("nested {,:}"))
-                     .toObject()
-                     .value(QStringLiteral("x\"y"))
-                     .toString(),
-                 QStringLiteral("[1, 2] {\"z\": 3}"));
     }
 
     void largeDocumentOutlinesQuickly()

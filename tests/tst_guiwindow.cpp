@@ -45,6 +45,16 @@ class TestGuiWindow : public QObject
         return finished.first().first().value<AnalysisResult>();
     }
 
+    // A shown, non-interactive window with `dump` selected, set to a full scan.
+    static void openForFullScan(MainWindow &window, const QString &dump)
+    {
+        window.setInteractive(false);
+        window.show();
+        window.openDump(dump);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -60,11 +70,7 @@ private slots:
         const QString big =
             guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        window.openDump(big);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        openForFullScan(window, big);
         QSignalSpy progress(window.runner(), &AnalysisRunner::progressed);
         QSignalSpy running(window.runner(), &AnalysisRunner::runningChanged);
         window.runAnalysis();
@@ -89,11 +95,7 @@ private slots:
         const QString big =
             guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        window.openDump(big);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        openForFullScan(window, big);
         window.runAnalysis();
         window.cancelAnalysis(); // before the worker has read a batch
         const AnalysisResult cancelled = waitForResult(window);
@@ -119,12 +121,8 @@ private slots:
         QVERIFY(fixtures::writeFile(corrupt, bytes));
 
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
         QSignalSpy errors(&window, &MainWindow::errorShown);
-        window.openDump(corrupt);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        openForFullScan(window, corrupt);
         window.runAnalysis();
         const AnalysisResult failed = waitForResult(window);
         QCOMPARE(failed.profile.status, CollectionProfile::Status::Failed);
@@ -176,11 +174,7 @@ private slots:
     void outlierOpensInTheDocumentViewer()
     {
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        window.openDump(m_feeds);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        openForFullScan(window, m_feeds);
         window.runAnalysis();
         waitForResult(window);
         OutliersPage *outliers = window.collectionView()->outliers();
@@ -212,11 +206,7 @@ private slots:
     void csvExportMatchesTheCli()
     {
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        window.openDump(m_feeds);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        openForFullScan(window, m_feeds);
         window.runAnalysis();
         waitForResult(window);
         const QString gui = m_dir.filePath(QStringLiteral("gui-reports"));

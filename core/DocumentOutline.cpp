@@ -116,7 +116,9 @@ QString previewOf(const bson_iter_t *it)
         bson_destroy(&single);
         if (!json)
             return QStringLiteral("?");
-        QString text = QString::fromUtf8(json, qsizetype(len));
+        // libbson pads with blanks ({ "$oid" : "…" }): compact, as the outlier table shows ids.
+        const std::string compact = DocumentId::compactJson(json, len);
+        QString text = QString::fromUtf8(compact.data(), qsizetype(compact.size()));
         bson_free(json);
         // {"v" : X } -> X
         const qsizetype colon = text.indexOf(QLatin1Char(':'));

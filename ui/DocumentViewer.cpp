@@ -58,6 +58,8 @@ void DocumentViewer::setDocument(const QByteArray &document, const QString &titl
                         .arg(title.toHtmlEscaped(), Format::bytes(std::uint64_t(document.size())),
                              Format::percent(Format::ofLimit(std::uint64_t(document.size())))));
     m_model->setDocument(document);
+    m_tree->resizeColumnToContents(DocumentTreeModel::Key);
+    m_tree->resizeColumnToContents(DocumentTreeModel::Type);
     m_json->clear();
     const int generation = ++m_generation;
     auto *watcher = new QFutureWatcher<QString>(this);

@@ -1,5 +1,7 @@
 #include "DocumentId.h"
 
+#include "JsonIndenter.h"
+
 #include <bson/bson.h>
 
 #include <cstring>
@@ -19,32 +21,6 @@ std::string DocumentId::raw(int type, const std::uint8_t *value, std::size_t len
     return raw;
 }
 
-std::string DocumentId::compactJson(const char *json, std::size_t length)
-{
-    std::string out;
-    out.reserve(length);
-    bool inString = false;
-    bool escaped = false;
-    for (std::size_t i = 0; i < length; ++i) {
-        const char c = json[i];
-        if (inString) {
-            out.push_back(c);
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-            out.push_back(c);
-        } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-            out.push_back(c);
-        }
-    }
-    return out;
-}
-
 QString DocumentId::documentToRelaxedJson(const std::uint8_t *data, std::size_t length)
 {
     bson_t doc;
@@ -54,7 +30,7 @@ QString DocumentId::documentToRelaxedJson(const std::uint8_t *data, std::size_t 
     char *json = bson_as_relaxed_extended_json(&doc, &jsonLength);
     if (!json)
         return QString();
-    const std::string compact = compactJson(json, jsonLength);
+    const std::string compact = JsonIndenter::compact(json, jsonLength);
     bson_free(json);
     return QString::fromStdString(compact);
 }

@@ -19,8 +19,6 @@ public:
     static QString toRelaxedJson(const std::string &raw);
     // Relaxed extended JSON of a whole document, compact.
     static QString documentToRelaxedJson(const std::uint8_t *data, std::size_t length);
-    // Drops white space outside JSON strings (libbson pretty-prints with spaces).
-    static std::string compactJson(const char *json, std::size_t length);
 };
 
 } // namespace oe

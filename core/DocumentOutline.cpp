@@ -1,7 +1,6 @@
 #include "DocumentOutline.h"
 
 #include "BsonTypes.h"
-#include "DocumentId.h"
 #include "JsonIndenter.h"
 
 #include <QLocale>
@@ -117,7 +116,7 @@ QString previewOf(const bson_iter_t *it)
         if (!json)
             return QStringLiteral("?");
         // libbson pads with blanks ({ "$oid" : "…" }): compact, as the outlier table shows ids.
-        const std::string compact = DocumentId::compactJson(json, len);
+        const std::string compact = JsonIndenter::compact(json, len);
         QString text = QString::fromUtf8(compact.data(), qsizetype(compact.size()));
         bson_free(json);
         // {"v" : X } -> X

@@ -1,6 +1,6 @@
 #include "BsonFixtures.h"
 
-#include "DocumentId.h"
+#include "JsonIndenter.h"
 
 #include <QFile>
 
@@ -104,7 +104,7 @@ QList<ReferenceDocument> readReference(const QString &path)
                 bson_append_iter(&single, "_id", 3, &it);
                 std::size_t len = 0;
                 char *json = bson_as_relaxed_extended_json(&single, &len);
-                QString text = QString::fromStdString(oe::DocumentId::compactJson(json, len));
+                QString text = QString::fromStdString(oe::JsonIndenter::compact(json, len));
                 bson_free(json);
                 bson_destroy(&single);
                 ref.id = text.mid(7, text.size() - 8); // strip {"_id": ... }

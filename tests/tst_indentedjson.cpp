@@ -147,6 +147,8 @@ private slots:
         const std::string raw = "{ \"k\" : \"a  { b } , c : [ ]\" , \"l\" : [ ] }";
         QCOMPARE(JsonIndenter::indent(raw.data(), raw.size()),
                  std::string("{\n  \"k\": \"a  { b } , c : [ ]\",\n  \"l\": []\n}"));
+        QCOMPARE(JsonIndenter::compact(raw.data(), raw.size()),
+                 std::string("{\"k\":\"a  { b } , c : [ ]\",\"l\":[]}"));
     }
 
     void stringsKeepTheirCharacters()

@@ -42,6 +42,8 @@ script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(git -C "$script_dir" rev-parse --show-toplevel)
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+# shellcheck source=tests/benchmarks/lib.sh
+source "$script_dir/lib.sh"
 die() { echo "run-analyze-benchmark: $*" >&2; exit 2; }
 
 build_dir=${OE_BUILD_DIR:-$repo_root/build}
@@ -187,18 +189,8 @@ echo
 
 mkdir -p "$data_dir"
 for n in "${size_list[@]}"; do
-  label=$n
-  ((n % 1000000 == 0)) && label=$((n / 1000000))M
-  ((n % 1000000 != 0 && n % 1000 == 0)) && label=$((n / 1000))k
-  dataset_dir=$data_dir/feed_bench-$n-seed$seed
-  file=$dataset_dir/feed_bench.bson
-  if ((regenerate)) || [[ ! -s $file ]]; then
-    echo "Generating feed_bench with $n documents (seed $seed) ..." >&2
-    rm -rf "$dataset_dir" "$dataset_dir.tmp"
-    mkdir -p "$dataset_dir.tmp"
-    "$cli" demo-data --out "$dataset_dir.tmp" --dataset feed_bench --docs "$n" --seed "$seed" >&2
-    mv "$dataset_dir.tmp" "$dataset_dir"
-  fi
+  label=$(bench_label "$n")
+  file=$(bench_dataset "$cli" "$data_dir" feed_bench "$n" "$seed" "$regenerate")
   bytes=$(stat -c %s "$file")
   # Same starting point for every tool: the file in the page cache.
   cat "$file" >/dev/null

@@ -6,7 +6,11 @@
 #
 # Usage: tests/benchmarks/run-gui-benchmark.sh [--docs N] [--build-dir DIR] [--no-build]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$script_dir/../.." && pwd)
+# shellcheck source=tests/benchmarks/lib.sh
+source "$script_dir/lib.sh"
+die() { echo "run-gui-benchmark: $*" >&2; exit 2; }
 build_dir=${OE_BUILD_DIR:-$root/build}
 docs=1000000
 build=1
@@ -19,14 +23,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $build -eq 1 ]; then
-  cmake --build "$build_dir" -j2 --target bench_gui_stall outlier-explorer-cli >/dev/null
+  bench_build "$build_dir" "$root" bench_gui_stall outlier-explorer-cli
 fi
-data=$build_dir/bench-data/feed_bench-$docs-seed1
-if [ ! -f "$data/feed_bench.bson" ]; then
-  echo "Generating feed_bench with $docs documents ..." >&2
-  rm -rf "$data.tmp"
-  "$build_dir/bin/outlier-explorer-cli" demo-data --out "$data.tmp" --dataset feed_bench \
-    --docs "$docs" --seed 1 >&2
-  mv "$data.tmp" "$data"
-fi
-QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} "$build_dir/bin/bench_gui_stall" "$data/feed_bench.bson"
+file=$(bench_dataset "$build_dir/bin/outlier-explorer-cli" "$build_dir/bench-data" feed_bench \
+  "$docs" 1 0)
+QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} "$build_dir/bin/bench_gui_stall" "$file"

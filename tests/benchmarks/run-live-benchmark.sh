@@ -50,6 +50,8 @@ repo_root=$(git -C "$script_dir" rev-parse --show-toplevel)
 fixture=$repo_root/tests/live/ferretdb-fixture.sh
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+# shellcheck source=tests/benchmarks/lib.sh
+source "$script_dir/lib.sh"
 die() { echo "run-live-benchmark: $*" >&2; exit 2; }
 
 build_dir=${OE_BUILD_DIR:-$repo_root/build}
@@ -103,15 +105,7 @@ targets=()
 [[ -n $cli ]] || { cli=$build_dir/bin/outlier-explorer-cli; targets+=(outlier-explorer-cli); }
 [[ -n $drain ]] || { drain=$build_dir/bin/bench_cursor_drain; targets+=(bench_cursor_drain); }
 if ((do_build && ${#targets[@]})); then
-  [[ -f $build_dir/CMakeCache.txt ]] ||
-    die "$build_dir is not a configured build dir (cmake --preset dev, or pass --build-dir)"
-  # A build dir configured before bench_cursor_drain existed does not know it yet.
-  if ! grep -q bench_cursor_drain "$build_dir/build.ninja" "$build_dir/Makefile" 2>/dev/null; then
-    echo "Re-configuring $build_dir (adds bench_cursor_drain) ..." >&2
-    cmake -S "$repo_root" -B "$build_dir" >&2
-  fi
-  echo "Building ${targets[*]} in $build_dir ..." >&2
-  cmake --build "$build_dir" --target "${targets[@]}" -j2 >&2
+  bench_build "$build_dir" "$repo_root" "${targets[@]}"
 fi
 [[ -x $cli ]] || die "no outlier-explorer-cli at $cli"
 [[ -x $drain ]] || die "no bench_cursor_drain at $drain"
@@ -130,29 +124,15 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-label=$docs
-((docs % 1000000 == 0)) && label=$((docs / 1000000))M
-((docs % 1000000 != 0 && docs % 1000 == 0)) && label=$((docs / 1000))k
-dataset_dir=$data_dir/feed_bench-$docs-seed$seed
-file=$dataset_dir/feed_bench.bson
-if ((regenerate)) || [[ ! -s $file ]]; then
-  echo "Generating feed_bench with $docs documents (seed $seed) ..." >&2
-  rm -rf "$dataset_dir" "$dataset_dir.tmp"
-  mkdir -p "$dataset_dir.tmp"
-  "$cli" demo-data --out "$dataset_dir.tmp" --dataset feed_bench --docs "$docs" --seed "$seed" >&2
-  mv "$dataset_dir.tmp" "$dataset_dir"
-fi
+label=$(bench_label "$docs")
+file=$(bench_dataset "$cli" "$data_dir" feed_bench "$docs" "$seed" "$regenerate")
 bytes=$(stat -c %s "$file")
 
 if [[ -z $uri ]]; then
-  echo "Starting FerretDB (state in $state_dir) ..." >&2
   started_server=1
-  "$fixture" start "$state_dir" plain >"$work/fixture.out" ||
-    { cat "$work/fixture.out" >&2; echo "run-live-benchmark: could not start FerretDB" >&2; exit 1; }
-  uri=$(awk -F= '$1 == "OE_TEST_URI" { sub(/^[^=]*=/, ""); print; exit }' "$state_dir/env")
-  server_pid=$(awk -F= '$1 == "OE_TEST_PID" { print $2; exit }' "$state_dir/env")
-  ferretdb_bin=$(tr '\0' ' ' <"/proc/$server_pid/cmdline" | cut -d' ' -f1)
-  server_desc="FerretDB $("$ferretdb_bin" --version 2>/dev/null | awk '$1 == "version:" { print $2; exit }') (SQLite, loopback), pid $server_pid"
+  bench_start_ferretdb "$fixture" "$state_dir" "$work" run-live-benchmark
+  uri=$BENCH_URI
+  server_desc=$BENCH_SERVER_DESC
 else
   server_desc="given by --uri (not started by this script)"
 fi

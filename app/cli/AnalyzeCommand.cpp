@@ -48,11 +48,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
         "Analyse document sizes and array lengths, detect outliers and write CSV reports."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
+    cli::addNamespaceOptions(parser);
     parser.addOptions({
-        {QStringLiteral("db"), QStringLiteral("Database (with --uri; default: the URI's)."),
-         QStringLiteral("DB")},
-        {QStringLiteral("collection"), QStringLiteral("Collection (with --uri)."),
-         QStringLiteral("NAME")},
         {QStringLiteral("filter"),
          QStringLiteral("Only documents matching this query (extended JSON, with --uri)."),
          QStringLiteral("JSON")},

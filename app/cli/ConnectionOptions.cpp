@@ -23,6 +23,16 @@ void addConnectionOptions(QCommandLineParser &parser)
     });
 }
 
+void addNamespaceOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {QStringLiteral("db"), QStringLiteral("Database (with --uri; default: the URI's)."),
+         QStringLiteral("DB")},
+        {QStringLiteral("collection"), QStringLiteral("Collection (with --uri)."),
+         QStringLiteral("NAME")},
+    });
+}
+
 bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings)
 {
     settings->uri = parser.value(QStringLiteral("uri"));

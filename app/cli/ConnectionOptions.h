@@ -8,6 +8,8 @@
 namespace cli {
 
 void addConnectionOptions(QCommandLineParser &parser);
+// --db and --collection, for commands that read or write one collection.
+void addNamespaceOptions(QCommandLineParser &parser);
 // Fills `settings` from the parsed options; prints a one-line usage error and returns false
 // when they are invalid (the URI is checked by libmongoc, and redacted in any message).
 bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings);

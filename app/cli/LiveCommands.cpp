@@ -29,6 +29,26 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments, const QStri
     return true;
 }
 
+// The connection a --uri command works on: nullptr after a one-line error, with the exit code.
+std::unique_ptr<oe::MongoConnection> connect(const QCommandLineParser &parser,
+                                             const QString &command, int *exitCode)
+{
+    if (!parser.isSet(QStringLiteral("uri"))) {
+        *exitCode = cli::fail(ExitUsage, QStringLiteral("%1 needs --uri URI").arg(command));
+        return nullptr;
+    }
+    oe::ConnectionSettings settings;
+    if (!cli::connectionSettings(parser, &settings)) {
+        *exitCode = ExitUsage;
+        return nullptr;
+    }
+    oe::SourceError error;
+    auto connection = oe::MongoConnection::open(settings, &error);
+    if (!connection)
+        *exitCode = cli::fail(cli::exitCodeFor(error), error.toString());
+    return connection;
+}
+
 } // namespace
 
 int LiveCommands::list(const QStringList &arguments)
@@ -48,15 +68,11 @@ int LiveCommands::list(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
     }
-    if (!parser.isSet(QStringLiteral("uri")))
-        return cli::fail(ExitUsage, QStringLiteral("list needs --uri URI"));
-    oe::ConnectionSettings settings;
-    if (!cli::connectionSettings(parser, &settings))
-        return ExitUsage;
-    oe::SourceError error;
-    auto connection = oe::MongoConnection::open(settings, &error);
+    int exitCode = ExitSuccess;
+    auto connection = connect(parser, QStringLiteral("list"), &exitCode);
     if (!connection)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+        return exitCode;
+    oe::SourceError error;
 
     QStringList databases;
     if (parser.isSet(QStringLiteral("db"))) {
@@ -162,15 +178,11 @@ int LiveCommands::testConnection(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
     }
-    if (!parser.isSet(QStringLiteral("uri")))
-        return cli::fail(ExitUsage, QStringLiteral("test-connection needs --uri URI"));
-    oe::ConnectionSettings settings;
-    if (!cli::connectionSettings(parser, &settings))
-        return ExitUsage;
-    oe::SourceError error;
-    auto connection = oe::MongoConnection::open(settings, &error);
+    int exitCode = ExitSuccess;
+    auto connection = connect(parser, QStringLiteral("test-connection"), &exitCode);
     if (!connection)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+        return exitCode;
+    oe::SourceError error;
     QString db = parser.value(QStringLiteral("db"));
     if (db.isEmpty())
         db = connection->defaultDatabase().isEmpty() ? QStringLiteral("test")

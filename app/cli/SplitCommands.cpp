@@ -96,11 +96,8 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             : QStringLiteral("Undo a split: every document back as it was."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
+    cli::addNamespaceOptions(parser);
     parser.addOptions({
-        {QStringLiteral("db"), QStringLiteral("Database (with --uri; default: the URI's)."),
-         QStringLiteral("DB")},
-        {QStringLiteral("collection"), QStringLiteral("Collection (with --uri)."),
-         QStringLiteral("NAME")},
         {QStringLiteral("dump"),
          QStringLiteral("A .bson dump (split: the input; verify/rollback: the split output)."),
          QStringLiteral("FILE")},

@@ -1,5 +1,9 @@
 #include "CollectionOps.h"
 
+#include <QElapsedTimer>
+
+#include <span>
+
 namespace oe {
 
 CollectionOps::CollectionOps(MongoConnection &connection, const QString &database,
@@ -33,20 +37,27 @@ bool CollectionOps::view(const QByteArray &bytes, bson_t *doc)
 
 bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, SourceError *error)
 {
-    // At most kMaxStatements per command: FerretDB 1.24 holds a pooled connection per matched
-    // update statement until the command ends, and deadlocks near 100 of them.
-    if (writes.size() > kMaxStatements) {
-        for (std::size_t i = 0; i < writes.size(); i += kMaxStatements) {
-            const std::vector<Write> chunk(
-                writes.begin() + std::ptrdiff_t(i),
-                writes.begin() + std::ptrdiff_t(std::min(writes.size(), i + kMaxStatements)));
-            if (!bulk(chunk, step, error))
-                return false;
-        }
-        return true;
+    // Commands of at most writePacer().perCommand() documents written each (a statement that
+    // may write more goes alone), timed, so the pacer can keep every command short.
+    WritePacer &pacer = m_connection.writePacer();
+    for (std::size_t i = 0; i < writes.size();) {
+        const std::size_t limit = pacer.perCommand();
+        std::size_t end = i, weight = 0;
+        while (end < writes.size() && (end == i || weight + writes[end].documents <= limit))
+            weight += writes[end++].documents;
+        QElapsedTimer clock;
+        clock.start();
+        if (!command(writes.data() + i, end - i, step, error))
+            return false;
+        pacer.record(weight, double(clock.nsecsElapsed()) / 1e9);
+        i = end;
     }
-    if (writes.empty())
-        return true;
+    return true;
+}
+
+bool CollectionOps::command(const Write *writes, std::size_t count, const QString &step,
+                            SourceError *error)
+{
     bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));
     mongoc_bulk_operation_t *bulk =
         mongoc_collection_create_bulk_operation_with_opts(m_collection, opts);
@@ -54,7 +65,7 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
     bson_t *upsert = BCON_NEW("upsert", BCON_BOOL(true));
     bson_error_t e;
     bool ok = true;
-    for (const Write &w : writes) {
+    for (const Write &w : std::span(writes, count)) {
         bson_t filter, doc;
         view(w.filter, &filter);
         view(w.document, &doc);
@@ -64,6 +75,9 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
             break;
         case Write::Kind::UpdateOne:
             ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, nullptr, &e);
+            break;
+        case Write::Kind::UpdateMany:
+            ok = mongoc_bulk_operation_update_many_with_opts(bulk, &filter, &doc, nullptr, &e);
             break;
         case Write::Kind::UpdateOneUpsert:
             ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, upsert, &e);

@@ -31,17 +31,19 @@ public:
         {
             ReplaceUpsert,
             UpdateOne,
+            UpdateMany,
             UpdateOneUpsert,
             DeleteMany,
             Insert
         };
         Kind kind;
-        QByteArray filter;   // BSON
-        QByteArray document; // replacement, update, or inserted document (BSON)
+        QByteArray filter;         // BSON
+        QByteArray document;       // replacement, update, or inserted document (BSON)
+        std::size_t documents = 1; // at most this many documents written (UpdateMany: its guards)
     };
-    static constexpr std::size_t kMaxStatements = 50;
-    // Unordered bulk write (sent in commands of at most kMaxStatements); false with `error` set if
-    // the server rejected any of it.
+    // Unordered bulk write, sent in commands writing at most the connection's
+    // writePacer().perCommand() documents each (one statement may exceed it alone); false with
+    // `error` set if the server rejected any of it (the commands before it stay applied).
     bool bulk(const std::vector<Write> &writes, const QString &step, SourceError *error);
     // Runs find(filter, opts) and calls `visit` with each document's bytes (stop by returning
     // false).
@@ -55,6 +57,8 @@ public:
     static bool view(const QByteArray &bytes, bson_t *doc);
 
 private:
+    bool command(const Write *writes, std::size_t count, const QString &step, SourceError *error);
+
     MongoConnection &m_connection;
     mongoc_collection_t *m_collection;
     QString m_database, m_name, m_ns;

@@ -115,6 +115,23 @@ inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::ui
     });
 }
 
+// {$or: [filters...]}: one statement for several documents (each filter names one _id).
+inline QByteArray anyOf(const std::vector<QByteArray> &filters)
+{
+    return build([&](bson_t *d) {
+        bson_t list;
+        BSON_APPEND_ARRAY_BEGIN(d, "$or", &list);
+        for (std::size_t i = 0; i < filters.size(); ++i) {
+            bson_t f;
+            const std::uint8_t *data =
+                reinterpret_cast<const std::uint8_t *>(filters[i].constData());
+            if (bson_init_static(&f, data, std::size_t(filters[i].size())))
+                BSON_APPEND_DOCUMENT(&list, std::to_string(i).c_str(), &f);
+        }
+        bson_append_array_end(d, &list);
+    });
+}
+
 // {$set: {...sets}, $unset: {...unsets}} from raw values; empty raw values are skipped.
 inline QByteArray setUnset(const std::vector<std::pair<QString, QByteArray>> &sets,
                            const QStringList &unsets)

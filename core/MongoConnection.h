@@ -2,6 +2,7 @@
 
 #include "ConnectionSettings.h"
 #include "SourceError.h"
+#include "WritePacer.h"
 
 #include <QString>
 #include <QStringList>
@@ -39,6 +40,9 @@ public:
                        SourceError *error) const;
     SourceError errorFrom(const bson_error_t &e, const QString &step) const;
 
+    // Documents per bulk-write command on this connection, adapted by CollectionOps::bulk.
+    WritePacer &writePacer() { return m_writePacer; }
+
     // Checks a URI without connecting: empty if valid, else the problem in one line.
     static QString validateUri(const QString &uri);
 
@@ -48,6 +52,7 @@ private:
     QString m_redactedUri;
     QString m_hosts;
     QString m_defaultDatabase;
+    WritePacer m_writePacer;
 };
 
 } // namespace oe

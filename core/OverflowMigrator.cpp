@@ -188,7 +188,8 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
         if (item.split.kind == DocumentSplitter::Result::Kind::Split)
             work.push_back(&item);
     while (!work.empty()) {
-        std::vector<Write> journalWrites, backupWrites, trims;
+        std::vector<Write> journalWrites, backupWrites;
+        std::map<QByteArray, std::vector<QByteArray>> trimGroups; // update -> guards
         std::vector<Batch::Item *> fresh, rewrite;
         std::vector<QByteArray> ids;
         for (Batch::Item *item : work) {
@@ -215,10 +216,30 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
             if (!m_config.pagesField.isEmpty())
                 sets.push_back({m_config.pagesField,
                                 DocumentSplitter::fieldValue(r.primary, m_config.pagesField)});
-            trims.push_back({Write::Kind::UpdateOne,
-                             migration::guard(m_config, item->idValue, length, last, false),
-                             migration::setUnset(sets, {})});
+            trimGroups[migration::setUnset(sets, {})].push_back(
+                migration::guard(m_config, item->idValue, length, last, false));
             ids.push_back(item->idValue);
+        }
+        // Documents whose trim is the very same update (keep 0: every array becomes [], the
+        // viral-post case) share one statement whose filter is the $or of their guards. Each
+        // document is still updated only if its own guard holds, atomically per document where
+        // the server's updates are, and the server looks for all of them at once: on servers
+        // that use an index only for a lone _id (FerretDB), one collection scan per group
+        // instead of one per document.
+        std::vector<Write> trims;
+        for (const auto &[update, guards] : trimGroups) {
+            if (guards.size() == 1) {
+                trims.push_back({Write::Kind::UpdateOne, guards.front(), update});
+                continue;
+            }
+            const std::size_t most = m_connection->writePacer().perCommand();
+            for (std::size_t i = 0; i < guards.size(); i += most) {
+                const std::vector<QByteArray> some(
+                    guards.begin() + std::ptrdiff_t(i),
+                    guards.begin() + std::ptrdiff_t(std::min(guards.size(), i + most)));
+                trims.push_back(
+                    {Write::Kind::UpdateMany, migration::anyOf(some), update, some.size()});
+            }
         }
         // Order matters: the journal (with the digest) first, then the pages, then the trim.
         if (!journal.bulk(journalWrites, QStringLiteral("writing the journal"), error) ||

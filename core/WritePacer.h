@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstddef>
+
+namespace oe {
+
+// How many documents one bulk-write command may write, adapted to how long the server takes.
+// At most kMax (FerretDB 1.24 deadlocks near 100 matched update statements in one command);
+// starts at kInitial, so that a slow server is learnt from a small first command.
+// A server that rewrites a document with a scan of its whole table (FerretDB's SQLite backend)
+// can take seconds per document once a collection holds a large document: a command that took
+// longer than kSlowSeconds makes the next ones smaller, aiming at kTargetSeconds each, so no
+// command comes near the socket timeout; fast commands let the size grow back.
+class WritePacer
+{
+public:
+    static constexpr std::size_t kMax = 50;
+    static constexpr std::size_t kInitial = 10;
+    static constexpr double kSlowSeconds = 10.0;
+    static constexpr double kTargetSeconds = 5.0;
+    static constexpr double kFastSeconds = 1.0;
+
+    std::size_t perCommand() const { return m_perCommand; }
+    // A command that wrote at most `documents` documents took `seconds`.
+    void record(std::size_t documents, double seconds);
+
+private:
+    std::size_t m_perCommand = kInitial;
+};
+
+} // namespace oe

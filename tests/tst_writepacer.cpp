@@ -1,0 +1,79 @@
+#include "WritePacer.h"
+
+#include <QTest>
+
+using namespace oe;
+
+// The pacer behind CollectionOps::bulk: commands shrink after a slow one, aiming at the
+// target duration, never below one document, and grow back (doubling) after fast ones.
+class TestWritePacer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void startsSmallAndDoublesUpToTheMaximum()
+    {
+        WritePacer p;
+        QCOMPARE(p.perCommand(), WritePacer::kInitial);
+        p.record(0, 500.0); // nothing written: nothing learnt
+        QCOMPARE(p.perCommand(), WritePacer::kInitial);
+        p.record(10, 0.2);
+        QCOMPARE(p.perCommand(), std::size_t(20));
+        p.record(20, 0.2);
+        QCOMPARE(p.perCommand(), std::size_t(40));
+        p.record(40, 0.2);
+        QCOMPARE(p.perCommand(), WritePacer::kMax);
+        p.record(50, 0.2); // fast, already at the maximum
+        QCOMPARE(p.perCommand(), WritePacer::kMax);
+    }
+
+    void aSlowCommandShrinksTheNextToTheTarget()
+    {
+        WritePacer p;
+        while (p.perCommand() < WritePacer::kMax)
+            p.record(p.perCommand(), 0.1);
+        p.record(50, 40.0); // 0.8 s per document: 5 s is 6 documents
+        QCOMPARE(p.perCommand(), std::size_t(6));
+        p.record(6, 8.0); // between fast and slow: unchanged
+        QCOMPARE(p.perCommand(), std::size_t(6));
+        p.record(6, 300.0); // 50 s per document: one at a time
+        QCOMPARE(p.perCommand(), std::size_t(1));
+    }
+
+    void onlyShrinksOnSlowCommands()
+    {
+        WritePacer p;
+        p.record(10, 8.0); // between fast and slow: unchanged
+        QCOMPARE(p.perCommand(), WritePacer::kInitial);
+        p.record(10, 40.0); // 4 s per document
+        QCOMPARE(p.perCommand(), std::size_t(1));
+        p.record(1, 0.5);
+        p.record(2, 0.5);
+        p.record(4, 0.5);
+        QCOMPARE(p.perCommand(), std::size_t(8));
+        p.record(8, 12.0); // 1.5 s per document: 3 in 5 s
+        QCOMPARE(p.perCommand(), std::size_t(3));
+        // A slow command that wrote few documents (a statement alone) must not raise it.
+        p.record(2, 11.0);
+        QCOMPARE(p.perCommand(), std::size_t(1));
+        p.record(1, 30.0); // never below one
+        QCOMPARE(p.perCommand(), std::size_t(1));
+    }
+
+    void fastCommandsGrowItBack()
+    {
+        WritePacer p;
+        p.record(10, 250.0);
+        QCOMPARE(p.perCommand(), std::size_t(1));
+        p.record(1, 0.1);
+        QCOMPARE(p.perCommand(), std::size_t(2));
+        p.record(1, 0.1); // a smaller command than allowed says nothing about the limit
+        QCOMPARE(p.perCommand(), std::size_t(2));
+        for (int i = 0; i < 10; ++i)
+            p.record(p.perCommand(), 0.5);
+        QCOMPARE(p.perCommand(), WritePacer::kMax);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWritePacer)
+#include "tst_writepacer.moc"

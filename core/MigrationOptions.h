@@ -1,9 +1,11 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace oe {
 
@@ -13,6 +15,11 @@ struct MigrationOptions
     std::size_t batch = 200;     // documents per round of bulk writes
     double maxDocsPerSecond = 0; // throttle; 0 = as fast as the server goes
     int maxRetries = 20;         // guard failures (concurrent writes) per document before giving up
+    // Called with a round's documents (raw _id values: type byte and value bytes) after their
+    // pages are written and just before their trims: the window in which an application's
+    // write makes a trim's guard fail and the document be redone. Tests write there to prove
+    // that deterministically; it must not throw.
+    std::function<void(const std::vector<QByteArray> &ids)> beforeTrim;
 };
 
 struct MigrationProgress

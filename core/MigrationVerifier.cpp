@@ -5,6 +5,8 @@
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
 
+#include <algorithm>
+
 namespace oe {
 
 bool MigrationVerifier::forEachEntryBatch(
@@ -40,6 +42,14 @@ bool MigrationVerifier::forEachEntryBatch(
             },
             error))
         return false;
+    // Shortest arrays first. Order does not matter for correctness, but a rollback restores
+    // documents to their full size, and a server that rewrites a document by scanning its
+    // whole table (FerretDB's SQLite backend) pays for every restored byte in each later write:
+    // a viral post restored first made each of the next 800 write-backs take 2 s instead of
+    // 0.03 s.
+    std::stable_sort(all.begin(), all.end(), [](const JournalEntry &a, const JournalEntry &b) {
+        return a.length < b.length;
+    });
     for (std::size_t i = 0; i < all.size() && ok; i += batch) {
         entries.assign(all.begin() + std::ptrdiff_t(i),
                        all.begin() + std::ptrdiff_t(std::min(all.size(), i + batch)));

@@ -252,8 +252,11 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
         if (!overflow.bulk(pageInserts(fresh), QStringLiteral("writing overflow pages"),
                            &insertError))
             rewrite.insert(rewrite.end(), fresh.begin(), fresh.end());
-        if (!rewritePages(rewrite, error) ||
-            !source.bulk(trims, QStringLiteral("trimming primaries"), error))
+        if (!rewritePages(rewrite, error))
+            return false;
+        if (options.beforeTrim)
+            options.beforeTrim(ids);
+        if (!source.bulk(trims, QStringLiteral("trimming primaries"), error))
             return false;
 
         // Which trims took effect (the flag is set)? The others met a concurrent write: they are

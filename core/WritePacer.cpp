@@ -13,7 +13,7 @@ void WritePacer::record(std::size_t documents, double seconds)
         const double fitting = std::floor(double(documents) * kTargetSeconds / seconds);
         m_perCommand =
             std::clamp(std::min(std::size_t(fitting), m_perCommand), std::size_t(1), kMax);
-    } else if (seconds < kFastSeconds && documents >= m_perCommand) {
+    } else if (seconds <= kTargetSeconds / 2 && documents >= m_perCommand) {
         m_perCommand = std::min(kMax, m_perCommand * 2);
     }
 }

@@ -10,7 +10,8 @@ namespace oe {
 // A server that rewrites a document with a scan of its whole table (FerretDB's SQLite backend)
 // can take seconds per document once a collection holds a large document: a command that took
 // longer than kSlowSeconds makes the next ones smaller, aiming at kTargetSeconds each, so no
-// command comes near the socket timeout; fast commands let the size grow back.
+// command comes near the socket timeout; a command that took at most half the target lets the
+// size double (so the next, if it takes twice as long, still meets the target).
 class WritePacer
 {
 public:
@@ -18,7 +19,6 @@ public:
     static constexpr std::size_t kInitial = 10;
     static constexpr double kSlowSeconds = 10.0;
     static constexpr double kTargetSeconds = 5.0;
-    static constexpr double kFastSeconds = 1.0;
 
     std::size_t perCommand() const { return m_perCommand; }
     // A command that wrote at most `documents` documents took `seconds`.

@@ -159,6 +159,36 @@ int ConcurrentAppender::documentsWrittenAcrossTheirTrim() const
     return n;
 }
 
+bool ConcurrentAppender::appendNow(const QByteArray &id, Path *path)
+{
+    oe::MongoRuntime::ensureInitialized();
+    mongoc_client_t *client = mongoc_client_new(m_target.uri.toUtf8().constData());
+    if (!client) {
+        m_error = QStringLiteral("invalid URI");
+        return false;
+    }
+    const QByteArray db = m_target.database.toUtf8(), field = m_target.field.toUtf8(),
+                     flag = m_target.flag.toUtf8();
+    mongoc_collection_t *primary = mongoc_client_get_collection(
+        client, db.constData(), m_target.collection.toUtf8().constData());
+    mongoc_collection_t *overflow = mongoc_client_get_collection(
+        client, db.constData(), m_target.overflow.toUtf8().constData());
+    const std::string value = "now-" + std::to_string(m_count.load());
+    Path taken = Path::Primary;
+    const bool ok =
+        append(primary, overflow, field, flag, m_target.pageSize, id, value, &taken, &m_error);
+    if (ok) {
+        m_elements[id] << rawUtf8(value);
+        ++m_count;
+        if (path)
+            *path = taken;
+    }
+    mongoc_collection_destroy(primary);
+    mongoc_collection_destroy(overflow);
+    mongoc_client_destroy(client);
+    return ok;
+}
+
 void ConcurrentAppender::run()
 {
     mongoc_client_t *client = mongoc_client_new(m_target.uri.toUtf8().constData());

@@ -48,6 +48,10 @@ public:
     // error() set) if the server refused a write.
     bool stop(int minimum);
 
+    // Appends one element to `id` now, from the calling thread (never while the thread runs),
+    // recorded like the thread's; false with error() set if the server refused it.
+    bool appendNow(const QByteArray &id, Path *path = nullptr);
+
     QString error() const { return m_error; }
     int appended() const { return m_count.load(); }
     // Appended elements (raw BSON values: type byte + value) per document _id (raw value).

@@ -2,6 +2,7 @@
 #include "ConcurrentAppender.h"
 #include "LiveCollectionSource.h"
 #include "MongoConnection.h"
+#include "OverflowMigrator.h"
 
 #include <QFile>
 #include <QProcess>
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 
 using namespace oe;
 
@@ -351,6 +353,81 @@ private slots:
         const auto now = read(collection);
         for (const auto &[id, doc] : original())
             QCOMPARE(now.at(id), doc);
+    }
+
+    void appendsBetweenReadAndTrimAreRedone()
+    {
+        // The application's writes landing between the split's read of a document and its trim,
+        // deterministically: the migrator runs here with a hook in exactly that window, where
+        // the application appends by the pattern's write path. No two writes to one document
+        // overlap, so this holds on FerretDB too (see concurrentAppendsAreNeverLost).
+        const QString collection = QStringLiteral("interleaved");
+        import(collection);
+        ConcurrentAppender app({m_uri, QStringLiteral("oe_migration"), collection,
+                                collection + QStringLiteral("_overflow"), kField,
+                                QStringLiteral("has_extras"), kPageSize},
+                               {}, std::chrono::milliseconds(0));
+        SplitConfig config;
+        config.collection = collection;
+        config.field = kField;
+        config.keep = kKeep;
+        config.pageSize = kPageSize;
+        OverflowMigrator migrator(settings(), QStringLiteral("oe_migration"), config);
+        MigrationOptions options;
+        options.batch = 6;
+        int rounds = 0, toUnflagged = 0, toFlagged = 0;
+        std::set<QByteArray> seen;       // documents the hook has met
+        std::vector<QByteArray> earlier; // in the order met
+        bool failed = false;
+        options.beforeTrim = [&](const std::vector<QByteArray> &ids) {
+            ++rounds;
+            // One element to every other document met for the first time (its guard must fail,
+            // once), and one through the flag to the latest document of an earlier round that
+            // is not being redone (it is split by now).
+            const std::set<QByteArray> now(ids.begin(), ids.end());
+            for (auto it = earlier.rbegin(); it != earlier.rend(); ++it)
+                if (!now.count(*it)) {
+                    ConcurrentAppender::Path path;
+                    failed |= !app.appendNow(*it, &path);
+                    toFlagged += path != ConcurrentAppender::Path::Primary;
+                    break;
+                }
+            bool every = true;
+            for (const QByteArray &id : ids) {
+                if (!seen.insert(id).second)
+                    continue;
+                earlier.push_back(id);
+                if ((every = !every))
+                    continue;
+                ConcurrentAppender::Path path;
+                failed |= !app.appendNow(id, &path);
+                toUnflagged += path == ConcurrentAppender::Path::Primary;
+            }
+        };
+        MigrationProgress progress;
+        SourceError error;
+        QVERIFY2(migrator.apply(options, &progress, &error), qPrintable(error.toString()));
+        QVERIFY2(!failed, qPrintable(app.error()));
+        qInfo("%d round(s); %d element(s) appended to documents about to be trimmed, %d through "
+              "the flag; %llu redo(s)",
+              rounds, toUnflagged, toFlagged, static_cast<unsigned long long>(progress.retried));
+        QVERIFY(toUnflagged >= 20);
+        QVERIFY(toFlagged >= 10);
+        // Every guard that met an append failed and its document was redone; none was given up.
+        QVERIFY(progress.retried >= std::uint64_t(toUnflagged));
+        QCOMPARE(progress.skipped, std::uint64_t(0));
+
+        const auto after = reassembled(collection);
+        for (const auto &[id, doc] : original()) {
+            QList<QByteArray> expected = elements(doc, "customers_purchased");
+            if (app.elements().count(id))
+                expected += app.elements().at(id);
+            if (after.at(id) != expected)
+                QFAIL(qPrintable(difference(id, after.at(id), expected)));
+        }
+        for (const auto &[id, doc] : read(collection))
+            QVERIFY(elements(doc, "customers_purchased").size() <= kKeep);
+        QVERIFY(verifies(collection));
     }
 
     void concurrentAppendsAreNeverLost()

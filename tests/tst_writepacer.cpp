@@ -34,7 +34,7 @@ private slots:
             p.record(p.perCommand(), 0.1);
         p.record(50, 40.0); // 0.8 s per document: 5 s is 6 documents
         QCOMPARE(p.perCommand(), std::size_t(6));
-        p.record(6, 8.0); // between fast and slow: unchanged
+        p.record(6, 8.0); // over half the target, not slow: unchanged
         QCOMPARE(p.perCommand(), std::size_t(6));
         p.record(6, 300.0); // 50 s per document: one at a time
         QCOMPARE(p.perCommand(), std::size_t(1));
@@ -43,7 +43,7 @@ private slots:
     void onlyShrinksOnSlowCommands()
     {
         WritePacer p;
-        p.record(10, 8.0); // between fast and slow: unchanged
+        p.record(10, 8.0); // over half the target, not slow: unchanged
         QCOMPARE(p.perCommand(), WritePacer::kInitial);
         p.record(10, 40.0); // 4 s per document
         QCOMPARE(p.perCommand(), std::size_t(1));
@@ -58,6 +58,21 @@ private slots:
         QCOMPARE(p.perCommand(), std::size_t(1));
         p.record(1, 30.0); // never below one
         QCOMPARE(p.perCommand(), std::size_t(1));
+    }
+
+    void aCommandWithinHalfTheTargetDoublesIt()
+    {
+        // A server with a fixed cost per command (a collection scan of 2 s) and a small one per
+        // document: the size grows while doubling it would still meet the target.
+        WritePacer p;
+        p.record(10, 2.0 + 10 * 0.02);
+        QCOMPARE(p.perCommand(), std::size_t(20));
+        p.record(20, 2.0 + 20 * 0.02);
+        QCOMPARE(p.perCommand(), std::size_t(40));
+        p.record(40, 2.0 + 40 * 0.02); // 2.8 s: twice that would miss the target
+        QCOMPARE(p.perCommand(), std::size_t(40));
+        p.record(40, WritePacer::kTargetSeconds / 2 + 0.01);
+        QCOMPARE(p.perCommand(), std::size_t(40));
     }
 
     void fastCommandsGrowItBack()

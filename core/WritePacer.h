@@ -17,8 +17,8 @@ class WritePacer
 public:
     static constexpr std::size_t kMax = 50;
     static constexpr std::size_t kInitial = 10;
-    static constexpr double kSlowSeconds = 10.0;
-    static constexpr double kTargetSeconds = 5.0;
+    static constexpr double kSlowSeconds = 40.0;   // a third of the default socket timeout
+    static constexpr double kTargetSeconds = 20.0; // a sixth of it
 
     std::size_t perCommand() const { return m_perCommand; }
     // A command that wrote at most `documents` documents took `seconds`.

@@ -117,6 +117,43 @@ bool append(mongoc_collection_t *primary, mongoc_collection_t *overflow, const Q
     return ok && done;
 }
 
+// A client on the target's collections, for one thread.
+struct Session
+{
+    explicit Session(const ConcurrentAppender::Target &t)
+        : target(t), client(mongoc_client_new(t.uri.toUtf8().constData()))
+    {
+        if (!client)
+            return;
+        const QByteArray db = t.database.toUtf8();
+        primary =
+            mongoc_client_get_collection(client, db.constData(), t.collection.toUtf8().constData());
+        overflow =
+            mongoc_client_get_collection(client, db.constData(), t.overflow.toUtf8().constData());
+    }
+    ~Session()
+    {
+        if (!client)
+            return;
+        mongoc_collection_destroy(primary);
+        mongoc_collection_destroy(overflow);
+        mongoc_client_destroy(client);
+    }
+    Session(const Session &) = delete;
+    Session &operator=(const Session &) = delete;
+    bool append(const QByteArray &id, const std::string &value, ConcurrentAppender::Path *path,
+                QString *error)
+    {
+        return ::append(primary, overflow, target.field.toUtf8(), target.flag.toUtf8(),
+                        target.pageSize, id, value, path, error);
+    }
+
+    const ConcurrentAppender::Target &target;
+    mongoc_client_t *client;
+    mongoc_collection_t *primary = nullptr;
+    mongoc_collection_t *overflow = nullptr;
+};
+
 } // namespace
 
 ConcurrentAppender::ConcurrentAppender(Target target, std::vector<QByteArray> ids,
@@ -162,53 +199,36 @@ int ConcurrentAppender::documentsWrittenAcrossTheirTrim() const
 bool ConcurrentAppender::appendNow(const QByteArray &id, Path *path)
 {
     oe::MongoRuntime::ensureInitialized();
-    mongoc_client_t *client = mongoc_client_new(m_target.uri.toUtf8().constData());
-    if (!client) {
+    Session session(m_target);
+    if (!session.client) {
         m_error = QStringLiteral("invalid URI");
         return false;
     }
-    const QByteArray db = m_target.database.toUtf8(), field = m_target.field.toUtf8(),
-                     flag = m_target.flag.toUtf8();
-    mongoc_collection_t *primary = mongoc_client_get_collection(
-        client, db.constData(), m_target.collection.toUtf8().constData());
-    mongoc_collection_t *overflow = mongoc_client_get_collection(
-        client, db.constData(), m_target.overflow.toUtf8().constData());
     const std::string value = "now-" + std::to_string(m_count.load());
     Path taken = Path::Primary;
-    const bool ok =
-        append(primary, overflow, field, flag, m_target.pageSize, id, value, &taken, &m_error);
-    if (ok) {
-        m_elements[id] << rawUtf8(value);
-        ++m_count;
-        if (path)
-            *path = taken;
-    }
-    mongoc_collection_destroy(primary);
-    mongoc_collection_destroy(overflow);
-    mongoc_client_destroy(client);
-    return ok;
+    if (!session.append(id, value, &taken, &m_error))
+        return false;
+    m_elements[id] << rawUtf8(value);
+    ++m_count;
+    if (path)
+        *path = taken;
+    return true;
 }
 
 void ConcurrentAppender::run()
 {
-    mongoc_client_t *client = mongoc_client_new(m_target.uri.toUtf8().constData());
-    if (!client) {
+    Session session(m_target);
+    if (!session.client) {
         m_error = QStringLiteral("invalid URI");
         return;
     }
-    const QByteArray db = m_target.database.toUtf8(), field = m_target.field.toUtf8(),
-                     flag = m_target.flag.toUtf8();
-    mongoc_collection_t *primary = mongoc_client_get_collection(
-        client, db.constData(), m_target.collection.toUtf8().constData());
-    mongoc_collection_t *overflow = mongoc_client_get_collection(
-        client, db.constData(), m_target.overflow.toUtf8().constData());
     for (int n = 0; !m_ids.empty() && (!m_stop.load() || n < m_minimum.load()); ++n) {
         const QByteArray &id = m_ids[std::size_t(n) % m_ids.size()];
         const std::string value = "writer-" + std::to_string(n);
         const bool during = m_during.load();
         Path path = Path::Primary;
         QString error;
-        if (!append(primary, overflow, field, flag, m_target.pageSize, id, value, &path, &error)) {
+        if (!session.append(id, value, &path, &error)) {
             m_error = error;
             break;
         }
@@ -220,7 +240,4 @@ void ConcurrentAppender::run()
         }
         std::this_thread::sleep_for(m_pace); // an application's pace, not a flood
     }
-    mongoc_collection_destroy(primary);
-    mongoc_collection_destroy(overflow);
-    mongoc_client_destroy(client);
 }

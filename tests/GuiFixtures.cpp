@@ -4,7 +4,6 @@
 #include "DemoDataGenerator.h"
 
 #include <QDir>
-#include <QFile>
 #include <QSignalSpy>
 
 namespace guifixtures {
@@ -60,18 +59,6 @@ std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, con
         if (d.longestArrayPath == path && d.longestArrayLength > keep)
             n += d.longestArrayLength - keep;
     return n;
-}
-
-QString liveUri(const QString &variant)
-{
-    QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
-              QStringLiteral("/env"));
-    if (!env.open(QIODevice::ReadOnly))
-        return {};
-    for (const QByteArray &line : env.readAll().split('\n'))
-        if (line.startsWith("OE_TEST_URI="))
-            return QString::fromUtf8(line.mid(12)).trimmed();
-    return {};
 }
 
 } // namespace guifixtures

@@ -20,7 +20,4 @@ std::uint64_t arraysLongerThan(const QList<fixtures::ReferenceDocument> &docs, c
                                std::uint64_t length);
 std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
                              std::uint64_t keep);
-// The connection string of a running FerretDB fixture variant ("plain"), or empty.
-QString liveUri(const QString &variant = QStringLiteral("plain"));
-
 } // namespace guifixtures

@@ -1,16 +1,11 @@
-#include "LiveCollectionSource.h"
+#include "CliRunner.h"
+#include "LiveDocuments.h"
 
-#include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <bson/bson.h>
-
 #include <map>
-
-using namespace oe;
 
 // The live round trip on each demo dataset against a real FerretDB server: split, verify,
 // an independent check of every document and page, rollback, and every document is again
@@ -22,97 +17,25 @@ class TestDemoRoundTrip : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QString m_cli, m_uri;
+    QString m_uri;
     const QString kDatabase = QStringLiteral("oe_roundtrip");
 
-    struct Run
-    {
-        int exitCode;
-        QString out, err;
-    };
-    Run cli(const QStringList &args)
-    {
-        QProcess p;
-        p.start(m_cli, args);
-        if (!p.waitForFinished(800000))
-            qFatal("CLI hung: %s", qPrintable(args.join(QLatin1Char(' '))));
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Run = CliRun;
+    static Run cli(const QStringList &args) { return runCli(args, 800000); }
     QStringList target(const QString &collection) const
     {
         return {QStringLiteral("--uri"),        m_uri,     QStringLiteral("--db"), kDatabase,
                 QStringLiteral("--collection"), collection};
     }
-
-    // Every document of a collection by _id (the raw value: type byte and value bytes).
-    std::map<QByteArray, QByteArray> read(const QString &collection)
+    std::map<QByteArray, QByteArray> read(const QString &collection) const
     {
-        std::map<QByteArray, QByteArray> docs;
-        LiveQuery q;
-        q.database = kDatabase;
-        q.collection = collection;
-        ConnectionSettings s;
-        s.uri = m_uri;
-        LiveCollectionSource source(s, q);
-        SourceError error;
-        if (!source.open(&error))
-            return docs;
-        DocumentBatch batch;
-        while (source.read(batch, 1 << 20, &error) == DocumentSource::ReadResult::Batch)
-            for (const auto &e : batch.documents) {
-                const QByteArray doc(reinterpret_cast<const char *>(batch.data(e)),
-                                     qsizetype(e.length));
-                docs[field(doc, QStringLiteral("_id"))] = doc;
-            }
-        return docs;
-    }
-    static QByteArray rawValue(const bson_iter_t *it)
-    {
-        const std::uint32_t start = it->key + std::uint32_t(std::strlen(bson_iter_key(it))) + 1;
-        QByteArray raw(1, char(bson_iter_type(it)));
-        raw.append(reinterpret_cast<const char *>(it->raw + start),
-                   qsizetype(it->next_off - start));
-        return raw;
-    }
-    static bool find(const QByteArray &doc, const QString &key, bson_iter_t *it)
-    {
-        bson_t b;
-        const QByteArray k = key.toUtf8();
-        return bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                                std::size_t(doc.size())) &&
-               bson_iter_init_find(it, &b, k.constData());
-    }
-    static QByteArray field(const QByteArray &doc, const QString &key)
-    {
-        bson_iter_t it;
-        return find(doc, key, &it) ? rawValue(&it) : QByteArray();
-    }
-    static std::int64_t number(const QByteArray &doc, const QString &key)
-    {
-        bson_iter_t it;
-        return find(doc, key, &it) && BSON_ITER_HOLDS_NUMBER(&it) ? bson_iter_as_int64(&it) : -1;
-    }
-    static QList<QByteArray> elements(const QByteArray &doc, const QString &key)
-    {
-        QList<QByteArray> out;
-        bson_iter_t it, e;
-        if (find(doc, key, &it) && BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &e))
-            while (bson_iter_next(&e))
-                out << rawValue(&e);
-        return out;
+        return fixtures::readCollection(m_uri, kDatabase, collection);
     }
 
 private slots:
     void initTestCase()
     {
-        m_cli = qEnvironmentVariable("OE_CLI");
-        QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QStringLiteral("/plain/env"));
-        QVERIFY(env.open(QIODevice::ReadOnly));
-        for (const QByteArray &line : env.readAll().split('\n'))
-            if (line.startsWith("OE_TEST_URI="))
-                m_uri = QString::fromUtf8(line.mid(12)).trimmed();
+        m_uri = fixtures::liveUri();
         QVERIFY(!m_uri.isEmpty());
     }
 
@@ -176,9 +99,10 @@ private slots:
         // Which documents the split must take, from the documents themselves.
         std::map<QByteArray, QList<QByteArray>> expectSplit;
         for (const auto &[id, doc] : before) {
-            const QList<QByteArray> all = elements(doc, arrayField);
+            const QList<QByteArray> all = fixtures::elementsOf(doc, arrayField);
             if (all.size() > keep &&
-                (minComments == 0 || number(doc, QStringLiteral("comment_count")) >= minComments))
+                (minComments == 0 ||
+                 fixtures::numberOf(doc, QStringLiteral("comment_count")) >= minComments))
                 expectSplit[id] = all;
         }
         QVERIFY(expectSplit.size() >= 2);
@@ -203,10 +127,10 @@ private slots:
         // Independently: pages per parent, numbered 0.. without gaps, none over the page size.
         std::map<QByteArray, std::map<std::int64_t, QList<QByteArray>>> pages;
         for (const auto &[pageId, page] : read(overflow)) {
-            const QByteArray parent = field(page, QStringLiteral("parent_id"));
-            const std::int64_t n = number(page, QStringLiteral("page"));
+            const QByteArray parent = fixtures::fieldOf(page, QStringLiteral("parent_id"));
+            const std::int64_t n = fixtures::numberOf(page, QStringLiteral("page"));
             QVERIFY2(!pages[parent].count(n), "a duplicate overflow page");
-            const QList<QByteArray> items = elements(page, arrayField);
+            const QList<QByteArray> items = fixtures::elementsOf(page, arrayField);
             QVERIFY(!items.isEmpty() && items.size() <= pageSize);
             pages[parent][n] = items;
         }
@@ -219,10 +143,11 @@ private slots:
                 QVERIFY(!pages.count(id));
                 continue;
             }
-            QList<QByteArray> all = elements(doc, arrayField);
+            QList<QByteArray> all = fixtures::elementsOf(doc, arrayField);
             QCOMPARE(all.size(), keep);
             QCOMPARE(all, split->second.mid(0, keep));
-            QCOMPARE(field(doc, QStringLiteral("has_extras")), QByteArray("\x08\x01", 2));
+            QCOMPARE(fixtures::fieldOf(doc, QStringLiteral("has_extras")),
+                     QByteArray("\x08\x01", 2));
             std::int64_t expectPage = 0;
             for (const auto &[n, items] : pages[id]) {
                 QCOMPARE(n, expectPage++);
@@ -230,9 +155,9 @@ private slots:
             }
             QCOMPARE(all, split->second); // every element, once, in order
             if (!countField.isEmpty())
-                QCOMPARE(number(doc, countField), std::int64_t(split->second.size()));
+                QCOMPARE(fixtures::numberOf(doc, countField), std::int64_t(split->second.size()));
             if (!pagesField.isEmpty())
-                QCOMPARE(number(doc, pagesField), std::int64_t(pages[id].size()));
+                QCOMPARE(fixtures::numberOf(doc, pagesField), std::int64_t(pages[id].size()));
         }
         QCOMPARE(pages.size(), expectSplit.size());
 

@@ -5,6 +5,7 @@
 #include "ConnectionDialog.h"
 #include "DocumentLoader.h"
 #include "GuiFixtures.h"
+#include "LiveDocuments.h"
 #include "MainWindow.h"
 #include "SourceTreeModel.h"
 
@@ -31,7 +32,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_uri = guifixtures::liveUri();
+        m_uri = fixtures::liveUri();
         QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
         m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
         m_ref = fixtures::readReference(m_dump);

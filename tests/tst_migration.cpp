@@ -1,6 +1,8 @@
 #include "BsonFixtures.h"
+#include "CliRunner.h"
 #include "ConcurrentAppender.h"
 #include "LiveCollectionSource.h"
+#include "LiveDocuments.h"
 #include "MongoConnection.h"
 #include "OverflowMigrator.h"
 
@@ -32,21 +34,8 @@ class TestMigration : public QObject
     static constexpr int kPageSize = 7;
     const QString kField = QStringLiteral("customers_purchased");
 
-    struct Run
-    {
-        int exitCode;
-        QString out, err;
-    };
-    Run cli(const QStringList &args)
-    {
-        QProcess p;
-        p.start(m_cli, args);
-        if (!p.waitForFinished(600000))
-            qFatal("CLI hung: %s", qPrintable(args.join(QLatin1Char(' '))));
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Run = CliRun;
+    static Run cli(const QStringList &args) { return runCli(args); }
     QStringList target(const QString &collection) const
     {
         return {QStringLiteral("--uri"),        m_uri,
@@ -75,56 +64,18 @@ class TestMigration : public QObject
         return s;
     }
     // Every document of a collection, by _id (raw value bytes).
-    std::map<QByteArray, QByteArray> read(const QString &collection)
+    std::map<QByteArray, QByteArray> read(const QString &collection) const
     {
-        std::map<QByteArray, QByteArray> docs;
-        LiveQuery q;
-        q.database = QStringLiteral("oe_migration");
-        q.collection = collection;
-        LiveCollectionSource source(settings(), q);
-        SourceError error;
-        if (!source.open(&error))
-            return docs;
-        DocumentBatch batch;
-        while (source.read(batch, 1 << 20, &error) == DocumentSource::ReadResult::Batch)
-            for (const auto &e : batch.documents) {
-                const QByteArray doc(reinterpret_cast<const char *>(batch.data(e)),
-                                     qsizetype(e.length));
-                docs[idOf(doc)] = doc;
-            }
-        return docs;
+        return fixtures::readCollection(m_uri, QStringLiteral("oe_migration"), collection);
     }
-    static QByteArray valueOf(const bson_iter_t *it)
+    static QByteArray idOf(const QByteArray &doc)
     {
-        const std::uint32_t start = it->key + std::uint32_t(std::strlen(bson_iter_key(it))) + 1;
-        QByteArray raw(1, char(bson_iter_type(it)));
-        raw.append(reinterpret_cast<const char *>(it->raw + start),
-                   qsizetype(it->next_off - start));
-        return raw;
+        return fixtures::fieldOf(doc, QStringLiteral("_id"));
     }
-    static QByteArray fieldOf(const QByteArray &doc, const char *key)
+    // The document's customers_purchased elements (raw values).
+    QList<QByteArray> items(const QByteArray &doc) const
     {
-        bson_t b;
-        bson_iter_t it;
-        if (bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                             std::size_t(doc.size())) &&
-            bson_iter_init_find(&it, &b, key))
-            return valueOf(&it);
-        return {};
-    }
-    static QByteArray idOf(const QByteArray &doc) { return fieldOf(doc, "_id"); }
-    static QList<QByteArray> elements(const QByteArray &doc, const char *field)
-    {
-        QList<QByteArray> out;
-        bson_t b;
-        bson_iter_t it, e;
-        if (bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                             std::size_t(doc.size())) &&
-            bson_iter_init_find(&it, &b, field) && BSON_ITER_HOLDS_ARRAY(&it) &&
-            bson_iter_recurse(&it, &e))
-            while (bson_iter_next(&e))
-                out << valueOf(&e);
-        return out;
+        return fixtures::elementsOf(doc, kField);
     }
     static std::int64_t pageOf(const QByteArray &doc)
     {
@@ -164,19 +115,19 @@ class TestMigration : public QObject
         std::map<QByteArray, QList<QByteArray>> out;
         std::map<QByteArray, std::map<std::int64_t, QByteArray>> pages;
         for (const auto &[id, page] : read(collection + QStringLiteral("_overflow"))) {
-            const QByteArray link = fieldOf(page, "parent_id");
+            const QByteArray link = fixtures::fieldOf(page, QStringLiteral("parent_id"));
             const std::int64_t n = pageOf(page);
             if (pages[link].count(n))
                 qFatal("duplicate overflow page");
             pages[link][n] = page;
         }
         for (const auto &[id, doc] : read(collection)) {
-            QList<QByteArray> all = elements(doc, "customers_purchased");
+            QList<QByteArray> all = items(doc);
             std::int64_t expect = 0;
             for (const auto &[n, page] : pages[id]) {
                 if (n != expect++)
                     qFatal("a gap in the overflow pages");
-                all += elements(page, "customers_purchased");
+                all += items(page);
             }
             out[id] = all;
         }
@@ -226,25 +177,38 @@ class TestMigration : public QObject
         }
         QVERIFY(read(collection + QStringLiteral("_overflow")).empty());
     }
+    // Every original element, then every appended one, exactly once and in order; every
+    // outlier split; verify agrees.
+    void expectSplitWithAppends(const QString &collection,
+                                const std::map<QByteArray, QList<QByteArray>> &appended)
+    {
+        const auto after = reassembled(collection);
+        for (const auto &[id, doc] : original()) {
+            QList<QByteArray> expected = items(doc);
+            if (appended.count(id))
+                expected += appended.at(id);
+            if (after.at(id) != expected)
+                QFAIL(qPrintable(difference(id, after.at(id), expected)));
+        }
+        for (const auto &[id, doc] : read(collection))
+            QVERIFY(items(doc).size() <= kKeep);
+        QVERIFY(verifies(collection));
+    }
     void expectElementsPreserved(const QString &collection)
     {
         const auto before = original();
         const auto after = reassembled(collection);
         for (const auto &[id, doc] : before)
-            QCOMPARE(after.at(id), elements(doc, "customers_purchased"));
+            QCOMPARE(after.at(id), items(doc));
         for (const auto &[id, doc] : read(collection))
-            QVERIFY(elements(doc, "customers_purchased").size() <= kKeep);
+            QVERIFY(items(doc).size() <= kKeep);
     }
 
 private slots:
     void initTestCase()
     {
         m_cli = qEnvironmentVariable("OE_CLI");
-        QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QStringLiteral("/plain/env"));
-        QVERIFY(env.open(QIODevice::ReadOnly));
-        for (const QByteArray &line : env.readAll().split('\n'))
-            if (line.startsWith("OE_TEST_URI="))
-                m_uri = QString::fromUtf8(line.mid(12)).trimmed();
+        m_uri = fixtures::liveUri();
         QVERIFY(!m_uri.isEmpty());
         // A small book-sales collection keeps the suite quick on FerretDB's SQLite backend.
         QCOMPARE(cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path(),
@@ -275,7 +239,7 @@ private slots:
         const auto all = reassembled(QStringLiteral("roundtrip"));
         int flagged = 0;
         for (const auto &[id, doc] : read(QStringLiteral("roundtrip"))) {
-            if (fieldOf(doc, "has_extras").isEmpty())
+            if (fixtures::fieldOf(doc, QStringLiteral("has_extras")).isEmpty())
                 continue;
             ++flagged;
             bson_t b;
@@ -417,17 +381,7 @@ private slots:
         QVERIFY(progress.retried >= std::uint64_t(toUnflagged));
         QCOMPARE(progress.skipped, std::uint64_t(0));
 
-        const auto after = reassembled(collection);
-        for (const auto &[id, doc] : original()) {
-            QList<QByteArray> expected = elements(doc, "customers_purchased");
-            if (app.elements().count(id))
-                expected += app.elements().at(id);
-            if (after.at(id) != expected)
-                QFAIL(qPrintable(difference(id, after.at(id), expected)));
-        }
-        for (const auto &[id, doc] : read(collection))
-            QVERIFY(elements(doc, "customers_purchased").size() <= kKeep);
-        QVERIFY(verifies(collection));
+        expectSplitWithAppends(collection, app.elements());
     }
 
     void concurrentAppendsAreNeverLost()
@@ -446,7 +400,7 @@ private slots:
         import(collection);
         std::vector<QByteArray> outliers;
         for (const QByteArray &doc : originalInOrder())
-            if (elements(doc, "customers_purchased").size() > kKeep)
+            if (items(doc).size() > kKeep)
                 outliers.push_back(idOf(doc));
         QVERIFY(outliers.size() > 40);
 
@@ -496,19 +450,7 @@ private slots:
         QVERIFY(writer.documentsWrittenAcrossTheirTrim() > 0);
         QVERIFY(retried.captured(1).toInt() > 0);
 
-        // Every original element, then every appended one, exactly once and in order; every
-        // outlier split; verify agrees.
-        const auto after = reassembled(collection);
-        for (const auto &[id, doc] : original()) {
-            QList<QByteArray> expected = elements(doc, "customers_purchased");
-            if (writer.elements().count(id))
-                expected += writer.elements().at(id);
-            if (after.at(id) != expected)
-                QFAIL(qPrintable(difference(id, after.at(id), expected)));
-        }
-        for (const auto &[id, doc] : read(collection))
-            QVERIFY(elements(doc, "customers_purchased").size() <= kKeep);
-        QVERIFY(verifies(collection));
+        expectSplitWithAppends(collection, writer.elements());
     }
 
     void killedAtRandomPointsResumesExactly()

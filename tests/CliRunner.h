@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+// Runs the CLI under test (the OE_CLI environment variable) and collects what it printed.
+struct CliRun
+{
+    int exitCode = -1; // -1 when it crashed or was killed
+    QString out, err;
+    qint64 ms = 0; // wall time
+};
+
+// Aborts the test run (qFatal) if the CLI has not finished after `timeoutMs`.
+CliRun runCli(const QStringList &args, int timeoutMs = 600000);

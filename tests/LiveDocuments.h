@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <map>
+
+// Reading documents back for live tests, with plain libbson and the core's collection reader:
+// values are raw BSON (the type byte, then the value's bytes), so they compare exactly.
+namespace fixtures {
+
+// The connection string of a running FerretDB fixture variant (OE_LIVE_DIR/<variant>/env), or
+// empty.
+QString liveUri(const QString &variant = QStringLiteral("plain"));
+// Every document of a collection by _id (raw value); empty if it cannot be read.
+std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QString &database,
+                                                const QString &collection);
+
+QByteArray rawValue(const bson_iter_t *it);
+QByteArray fieldOf(const QByteArray &doc, const QString &key);    // top-level field; empty if none
+std::int64_t numberOf(const QByteArray &doc, const QString &key); // -1 if absent or not a number
+QList<QByteArray> elementsOf(const QByteArray &doc, const QString &key); // a top-level array
+
+} // namespace fixtures

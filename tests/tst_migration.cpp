@@ -489,6 +489,15 @@ private slots:
             QStringList{QStringLiteral("--field"), kField, QStringLiteral("--yes"),
                         QStringLiteral("--batch"), QStringLiteral("3")};
         QVERIFY(killAtRandom(rollback, 12) >= 10);
+        // Interrupted with documents restored and their pages still there: verify says what
+        // happened and what to do.
+        r = cli(QStringList{QStringLiteral("verify")} + target(collection) +
+                QStringList{QStringLiteral("--field"), kField});
+        QVERIFY2(r.out.contains(QStringLiteral("(state rolling_back)")), qPrintable(r.out));
+        qInfo("verify after the interrupted rollback: exit %d", r.exitCode);
+        if (r.exitCode != 0)
+            QVERIFY2(r.out.contains(QStringLiteral("run rollback again to finish it")),
+                     qPrintable(r.out));
         r = cli(rollback);
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         expectOriginalDocuments(collection);

@@ -301,6 +301,9 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             if (!oe::MigrationVerifier::verify(*connection, database, config, &report, &error))
                 return cli::fail(cli::exitCodeFor(error), error.toString());
             printReport(report);
+            if (state == QLatin1String("rolling_back") && !report.ok())
+                std::printf("note: a rollback of this run did not finish; documents it already "
+                            "restored show as not flagged: run rollback again to finish it\n");
             return report.ok()
                        ? ExitSuccess
                        : cli::fail(ExitInvalidData,

@@ -1,9 +1,32 @@
 #include "CliSupport.h"
 
+#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
 namespace cli {
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free); // safe to store from a signal handler
+
+extern "C" void onInterrupt(int signal)
+{
+    g_interrupted.store(true);
+    std::signal(signal, SIG_DFL); // the next one ends the process
+}
+} // namespace
+
+const std::atomic<bool> *interruptFlag()
+{
+    static const bool installed = [] {
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
+        return true;
+    }();
+    (void)installed;
+    return &g_interrupted;
+}
 
 int fail(int code, const QString &message)
 {

@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -21,5 +22,8 @@ bool unsignedOption(const QCommandLineParser &parser, const QString &name,
                     std::optional<std::uint64_t> &out, std::uint64_t minimum = 0);
 bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out);
 bool stderrIsTerminal();
+// Set by the first SIGINT or SIGTERM once installed (the first call installs the handlers);
+// a second signal ends the process at once, as usual.
+const std::atomic<bool> *interruptFlag();
 
 } // namespace cli

@@ -312,10 +312,11 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (!parser.isSet(QStringLiteral("yes")))
             return cli::fail(
                 ExitUsage, QStringLiteral("rollback writes to the cluster: add --yes to confirm"));
+        const std::atomic<bool> *interrupted = cli::interruptFlag();
         oe::MigrationProgress progress;
         const bool done =
             oe::MigrationRollback::rollback(*connection, database, config, options, &report,
-                                            &progress, &error, nullptr, printProgress);
+                                            &progress, &error, interrupted, printProgress);
         if (cli::stderrIsTerminal())
             std::fputs("\n", stderr);
         std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
@@ -324,6 +325,10 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         printReport(report);
         if (!done)
             return cli::fail(cli::exitCodeFor(error), error.toString());
+        if (interrupted->load())
+            return cli::fail(ExitInterrupted,
+                             QStringLiteral("interrupted: stopped after the current batch; run "
+                                            "rollback again to finish"));
         return report.ok()
                    ? ExitSuccess
                    : cli::fail(
@@ -381,7 +386,8 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         return ExitSuccess;
     }
     oe::MigrationProgress progress;
-    const bool done = migrator.apply(options, &progress, &error, nullptr, printProgress);
+    const std::atomic<bool> *interrupted = cli::interruptFlag();
+    const bool done = migrator.apply(options, &progress, &error, interrupted, printProgress);
     if (cli::stderrIsTerminal())
         std::fputs("\n", stderr);
     std::printf("split %s document(s) of %s.%s: %s element(s) moved into %s page(s) of %s; %s "
@@ -395,5 +401,9 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         std::printf("note: %s\n", qPrintable(note));
     if (!done)
         return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (interrupted->load())
+        return cli::fail(ExitInterrupted,
+                         QStringLiteral("interrupted: stopped after the current batch; run split "
+                                        "again to resume"));
     return ExitSuccess;
 }

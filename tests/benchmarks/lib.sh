@@ -63,3 +63,32 @@ bench_start_ferretdb() {
   version=$("$binary" --version 2>/dev/null | awk '$1 == "version:" { print $2; exit }')
   BENCH_SERVER_DESC="FerretDB $version (SQLite, loopback), pid $pid"
 }
+
+# bench_setup NAME FIXTURE STATE_DIR URI: a work dir (BENCH_WORK) and the server. With URI
+# empty, starts the FerretDB fixture in STATE_DIR (bench_start_ferretdb); else uses URI. Sets
+# BENCH_URI and BENCH_SERVER_DESC. At exit (or on INT/TERM), stops the server it started and
+# removes the work dir. Call it directly, not in $(...): it sets globals and traps.
+bench_setup() {
+  local name=$1
+  BENCH_FIXTURE=$2 BENCH_STATE_DIR=$3 BENCH_STARTED=0
+  BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
+  trap bench_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  if [[ -z $4 ]]; then
+    BENCH_STARTED=1
+    bench_start_ferretdb "$BENCH_FIXTURE" "$BENCH_STATE_DIR" "$BENCH_WORK" "$name"
+  else
+    BENCH_URI=$4
+    BENCH_SERVER_DESC="given by --uri (not started by this script)"
+  fi
+  [[ -n $BENCH_URI ]] || die "no server URI"
+}
+
+# shellcheck disable=SC2317 # invoked by the EXIT trap
+bench_cleanup() {
+  if ((BENCH_STARTED)); then
+    "$BENCH_FIXTURE" stop "$BENCH_STATE_DIR" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$BENCH_WORK"
+}

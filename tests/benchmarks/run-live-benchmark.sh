@@ -111,32 +111,12 @@ fi
 [[ -x $drain ]] || die "no bench_cursor_drain at $drain"
 
 # --- server and data ------------------------------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/oe-live-bench.XXXXXX")
-started_server=0
-# shellcheck disable=SC2317 # invoked by the EXIT trap
-cleanup() {
-  if ((started_server)); then
-    "$fixture" stop "$state_dir" >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_setup run-live-benchmark "$fixture" "$state_dir" "$uri"
+work=$BENCH_WORK uri=$BENCH_URI server_desc=$BENCH_SERVER_DESC
 
 label=$(bench_label "$docs")
 file=$(bench_dataset "$cli" "$data_dir" feed_bench "$docs" "$seed" "$regenerate")
 bytes=$(stat -c %s "$file")
-
-if [[ -z $uri ]]; then
-  started_server=1
-  bench_start_ferretdb "$fixture" "$state_dir" "$work" run-live-benchmark
-  uri=$BENCH_URI
-  server_desc=$BENCH_SERVER_DESC
-else
-  server_desc="given by --uri (not started by this script)"
-fi
-[[ -n $uri ]] || die "no server URI"
 db=oe_live_bench
 coll=feed_bench_$docs
 

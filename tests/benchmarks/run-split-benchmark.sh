@@ -131,32 +131,12 @@ fi
 [[ -x $naive ]] || die "no bench_naive_split at $naive"
 
 # --- server and data ------------------------------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/oe-split-bench.XXXXXX")
-started_server=0
-# shellcheck disable=SC2317 # invoked by the EXIT trap
-cleanup() {
-  if ((started_server)); then
-    "$fixture" stop "$state_dir" >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_setup run-split-benchmark "$fixture" "$state_dir" "$uri"
+work=$BENCH_WORK uri=$BENCH_URI server_desc=$BENCH_SERVER_DESC
 
 label=$(bench_label "$docs")
 file=$(bench_dataset "$cli" "$data_dir" book_sales "$docs" "$seed" "$regenerate")
 bytes=$(stat -c %s "$file")
-
-if [[ -z $uri ]]; then
-  started_server=1
-  bench_start_ferretdb "$fixture" "$state_dir" "$work" run-split-benchmark
-  uri=$BENCH_URI
-  server_desc=$BENCH_SERVER_DESC
-else
-  server_desc="given by --uri (not started by this script)"
-fi
-[[ -n $uri ]] || die "no server URI"
 db=oe_split_bench
 ours=book_sales_ours
 naive_coll=book_sales_naive

@@ -20,6 +20,8 @@
 // the count if asked for, and the whole scan), not process start-up.
 // Exit status: 0 on success, 1 on a connection or cursor error, 2 on bad usage.
 
+#include "BenchClient.h"
+
 #include <mongoc/mongoc.h>
 
 #include <sys/resource.h>
@@ -34,23 +36,11 @@
 
 namespace {
 
-// Like core/MongoRuntime.cpp: warnings and errors only, minus the farewell FerretDB rejects.
-void logHandler(mongoc_log_level_t level, const char *domain, const char *message, void *)
-{
-    if (level > MONGOC_LOG_LEVEL_WARNING || std::strstr(message, "endSessions"))
-        return;
-    std::fprintf(stderr, "mongoc %s: %s\n", domain, message);
-}
-
-void setDefault(mongoc_uri_t *uri, const char *option, int value)
-{
-    if (!mongoc_uri_has_option(uri, option))
-        mongoc_uri_set_option_as_int32(uri, option, value);
-}
-
 long peakRssKb()
 {
-    struct rusage usage {};
+    struct rusage usage
+    {
+    };
     if (getrusage(RUSAGE_SELF, &usage) != 0)
         return -1;
     return usage.ru_maxrss; // kilobytes on Linux
@@ -91,45 +81,25 @@ int main(int argc, char **argv)
     const char *dbName = argv[2];
     const char *collName = argv[3];
 
-    mongoc_init();
-    mongoc_log_set_handler(logHandler, nullptr);
-    mongoc_log_trace_disable();
+    bench::initDriver();
 
     const auto start = std::chrono::steady_clock::now();
 
-    bson_error_t error;
-    mongoc_uri_t *uri = mongoc_uri_new_with_error(uriText, &error);
-    if (!uri) {
-        std::fprintf(stderr, "bench_cursor_drain: invalid URI: %s\n", error.message);
-        mongoc_cleanup();
-        return 2;
-    }
-    if (!mongoc_uri_get_appname(uri))
-        mongoc_uri_set_appname(uri, "outlier-explorer");
-    setDefault(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 10000);
-    setDefault(uri, MONGOC_URI_CONNECTTIMEOUTMS, 10000);
-    setDefault(uri, MONGOC_URI_SOCKETTIMEOUTMS, 120000);
-    if (!mongoc_uri_has_option(uri, MONGOC_URI_READPREFERENCE)) {
-        mongoc_read_prefs_t *prefs = mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED);
-        mongoc_uri_set_read_prefs_t(uri, prefs);
-        mongoc_read_prefs_destroy(prefs);
-    }
-    mongoc_client_t *client = mongoc_client_new_from_uri_with_error(uri, &error);
-    mongoc_uri_destroy(uri);
+    int failure = 0;
+    mongoc_client_t *client = bench::openClient("bench_cursor_drain", uriText, true, &failure);
     if (!client) {
-        std::fprintf(stderr, "bench_cursor_drain: cannot create the client: %s\n", error.message);
         mongoc_cleanup();
-        return 1;
+        return failure;
     }
-    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+    bson_error_t error;
 
     mongoc_collection_t *collection = mongoc_client_get_collection(client, dbName, collName);
     std::int64_t estimated = -1;
     double countSeconds = 0;
     if (estimatedCount) {
         const auto countStart = std::chrono::steady_clock::now();
-        estimated =
-            mongoc_collection_estimated_document_count(collection, nullptr, nullptr, nullptr, &error);
+        estimated = mongoc_collection_estimated_document_count(collection, nullptr, nullptr,
+                                                               nullptr, &error);
         countSeconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - countStart).count();
         if (estimated < 0)

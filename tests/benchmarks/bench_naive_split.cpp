@@ -33,6 +33,8 @@
 // selection, the id query and the whole loop), not process start-up.
 // Exit status: 0 on success, 1 on a connection or command error, 2 on bad usage.
 
+#include "BenchClient.h"
+
 #include <mongoc/mongoc.h>
 
 #include <sys/resource.h>
@@ -47,20 +49,6 @@
 #include <vector>
 
 namespace {
-
-// Like core/MongoRuntime.cpp: warnings and errors only, minus the farewell FerretDB rejects.
-void logHandler(mongoc_log_level_t level, const char *domain, const char *message, void *)
-{
-    if (level > MONGOC_LOG_LEVEL_WARNING || std::strstr(message, "endSessions"))
-        return;
-    std::fprintf(stderr, "mongoc %s: %s\n", domain, message);
-}
-
-void setDefault(mongoc_uri_t *uri, const char *option, int value)
-{
-    if (!mongoc_uri_has_option(uri, option))
-        mongoc_uri_set_option_as_int32(uri, option, value);
-}
 
 long peakRssKb()
 {
@@ -132,18 +120,14 @@ int usage(const char *argv0)
 // --drop URI DB NAME...: drops each collection; "ns not found" (code 26) is not an error.
 int dropCollections(int argc, char **argv)
 {
-    mongoc_init();
-    mongoc_log_set_handler(logHandler, nullptr);
-    bson_error_t error;
-    mongoc_uri_t *uri = mongoc_uri_new_with_error(argv[2], &error);
-    mongoc_client_t *client = uri ? mongoc_client_new_from_uri_with_error(uri, &error) : nullptr;
-    mongoc_uri_destroy(uri);
+    bench::initDriver();
+    int failure = 0;
+    mongoc_client_t *client = bench::openClient("bench_naive_split", argv[2], false, &failure);
     if (!client) {
-        std::fprintf(stderr, "bench_naive_split: cannot create the client: %s\n", error.message);
         mongoc_cleanup();
-        return 1;
+        return failure;
     }
-    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+    bson_error_t error;
     int status = 0;
     for (int i = 4; i < argc && status == 0; ++i) {
         mongoc_collection_t *c = mongoc_client_get_collection(client, argv[3], argv[i]);
@@ -181,32 +165,17 @@ int main(int argc, char **argv)
     const std::string overflowName = collName + "_overflow";
     const std::string element = field + "." + std::to_string(keep);
 
-    mongoc_init();
-    mongoc_log_set_handler(logHandler, nullptr);
-    mongoc_log_trace_disable();
+    bench::initDriver();
 
     const auto start = std::chrono::steady_clock::now();
 
-    bson_error_t error;
-    mongoc_uri_t *uri = mongoc_uri_new_with_error(uriText, &error);
-    if (!uri) {
-        std::fprintf(stderr, "bench_naive_split: invalid URI: %s\n", error.message);
-        mongoc_cleanup();
-        return 2;
-    }
-    if (!mongoc_uri_get_appname(uri))
-        mongoc_uri_set_appname(uri, "outlier-explorer");
-    setDefault(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 10000);
-    setDefault(uri, MONGOC_URI_CONNECTTIMEOUTMS, 10000);
-    setDefault(uri, MONGOC_URI_SOCKETTIMEOUTMS, 120000);
-    mongoc_client_t *client = mongoc_client_new_from_uri_with_error(uri, &error);
-    mongoc_uri_destroy(uri);
+    int openFailure = 0;
+    mongoc_client_t *client = bench::openClient("bench_naive_split", uriText, false, &openFailure);
     if (!client) {
-        std::fprintf(stderr, "bench_naive_split: cannot create the client: %s\n", error.message);
         mongoc_cleanup();
-        return 1;
+        return openFailure;
     }
-    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+    bson_error_t error;
     CommandStats stats;
     mongoc_apm_callbacks_t *callbacks = mongoc_apm_callbacks_new();
     mongoc_apm_set_command_succeeded_cb(callbacks, commandDone);

@@ -1,0 +1,70 @@
+#pragma once
+
+// Shared by the libmongoc-only benchmark programs (no Qt, no core): the driver set up and a
+// client made the way core/MongoConnection makes one, so they measure what the tool would.
+
+#include <mongoc/mongoc.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace bench {
+
+// Like core/MongoRuntime.cpp: warnings and errors only, minus the farewell FerretDB rejects.
+inline void logHandler(mongoc_log_level_t level, const char *domain, const char *message, void *)
+{
+    if (level > MONGOC_LOG_LEVEL_WARNING || std::strstr(message, "endSessions"))
+        return;
+    std::fprintf(stderr, "mongoc %s: %s\n", domain, message);
+}
+
+// mongoc_init() with the quiet log handler; the caller ends with mongoc_cleanup().
+inline void initDriver()
+{
+    mongoc_init();
+    mongoc_log_set_handler(logHandler, nullptr);
+    mongoc_log_trace_disable();
+}
+
+inline void setDefault(mongoc_uri_t *uri, const char *option, int value)
+{
+    if (!mongoc_uri_has_option(uri, option))
+        mongoc_uri_set_option_as_int32(uri, option, value);
+}
+
+// A client for `uriText` with the application's defaults unless the URI sets them: app name,
+// 10 s server selection and connect timeouts, 120 s socket timeout, and (when
+// `secondaryPreferred`) reads from secondaries. On failure: null, the reason on stderr after
+// `program`, and *exitCode 2 for an invalid URI, 1 otherwise.
+inline mongoc_client_t *openClient(const char *program, const char *uriText,
+                                   bool secondaryPreferred, int *exitCode)
+{
+    bson_error_t error;
+    mongoc_uri_t *uri = mongoc_uri_new_with_error(uriText, &error);
+    if (!uri) {
+        std::fprintf(stderr, "%s: invalid URI: %s\n", program, error.message);
+        *exitCode = 2;
+        return nullptr;
+    }
+    if (!mongoc_uri_get_appname(uri))
+        mongoc_uri_set_appname(uri, "outlier-explorer");
+    setDefault(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 10000);
+    setDefault(uri, MONGOC_URI_CONNECTTIMEOUTMS, 10000);
+    setDefault(uri, MONGOC_URI_SOCKETTIMEOUTMS, 120000);
+    if (secondaryPreferred && !mongoc_uri_has_option(uri, MONGOC_URI_READPREFERENCE)) {
+        mongoc_read_prefs_t *prefs = mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED);
+        mongoc_uri_set_read_prefs_t(uri, prefs);
+        mongoc_read_prefs_destroy(prefs);
+    }
+    mongoc_client_t *client = mongoc_client_new_from_uri_with_error(uri, &error);
+    mongoc_uri_destroy(uri);
+    if (!client) {
+        std::fprintf(stderr, "%s: cannot create the client: %s\n", program, error.message);
+        *exitCode = 1;
+        return nullptr;
+    }
+    mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+    return client;
+}
+
+} // namespace bench

@@ -275,11 +275,13 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
     case Found::Missing:
         return r;
     case Found::NotArray:
-        r.kind = Result::Kind::Invalid;
+        r.kind = Result::Kind::Skipped;
+        r.hasField = true;
         r.problem = QStringLiteral("field '%1' is %2, not an array").arg(config.field, what);
         return r;
     case Found::InsideArray:
-        r.kind = Result::Kind::Invalid;
+        r.kind = Result::Kind::Skipped;
+        r.hasField = true;
         r.problem = QStringLiteral(
                         "field '%1' lies inside the array '%2': arrays inside arrays of documents "
                         "cannot be split")
@@ -288,6 +290,7 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
     case Found::Array:
         break;
     }
+    r.hasField = true;
     r.hasArray = true;
     QCryptographicHash hash(QCryptographicHash::Sha256);
     bson_iter_t element;

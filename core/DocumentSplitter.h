@@ -22,12 +22,14 @@ public:
     {
         enum class Kind
         {
-            Unaffected,
+            Unaffected, // no array to move from (the field is missing, short or flagged)
             Split,
-            Invalid
+            Skipped, // schema drift: the field is not an array here; the document stays as it is
+            Invalid  // the document cannot be split at all (malformed, no _id)
         };
         Kind kind = Kind::Unaffected;
-        QString problem;           // Invalid: why, naming the field
+        QString problem;           // Skipped, Invalid: why, naming the field
+        bool hasField = false;     // the field exists, whatever its type
         bool hasArray = false;     // the field exists and is an array
         bool alreadySplit = false; // the flag field is already true
         std::uint64_t length = 0;  // the array's length

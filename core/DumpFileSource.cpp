@@ -1,9 +1,10 @@
 #include "DumpFileSource.h"
 
+#include "GzipReader.h"
+
 #include <QFileInfo>
 
 #include <bson/bson.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
@@ -16,12 +17,11 @@ namespace oe {
 struct DumpFileSource::Input
 {
     int fd = -1;
-    gzFile gz = nullptr;
+    std::unique_ptr<GzipReader> gz;
     ~Input()
     {
-        if (gz)
-            gzclose(gz); // also closes fd
-        else if (fd >= 0)
+        gz.reset();
+        if (fd >= 0)
             ::close(fd);
     }
 };
@@ -54,6 +54,7 @@ bool DumpFileSource::open(SourceError *error)
     m_consumed = 0;
     m_nextIndex = 0;
     m_eof = false;
+    m_readFault = {};
 
     const QFileInfo info(m_path);
     if (info.isDir()) {
@@ -84,12 +85,7 @@ bool DumpFileSource::open(SourceError *error)
     const ssize_t got = ::pread(fd, magic, 2, 0);
     m_compressed = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     if (m_compressed) {
-        input->gz = gzdopen(fd, "rb");
-        if (!input->gz) {
-            *error = SourceError::io(m_path, QStringLiteral("cannot open gzip stream"));
-            return false;
-        }
-        gzbuffer(input->gz, 256 * 1024);
+        input->gz = std::make_unique<GzipReader>(fd);
     } else {
         ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
@@ -105,16 +101,15 @@ bool DumpFileSource::rewind(SourceError *error)
 long DumpFileSource::readRaw(std::uint8_t *into, std::size_t size, SourceError *error)
 {
     if (m_input->gz) {
-        const int n = gzread(m_input->gz, into, unsigned(std::min<std::size_t>(size, 1u << 30)));
-        if (n < 0) {
-            int code = 0;
-            const char *msg = gzerror(m_input->gz, &code);
-            *error = SourceError::invalidData(
-                m_path, QStringLiteral("corrupt gzip stream: %1").arg(QString::fromLatin1(msg)),
-                std::int64_t(m_nextIndex), std::int64_t(m_consumed + m_carry.size()));
+        std::size_t produced = 0;
+        QString problem;
+        if (m_input->gz->read(into, size, &produced, &problem) == GzipReader::Status::Failed) {
+            // Where the documents stop: the next one's index, at its uncompressed offset.
+            *error = SourceError::invalidData(m_path, problem, std::int64_t(m_nextIndex),
+                                              std::int64_t(m_consumed));
             return -1;
         }
-        return n;
+        return long(produced);
     }
     for (;;) {
         const ssize_t n = ::read(m_input->fd, into, size);
@@ -130,6 +125,37 @@ long DumpFileSource::readRaw(std::uint8_t *into, std::size_t size, SourceError *
     }
 }
 
+// Reads until `wanted` bytes are buffered or the data ends. A read that fails ends the data too;
+// its error is kept and reported where the documents stop (see endOfData), so the whole
+// documents before it still count.
+void DumpFileSource::fill(ByteBuffer &bytes, std::size_t wanted)
+{
+    while (bytes.size() < wanted && !m_eof) {
+        const std::size_t old = bytes.size();
+        const std::size_t chunk = std::max<std::size_t>(wanted - old, 64 * 1024);
+        bytes.resize(old + chunk);
+        SourceError error;
+        const long n = readRaw(bytes.data() + old, chunk, &error);
+        bytes.resize(old + std::size_t(std::max<long>(n, 0)));
+        if (n < 0)
+            m_readFault = error;
+        if (n <= 0)
+            m_eof = true;
+    }
+}
+
+// The fault to report where the data runs out: a failed read (a truncated gzip stream, an I/O
+// error) explains it better than the framing problem it causes.
+SourceError DumpFileSource::endOfData(const SourceError &framing) const
+{
+    if (!m_readFault.isError())
+        return framing;
+    SourceError e = m_readFault;
+    e.docIndex = std::int64_t(m_nextIndex);
+    e.byteOffset = std::int64_t(m_consumed);
+    return e;
+}
+
 DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_t targetBytes,
                                                 SourceError *error)
 {
@@ -139,98 +165,67 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
     if (!m_input)
         return ReadResult::End;
 
-    auto fill = [&](std::size_t wanted) -> bool {
-        while (batch.bytes.size() < wanted && !m_eof) {
-            const std::size_t old = batch.bytes.size();
-            const std::size_t chunk = std::max<std::size_t>(wanted - old, 64 * 1024);
-            batch.bytes.resize(old + chunk);
-            const long n = readRaw(batch.bytes.data() + old, chunk, error);
-            if (n < 0) {
-                batch.bytes.resize(old);
-                return false;
-            }
-            batch.bytes.resize(old + std::size_t(n));
-            if (n == 0)
-                m_eof = true;
-        }
-        return true;
-    };
-
-    bool readFailed = !fill(targetBytes);
+    fill(batch.bytes, targetBytes);
     std::size_t pos = 0;
     bool faulted = false;
-    while (!readFailed) {
+    auto stop = [&](const SourceError &e) {
+        *error = e;
+        faulted = true;
+    };
+    while (!faulted) {
         const std::size_t available = batch.bytes.size() - pos;
         const std::uint64_t fileOffset = m_consumed;
         if (available == 0 || (!batch.documents.empty() && pos >= targetBytes))
             break;
         if (available < 4) {
-            if (!fill(batch.bytes.size() + (4 - available))) {
-                readFailed = true;
-                break;
-            }
-            if (batch.bytes.size() - pos < 4) {
-                *error =
+            fill(batch.bytes, batch.bytes.size() + (4 - available));
+            if (batch.bytes.size() - pos < 4)
+                stop(endOfData(
                     fault(QStringLiteral("truncated length prefix: %1 stray byte(s) at end of file")
                               .arg(batch.bytes.size() - pos),
-                          m_nextIndex, fileOffset);
-                faulted = true;
-                break;
-            }
+                          m_nextIndex, fileOffset)));
             continue;
         }
         std::uint32_t le = 0;
         std::memcpy(&le, batch.bytes.data() + pos, 4);
         const std::uint32_t length = BSON_UINT32_FROM_LE(le);
         if (std::int32_t(length) < 5) {
-            *error =
-                fault(QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
-                          .arg(std::int32_t(length)),
-                      m_nextIndex, fileOffset);
-            faulted = true;
+            stop(fault(QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
+                           .arg(std::int32_t(length)),
+                       m_nextIndex, fileOffset));
             break;
         }
         if (!m_compressed && fileOffset + length > m_fileSize) {
-            *error =
-                fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
-                          .arg(length)
-                          .arg(m_fileSize - fileOffset),
-                      m_nextIndex, fileOffset);
-            faulted = true;
+            stop(fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
+                           .arg(length)
+                           .arg(m_fileSize - fileOffset),
+                       m_nextIndex, fileOffset));
             break;
         }
         if (length > kMaxDocumentBytes) {
-            *error = fault(QStringLiteral("implausible document length %1 (over %2 MiB)")
-                               .arg(length)
-                               .arg(kMaxDocumentBytes >> 20),
-                           m_nextIndex, fileOffset);
-            faulted = true;
+            stop(fault(QStringLiteral("implausible document length %1 (over %2 MiB)")
+                           .arg(length)
+                           .arg(kMaxDocumentBytes >> 20),
+                       m_nextIndex, fileOffset));
             break;
         }
         if (available < length) {
             if (!batch.documents.empty() && batch.bytes.size() >= targetBytes)
                 break; // the next batch starts with this document
-            if (!fill(pos + length)) {
-                readFailed = true;
-                break;
-            }
-            if (batch.bytes.size() - pos < length) {
-                *error =
+            fill(batch.bytes, pos + length);
+            if (batch.bytes.size() - pos < length)
+                stop(endOfData(
                     fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
                               .arg(length)
                               .arg(batch.bytes.size() - pos),
-                          m_nextIndex, fileOffset);
-                faulted = true;
-                break;
-            }
+                          m_nextIndex, fileOffset)));
             continue;
         }
         if (batch.bytes[pos + length - 1] != 0) {
-            *error = fault(QStringLiteral("document of length %1 does not end with a NUL byte "
-                                          "(corrupt length prefix or data)")
-                               .arg(length),
-                           m_nextIndex, fileOffset);
-            faulted = true;
+            stop(fault(QStringLiteral("document of length %1 does not end with a NUL byte "
+                                      "(corrupt length prefix or data)")
+                           .arg(length),
+                       m_nextIndex, fileOffset));
             break;
         }
         batch.documents.push_back({std::uint32_t(pos), length, m_nextIndex, fileOffset});
@@ -238,9 +233,11 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
         pos += length;
         m_consumed += length;
     }
-    if (!faulted && !readFailed && pos < batch.bytes.size())
+    if (!faulted && pos < batch.bytes.size())
         m_carry.assign(batch.bytes.data() + pos, batch.bytes.size() - pos);
-    if (faulted || readFailed) {
+    if (!faulted && batch.documents.empty() && m_readFault.isError())
+        stop(endOfData({}));
+    if (faulted) {
         m_input.reset(); // nothing more is read from a faulty file
         return ReadResult::Error;
     }

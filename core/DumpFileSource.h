@@ -34,6 +34,8 @@ private:
     struct Input;
     long readRaw(std::uint8_t *into, std::size_t size, SourceError *error);
     SourceError fault(const QString &message, std::uint64_t docIndex, std::uint64_t offset) const;
+    void fill(ByteBuffer &bytes, std::size_t wanted);
+    SourceError endOfData(const SourceError &framing) const;
 
     QString m_path;
     std::unique_ptr<Input> m_input;
@@ -43,6 +45,7 @@ private:
     std::uint64_t m_nextIndex = 0;
     ByteBuffer m_carry; // bytes read past the last whole document
     bool m_eof = false;
+    SourceError m_readFault; // a read that failed: reported where the whole documents end
 };
 
 } // namespace oe

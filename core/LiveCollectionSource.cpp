@@ -61,6 +61,7 @@ SourceError LiveCollectionSource::cursorError(const QString &step) const
         return {};
     SourceError err = m_connection->errorFrom(e, step);
     err.docIndex = -1;
+    LiveQuery::blameFilter(m_query.filter, &err);
     return err;
 }
 
@@ -291,8 +292,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
             startCursor();
             return read(batch, targetBytes, error);
         }
-        *error = m_connection->errorFrom(e, m_step);
-        error->docIndex = -1;
+        *error = cursorError(m_step);
         return ReadResult::Error;
     }
     return batch.documents.empty() ? ReadResult::End : ReadResult::Batch;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "AnalysisOptions.h"
+#include "SourceError.h"
 
 #include <QString>
 
@@ -21,6 +22,10 @@ struct LiveQuery
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.
     static QString validateFilter(const QString &filter);
+    // When a query with the user's `filter` failed because the server refused the query itself
+    // (an unknown operator, $where where it is not allowed, a malformed expression), the filter
+    // is at fault: `error` becomes a usage error naming --filter. Other errors are left alone.
+    static void blameFilter(const QString &filter, SourceError *error);
 };
 
 } // namespace oe

@@ -5,6 +5,7 @@
 
 #include "CollectionOps.h"
 #include "JournalEntry.h"
+#include "LiveQuery.h"
 #include "MigrationQueries.h"
 #include "MongoConnection.h"
 
@@ -23,23 +24,50 @@ bool sameConfig(const SplitConfig &a, const SplitConfig &b)
            a.pagesField == b.pagesField;
 }
 
+// A query with the user's filter failed: when the server refused the filter, say so (exit 2).
+bool filterFailed(const SplitConfig &config, SourceError *error)
+{
+    LiveQuery::blameFilter(config.filter, error);
+    return false;
+}
+
 } // namespace
+
+QString MigrationPreflight::atomicityNote(const ServerInfo &server, const QString &collection)
+{
+    // The guard protects only where the update is atomic (FerretDB issue #3040 for 1.x). An
+    // unreadable FerretDB version gets the warning too, worded as a condition: better a
+    // needless caution than a silently lost element.
+    switch (server.updateAtomicity()) {
+    case ServerInfo::UpdateAtomicity::Atomic:
+        return {};
+    case ServerInfo::UpdateAtomicity::NotAtomic:
+        return QStringLiteral(
+                   "the server is FerretDB %1, whose updates are not atomic: an element the "
+                   "application appends while a document is trimmed can be lost; split while the "
+                   "application is not writing to %2")
+            .arg(server.ferretDbVersion, collection);
+    case ServerInfo::UpdateAtomicity::Unknown:
+        break;
+    }
+    return QStringLiteral(
+               "the server is FerretDB of an unknown version%1; FerretDB 1.x updates are not "
+               "atomic: if this is 1.x, an element the application appends while a document is "
+               "trimmed can be lost; split while the application is not writing to %2")
+        .arg(server.ferretDbVersion.trimmed().isEmpty()
+                 ? QString()
+                 : QStringLiteral(" ('%1')").arg(server.ferretDbVersion),
+             collection);
+}
 
 bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
                                const SplitConfig &config, QStringList *notes, SourceError *error)
 {
-    // FerretDB (at least to 1.24) checks an update's filter against a snapshot and then
-    // rewrites the whole document, so an application write that lands between the two is
-    // lost (FerretDB issue #3040): the guard protects nothing there. Say so before writing.
     ServerInfo server;
     SourceError probeError;
-    if (ServerProbe::probe(connection, database, &server, &probeError) && server.isFerretDb)
-        *notes
-            << QStringLiteral(
-                   "the server is FerretDB %1, whose updates are not atomic: an element the "
-                   "application appends while a document is trimmed can be lost; split while the "
-                   "application is not writing to %2")
-                   .arg(server.ferretDbVersion, config.collection);
+    if (ServerProbe::probe(connection, database, &server, &probeError))
+        if (const QString note = atomicityNote(server, config.collection); !note.isEmpty())
+            *notes << note;
 
     CollectionOps source(connection, database, config.collection);
     if (!source.exists(error)) {
@@ -63,7 +91,7 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
     const std::int64_t withField =
         source.count(present, QStringLiteral("checking the field"), error);
     if (withField < 0)
-        return false;
+        return filterFailed(config, error);
     if (withField == 0) {
         error->kind = SourceError::Kind::Usage;
         error->source = connection.hosts();
@@ -88,7 +116,7 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
     const std::int64_t wrong =
         source.count(notArray, QStringLiteral("checking the field's type"), error);
     if (wrong < 0)
-        return false;
+        return filterFailed(config, error);
     if (wrong > 0) {
         QByteArray example;
         source.find(
@@ -98,15 +126,21 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
                 return false;
             },
             error);
-        error->kind = SourceError::Kind::InvalidData;
-        error->source = connection.hosts();
-        error->message =
-            QStringLiteral(
-                "field '%1' is not an array in %2 document(s) of %3, e.g. _id %4; nothing written")
+        const QString what =
+            QStringLiteral("field '%1' is not an array in %2 document(s) of %3, e.g. _id %4")
                 .arg(config.field)
                 .arg(wrong)
                 .arg(source.ns(), idText(example));
-        return false;
+        if (config.strict || wrong == withField) {
+            error->kind = SourceError::Kind::InvalidData;
+            error->source = connection.hosts();
+            error->message = what + (wrong == withField ? QStringLiteral(" (all that have it)")
+                                                        : QStringLiteral(" (--strict)")) +
+                             QStringLiteral("; nothing written");
+            return false;
+        }
+        // Schema drift: those documents are left as they are, and the user is told.
+        *notes << QStringLiteral("skipped: ") + what + QStringLiteral(", left as they are");
     }
     const QStringList segments = config.pathSegments();
     for (qsizetype i = 1; i < segments.size(); ++i) {
@@ -122,7 +156,7 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
         const std::int64_t n =
             source.count(insideArray, QStringLiteral("checking the field's path"), error);
         if (n < 0)
-            return false;
+            return filterFailed(config, error);
         if (n > 0) {
             error->kind = SourceError::Kind::Usage;
             error->source = connection.hosts();

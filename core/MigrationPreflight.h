@@ -8,16 +8,21 @@
 namespace oe {
 
 class MongoConnection;
+struct ServerInfo;
 
 // Everything a live split checks before it writes anything: the collection exists; the field
 // exists, is an array wherever it exists and does not lie inside an array of documents; an
 // earlier run of the same field used the same configuration (and no other run shares the flag
-// or the overflow collection); the overflow collection holds only our pages.
+// or the overflow collection); the overflow collection holds only our pages. A filter the
+// server refuses is a usage error naming --filter.
 class MigrationPreflight
 {
 public:
     static bool check(MongoConnection &connection, const QString &database,
                       const SplitConfig &config, QStringList *notes, SourceError *error);
+    // The warning a split of `collection` on this server needs because its updates are not
+    // (or may not be) atomic, as a note; empty where they are (MongoDB, FerretDB 2.x).
+    static QString atomicityNote(const ServerInfo &server, const QString &collection);
 };
 
 } // namespace oe

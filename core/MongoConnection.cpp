@@ -5,6 +5,8 @@
 
 #include <QByteArray>
 
+#include <algorithm>
+
 #include <mongoc/mongoc.h>
 
 namespace oe {
@@ -42,6 +44,21 @@ void setDefault(mongoc_uri_t *uri, const char *option, int value)
         mongoc_uri_set_option_as_int32(uri, option, value);
 }
 
+// A connection attempt that hangs (tls=true against a server without TLS waits for a handshake
+// reply) takes the connect timeout whatever the server selection timeout says, since a
+// single-threaded client does not interrupt it: so unless the URI sets its own connect timeout,
+// it never exceeds the selection timeout in effect.
+void applyTimeouts(mongoc_uri_t *uri, const ConnectionSettings &settings)
+{
+    setDefault(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, settings.serverSelectionTimeoutMs);
+    const int selection = mongoc_uri_get_option_as_int32(uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS,
+                                                         settings.serverSelectionTimeoutMs);
+    setDefault(uri, MONGOC_URI_CONNECTTIMEOUTMS,
+               selection > 0 ? std::min(settings.connectTimeoutMs, selection)
+                             : settings.connectTimeoutMs);
+    setDefault(uri, MONGOC_URI_SOCKETTIMEOUTMS, settings.socketTimeoutMs);
+}
+
 } // namespace
 
 QString MongoConnection::validateUri(const QString &uri)
@@ -58,6 +75,7 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
                                                        SourceError *error)
 {
     MongoRuntime::ensureInitialized();
+    MongoRuntime::clearDriverMessages(); // what earlier connections logged does not concern us
     const QString redacted = UriRedactor::redact(settings.uri);
     bson_error_t e;
     MongoRuntime::WarningCapture warnings;
@@ -72,9 +90,7 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     }
     if (!mongoc_uri_get_appname(uri.uri))
         mongoc_uri_set_appname(uri.uri, settings.appName.toUtf8().constData());
-    setDefault(uri.uri, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, settings.serverSelectionTimeoutMs);
-    setDefault(uri.uri, MONGOC_URI_CONNECTTIMEOUTMS, settings.connectTimeoutMs);
-    setDefault(uri.uri, MONGOC_URI_SOCKETTIMEOUTMS, settings.socketTimeoutMs);
+    applyTimeouts(uri.uri, settings);
     if (!settings.tlsCaFile.isEmpty() || !settings.tlsCertificateKeyFile.isEmpty() ||
         settings.tlsAllowInvalidHostnames)
         mongoc_uri_set_option_as_bool(uri.uri, MONGOC_URI_TLS, true);
@@ -136,8 +152,20 @@ SourceError MongoConnection::errorFrom(const bson_error_t &e, const QString &ste
     err.kind = SourceError::Kind::Connection;
     err.source = m_hosts;
     QString message = UriRedactor::redactText(QString::fromUtf8(e.message));
+    // libmongoc 1.23 leaves the message empty when it selects again from a topology it has
+    // already emptied (a replica set name that does not match).
+    if (message.isEmpty())
+        message = e.domain == MONGOC_ERROR_SERVER_SELECTION
+                      ? QStringLiteral("No suitable servers found")
+                      : QStringLiteral("failed (driver error %1.%2)").arg(e.domain).arg(e.code);
     if (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_WRITE_CONCERN)
         message += QStringLiteral(" (server error %1)").arg(e.code);
+    if (e.domain == MONGOC_ERROR_SERVER)
+        err.serverCode = int(e.code);
+    // The driver often logs the cause (a server dropped from the topology) apart from the error.
+    if (const QString driver = MongoRuntime::recentDriverMessages();
+        !driver.isEmpty() && !message.contains(driver))
+        message += QStringLiteral(" (driver: %1)").arg(driver);
     err.message = step + QStringLiteral(": ") + message;
     return err;
 }

@@ -4,29 +4,40 @@
 
 #include <mongoc/mongoc.h>
 
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 
 namespace oe {
 
 namespace {
+// A failing operation can make the driver repeat itself (one warning per server per scan):
+// keep the few latest distinct messages, enough to explain the error that follows.
+constexpr qsizetype kRecentLimit = 4;
+
 thread_local bool t_capturing = false;
 thread_local QStringList t_captured;
+thread_local QStringList t_recent;
 
-void logHandler(mongoc_log_level_t level, const char *domain, const char *message, void *)
+void remember(const QString &line)
+{
+    t_recent.removeAll(line);
+    t_recent << line;
+    while (t_recent.size() > kRecentLimit)
+        t_recent.removeFirst();
+}
+
+void logHandler(mongoc_log_level_t level, const char *, const char *message, void *)
 {
     if (level > MONGOC_LOG_LEVEL_WARNING)
         return;
     // Servers without sessions (FerretDB) reject the driver's farewell; nothing is wrong.
     if (std::strstr(message, "endSessions"))
         return;
-    const QString line = UriRedactor::redactText(QString::fromUtf8(message));
-    if (t_capturing) {
+    const QString line = UriRedactor::redactText(QString::fromUtf8(message)).simplified();
+    if (t_capturing)
         t_captured << line;
-        return;
-    }
-    std::fprintf(stderr, "mongoc %s: %s\n", domain, line.toLocal8Bit().constData());
+    else
+        remember(line); // never printed: a line of its own would break the one-line errors
 }
 } // namespace
 
@@ -38,6 +49,16 @@ void MongoRuntime::ensureInitialized()
         mongoc_log_set_handler(logHandler, nullptr);
         mongoc_log_trace_disable();
     });
+}
+
+QString MongoRuntime::recentDriverMessages()
+{
+    return t_recent.join(QStringLiteral("; "));
+}
+
+void MongoRuntime::clearDriverMessages()
+{
+    t_recent.clear();
 }
 
 MongoRuntime::WarningCapture::WarningCapture() : m_previous(t_captured), m_wasCapturing(t_capturing)

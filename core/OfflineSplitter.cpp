@@ -2,14 +2,14 @@
 
 #include "BsonRaw.h"
 #include "DocumentSplitter.h"
-#include "DumpFileSource.h"
+#include "DumpCursor.h"
+#include "StagedOutput.h"
 #include "JournalEntry.h"
 #include "MigrationVerifier.h"
 #include "SplitPlanner.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <functional>
 #include <map>
@@ -17,41 +17,6 @@
 namespace oe {
 
 namespace {
-
-// Reads whole documents of a dump one at a time (with one document of look-ahead).
-class DumpCursor
-{
-public:
-    explicit DumpCursor(const QString &path) : m_source(path) {}
-    bool open(SourceError *error) { return m_source.open(error); }
-    // Next document, or false at the end (error set if the file is faulty).
-    bool next(QByteArray *doc, SourceError *error)
-    {
-        while (m_at >= m_batch.documents.size()) {
-            if (m_done)
-                return false;
-            const auto status = m_source.read(m_batch, 1u << 20, error);
-            m_at = 0;
-            if (status == DocumentSource::ReadResult::Error) {
-                m_done = true;
-                if (m_batch.documents.empty())
-                    return false;
-            } else if (status == DocumentSource::ReadResult::End) {
-                m_done = true;
-                return false;
-            }
-        }
-        const auto &e = m_batch.documents[m_at++];
-        *doc = QByteArray(reinterpret_cast<const char *>(m_batch.data(e)), qsizetype(e.length));
-        return true;
-    }
-
-private:
-    DumpFileSource m_source;
-    DocumentBatch m_batch;
-    std::size_t m_at = 0;
-    bool m_done = false;
-};
 
 bool flagged(const QByteArray &doc, const SplitConfig &config)
 {
@@ -108,9 +73,183 @@ Paths pathsFor(const QString &dir, const SplitConfig &c)
             d.filePath(c.journalCollection() + QStringLiteral(".bson"))};
 }
 
-bool writeAll(QSaveFile &file, const QByteArray &bytes)
+// Belt and braces behind the name checks: every output file lies directly in `dir`.
+bool staysInside(const QString &dir, const Paths &paths, SourceError *error)
 {
-    return file.write(bytes) == bytes.size();
+    const QString root = QDir(dir).absolutePath();
+    for (const QString &p : {paths.primary, paths.overflow, paths.journal}) {
+        if (QFileInfo(p).absolutePath() != root) {
+            *error = SourceError::io(p, QStringLiteral("would be written outside --out-dir %1")
+                                            .arg(dir));
+            error->kind = SourceError::Kind::Usage;
+            return false;
+        }
+    }
+    return true;
+}
+
+SourceError usage(const QString &source, const QString &message)
+{
+    SourceError e = SourceError::io(source, message);
+    e.kind = SourceError::Kind::Usage;
+    return e;
+}
+
+// The run of `field` recorded in a journal file (any field's when `field` is empty).
+bool journaledRun(const QString &journalPath, const QString &field, SplitConfig *config,
+                  QString *state, SourceError *error)
+{
+    DumpCursor cursor(journalPath);
+    if (!cursor.open(error))
+        return false;
+    QByteArray doc;
+    while (cursor.next(&doc, error)) {
+        if (JournalEntry::configFromRunDocument(doc, config, state) &&
+            (field.isEmpty() || config->field == field))
+            return true;
+    }
+    return false;
+}
+
+// The run recorded in a journal file, if there is one: "field 'x' with keep 50, page size …".
+QString priorRun(const QString &journalPath)
+{
+    SplitConfig earlier;
+    QString state;
+    SourceError ignored;
+    if (!QFileInfo::exists(journalPath) ||
+        !journaledRun(journalPath, QString(), &earlier, &state, &ignored))
+        return {};
+    return QStringLiteral("field '%1' with keep %2, page size %3, overflow %4 (%5)")
+        .arg(earlier.field)
+        .arg(earlier.keep)
+        .arg(earlier.pageSize)
+        .arg(earlier.overflowCollection, state);
+}
+
+} // namespace
+
+bool OfflineSplitter::plan(const QString &dumpPath, const SplitConfig &config, SplitPlan *plan,
+                           SourceError *error, const std::atomic<bool> *cancel,
+                           const SplitPlanner::RowCallback &onRow)
+{
+    DumpFileSource source(dumpPath);
+    *plan = SplitPlanner::plan(source, config, cancel, onRow);
+    if (plan->error.isError()) {
+        *error = plan->error;
+        return false;
+    }
+    if (plan->cancelled)
+        return false;
+    if (plan->documents > 0 && plan->withField == 0) {
+        *error = usage(dumpPath, QStringLiteral("no document has a field '%1'; nothing written")
+                                     .arg(config.field));
+        return false;
+    }
+    if (plan->withField > 0 && plan->skippedDocuments == plan->withField) {
+        // Drift is a few documents; a field that is never an array is the wrong field.
+        *error = SourceError::io(
+            dumpPath, QStringLiteral("field '%1' is not an array in any of the %2 document(s) "
+                                     "that have it (first: %3); nothing written")
+                          .arg(config.field)
+                          .arg(plan->withField)
+                          .arg(plan->skipped.value(0)));
+        error->kind = SourceError::Kind::InvalidData;
+        return false;
+    }
+    if (plan->alreadySplit > 0) {
+        const QString earlier =
+            priorRun(pathsFor(QFileInfo(dumpPath).absolutePath(), config).journal);
+        *error = usage(
+            dumpPath,
+            QStringLiteral("%1 document(s) already have %2: true (first: %3): this dump is the "
+                           "output of an earlier split%4, whose pages another split would "
+                           "lose; roll that back first, or split the original dump; nothing "
+                           "written")
+                .arg(plan->alreadySplit)
+                .arg(config.flagField, plan->firstAlreadySplit,
+                     earlier.isEmpty() ? QString() : QStringLiteral(" (") + earlier + u')'));
+        return false;
+    }
+    if (plan->invalidDocuments > 0) {
+        error->kind = SourceError::Kind::InvalidData;
+        error->source = dumpPath;
+        error->message =
+            QStringLiteral("%1 document(s) cannot be split%2, nothing written; first: %3")
+                .arg(plan->invalidDocuments)
+                .arg(config.strict ? QStringLiteral(" (--strict)") : QString(),
+                     plan->problems.value(0));
+        return false;
+    }
+    return true;
+}
+
+bool OfflineSplitter::journaledConfig(const QString &splitDump, const QString &field,
+                                      SplitConfig *config, QString *state, SourceError *error)
+{
+    SplitConfig probe;
+    probe.collection = collectionOf(splitDump);
+    const QString journal = pathsFor(QFileInfo(splitDump).absolutePath(), probe).journal;
+    if (!journaledRun(journal, field, config, state, error)) {
+        if (!error->isError())
+            *error = usage(journal, QStringLiteral("no split of field '%1' in this journal").arg(field));
+        return false;
+    }
+    config->collection = probe.collection; // the files may have been renamed with the folder
+    return true;
+}
+
+namespace {
+
+JournalEntry journalEntryFor(const SplitConfig &config, const DocumentSplitter::Result &r)
+{
+    JournalEntry entry;
+    entry.run = config.field;
+    entry.rawId = r.rawId;
+    entry.length = r.length;
+    entry.digest = r.digest;
+    entry.originalFlag = r.originalFlag;
+    entry.originalCount = r.originalCount;
+    entry.originalPages = r.originalPages;
+    entry.state = QStringLiteral("split");
+    return entry;
+}
+
+// The second pass: every file staged, renamed into place only when all were written.
+bool writeSplit(const QString &dumpPath, const QString &overflowPath, const QString &journalPath,
+                const QString &primaryPath, const SplitConfig &config, QStringList *written,
+                SourceError *error)
+{
+    StagedOutput output; // the primary last: its appearance says the split is complete
+    QIODevice *overflow = output.add(overflowPath, error);
+    QIODevice *journal = overflow ? output.add(journalPath, error) : nullptr;
+    QIODevice *primary = journal ? output.add(primaryPath, error) : nullptr;
+    DumpCursor in(dumpPath);
+    if (!primary || !in.open(error))
+        return false;
+    QByteArray doc;
+    while (in.next(&doc, error)) {
+        const auto r =
+            DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                                    std::uint32_t(doc.size()), config);
+        if (r.kind != DocumentSplitter::Result::Kind::Split) {
+            if (!output.write(primary, doc, error)) // byte-identical
+                return false;
+            continue;
+        }
+        if (!output.write(primary, r.primary, error))
+            return false;
+        for (const auto &page : r.pages)
+            if (!output.write(overflow, page, error))
+                return false;
+        if (!output.write(journal, journalEntryFor(config, r).toBson(), error))
+            return false;
+    }
+    if (error->isError())
+        return false;
+    return output.write(journal, JournalEntry::runDocument(config, QStringLiteral("applied")),
+                        error) &&
+           output.commit(written, error);
 }
 
 } // namespace
@@ -130,82 +269,22 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir,
 {
     const SplitConfig config = configIn.withDefaults();
     const Paths out = pathsFor(outDir, config);
-    if (QFileInfo(out.primary).canonicalFilePath() == QFileInfo(dumpPath).canonicalFilePath()) {
-        *error = SourceError::io(
-            dumpPath,
-            QStringLiteral("the output would replace the input; choose another --out-dir"));
-        error->kind = SourceError::Kind::Usage;
+    if (!staysInside(outDir, out, error))
         return false;
+    for (const QString &p : {out.primary, out.overflow, out.journal}) {
+        if (QFileInfo(p).canonicalFilePath() == QFileInfo(dumpPath).canonicalFilePath()) {
+            *error = usage(dumpPath, QStringLiteral("the output would replace the input; choose "
+                                                    "another --out-dir"));
+            return false;
+        }
     }
-    // First pass: every document must be splittable, or nothing is written.
-    DumpFileSource check(dumpPath);
-    *plan = SplitPlanner::plan(check, config, cancel);
-    if (plan->error.isError()) {
-        *error = plan->error;
-        return false;
-    }
-    if (plan->invalidDocuments > 0) {
-        error->kind = SourceError::Kind::InvalidData;
-        error->source = dumpPath;
-        error->message =
-            QStringLiteral("%1 document(s) cannot be split, nothing written; first: %2")
-                .arg(plan->invalidDocuments)
-                .arg(plan->problems.value(0));
-        return false;
-    }
-    if (plan->cancelled)
+    if (!OfflineSplitter::plan(dumpPath, config, plan, error, cancel))
         return false;
     if (!QDir().mkpath(outDir)) {
         *error = SourceError::io(outDir, QStringLiteral("cannot create the output directory"));
         return false;
     }
-    QSaveFile primary(out.primary), overflow(out.overflow), journal(out.journal);
-    for (QSaveFile *f : {&primary, &overflow, &journal}) {
-        if (!f->open(QIODevice::WriteOnly)) {
-            *error = SourceError::io(f->fileName(),
-                                     QStringLiteral("cannot write: %1").arg(f->errorString()));
-            return false;
-        }
-    }
-    DumpCursor in(dumpPath);
-    if (!in.open(error))
-        return false;
-    QByteArray doc;
-    bool ok = true;
-    while (ok && in.next(&doc, error)) {
-        const auto r =
-            DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                                    std::uint32_t(doc.size()), config);
-        if (r.kind != DocumentSplitter::Result::Kind::Split) {
-            ok = writeAll(primary, doc); // byte-identical
-            continue;
-        }
-        ok = writeAll(primary, r.primary);
-        for (const auto &page : r.pages)
-            ok = ok && writeAll(overflow, page);
-        JournalEntry entry;
-        entry.run = config.field;
-        entry.rawId = r.rawId;
-        entry.length = r.length;
-        entry.digest = r.digest;
-        entry.originalFlag = r.originalFlag;
-        entry.originalCount = r.originalCount;
-        entry.originalPages = r.originalPages;
-        entry.state = QStringLiteral("split");
-        ok = ok && writeAll(journal, entry.toBson());
-    }
-    if (error->isError())
-        return false;
-    ok = ok && writeAll(journal, JournalEntry::runDocument(config, QStringLiteral("applied")));
-    for (QSaveFile *f : {&primary, &overflow, &journal}) {
-        if (!ok || !f->commit()) {
-            *error = SourceError::io(f->fileName(),
-                                     QStringLiteral("cannot write: %1").arg(f->errorString()));
-            return false;
-        }
-        *written << f->fileName();
-    }
-    return true;
+    return writeSplit(dumpPath, out.overflow, out.journal, out.primary, config, written, error);
 }
 
 namespace {
@@ -288,21 +367,18 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir,
     const SplitConfig config = configIn.withDefaults();
     const QString target = QDir(outDir).filePath(config.collection + QStringLiteral(".bson"));
     if (QFileInfo(target).canonicalFilePath() == QFileInfo(splitDump).canonicalFilePath()) {
-        *error = SourceError::io(
-            splitDump,
-            QStringLiteral("the output would replace the input; choose another --out-dir"));
-        error->kind = SourceError::Kind::Usage;
+        *error = usage(splitDump, QStringLiteral("the output would replace the input; choose "
+                                                 "another --out-dir"));
         return false;
     }
     if (!QDir().mkpath(outDir)) {
         *error = SourceError::io(outDir, QStringLiteral("cannot create the output directory"));
         return false;
     }
-    QSaveFile out(target);
-    if (!out.open(QIODevice::WriteOnly)) {
-        *error = SourceError::io(target, QStringLiteral("cannot write: %1").arg(out.errorString()));
+    StagedOutput output;
+    QIODevice *out = output.add(target, error);
+    if (!out)
         return false;
-    }
     bool ok = walkSplit(
         splitDump, config, report, error,
         [&](const QByteArray &primary, const std::vector<QByteArray> &pages,
@@ -318,9 +394,9 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir,
                     QStringLiteral("%1: %2").arg(DocumentId::toRelaxedJson(entry.rawId), problem));
                 return false;
             }
-            return writeAll(out, original);
+            return output.write(out, original, error);
         },
-        [&](const QByteArray &doc) { return writeAll(out, doc); });
+        [&](const QByteArray &doc) { return output.write(out, doc, error); });
     if (!ok || !report->ok()) {
         if (!error->isError()) {
             error->kind = SourceError::Kind::InvalidData;
@@ -330,12 +406,7 @@ bool OfflineSplitter::rollback(const QString &splitDump, const QString &outDir,
         }
         return false;
     }
-    if (!out.commit()) {
-        *error = SourceError::io(target, QStringLiteral("cannot write: %1").arg(out.errorString()));
-        return false;
-    }
-    *written << target;
-    return true;
+    return output.commit(written, error);
 }
 
 } // namespace oe

@@ -3,6 +3,7 @@
 #include "SourceError.h"
 #include "SplitConfig.h"
 #include "SplitPlan.h"
+#include "SplitPlanner.h"
 #include "VerifyReport.h"
 
 #include <QStringList>
@@ -20,7 +21,18 @@ public:
     // The collection name a dump file stands for: "books.bson" and "books.bson.gz" -> "books".
     static QString collectionOf(const QString &dumpPath);
 
-    // Checks every document first; writes nothing if any cannot be split.
+    // What split would do, refusing as split refuses (nothing written here in any case): no
+    // document has the field, the dump is the output of an earlier split, a document cannot be
+    // split. `onRow` sees each document to split.
+    static bool plan(const QString &dumpPath, const SplitConfig &config, SplitPlan *plan,
+                     SourceError *error, const std::atomic<bool> *cancel = nullptr,
+                     const SplitPlanner::RowCallback &onRow = {});
+    // The configuration of the split of `field` recorded in the journal beside `splitDump`;
+    // false with `error` set when there is none.
+    static bool journaledConfig(const QString &splitDump, const QString &field,
+                                SplitConfig *config, QString *state, SourceError *error);
+
+    // Checks every document first (plan); writes nothing if any cannot be split.
     static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config,
                       SplitPlan *plan, QStringList *written, SourceError *error,
                       const std::atomic<bool> *cancel = nullptr);

@@ -383,10 +383,12 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
                 item.split =
                     DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
                                             std::uint32_t(doc.size()), m_config);
-                if (item.split.kind == DocumentSplitter::Result::Kind::Invalid) {
+                if (item.split.kind != DocumentSplitter::Result::Kind::Split) {
                     ++progress->skipped;
-                    m_notes << QStringLiteral("%1: %2").arg(idText(item.idValue),
-                                                            item.split.problem);
+                    m_notes << QStringLiteral("%1: %2").arg(
+                        idText(item.idValue), item.split.problem.isEmpty()
+                                                  ? QStringLiteral("nothing to move, left as it is")
+                                                  : item.split.problem);
                     return true;
                 }
                 batch.items.push_back(std::move(item));

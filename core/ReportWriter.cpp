@@ -2,9 +2,9 @@
 
 #include "BsonTypes.h"
 #include "DocumentId.h"
+#include "StagedOutput.h"
 
 #include <QDir>
-#include <QSaveFile>
 
 namespace oe {
 
@@ -223,8 +223,8 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         return false;
     }
     using Writer = bool (*)(const Report &, QIODevice *);
+    // summary.csv last: it is the one that says whether the analysis was complete.
     const std::pair<const char *, Writer> files[] = {
-        {"summary.csv", &ReportWriter::summary},
         {"size_histogram.csv", &ReportWriter::sizeHistogram},
         {"fields.csv", &ReportWriter::fields},
         {"array_histograms.csv", &ReportWriter::arrayHistograms},
@@ -232,17 +232,22 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         {"top_documents.csv", &ReportWriter::topDocuments},
         {"top_arrays.csv", &ReportWriter::topArrays},
         {"recommendations.csv", &ReportWriter::recommendations},
+        {"summary.csv", &ReportWriter::summary},
     };
     const QDir dir(directory);
+    StagedOutput output;
+    SourceError failure;
     for (const auto &[name, writer] : files) {
-        const QString path = dir.filePath(QString::fromLatin1(name));
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !writer(report, &file) || !file.commit()) {
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-            return false;
-        }
-        if (written)
-            *written << path;
+        QIODevice *device = output.add(dir.filePath(QString::fromLatin1(name)), &failure);
+        if (!device)
+            break;
+        writer(report, device); // a refused write shows as the file's error at commit
+    }
+    if (!failure.isError())
+        output.commit(written, &failure);
+    if (failure.isError()) {
+        *error = failure.toString() + QStringLiteral(" (no report written)");
+        return false;
     }
     return true;
 }

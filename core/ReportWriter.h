@@ -26,8 +26,9 @@ public:
         int topK = 20;
     };
 
-    // Writes every report into `directory` (created if missing). Each file is written to a
-    // temporary name and renamed into place, so a failure never leaves a half-written report.
+    // Writes every report into `directory` (created if missing). All are written to temporary
+    // names and renamed into place only when every one was written, so a failure (a full disk)
+    // leaves no report half-written and none out of step with the others.
     static bool write(const QString &directory, const Report &report, QString *error,
                       QStringList *written = nullptr);
 

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace oe {
 
 // What "Test connection" reports, and what analysis and migration adapt to.
@@ -27,8 +29,23 @@ struct ServerInfo
     bool supportsTransactions = false; // multi-document transactions
     QStringList notes;                 // fallbacks in words, for the user
 
+    // Whether a single-document update is applied atomically, so a guard in its filter still
+    // holds when the document is written: MongoDB and FerretDB 2.x (PostgreSQL with the
+    // DocumentDB extension) do; FerretDB 1.x (and 0.x) reads the document and writes it back
+    // whole, so a write landing in between is lost (FerretDB issue #3040).
+    enum class UpdateAtomicity
+    {
+        Atomic,
+        NotAtomic,
+        Unknown // FerretDB whose version cannot be read
+    };
+
     QString topologyName() const;
     QString summary() const; // one line
+    // FerretDB's major version from ferretDbVersion ("v1.24.2", "1.24.2", "2.0.0-rc.2"); nullopt
+    // when the server is not FerretDB or its version cannot be read.
+    std::optional<int> ferretDbMajorVersion() const;
+    UpdateAtomicity updateAtomicity() const;
 };
 
 } // namespace oe

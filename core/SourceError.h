@@ -24,6 +24,7 @@ struct SourceError
     std::int64_t docIndex = -1;   // 0-based position of the document in the source
     std::int64_t byteOffset = -1; // byte offset in the file where the problem was found
     QString fieldPath;            // field path, where the problem is inside a document
+    int serverCode = 0;           // the server's error code, when the server refused an operation
 
     bool isError() const { return kind != Kind::None; }
     QString toString() const;

@@ -1,6 +1,7 @@
 #include "SplitConfig.h"
 
 #include "LiveQuery.h"
+#include "NamespaceNames.h"
 
 namespace oe {
 
@@ -47,6 +48,10 @@ QStringList SplitConfig::problems() const
     const SplitConfig c = withDefaults();
     if (c.collection.isEmpty())
         out << QStringLiteral("no collection given");
+    else if (QString p = NamespaceNames::collectionProblem(QStringLiteral("the collection name"),
+                                                           c.collection);
+             !p.isEmpty())
+        out << p;
     if (QString p = fieldProblem(QStringLiteral("--field"), c.field, true); !p.isEmpty())
         out << p;
     else if (c.field == QLatin1String("_id") || c.field.startsWith(QStringLiteral("_id.")))
@@ -96,9 +101,11 @@ QStringList SplitConfig::problems() const
         if (c.overflowCollection == c.journalCollection())
             out << QStringLiteral("the overflow collection may not be the migration journal '%1'")
                        .arg(c.journalCollection());
-        if (c.overflowCollection.startsWith(QStringLiteral("system.")))
-            out << QStringLiteral("the overflow collection may not be a system collection");
     }
+    if (QString p = NamespaceNames::collectionProblem(QStringLiteral("--overflow-collection"),
+                                                      c.overflowCollection);
+        !p.isEmpty() && !c.collection.isEmpty())
+        out << p;
     if (QString p = LiveQuery::validateFilter(c.filter); !p.isEmpty())
         out << QStringLiteral("--filter: ") + p;
     return out;

@@ -23,6 +23,10 @@ struct SplitConfig
     QString countField; // optional: total length, like activityCount
     QString pagesField; // optional: number of pages, like overflowPages
     QString filter;     // optional extended JSON: only these documents
+    // Schema drift: a document whose field is missing or not an array is left as it is and
+    // counted as skipped; strict refuses the whole split instead. Not part of the journaled
+    // layout: it decides what a run accepts, not where elements go.
+    bool strict = false;
 
     // Fills the defaults that depend on other fields (overflow name, items field).
     SplitConfig withDefaults() const;

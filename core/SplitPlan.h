@@ -17,6 +17,7 @@ struct SplitPlan
     std::uint64_t documents = 0;    // scanned
     std::uint64_t affected = 0;     // would be split
     std::uint64_t alreadySplit = 0; // flag already set: left alone
+    QString firstAlreadySplit;      // "document 12 (_id 5)"
     std::uint64_t elementsMoved = 0;
     std::uint64_t bytesMoved = 0;
     std::uint64_t overflowDocuments = 0; // pages to write
@@ -25,9 +26,12 @@ struct SplitPlan
     std::uint64_t largestPageBytes = 0;
     Distribution sizesBefore;           // every scanned document
     Distribution sizesAfter;            // primaries after the split, and the untouched ones
-    std::uint64_t invalidDocuments = 0; // the field is not an array, lies inside an array, ...
+    std::uint64_t withField = 0;        // the field exists, whatever its type
+    std::uint64_t skippedDocuments = 0; // the field is not an array there: left as they are
+    QStringList skipped;                // the first few, with the document's index and _id
+    std::uint64_t invalidDocuments = 0; // cannot be split: no _id; or skipped ones when strict
     QStringList problems;               // the first few, with the document's _id
-    SourceError error;                  // reading failed
+    SourceError error;                  // reading failed, or a document is corrupt
     bool cancelled = false;
 };
 

@@ -11,6 +11,8 @@
 
 namespace oe {
 
+class DocumentValidator;
+
 // Pure core, no writes: what the split would do, for one document or a whole collection.
 class SplitPlanner
 {
@@ -19,12 +21,21 @@ public:
     using Progress = std::function<void(const SplitPlan &)>;
 
     // Scans `source` (opened here). `config` must be valid (SplitConfig::problems() empty).
+    // Every document read, and every one the split would write, is validated as analyze
+    // validates; the first corrupt one stops the plan with `error` naming it.
     static SplitPlan plan(DocumentSource &source, const SplitConfig &config,
                           const std::atomic<bool> *cancel = nullptr, const RowCallback &onRow = {},
                           const Progress &progress = {});
     static DocumentPreview preview(const QByteArray &document, const SplitConfig &config);
 
     static constexpr int kProblemsKept = 20;
+
+private:
+    // Adds one document; false (plan.error set) when it, or what the split makes of it, is
+    // corrupt.
+    static bool addDocument(SplitPlan &plan, DocumentValidator &validator, const QString &source,
+                            const DocumentBatch &batch, const DocumentBatch::Entry &entry,
+                            const SplitConfig &config, const RowCallback &onRow);
 };
 
 } // namespace oe

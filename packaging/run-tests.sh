@@ -10,3 +10,4 @@ export OE_FERRETDB
 bash packaging/build.sh dev
 export QT_QPA_PLATFORM=offscreen
 ctest --preset dev --output-on-failure "$@"
+bash packaging/run-fuzz.sh   # libFuzzer targets, 60 s each (OE_FUZZ_SECONDS)

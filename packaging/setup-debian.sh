@@ -10,6 +10,7 @@ packages=(
   libmongoc-dev libbson-dev zlib1g-dev                     # MongoDB C driver, .bson.gz dumps
   qtkeychain-qt6-dev                                       # secrets in the system keychain
   xvfb xauth time util-linux openssl python3               # screenshots, benchmark RSS, setpriv, test certificates, fixtures
+  clang libclang-rt-14-dev                                 # libFuzzer targets (packaging/run-fuzz.sh)
 )
 
 missing=()

@@ -192,28 +192,32 @@ private slots:
         QVERIFY(r.primary.isEmpty() && r.pages.empty());
     }
 
-    void invalidShapesAreNamed_data()
+    // Schema drift (the field is there but no splittable array) is skipped: the document stays
+    // as it is. A document that cannot be split at all is invalid. Both say why.
+    void unsplittableShapesAreNamed_data()
     {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("field");
+        QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("mentions");
+        const int skipped = int(DocumentSplitter::Result::Kind::Skipped);
         QTest::newRow("not an array") << R"({"_id": 1, "a": "text"})"
-                                      << "a"
-                                      << "is string, not an array";
+                                      << "a" << skipped << "is string, not an array";
         QTest::newRow("inside array") << R"({"_id": 1, "acts": [{"tags": [1, 2, 3]}]})"
-                                      << "acts.tags"
-                                      << "inside the array 'acts'";
+                                      << "acts.tags" << skipped << "inside the array 'acts'";
         QTest::newRow("no _id") << R"({"a": [1, 2, 3]})"
-                                << "a"
-                                << "no _id";
+                                << "a" << int(DocumentSplitter::Result::Kind::Invalid) << "no _id";
     }
-    void invalidShapesAreNamed()
+    void unsplittableShapesAreNamed()
     {
         QFETCH(QString, input);
         QFETCH(QString, field);
+        QFETCH(int, kind);
         QFETCH(QString, mentions);
         const auto r = splitJson(input.toUtf8().constData(), config(field, 1, 1));
-        QCOMPARE(r.kind, DocumentSplitter::Result::Kind::Invalid);
+        QCOMPARE(int(r.kind), kind);
+        QVERIFY(r.hasField);
+        QVERIFY(r.primary.isEmpty() && r.pages.empty());
         QVERIFY2(r.problem.contains(mentions), qPrintable(r.problem));
     }
 

@@ -2,6 +2,8 @@
 
 #include <QTest>
 
+#include <mongoc/mongoc.h>
+
 using namespace oe;
 
 static ConnectionSettings settingsFor(const QString &uri)
@@ -89,6 +91,72 @@ private slots:
         auto c = MongoConnection::open(settingsFor(uri), &error);
         QVERIFY2(c, qPrintable(error.toString()));
         QCOMPARE(c->readPreference(), expected);
+    }
+
+    // A hanging connection attempt (tls=true against a plain server) lasts the connect timeout
+    // however short the server selection timeout is, so the connect timeout follows it down.
+    void connectTimeoutFollowsTheSelectionTimeout_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::addColumn<int>("selectionSetting"); // 0: the default
+        QTest::addColumn<int>("selection");
+        QTest::addColumn<int>("connect");
+        QTest::newRow("defaults") << QStringLiteral("mongodb://h/") << 0 << 10000 << 10000;
+        QTest::newRow("shorter setting") << QStringLiteral("mongodb://h/") << 2000 << 2000 << 2000;
+        QTest::newRow("longer setting")
+            << QStringLiteral("mongodb://h/") << 30000 << 30000 << 10000;
+        QTest::newRow("in the uri")
+            << QStringLiteral("mongodb://h/?tls=true&serverSelectionTimeoutMS=1500") << 0 << 1500
+            << 1500;
+        QTest::newRow("uri wins over setting")
+            << QStringLiteral("mongodb://h/?serverSelectionTimeoutMS=1500") << 30000 << 1500
+            << 1500;
+        QTest::newRow("uri connect timeout kept")
+            << QStringLiteral("mongodb://h/?serverSelectionTimeoutMS=1500&connectTimeoutMS=5000")
+            << 0 << 1500 << 5000;
+    }
+    void connectTimeoutFollowsTheSelectionTimeout()
+    {
+        QFETCH(QString, uri);
+        QFETCH(int, selectionSetting);
+        QFETCH(int, selection);
+        QFETCH(int, connect);
+        ConnectionSettings settings = settingsFor(uri);
+        if (selectionSetting > 0)
+            settings.serverSelectionTimeoutMs = selectionSetting;
+        SourceError error;
+        auto c = MongoConnection::open(settings, &error);
+        QVERIFY2(c, qPrintable(error.toString()));
+        const mongoc_uri_t *applied = mongoc_client_get_uri(c->client());
+        QCOMPARE(mongoc_uri_get_option_as_int32(applied, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, -1),
+                 selection);
+        QCOMPARE(mongoc_uri_get_option_as_int32(applied, MONGOC_URI_CONNECTTIMEOUTMS, -1), connect);
+    }
+
+    // The driver logs some causes apart from the error it returns; they join the error's one
+    // line (redacted), never stderr.
+    void driverMessagesJoinTheErrorRedacted()
+    {
+        SourceError error;
+        auto c =
+            MongoConnection::open(settingsFor(QStringLiteral("mongodb://127.0.0.1:1/")), &error);
+        QVERIFY(c);
+        mongoc_log(MONGOC_LOG_LEVEL_WARNING, "mongoc", "cannot reach mongodb://u:topsecret@h:1/");
+        mongoc_log(MONGOC_LOG_LEVEL_WARNING, "mongoc", "cannot reach mongodb://u:topsecret@h:1/");
+        mongoc_log(MONGOC_LOG_LEVEL_DEBUG, "mongoc", "chatter");
+        mongoc_log(MONGOC_LOG_LEVEL_ERROR, "mongoc", "Last server removed from topology");
+        bson_error_t e;
+        bson_set_error(&e, MONGOC_ERROR_SERVER_SELECTION, MONGOC_ERROR_SERVER_SELECTION_FAILURE,
+                       "No suitable servers found");
+        const QString line = c->errorFrom(e, QStringLiteral("connecting")).toString();
+        QCOMPARE(line, QStringLiteral("127.0.0.1:1: connecting: No suitable servers found "
+                                      "(driver: cannot reach mongodb://u:****@h:1/; Last server "
+                                      "removed from topology)"));
+        // A new connection starts afresh.
+        c = MongoConnection::open(settingsFor(QStringLiteral("mongodb://127.0.0.1:1/")), &error);
+        QVERIFY(c);
+        QCOMPARE(c->errorFrom(e, QStringLiteral("connecting")).toString(),
+                 QStringLiteral("127.0.0.1:1: connecting: No suitable servers found"));
     }
 };
 

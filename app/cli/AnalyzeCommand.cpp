@@ -39,6 +39,52 @@ void printProgress(const oe::Analyzer::Progress &p)
     std::fflush(stderr);
 }
 
+// Ranges of the numeric options: beyond them a value is a typo, not a wish.
+constexpr std::uint64_t kMaxSample = 100'000'000; // the sample is held in memory
+constexpr std::uint64_t kMaxTop = 100'000;
+constexpr std::uint64_t kMaxBsonBytes = 16 * 1024 * 1024;
+constexpr std::uint64_t kMaxThreads = 256;
+constexpr double kMaxMultiplier = 100;
+
+// The options one detection method alone reads, and that method.
+struct MethodOption
+{
+    const char *option;
+    oe::OutlierMethod method;
+};
+constexpr MethodOption kMethodOptions[] = {{"preset", oe::OutlierMethod::Absolute},
+                                           {"percentile", oe::OutlierMethod::Percentile},
+                                           {"mad-z", oe::OutlierMethod::Mad}};
+
+// The method the options choose: --method if given, else the one that --preset, --percentile
+// or --mad-z implies (the default if none). An option another method would silently ignore is
+// refused instead; empty `problem` when all agree.
+oe::OutlierMethod chosenMethod(const QCommandLineParser &parser, oe::OutlierMethod method,
+                               QString *problem)
+{
+    const bool explicitMethod = parser.isSet(QStringLiteral("method"));
+    const MethodOption *implied = nullptr;
+    for (const MethodOption &m : kMethodOptions) {
+        const QString option = QString::fromLatin1(m.option);
+        if (!parser.isSet(option))
+            continue;
+        if (explicitMethod && m.method != method) {
+            *problem = QStringLiteral("--%1 goes with --method %2, not --method %3")
+                           .arg(option, oe::methodName(m.method), oe::methodName(method));
+            return method;
+        }
+        if (implied && implied->method != m.method) {
+            *problem = QStringLiteral("--%1 and --%2 belong to different methods (%3, %4): give "
+                                      "one, or --method")
+                           .arg(QLatin1String(implied->option), option,
+                                oe::methodName(implied->method), oe::methodName(m.method));
+            return method;
+        }
+        implied = &m;
+    }
+    return explicitMethod || !implied ? method : implied->method;
+}
+
 } // namespace
 
 int AnalyzeCommand::run(const QStringList &arguments)
@@ -99,8 +145,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
          QStringLiteral("N")},
         {QStringLiteral("quiet"), QStringLiteral("No progress or summary output.")},
     });
-    if (!parser.parse(arguments))
-        return cli::fail(ExitUsage, parser.errorText());
+    if (!cli::parse(parser, arguments))
+        return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
@@ -132,22 +178,25 @@ int AnalyzeCommand::run(const QStringList &arguments)
     std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, top, target,
         threads, maxTime, batchSize;
     oe::DetectionOptions detection;
-    if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1) ||
+    constexpr std::uint64_t kInt32Max = 2147483647;
+    if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1, kMaxSample) ||
         !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("seed"), seed) ||
         !cli::unsignedOption(parser, QStringLiteral("size-threshold"), sizeThreshold) ||
         !cli::unsignedOption(parser, QStringLiteral("array-threshold"), arrayThreshold) ||
-        !cli::unsignedOption(parser, QStringLiteral("top"), top) ||
-        !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1) ||
-        !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1) ||
-        !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1) ||
-        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1) ||
-        !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile) ||
-        !cli::doubleOption(parser, QStringLiteral("fence-k"), detection.parameters.fenceK) ||
-        !cli::doubleOption(parser, QStringLiteral("mad-z"), detection.parameters.madZ))
+        !cli::unsignedOption(parser, QStringLiteral("top"), top, 0, kMaxTop) ||
+        !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1,
+                             kMaxBsonBytes) ||
+        !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1, kMaxThreads) ||
+        !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1, kInt32Max) ||
+        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max) ||
+        !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile,
+                           0, 100) ||
+        !cli::doubleOption(parser, QStringLiteral("fence-k"), detection.parameters.fenceK, 0,
+                           kMaxMultiplier) ||
+        !cli::doubleOption(parser, QStringLiteral("mad-z"), detection.parameters.madZ, 0,
+                           kMaxMultiplier))
         return ExitUsage;
-    if (detection.parameters.percentile > 100.0)
-        return cli::fail(ExitUsage, QStringLiteral("--percentile must be between 0 and 100"));
     if (parser.isSet(QStringLiteral("method"))) {
         const auto m = oe::methodFromName(parser.value(QStringLiteral("method")));
         if (!m)
@@ -165,9 +214,11 @@ int AnalyzeCommand::run(const QStringList &arguments)
                                  .arg(oe::ThresholdPreset::names().join(QStringLiteral(", ")),
                                       parser.value(QStringLiteral("preset"))));
         detection.preset = *p;
-        if (!parser.isSet(QStringLiteral("method")))
-            detection.method = oe::OutlierMethod::Absolute;
     }
+    QString conflict;
+    detection.method = chosenMethod(parser, detection.method, &conflict);
+    if (!conflict.isEmpty())
+        return cli::fail(ExitUsage, conflict);
     detection.sizeThreshold = sizeThreshold;
     detection.arrayThreshold = arrayThreshold;
 
@@ -211,7 +262,7 @@ int AnalyzeCommand::run(const QStringList &arguments)
         query.count = options.count;
         query.seed = options.seed;
         query.maxTimeMs = qint64(maxTime.value_or(0));
-        query.batchSize = int(std::min<std::uint64_t>(batchSize.value_or(0), 1u << 30));
+        query.batchSize = int(batchSize.value_or(0));
         source = std::make_unique<oe::LiveCollectionSource>(settings, query);
     } else {
         source = std::make_unique<oe::DumpFileSource>(parser.value(QStringLiteral("dump")));

@@ -1,5 +1,6 @@
 #include "CliSupport.h"
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <unistd.h>
@@ -36,34 +37,71 @@ int fail(int code, const QString &message)
     return code;
 }
 
+bool parse(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parser.parse(arguments)) {
+        fail(ExitUsage, parser.errorText());
+        return false;
+    }
+    QStringList seen;
+    for (const QString &name : parser.optionNames()) {
+        if (!seen.contains(name)) {
+            seen << name;
+            continue;
+        }
+        const QStringList values = parser.values(name);
+        const QString prefix = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
+        fail(ExitUsage,
+             values.isEmpty()
+                 ? QStringLiteral("%1%2 is given more than once").arg(prefix, name)
+                 : QStringLiteral("%1%2 is given more than once ('%3'): give it once")
+                       .arg(prefix, name, values.join(QStringLiteral("', '"))));
+        return false;
+    }
+    return true;
+}
+
+namespace {
+QString rangeText(std::uint64_t minimum, std::uint64_t maximum)
+{
+    if (maximum == std::numeric_limits<std::uint64_t>::max())
+        return QStringLiteral(">= %1").arg(minimum);
+    return QStringLiteral("from %1 to %2").arg(minimum).arg(maximum);
+}
+} // namespace
+
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,
-                    std::optional<std::uint64_t> &out, std::uint64_t minimum)
+                    std::optional<std::uint64_t> &out, std::uint64_t minimum, std::uint64_t maximum)
 {
     if (!parser.isSet(name))
         return true;
     bool ok = false;
     const QString text = parser.value(name).trimmed();
     const qulonglong v = text.toULongLong(&ok);
-    if (!ok || text.startsWith(QLatin1Char('-')) || v < minimum) {
-        fail(ExitUsage, QStringLiteral("--%1 expects a whole number >= %2, got '%3'")
-                            .arg(name)
-                            .arg(minimum)
-                            .arg(parser.value(name)));
+    if (!ok || text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('+')) ||
+        v < minimum || v > maximum) {
+        fail(ExitUsage, QStringLiteral("--%1 expects a whole number %2, got '%3'")
+                            .arg(name, rangeText(minimum, maximum), parser.value(name)));
         return false;
     }
     out = v;
     return true;
 }
 
-bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out)
+bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out,
+                  double minimum, double maximum)
 {
     if (!parser.isSet(name))
         return true;
     bool ok = false;
-    const double v = parser.value(name).toDouble(&ok);
-    if (!ok || v < 0) {
-        fail(ExitUsage, QStringLiteral("--%1 expects a non-negative number, got '%2'")
-                            .arg(name, parser.value(name)));
+    const double v = parser.value(name).trimmed().toDouble(&ok);
+    // toDouble accepts "nan" and "inf": both would flag all documents or none, silently.
+    if (!ok || !std::isfinite(v) || v < minimum || v > maximum) {
+        fail(ExitUsage, QStringLiteral("--%1 expects a number from %2 to %3, got '%4'")
+                            .arg(name)
+                            .arg(minimum)
+                            .arg(maximum)
+                            .arg(parser.value(name)));
         return false;
     }
     out = v;

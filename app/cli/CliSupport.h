@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 // Small helpers shared by the CLI's commands: one-line errors, strict number parsing.
@@ -17,10 +18,17 @@ namespace cli {
 int fail(int code, const QString &message);
 // The exit code for a core error: usage 2, invalid data 4, I/O or connection 3.
 int exitCodeFor(const oe::SourceError &error);
-// Parses a non-negative integer option; prints a usage error naming the option if invalid.
+// Parses `arguments`; false after a one-line usage error, also when an option is given twice
+// (the CLI never picks one of two values silently).
+bool parse(QCommandLineParser &parser, const QStringList &arguments);
+// Parses a whole-number option within [minimum, maximum]; prints a usage error naming the
+// option and its range if invalid.
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,
-                    std::optional<std::uint64_t> &out, std::uint64_t minimum = 0);
-bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out);
+                    std::optional<std::uint64_t> &out, std::uint64_t minimum = 0,
+                    std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max());
+// Parses a finite number within [minimum, maximum] (NaN and infinities are refused).
+bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out,
+                  double minimum, double maximum);
 bool stderrIsTerminal();
 // Set by the first SIGINT or SIGTERM once installed (the first call installs the handlers);
 // a second signal ends the process at once, as usual.

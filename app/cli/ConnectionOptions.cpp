@@ -54,10 +54,11 @@ bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings
     settings->tlsAllowInvalidHostnames =
         parser.isSet(QStringLiteral("tls-allow-invalid-hostnames"));
     std::optional<std::uint64_t> timeout;
-    if (!unsignedOption(parser, QStringLiteral("server-selection-timeout-ms"), timeout, 1))
+    if (!unsignedOption(parser, QStringLiteral("server-selection-timeout-ms"), timeout, 1,
+                        3'600'000))
         return false;
     if (timeout)
-        settings->serverSelectionTimeoutMs = int(std::min<std::uint64_t>(*timeout, 3600000));
+        settings->serverSelectionTimeoutMs = int(*timeout);
     return true;
 }
 

@@ -29,8 +29,8 @@ int DemoDataCommand::run(const QStringList &arguments)
                       QStringLiteral("N")});
     parser.addOption(
         {QStringLiteral("seed"), QStringLiteral("Random seed (default 1)."), QStringLiteral("S")});
-    if (!parser.parse(arguments))
-        return cli::fail(ExitUsage, parser.errorText());
+    if (!cli::parse(parser, arguments))
+        return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
@@ -38,7 +38,7 @@ int DemoDataCommand::run(const QStringList &arguments)
     if (!parser.isSet(QStringLiteral("out")))
         return cli::fail(ExitUsage, QStringLiteral("demo-data needs --out DIR"));
     std::optional<std::uint64_t> docs, seed;
-    if (!cli::unsignedOption(parser, QStringLiteral("docs"), docs, 1) ||
+    if (!cli::unsignedOption(parser, QStringLiteral("docs"), docs, 1, 10'000'000) ||
         !cli::unsignedOption(parser, QStringLiteral("seed"), seed))
         return ExitUsage;
     const QString dir = parser.value(QStringLiteral("out"));

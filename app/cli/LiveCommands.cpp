@@ -22,11 +22,7 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments, const QStri
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
-    if (!parser.parse(arguments)) {
-        cli::fail(ExitUsage, parser.errorText());
-        return false;
-    }
-    return true;
+    return cli::parse(parser, arguments);
 }
 
 // The connection a --uri command works on: nullptr after a one-line error, with the exit code.

@@ -55,6 +55,11 @@ void printPlan(const oe::SplitPlan &plan, const oe::SplitConfig &c)
                 qPrintable(bytes(plan.sizesAfter.quantile(0.5))),
                 qPrintable(bytes(plan.sizesAfter.quantile(0.99))),
                 qPrintable(bytes(plan.sizesAfter.max())));
+    if (plan.skippedDocuments > 0)
+        std::printf("skipped: %s document(s) left as they are; first: %s\n",
+                    qPrintable(count(plan.skippedDocuments)), qPrintable(plan.skipped.value(0)));
+    for (const QString &s : plan.skipped.mid(1))
+        std::printf("skipped: %s\n", qPrintable(s));
     for (const QString &p : plan.problems)
         std::printf("cannot split: %s\n", qPrintable(p));
 }
@@ -77,6 +82,43 @@ void printProgress(const oe::MigrationProgress &p)
                  qPrintable(p.phase), qPrintable(count(p.examined)), qPrintable(count(p.migrated)),
                  qPrintable(count(p.retried)), qPrintable(count(p.skipped)), p.seconds);
     std::fflush(stderr);
+}
+
+// verify and rollback follow the run recorded in the journal. A layout option given on the
+// command line that says otherwise is refused (empty when all agree) rather than overridden.
+QString disagreement(const QCommandLineParser &parser, const oe::SplitConfig &journaled)
+{
+    const std::pair<const char *, QString> layout[] = {
+        {"keep", QString::number(journaled.keep)},
+        {"page-size", QString::number(journaled.pageSize)},
+        {"overflow-collection", journaled.overflowCollection},
+        {"link-field", journaled.linkField},
+        {"page-field", journaled.pageField},
+        {"items-field", journaled.itemsField},
+        {"flag-field", journaled.flagField},
+        {"count-field", journaled.countField},
+        {"pages-field", journaled.pagesField}};
+    for (const auto &[name, recorded] : layout) {
+        const QString option = QString::fromLatin1(name);
+        if (!parser.isSet(option))
+            continue;
+        QString given = parser.value(option).trimmed();
+        if (bool ok = false; option == QLatin1String("keep") || option == QLatin1String("page-size"))
+            if (const qlonglong n = given.toLongLong(&ok); ok)
+                given = QString::number(n);
+        if (given != recorded)
+            return QStringLiteral("--%1 %2 does not match the split in the journal (%1 %3); leave "
+                                  "it out: verify and rollback follow the journal")
+                .arg(option, parser.value(option), recorded.isEmpty() ? QStringLiteral("''") : recorded);
+    }
+    return {};
+}
+
+void printRun(const oe::SplitConfig &config, const QString &state)
+{
+    std::printf("run of '%s' (state %s): keep %lld, page size %lld, overflow %s\n",
+                qPrintable(config.field), qPrintable(state), static_cast<long long>(config.keep),
+                static_cast<long long>(config.pageSize), qPrintable(config.overflowCollection));
 }
 
 } // namespace
@@ -130,10 +172,13 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         {QStringLiteral("batch"),
          QStringLiteral("Documents per round of bulk writes (default 200)."), QStringLiteral("N")},
         {QStringLiteral("max-docs-per-sec"), QStringLiteral("Throttle."), QStringLiteral("R")},
+        {QStringLiteral("strict"),
+         QStringLiteral("Refuse the split when the field is not an array in some documents "
+                        "(default: leave those as they are and count them as skipped).")},
         {QStringLiteral("yes"), QStringLiteral("Confirm writing to the cluster.")},
     });
-    if (!parser.parse(arguments))
-        return cli::fail(ExitUsage, parser.errorText());
+    if (!cli::parse(parser, arguments))
+        return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
@@ -177,13 +222,15 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (parser.isSet(QString::fromLatin1(option)))
             *target = parser.value(QString::fromLatin1(option));
     std::optional<std::uint64_t> batch;
-    if (!cli::unsignedOption(parser, QStringLiteral("batch"), batch, 1))
+    if (!cli::unsignedOption(parser, QStringLiteral("batch"), batch, 1, 100'000))
         return ExitUsage;
     oe::MigrationOptions options;
-    options.batch = std::size_t(std::min<std::uint64_t>(batch.value_or(200), 100000));
+    options.batch = std::size_t(batch.value_or(200));
     options.backupCollection = parser.value(QStringLiteral("backup-collection"));
-    if (!cli::doubleOption(parser, QStringLiteral("max-docs-per-sec"), options.maxDocsPerSecond))
+    if (!cli::doubleOption(parser, QStringLiteral("max-docs-per-sec"), options.maxDocsPerSecond, 0,
+                           1e9))
         return ExitUsage;
+    config.strict = parser.isSet(QStringLiteral("strict"));
     const QString outDir = parser.value(QStringLiteral("out-dir"));
 
     if (!live) {
@@ -193,6 +240,17 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (const QStringList problems = config.problems(); !problems.isEmpty())
             return cli::fail(ExitUsage, problems.join(QStringLiteral("; ")));
         oe::SourceError error;
+        if (action != Action::Split) {
+            oe::SplitConfig journaled;
+            QString state;
+            if (!oe::OfflineSplitter::journaledConfig(dump, config.field, &journaled, &state,
+                                                      &error))
+                return cli::fail(cli::exitCodeFor(error), error.toString());
+            config = journaled.withDefaults();
+            if (const QString problem = disagreement(parser, config); !problem.isEmpty())
+                return cli::fail(ExitUsage, problem);
+            printRun(config, state);
+        }
         if (action == Action::Verify) {
             oe::VerifyReport report;
             if (!oe::OfflineSplitter::verify(dump, config, &report, &error))
@@ -216,7 +274,6 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             return ExitSuccess;
         }
         if (parser.isSet(QStringLiteral("dry-run"))) {
-            oe::DumpFileSource source(dump);
             const QString planPath = QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir)
                                          .filePath(QStringLiteral("plan.csv"));
             QDir().mkpath(QFileInfo(planPath).absolutePath());
@@ -231,14 +288,18 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                                           QStringLiteral("size_after"), QStringLiteral("length"),
                                           QStringLiteral("kept"), QStringLiteral("moved"),
                                           QStringLiteral("pages")});
-                plan = oe::SplitPlanner::plan(source, config, nullptr, [&](const oe::PlanRow &r) {
-                    csv.addRow({r.id, QString::number(r.sizeBefore), QString::number(r.sizeAfter),
-                                QString::number(r.length), QString::number(r.kept),
-                                QString::number(r.moved), QString::number(r.pages)});
-                });
+                oe::OfflineSplitter::plan(dump, config, &plan, &error, nullptr,
+                                          [&](const oe::PlanRow &r) {
+                                              csv.addRow({r.id, QString::number(r.sizeBefore),
+                                                          QString::number(r.sizeAfter),
+                                                          QString::number(r.length),
+                                                          QString::number(r.kept),
+                                                          QString::number(r.moved),
+                                                          QString::number(r.pages)});
+                                          });
             }
-            if (plan.error.isError())
-                return cli::fail(cli::exitCodeFor(plan.error), plan.error.toString());
+            if (error.isError())
+                return cli::fail(cli::exitCodeFor(error), error.toString());
             if (!file.commit())
                 return cli::fail(
                     ExitIo,
@@ -285,10 +346,9 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         if (oe::MigrationVerifier::journaledConfig(*connection, database, config.collection,
                                                    config.field, &journaled, &state, &error)) {
             config = journaled.withDefaults();
-            std::printf(
-                "run of '%s' (state %s): keep %lld, page size %lld, overflow %s\n",
-                qPrintable(config.field), qPrintable(state), static_cast<long long>(config.keep),
-                static_cast<long long>(config.pageSize), qPrintable(config.overflowCollection));
+            if (const QString problem = disagreement(parser, config); !problem.isEmpty())
+                return cli::fail(ExitUsage, problem);
+            printRun(config, state);
         } else if (error.isError()) {
             return cli::fail(cli::exitCodeFor(error), error.toString());
         } else {

@@ -124,9 +124,15 @@ GzipReader::Status GzipReader::inflateInto(std::uint8_t *into, std::size_t size,
         if (ret == Z_STREAM_END) {
             m_memberEnded = true;
         } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            // zlib's words for a failed trailer check are terse: name the checksum.
+            const QString why = QString::fromLatin1(z.msg ? z.msg : "inflate failed");
             return fail(QStringLiteral("corrupt gzip stream at compressed byte %1: %2")
                             .arg(compressedOffset())
-                            .arg(QString::fromLatin1(z.msg ? z.msg : "inflate failed")));
+                            .arg(why == QLatin1String("incorrect data check")
+                                     ? QStringLiteral("CRC-32 mismatch (the data is damaged)")
+                                 : why == QLatin1String("incorrect length check")
+                                     ? QStringLiteral("length mismatch in the gzip trailer")
+                                     : why));
         }
     }
     *produced = std::size_t(z.next_out - into);

@@ -45,9 +45,10 @@ void MongoRuntime::ensureInitialized()
 {
     static std::once_flag once;
     std::call_once(once, [] {
-        mongoc_init();
+        // The handler first: mongoc_init itself may warn (no shared memory for its counters).
         mongoc_log_set_handler(logHandler, nullptr);
         mongoc_log_trace_disable();
+        mongoc_init();
     });
 }
 

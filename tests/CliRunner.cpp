@@ -3,11 +3,20 @@
 #include <QElapsedTimer>
 #include <QProcess>
 
-CliRun runCli(const QStringList &args, int timeoutMs)
+#include <csignal>
+#include <sys/resource.h>
+
+CliRun runCli(const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
 {
     QElapsedTimer clock;
     clock.start();
     QProcess p;
+    if (fileSizeLimit > 0)
+        p.setChildProcessModifier([fileSizeLimit] {
+            const rlimit limit{rlim_t(fileSizeLimit), rlim_t(fileSizeLimit)};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+            ::signal(SIGXFSZ, SIG_IGN);
+        });
     p.start(qEnvironmentVariable("OE_CLI"), args);
     if (!p.waitForFinished(timeoutMs))
         qFatal("CLI hung: %s", qPrintable(args.join(QLatin1Char(' '))));

@@ -11,5 +11,7 @@ struct CliRun
     qint64 ms = 0; // wall time
 };
 
-// Aborts the test run (qFatal) if the CLI has not finished after `timeoutMs`.
-CliRun runCli(const QStringList &args, int timeoutMs = 600000);
+// Aborts the test run (qFatal) if the CLI has not finished after `timeoutMs`. A positive
+// `fileSizeLimit` caps every file the CLI writes at that many bytes (RLIMIT_FSIZE, SIGXFSZ
+// ignored): a write past it fails with EFBIG, as a write to a full disk fails with ENOSPC.
+CliRun runCli(const QStringList &args, int timeoutMs = 600000, qint64 fileSizeLimit = 0);

@@ -231,6 +231,35 @@ private slots:
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
     }
 
+    // An option that only one method reads chooses that method when --method is not given.
+    void methodOptionChoosesItsMethod_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("method");
+        QTest::newRow("none") << QStringList{} << QStringLiteral("iqr");
+        QTest::newRow("percentile")
+            << QStringList{QStringLiteral("--percentile"), QStringLiteral("90")}
+            << QStringLiteral("percentile");
+        QTest::newRow("mad-z") << QStringList{QStringLiteral("--mad-z"), QStringLiteral("2.5")}
+                               << QStringLiteral("mad");
+        QTest::newRow("preset") << QStringList{QStringLiteral("--preset"), QStringLiteral("atlas")}
+                                << QStringLiteral("absolute");
+        QTest::newRow("fence-k keeps the default")
+            << QStringList{QStringLiteral("--fence-k"), QStringLiteral("3")}
+            << QStringLiteral("iqr");
+    }
+    void methodOptionChoosesItsMethod()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, method);
+        const QString out = m_dir.filePath(QStringLiteral("method"));
+        const Run r = cli(QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                                      QStringLiteral("--out"), out, QStringLiteral("--quiet")} +
+                          extra);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(metric(out, QStringLiteral("method")), method);
+    }
+
     void usageErrorsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -271,6 +300,69 @@ private slots:
         QTest::newRow("unknown option")
             << QStringList{QStringLiteral("analyze"), QStringLiteral("--bogus")}
             << QStringLiteral("bogus");
+        // Issue 10.10: every numeric option has a range; NaN and infinities are not numbers.
+        const QStringList analyze{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                                  QStringLiteral("x"), QStringLiteral("--out"),
+                                  QStringLiteral("y")};
+        const auto option = [&](const char *tag, const QStringList &extra, const char *mentions) {
+            QTest::newRow(tag) << analyze + extra << QString::fromLatin1(mentions);
+        };
+        option("fence-k nan", {QStringLiteral("--fence-k"), QStringLiteral("nan")},
+               "--fence-k expects a number from 0 to 100, got 'nan'");
+        option("mad-z nan", {QStringLiteral("--method"), QStringLiteral("mad"),
+                             QStringLiteral("--mad-z"), QStringLiteral("nan")},
+               "--mad-z expects a number");
+        option("percentile nan", {QStringLiteral("--percentile"), QStringLiteral("nan")},
+               "--percentile expects a number from 0 to 100");
+        option("percentile inf", {QStringLiteral("--percentile"), QStringLiteral("inf")},
+               "--percentile");
+        option("percentile 101", {QStringLiteral("--percentile"), QStringLiteral("101")},
+               "--percentile");
+        option("threads 20000", {QStringLiteral("--threads"), QStringLiteral("20000")},
+               "--threads expects a whole number from 1 to 256, got '20000'");
+        option("top too large", {QStringLiteral("--top"), QStringLiteral("99999999999")},
+               "--top");
+        option("target over 16 MiB",
+               {QStringLiteral("--target-primary-bytes"), QStringLiteral("20000000")},
+               "--target-primary-bytes");
+        option("sample too large", {QStringLiteral("--sample"), QStringLiteral("1000000000000")},
+               "--sample");
+        QTest::newRow("selection timeout 0")
+            << QStringList{QStringLiteral("test-connection"), QStringLiteral("--uri"),
+                           QStringLiteral("mongodb://127.0.0.1:1"),
+                           QStringLiteral("--server-selection-timeout-ms"), QStringLiteral("0")}
+            << QStringLiteral("--server-selection-timeout-ms expects a whole number from 1 to "
+                              "3600000");
+        // Issue 10.11: a repeated or contradicting option is refused, never resolved silently.
+        option("sample twice", {QStringLiteral("--sample"), QStringLiteral("10"),
+                                QStringLiteral("--sample"), QStringLiteral("20")},
+               "--sample is given more than once ('10', '20')");
+        option("method mad, preset atlas", {QStringLiteral("--method"), QStringLiteral("mad"),
+                                            QStringLiteral("--preset"), QStringLiteral("atlas")},
+               "--preset goes with --method absolute, not --method mad");
+        option("percentile with iqr", {QStringLiteral("--method"), QStringLiteral("iqr"),
+                                       QStringLiteral("--percentile"), QStringLiteral("95")},
+               "--percentile goes with --method percentile");
+        option("percentile and mad-z", {QStringLiteral("--percentile"), QStringLiteral("95"),
+                                        QStringLiteral("--mad-z"), QStringLiteral("3")},
+               "--percentile and --mad-z belong to different methods");
+        QTest::newRow("split batch twice")
+            << QStringList{QStringLiteral("split"), QStringLiteral("--dump"), QStringLiteral("x"),
+                           QStringLiteral("--batch"), QStringLiteral("1"),
+                           QStringLiteral("--batch"), QStringLiteral("2")}
+            << QStringLiteral("--batch is given more than once");
+        QTest::newRow("split max-docs-per-sec nan")
+            << QStringList{QStringLiteral("split"), QStringLiteral("--dump"),
+                           QStringLiteral("x"), QStringLiteral("--field"),
+                           QStringLiteral("a"), QStringLiteral("--keep"),
+                           QStringLiteral("1"), QStringLiteral("--max-docs-per-sec"),
+                           QStringLiteral("nan")}
+            << QStringLiteral("--max-docs-per-sec");
+        QTest::newRow("demo-data docs too many")
+            << QStringList{QStringLiteral("demo-data"), QStringLiteral("--out"), QStringLiteral("x"),
+                           QStringLiteral("--dataset"), QStringLiteral("book_sales"),
+                           QStringLiteral("--docs"), QStringLiteral("99999999999")}
+            << QStringLiteral("--docs");
     }
     void usageErrorsExitTwo()
     {

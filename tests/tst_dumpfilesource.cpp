@@ -78,6 +78,41 @@ private slots:
         QCOMPARE(gz.sizes.sum(), std::uint64_t(m_all.size()));
     }
 
+    // A damaged .bson.gz is never a complete analysis: gzread alone passes a cut-off stream, a
+    // bad CRC and appended junk without a word.
+    void damagedGzipIsNeverComplete_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("messagePart");
+        QVERIFY(fixtures::writeGzip(path(QStringLiteral("whole.bson.gz")), m_all));
+        QFile f(path(QStringLiteral("whole.bson.gz")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray gz = f.readAll();
+        QVERIFY(gz.size() > 100);
+        QTest::newRow("cut in the middle") << gz.left(gz.size() / 2) << QStringLiteral("truncated");
+        QTest::newRow("cut before the trailer")
+            << gz.left(gz.size() - 4) << QStringLiteral("truncated");
+        QTest::newRow("trailing garbage")
+            << gz + QByteArray("not gzip at all") << QStringLiteral("trailing data after the gzip");
+        QByteArray badCrc = gz;
+        badCrc[badCrc.size() - 8] = char(badCrc[badCrc.size() - 8] ^ 0x5a);
+        QTest::newRow("wrong CRC") << badCrc << QStringLiteral("CRC");
+        QTest::newRow("two bytes") << gz.left(2) << QStringLiteral("truncated");
+    }
+    void damagedGzipIsNeverComplete()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, messagePart);
+        const QString file = path(QStringLiteral("damaged.bson.gz"));
+        QVERIFY(fixtures::writeFile(file, bytes));
+        const auto p = analyze(file);
+        QCOMPARE(p.status, CollectionProfile::Status::Failed);
+        QCOMPARE(p.error.kind, SourceError::Kind::InvalidData);
+        QVERIFY2(p.error.toString().contains(messagePart, Qt::CaseInsensitive),
+                 qPrintable(p.error.toString()));
+        QVERIFY(p.documents <= std::uint64_t(m_docs.size()));
+    }
+
     void corruptInputIsReportedWithIndexAndOffset_data()
     {
         QTest::addColumn<QByteArray>("bytes");

@@ -1,6 +1,8 @@
+#include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "LiveDocuments.h"
 
+#include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -9,7 +11,8 @@
 // How the CLI fails against a real FerretDB server (the CTest fixtures in tests/live/): always
 // one line on stderr, the driver's own messages folded into it and redacted, within the
 // timeouts the user chose, and with the exit code that says whose fault it was (2 for a filter
-// the server refuses, 3 for the network).
+// the server refuses or a name MongoDB does not allow, 3 for the network). And what a live split
+// leaves alone: documents whose field is not an array (schema drift), unless --strict.
 class TestLiveErrors : public QObject
 {
     Q_OBJECT
@@ -218,6 +221,99 @@ private slots:
         QVERIFY2(r.err.contains(QStringLiteral("$bogus")) ||
                      r.err.contains(QStringLiteral("$where")),
                  qPrintable(r.err));
+    }
+
+    void namesMongoDbRefusesAreUsageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("analyze, collection with $")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
+                           QStringLiteral("--db"), QStringLiteral("oe_errors"),
+                           QStringLiteral("--collection"), QStringLiteral("a$b"),
+                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("n"))}
+            << QStringLiteral("--collection");
+        QTest::newRow("analyze, database with a dot")
+            << QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
+                           QStringLiteral("--db"), QStringLiteral("oe.errors"),
+                           QStringLiteral("--collection"), QStringLiteral("book_sales"),
+                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("n"))}
+            << QStringLiteral("--db");
+        QTest::newRow("split, overflow with a slash")
+            << splitDryRun(m_plain) +
+                   QStringList{QStringLiteral("--overflow-collection"), QStringLiteral("../x")}
+            << QStringLiteral("--overflow-collection");
+        QTest::newRow("split, backup in system")
+            << splitDryRun(m_plain) + QStringList{QStringLiteral("--backup-collection"),
+                                                  QStringLiteral("system.backup")}
+            << QStringLiteral("--backup-collection");
+    }
+    void namesMongoDbRefusesAreUsageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const CliRun r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        expectOneLine(r);
+        QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+    }
+
+    // Schema drift: a few documents hold the field as a string; the split leaves them as they
+    // are and says so; --strict refuses and writes nothing.
+    void liveSplitSkipsSchemaDrift()
+    {
+        QList<QByteArray> docs;
+        for (int i = 0; i < 4; ++i)
+            docs << fixtures::documentWithArray(i, 20, "a");
+        docs << fixtures::bson(R"({"_id": 4, "a": "not yet migrated"})");
+        const QString dump = m_dir.filePath(QStringLiteral("drift/drift.bson"));
+        QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("drift"))));
+        QVERIFY(fixtures::writeFile(dump, fixtures::concat(docs)));
+        const QStringList ns{QStringLiteral("--uri"),        m_plain,
+                             QStringLiteral("--db"),         QStringLiteral("oe_errors"),
+                             QStringLiteral("--collection"), QStringLiteral("drift")};
+        const QStringList split = QStringList{QStringLiteral("split")} + ns +
+                                  QStringList{QStringLiteral("--field"), QStringLiteral("a"),
+                                              QStringLiteral("--keep"), QStringLiteral("5"),
+                                              QStringLiteral("--yes")};
+        const auto import = [&] {
+            const CliRun r = runCli(QStringList{QStringLiteral("import")} + ns +
+                                    QStringList{QStringLiteral("--dump"), dump,
+                                                QStringLiteral("--drop")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        };
+
+        import();
+        CliRun r = runCli(split + QStringList{QStringLiteral("--strict")});
+        QCOMPARE(r.exitCode, 4);
+        expectOneLine(r);
+        QVERIFY2(r.err.contains(QStringLiteral("not an array in 1 document(s)")) &&
+                     r.err.contains(QStringLiteral("--strict")),
+                 qPrintable(r.err));
+        QVERIFY(fixtures::readCollection(m_plain, QStringLiteral("oe_errors"),
+                                         QStringLiteral("drift_overflow"))
+                    .empty());
+
+        r = runCli(split);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("skipped: field 'a' is not an array in 1 "
+                                               "document(s)")),
+                 qPrintable(r.out));
+        const auto after =
+            fixtures::readCollection(m_plain, QStringLiteral("oe_errors"), QStringLiteral("drift"));
+        QCOMPARE(after.size(), std::size_t(5));
+        for (const auto &[id, doc] : after) {
+            const bool drifted = fixtures::fieldOf(doc, QStringLiteral("a")).startsWith('\x02');
+            QCOMPARE(fixtures::fieldOf(doc, QStringLiteral("has_extras")).isEmpty(), drifted);
+            if (drifted)
+                QCOMPARE(doc, docs[4]); // untouched, byte for byte
+            else
+                QCOMPARE(fixtures::elementsOf(doc, QStringLiteral("a")).size(), 5);
+        }
+        r = runCli(QStringList{QStringLiteral("verify")} + ns +
+                   QStringList{QStringLiteral("--field"), QStringLiteral("a")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("checked: 4, matching: 4")),
+                 qPrintable(r.out + r.err));
     }
 
     void networkErrorsStayExitCodeThree()

@@ -255,6 +255,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
                 ExitUsage,
                 QStringLiteral("analyze --uri needs --db DB (or a database in the URI) and "
                                "--collection NAME"));
+        if (!cli::namespaceNames(query.database, query.collection))
+            return ExitUsage;
         query.filter = parser.value(QStringLiteral("filter"));
         if (const QString problem = oe::LiveQuery::validateFilter(query.filter); !problem.isEmpty())
             return cli::fail(ExitUsage, QStringLiteral("--filter: %1").arg(problem));

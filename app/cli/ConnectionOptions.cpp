@@ -2,6 +2,7 @@
 
 #include "CliSupport.h"
 #include "MongoConnection.h"
+#include "NamespaceNames.h"
 
 #include <QFileInfo>
 
@@ -60,6 +61,20 @@ bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings
     if (timeout)
         settings->serverSelectionTimeoutMs = int(*timeout);
     return true;
+}
+
+bool namespaceNames(const QString &database, const QString &collection,
+                    const QString &collectionOption)
+{
+    QString problem;
+    if (!database.isEmpty())
+        problem = oe::NamespaceNames::databaseProblem(QStringLiteral("--db"), database);
+    if (problem.isEmpty() && !collection.isEmpty())
+        problem = oe::NamespaceNames::collectionProblem(collectionOption, collection);
+    if (problem.isEmpty())
+        return true;
+    fail(ExitUsage, problem);
+    return false;
 }
 
 } // namespace cli

@@ -72,6 +72,8 @@ int LiveCommands::list(const QStringList &arguments)
 
     QStringList databases;
     if (parser.isSet(QStringLiteral("db"))) {
+        if (!cli::namespaceNames(parser.value(QStringLiteral("db")), {}))
+            return ExitUsage;
         databases << parser.value(QStringLiteral("db"));
     } else {
         std::vector<oe::DatabaseInfo> dbs;
@@ -146,6 +148,8 @@ int LiveCommands::import(const QStringList &arguments)
     oe::SourceError error;
     const QString db = parser.value(QStringLiteral("db"));
     const QString collection = parser.value(QStringLiteral("collection"));
+    if (!cli::namespaceNames(db, collection))
+        return ExitUsage;
     const bool ok = oe::DumpImporter::run(
         settings, db, collection, parser.value(QStringLiteral("dump")), options, &result, &error);
     std::printf("imported %llu documents (%s) into %s.%s in %.2f s\n",

@@ -337,6 +337,9 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             ExitUsage,
             QStringLiteral("%1 --uri needs --db DB (or a database in the URI) and --collection C")
                 .arg(name));
+    if (!cli::namespaceNames(database, config.collection) ||
+        !cli::namespaceNames({}, options.backupCollection, QStringLiteral("--backup-collection")))
+        return ExitUsage;
     config = config.withDefaults();
 
     if (action == Action::Verify || action == Action::Rollback) {

@@ -23,9 +23,8 @@ DocumentValidator::DocumentValidator() : m_walker(std::make_unique<ProfileBuilde
 
 DocumentValidator::~DocumentValidator() = default;
 
-bool DocumentValidator::check(const std::uint8_t *data, std::uint32_t length,
-                              const QString &source, std::int64_t docIndex,
-                              std::int64_t fileOffset, SourceError *error)
+bool DocumentValidator::check(const std::uint8_t *data, std::uint32_t length, const QString &source,
+                              std::int64_t docIndex, std::int64_t fileOffset, SourceError *error)
 {
     SourceError fault;
     if (m_walker->addDocument(data, length, std::uint64_t(std::max<std::int64_t>(docIndex, 0)),

@@ -35,8 +35,8 @@ bool GzipReader::refill(QString *problem)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            *problem = QStringLiteral("read failed: %1")
-                           .arg(QString::fromLocal8Bit(std::strerror(errno)));
+            *problem =
+                QStringLiteral("read failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
             return false;
         }
         m_fileEnded = n == 0;

@@ -134,8 +134,9 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
         if (config.strict || wrong == withField) {
             error->kind = SourceError::Kind::InvalidData;
             error->source = connection.hosts();
-            error->message = what + (wrong == withField ? QStringLiteral(" (all that have it)")
-                                                        : QStringLiteral(" (--strict)")) +
+            error->message = what +
+                             (wrong == withField ? QStringLiteral(" (all that have it)")
+                                                 : QStringLiteral(" (--strict)")) +
                              QStringLiteral("; nothing written");
             return false;
         }

@@ -3,10 +3,10 @@
 #include "BsonRaw.h"
 #include "DocumentSplitter.h"
 #include "DumpCursor.h"
-#include "StagedOutput.h"
 #include "JournalEntry.h"
 #include "MigrationVerifier.h"
 #include "SplitPlanner.h"
+#include "StagedOutput.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -79,8 +79,8 @@ bool staysInside(const QString &dir, const Paths &paths, SourceError *error)
     const QString root = QDir(dir).absolutePath();
     for (const QString &p : {paths.primary, paths.overflow, paths.journal}) {
         if (QFileInfo(p).absolutePath() != root) {
-            *error = SourceError::io(p, QStringLiteral("would be written outside --out-dir %1")
-                                            .arg(dir));
+            *error = SourceError::io(
+                p, QStringLiteral("would be written outside --out-dir %1").arg(dir));
             error->kind = SourceError::Kind::Usage;
             return false;
         }
@@ -142,8 +142,9 @@ bool OfflineSplitter::plan(const QString &dumpPath, const SplitConfig &config, S
     if (plan->cancelled)
         return false;
     if (plan->documents > 0 && plan->withField == 0) {
-        *error = usage(dumpPath, QStringLiteral("no document has a field '%1'; nothing written")
-                                     .arg(config.field));
+        *error = usage(
+            dumpPath,
+            QStringLiteral("no document has a field '%1'; nothing written").arg(config.field));
         return false;
     }
     if (plan->withField > 0 && plan->skippedDocuments == plan->withField) {
@@ -192,7 +193,8 @@ bool OfflineSplitter::journaledConfig(const QString &splitDump, const QString &f
     const QString journal = pathsFor(QFileInfo(splitDump).absolutePath(), probe).journal;
     if (!journaledRun(journal, field, config, state, error)) {
         if (!error->isError())
-            *error = usage(journal, QStringLiteral("no split of field '%1' in this journal").arg(field));
+            *error =
+                usage(journal, QStringLiteral("no split of field '%1' in this journal").arg(field));
         return false;
     }
     config->collection = probe.collection; // the files may have been renamed with the folder

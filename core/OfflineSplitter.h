@@ -29,8 +29,8 @@ public:
                      const SplitPlanner::RowCallback &onRow = {});
     // The configuration of the split of `field` recorded in the journal beside `splitDump`;
     // false with `error` set when there is none.
-    static bool journaledConfig(const QString &splitDump, const QString &field,
-                                SplitConfig *config, QString *state, SourceError *error);
+    static bool journaledConfig(const QString &splitDump, const QString &field, SplitConfig *config,
+                                QString *state, SourceError *error);
 
     // Checks every document first (plan); writes nothing if any cannot be split.
     static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config,

@@ -37,8 +37,8 @@ bool outputIsValid(DocumentValidator &validator, const DocumentSplitter::Result 
     return check(r.primary) && std::all_of(r.pages.begin(), r.pages.end(), check);
 }
 
-void addSplit(SplitPlan &plan, const DocumentBatch::Entry &entry,
-              const DocumentSplitter::Result &r, const SplitPlanner::RowCallback &onRow)
+void addSplit(SplitPlan &plan, const DocumentBatch::Entry &entry, const DocumentSplitter::Result &r,
+              const SplitPlanner::RowCallback &onRow)
 {
     ++plan.affected;
     plan.elementsMoved += r.movedElements;
@@ -60,10 +60,9 @@ void addSplit(SplitPlan &plan, const DocumentBatch::Entry &entry,
 
 } // namespace
 
-bool SplitPlanner::addDocument(SplitPlan &plan, DocumentValidator &validator,
-                               const QString &source, const DocumentBatch &batch,
-                               const DocumentBatch::Entry &entry, const SplitConfig &config,
-                               const RowCallback &onRow)
+bool SplitPlanner::addDocument(SplitPlan &plan, DocumentValidator &validator, const QString &source,
+                               const DocumentBatch &batch, const DocumentBatch::Entry &entry,
+                               const SplitConfig &config, const RowCallback &onRow)
 {
     if (!validator.check(batch.data(entry), entry.length, source, std::int64_t(entry.index),
                          std::int64_t(entry.sourceOffset), &plan.error))

@@ -56,8 +56,8 @@ QIODevice *StagedOutput::add(const QString &finalPath, SourceError *error)
     if (!entry.file->open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
         ::close(fd);
         ::unlink(native.constData());
-        *error = SourceError::io(finalPath, QStringLiteral("cannot open: %1")
-                                                .arg(entry.file->errorString()));
+        *error = SourceError::io(finalPath,
+                                 QStringLiteral("cannot open: %1").arg(entry.file->errorString()));
         return nullptr;
     }
     m_entries.push_back(std::move(entry));

@@ -309,8 +309,9 @@ private slots:
         };
         option("fence-k nan", {QStringLiteral("--fence-k"), QStringLiteral("nan")},
                "--fence-k expects a number from 0 to 100, got 'nan'");
-        option("mad-z nan", {QStringLiteral("--method"), QStringLiteral("mad"),
-                             QStringLiteral("--mad-z"), QStringLiteral("nan")},
+        option("mad-z nan",
+               {QStringLiteral("--method"), QStringLiteral("mad"), QStringLiteral("--mad-z"),
+                QStringLiteral("nan")},
                "--mad-z expects a number");
         option("percentile nan", {QStringLiteral("--percentile"), QStringLiteral("nan")},
                "--percentile expects a number from 0 to 100");
@@ -320,8 +321,7 @@ private slots:
                "--percentile");
         option("threads 20000", {QStringLiteral("--threads"), QStringLiteral("20000")},
                "--threads expects a whole number from 1 to 256, got '20000'");
-        option("top too large", {QStringLiteral("--top"), QStringLiteral("99999999999")},
-               "--top");
+        option("top too large", {QStringLiteral("--top"), QStringLiteral("99999999999")}, "--top");
         option("target over 16 MiB",
                {QStringLiteral("--target-primary-bytes"), QStringLiteral("20000000")},
                "--target-primary-bytes");
@@ -334,34 +334,40 @@ private slots:
             << QStringLiteral("--server-selection-timeout-ms expects a whole number from 1 to "
                               "3600000");
         // Issue 10.11: a repeated or contradicting option is refused, never resolved silently.
-        option("sample twice", {QStringLiteral("--sample"), QStringLiteral("10"),
-                                QStringLiteral("--sample"), QStringLiteral("20")},
+        option("sample twice",
+               {QStringLiteral("--sample"), QStringLiteral("10"), QStringLiteral("--sample"),
+                QStringLiteral("20")},
                "--sample is given more than once ('10', '20')");
-        option("method mad, preset atlas", {QStringLiteral("--method"), QStringLiteral("mad"),
-                                            QStringLiteral("--preset"), QStringLiteral("atlas")},
+        option("method mad, preset atlas",
+               {QStringLiteral("--method"), QStringLiteral("mad"), QStringLiteral("--preset"),
+                QStringLiteral("atlas")},
                "--preset goes with --method absolute, not --method mad");
-        option("percentile with iqr", {QStringLiteral("--method"), QStringLiteral("iqr"),
-                                       QStringLiteral("--percentile"), QStringLiteral("95")},
+        option("percentile with iqr",
+               {QStringLiteral("--method"), QStringLiteral("iqr"), QStringLiteral("--percentile"),
+                QStringLiteral("95")},
                "--percentile goes with --method percentile");
-        option("percentile and mad-z", {QStringLiteral("--percentile"), QStringLiteral("95"),
-                                        QStringLiteral("--mad-z"), QStringLiteral("3")},
+        option("percentile and mad-z",
+               {QStringLiteral("--percentile"), QStringLiteral("95"), QStringLiteral("--mad-z"),
+                QStringLiteral("3")},
                "--percentile and --mad-z belong to different methods");
         QTest::newRow("split batch twice")
-            << QStringList{QStringLiteral("split"), QStringLiteral("--dump"), QStringLiteral("x"),
-                           QStringLiteral("--batch"), QStringLiteral("1"),
-                           QStringLiteral("--batch"), QStringLiteral("2")}
+            << QStringList{QStringLiteral("split"), QStringLiteral("--dump"),
+                           QStringLiteral("x"),     QStringLiteral("--batch"),
+                           QStringLiteral("1"),     QStringLiteral("--batch"),
+                           QStringLiteral("2")}
             << QStringLiteral("--batch is given more than once");
         QTest::newRow("split max-docs-per-sec nan")
             << QStringList{QStringLiteral("split"), QStringLiteral("--dump"),
-                           QStringLiteral("x"), QStringLiteral("--field"),
-                           QStringLiteral("a"), QStringLiteral("--keep"),
-                           QStringLiteral("1"), QStringLiteral("--max-docs-per-sec"),
+                           QStringLiteral("x"),     QStringLiteral("--field"),
+                           QStringLiteral("a"),     QStringLiteral("--keep"),
+                           QStringLiteral("1"),     QStringLiteral("--max-docs-per-sec"),
                            QStringLiteral("nan")}
             << QStringLiteral("--max-docs-per-sec");
         QTest::newRow("demo-data docs too many")
-            << QStringList{QStringLiteral("demo-data"), QStringLiteral("--out"), QStringLiteral("x"),
-                           QStringLiteral("--dataset"), QStringLiteral("book_sales"),
-                           QStringLiteral("--docs"), QStringLiteral("99999999999")}
+            << QStringList{QStringLiteral("demo-data"),  QStringLiteral("--out"),
+                           QStringLiteral("x"),          QStringLiteral("--dataset"),
+                           QStringLiteral("book_sales"), QStringLiteral("--docs"),
+                           QStringLiteral("99999999999")}
             << QStringLiteral("--docs");
     }
     void usageErrorsExitTwo()

@@ -228,16 +228,26 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("analyze, collection with $")
-            << QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
-                           QStringLiteral("--db"), QStringLiteral("oe_errors"),
-                           QStringLiteral("--collection"), QStringLiteral("a$b"),
-                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("n"))}
+            << QStringList{QStringLiteral("analyze"),
+                           QStringLiteral("--uri"),
+                           m_plain,
+                           QStringLiteral("--db"),
+                           QStringLiteral("oe_errors"),
+                           QStringLiteral("--collection"),
+                           QStringLiteral("a$b"),
+                           QStringLiteral("--out"),
+                           m_dir.filePath(QStringLiteral("n"))}
             << QStringLiteral("--collection");
         QTest::newRow("analyze, database with a dot")
-            << QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
-                           QStringLiteral("--db"), QStringLiteral("oe.errors"),
-                           QStringLiteral("--collection"), QStringLiteral("book_sales"),
-                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("n"))}
+            << QStringList{QStringLiteral("analyze"),
+                           QStringLiteral("--uri"),
+                           m_plain,
+                           QStringLiteral("--db"),
+                           QStringLiteral("oe.errors"),
+                           QStringLiteral("--collection"),
+                           QStringLiteral("book_sales"),
+                           QStringLiteral("--out"),
+                           m_dir.filePath(QStringLiteral("n"))}
             << QStringLiteral("--db");
         QTest::newRow("split, overflow with a slash")
             << splitDryRun(m_plain) +
@@ -272,14 +282,14 @@ private slots:
         const QStringList ns{QStringLiteral("--uri"),        m_plain,
                              QStringLiteral("--db"),         QStringLiteral("oe_errors"),
                              QStringLiteral("--collection"), QStringLiteral("drift")};
-        const QStringList split = QStringList{QStringLiteral("split")} + ns +
-                                  QStringList{QStringLiteral("--field"), QStringLiteral("a"),
-                                              QStringLiteral("--keep"), QStringLiteral("5"),
-                                              QStringLiteral("--yes")};
+        const QStringList split =
+            QStringList{QStringLiteral("split")} + ns +
+            QStringList{QStringLiteral("--field"), QStringLiteral("a"), QStringLiteral("--keep"),
+                        QStringLiteral("5"), QStringLiteral("--yes")};
         const auto import = [&] {
-            const CliRun r = runCli(QStringList{QStringLiteral("import")} + ns +
-                                    QStringList{QStringLiteral("--dump"), dump,
-                                                QStringLiteral("--drop")});
+            const CliRun r =
+                runCli(QStringList{QStringLiteral("import")} + ns +
+                       QStringList{QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         };
 

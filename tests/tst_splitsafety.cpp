@@ -106,7 +106,8 @@ private slots:
                                 QStringLiteral("--overflow-collection"), overflow});
         QCOMPARE(r.exitCode, 2);
         expectOneLineError(r);
-        QVERIFY2(r.err.contains(QStringLiteral("--overflow-collection")) && r.err.contains(mentions),
+        QVERIFY2(r.err.contains(QStringLiteral("--overflow-collection")) &&
+                     r.err.contains(mentions),
                  qPrintable(r.err));
         QCOMPARE(contents(m_books), before); // the input is untouched
         QVERIFY(entriesOf(out).isEmpty());
@@ -179,10 +180,10 @@ private slots:
         QFETCH(QString, keep);
         const QString first = path(QStringLiteral("first-split"));
         if (!QFile::exists(first + QStringLiteral("/book_sales.bson"))) {
-            const CliRun r = split(m_books, first,
-                                   {QStringLiteral("--field"),
-                                    QStringLiteral("customers_purchased"), QStringLiteral("--keep"),
-                                    QStringLiteral("50")});
+            const CliRun r =
+                split(m_books, first,
+                      {QStringLiteral("--field"), QStringLiteral("customers_purchased"),
+                       QStringLiteral("--keep"), QStringLiteral("50")});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         }
         const QString out = path(QStringLiteral("second-split-") + keep);
@@ -338,14 +339,10 @@ private slots:
         QTest::addColumn<QString>("action");
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<int>("exitCode");
-        QTest::newRow("verify --keep 10") << "verify"
-                                          << QStringList{QStringLiteral("--keep"),
-                                                         QStringLiteral("10")}
-                                          << 2;
-        QTest::newRow("verify --keep 50") << "verify"
-                                          << QStringList{QStringLiteral("--keep"),
-                                                         QStringLiteral("50")}
-                                          << 0;
+        QTest::newRow("verify --keep 10")
+            << "verify" << QStringList{QStringLiteral("--keep"), QStringLiteral("10")} << 2;
+        QTest::newRow("verify --keep 50")
+            << "verify" << QStringList{QStringLiteral("--keep"), QStringLiteral("50")} << 0;
         QTest::newRow("verify, keep from the journal") << "verify" << QStringList{} << 0;
         QTest::newRow("rollback --page-size 7")
             << "rollback"
@@ -363,16 +360,15 @@ private slots:
         QFETCH(int, exitCode);
         const QString out = path(QStringLiteral("contra"));
         if (!QFile::exists(out + QStringLiteral("/book_sales.bson"))) {
-            const CliRun r = split(m_books, out,
-                                   {QStringLiteral("--field"),
-                                    QStringLiteral("customers_purchased"), QStringLiteral("--keep"),
-                                    QStringLiteral("50")});
+            const CliRun r =
+                split(m_books, out,
+                      {QStringLiteral("--field"), QStringLiteral("customers_purchased"),
+                       QStringLiteral("--keep"), QStringLiteral("50")});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         }
-        const CliRun r = offline(action, out + QStringLiteral("/book_sales.bson"),
-                                 QStringList{QStringLiteral("--field"),
-                                             QStringLiteral("customers_purchased")} +
-                                     extra);
+        const CliRun r = offline(
+            action, out + QStringLiteral("/book_sales.bson"),
+            QStringList{QStringLiteral("--field"), QStringLiteral("customers_purchased")} + extra);
         QCOMPARE(r.exitCode, exitCode);
         if (exitCode == 0) {
             QVERIFY2(r.out.contains(QStringLiteral("keep 50")) &&

@@ -190,8 +190,8 @@ int AnalyzeCommand::run(const QStringList &arguments)
         !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1, kMaxThreads) ||
         !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1, kInt32Max) ||
         !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max) ||
-        !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile,
-                           0, 100) ||
+        !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile, 0,
+                           100) ||
         !cli::doubleOption(parser, QStringLiteral("fence-k"), detection.parameters.fenceK, 0,
                            kMaxMultiplier) ||
         !cli::doubleOption(parser, QStringLiteral("mad-z"), detection.parameters.madZ, 0,

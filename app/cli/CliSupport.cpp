@@ -51,11 +51,10 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments)
         }
         const QStringList values = parser.values(name);
         const QString prefix = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
-        fail(ExitUsage,
-             values.isEmpty()
-                 ? QStringLiteral("%1%2 is given more than once").arg(prefix, name)
-                 : QStringLiteral("%1%2 is given more than once ('%3'): give it once")
-                       .arg(prefix, name, values.join(QStringLiteral("', '"))));
+        fail(ExitUsage, values.isEmpty()
+                            ? QStringLiteral("%1%2 is given more than once").arg(prefix, name)
+                            : QStringLiteral("%1%2 is given more than once ('%3'): give it once")
+                                  .arg(prefix, name, values.join(QStringLiteral("', '"))));
         return false;
     }
     return true;

@@ -103,13 +103,15 @@ QString disagreement(const QCommandLineParser &parser, const oe::SplitConfig &jo
         if (!parser.isSet(option))
             continue;
         QString given = parser.value(option).trimmed();
-        if (bool ok = false; option == QLatin1String("keep") || option == QLatin1String("page-size"))
+        if (bool ok = false;
+            option == QLatin1String("keep") || option == QLatin1String("page-size"))
             if (const qlonglong n = given.toLongLong(&ok); ok)
                 given = QString::number(n);
         if (given != recorded)
             return QStringLiteral("--%1 %2 does not match the split in the journal (%1 %3); leave "
                                   "it out: verify and rollback follow the journal")
-                .arg(option, parser.value(option), recorded.isEmpty() ? QStringLiteral("''") : recorded);
+                .arg(option, parser.value(option),
+                     recorded.isEmpty() ? QStringLiteral("''") : recorded);
     }
     return {};
 }
@@ -288,15 +290,13 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                                           QStringLiteral("size_after"), QStringLiteral("length"),
                                           QStringLiteral("kept"), QStringLiteral("moved"),
                                           QStringLiteral("pages")});
-                oe::OfflineSplitter::plan(dump, config, &plan, &error, nullptr,
-                                          [&](const oe::PlanRow &r) {
-                                              csv.addRow({r.id, QString::number(r.sizeBefore),
-                                                          QString::number(r.sizeAfter),
-                                                          QString::number(r.length),
-                                                          QString::number(r.kept),
-                                                          QString::number(r.moved),
-                                                          QString::number(r.pages)});
-                                          });
+                oe::OfflineSplitter::plan(
+                    dump, config, &plan, &error, nullptr, [&](const oe::PlanRow &r) {
+                        csv.addRow({r.id, QString::number(r.sizeBefore),
+                                    QString::number(r.sizeAfter), QString::number(r.length),
+                                    QString::number(r.kept), QString::number(r.moved),
+                                    QString::number(r.pages)});
+                    });
             }
             if (error.isError())
                 return cli::fail(cli::exitCodeFor(error), error.toString());

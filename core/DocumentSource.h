@@ -38,6 +38,8 @@ public:
     virtual std::optional<std::uint64_t> estimatedDocuments() const { return std::nullopt; }
     virtual std::uint64_t bytesConsumed() const = 0;
 
+    // A source whose documents cannot share an _id (a collection: the server's unique index).
+    virtual bool guaranteesUniqueIds() const { return false; }
     // A source that draws its own sample (server-side $sample, or a reservoir over a scan)
     // says so; the analyzer then reads it whole instead of selecting documents itself.
     virtual bool samplesItself() const { return false; }

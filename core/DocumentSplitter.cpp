@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <memory>
+#include <string>
 
 namespace oe {
 
@@ -295,14 +296,26 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
     QCryptographicHash hash(QCryptographicHash::Sha256);
     bson_iter_t element;
     bson_iter_recurse(&at, &element);
+    QString misnumbered; // BSON numbers array keys 0, 1, ...; a rebuilt array always does
     while (bson_iter_next(&element)) {
         addToDigest(hash, &element);
+        const std::string expected = std::to_string(r.length);
+        if (misnumbered.isEmpty() && expected != bson_iter_key(&element))
+            misnumbered = QStringLiteral("element %1 of '%2' has the key '%3', not '%1'")
+                              .arg(r.length)
+                              .arg(config.field, QString::fromUtf8(bson_iter_key(&element)));
         ++r.length;
     }
     r.digest = hash.result();
     const auto keep = std::uint64_t(config.keep);
     if (r.length <= keep || r.alreadySplit)
         return r;
+    if (!misnumbered.isEmpty()) {
+        // Split and reassembled, the array would be renumbered: not the document it was.
+        r.kind = Result::Kind::Invalid;
+        r.problem = misnumbered + QStringLiteral(": BSON arrays are keyed 0, 1, 2, ...");
+        return r;
+    }
     if (!hasId) {
         r.kind = Result::Kind::Invalid;
         r.problem = QStringLiteral("document has no _id to link its overflow pages to");

@@ -30,6 +30,7 @@ public:
     std::optional<std::uint64_t> estimatedDocuments() const override { return m_estimated; }
     std::uint64_t bytesConsumed() const override { return m_consumed; }
     bool samplesItself() const override { return m_query.mode == AnalysisOptions::Mode::Sample; }
+    bool guaranteesUniqueIds() const override { return true; }
     QString modeDescription() const override { return m_modeDescription; }
 
     // The server cursor's id (for diagnostics and tests), 0 when none is open.

@@ -55,6 +55,21 @@ struct ProfileBuilder::Walk
         }
         return false;
     }
+    // libbson checks the final NUL byte of the outermost document only: a nested document or
+    // array whose last byte is not NUL is accepted there, and rebuilt differently by any writer.
+    bool terminated(const bson_iter_t *iter, FieldNode *node)
+    {
+        const std::uint32_t length = int32At(iter->raw + iter->d1);
+        if (iter->raw[iter->d1 + length - 1] == 0)
+            return true;
+        bson_iter_t at = *iter;
+        at.err_off = iter->d1 + length - 1;
+        return fail(&at, iter->raw,
+                    typeOf(iter) == BSON_TYPE_ARRAY
+                        ? QStringLiteral("nested array does not end with a NUL byte")
+                        : QStringLiteral("embedded document does not end with a NUL byte"),
+                    node);
+    }
     bool walkFields(bson_iter_t *iter, FieldNode *parent, int depth);
     bool visitValue(bson_iter_t *iter, FieldNode *node, int depth);
     bool walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth, std::uint32_t arrayBytes);
@@ -142,6 +157,8 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
                                             : QStringLiteral("invalid embedded document"),
                     node);
     }
+    if (!terminated(iter, node))
+        return false;
     if (type == BSON_TYPE_DOCUMENT)
         return walkFields(&child, node, depth + 1);
     return walkArray(&child, node, depth + 1, int32At(iter->raw + iter->d1));
@@ -164,6 +181,8 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
                 at.err_off = at.d1;
                 return fail(&at, base, QStringLiteral("invalid embedded document"), arrayNode);
             }
+            if (!terminated(iter, arrayNode))
+                return false;
             if (depth + 1 > builder.m_limits.maxDepth) {
                 return fail(
                     iter, base,

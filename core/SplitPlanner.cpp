@@ -3,8 +3,10 @@
 #include "DocumentId.h"
 #include "DocumentSplitter.h"
 #include "DocumentValidator.h"
+#include "DuplicateIds.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <QElapsedTimer>
 
@@ -60,14 +62,17 @@ void addSplit(SplitPlan &plan, const DocumentBatch::Entry &entry, const Document
 
 } // namespace
 
-bool SplitPlanner::addDocument(SplitPlan &plan, DocumentValidator &validator, const QString &source,
-                               const DocumentBatch &batch, const DocumentBatch::Entry &entry,
-                               const SplitConfig &config, const RowCallback &onRow)
+bool SplitPlanner::addDocument(SplitPlan &plan, DocumentValidator &validator, DuplicateIds *ids,
+                               const QString &source, const DocumentBatch &batch,
+                               const DocumentBatch::Entry &entry, const SplitConfig &config,
+                               const RowCallback &onRow)
 {
     if (!validator.check(batch.data(entry), entry.length, source, std::int64_t(entry.index),
                          std::int64_t(entry.sourceOffset), &plan.error))
         return false;
     const auto r = DocumentSplitter::split(batch.data(entry), entry.length, config);
+    if (ids && !r.rawId.empty())
+        ids->add(r.rawId, entry.index);
     ++plan.documents;
     plan.sizesBefore.add(entry.length);
     plan.withField += r.hasField;
@@ -102,6 +107,9 @@ SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn
     if (!source.open(&plan.error))
         return plan;
     DocumentValidator validator;
+    std::optional<DuplicateIds> ids;
+    if (!source.guaranteesUniqueIds())
+        ids.emplace();
     const QString name = source.displayName();
     QElapsedTimer clock;
     clock.start();
@@ -114,7 +122,8 @@ SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn
         SourceError error;
         const auto status = source.read(batch, 1u << 20, &error);
         for (const auto &entry : batch.documents)
-            if (!addDocument(plan, validator, name, batch, entry, config, onRow))
+            if (!addDocument(plan, validator, ids ? &*ids : nullptr, name, batch, entry, config,
+                             onRow))
                 return plan;
         if (progress && clock.elapsed() > 100) {
             progress(plan);
@@ -127,6 +136,16 @@ SplitPlan SplitPlanner::plan(DocumentSource &source, const SplitConfig &configIn
         if (status == DocumentSource::ReadResult::End)
             break;
     }
+    if (ids && !plan.error.isError() && !plan.cancelled)
+        if (const auto repeat = ids->firstRepeat()) {
+            plan.error.kind = SourceError::Kind::InvalidData;
+            plan.error.source = name;
+            plan.error.docIndex = std::int64_t(repeat->second);
+            plan.error.message =
+                QStringLiteral("repeats the _id of document #%1: each _id may appear once (was "
+                               "the dump concatenated?)")
+                    .arg(repeat->first);
+        }
     if (progress)
         progress(plan);
     return plan;

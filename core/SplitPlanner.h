@@ -12,6 +12,7 @@
 namespace oe {
 
 class DocumentValidator;
+class DuplicateIds;
 
 // Pure core, no writes: what the split would do, for one document or a whole collection.
 class SplitPlanner
@@ -22,7 +23,8 @@ public:
 
     // Scans `source` (opened here). `config` must be valid (SplitConfig::problems() empty).
     // Every document read, and every one the split would write, is validated as analyze
-    // validates; the first corrupt one stops the plan with `error` naming it.
+    // validates; the first corrupt one stops the plan with `error` naming it. Where the source
+    // does not guarantee unique _ids (a dump), a repeated one is an error too.
     static SplitPlan plan(DocumentSource &source, const SplitConfig &config,
                           const std::atomic<bool> *cancel = nullptr, const RowCallback &onRow = {},
                           const Progress &progress = {});
@@ -33,9 +35,10 @@ public:
 private:
     // Adds one document; false (plan.error set) when it, or what the split makes of it, is
     // corrupt.
-    static bool addDocument(SplitPlan &plan, DocumentValidator &validator, const QString &source,
-                            const DocumentBatch &batch, const DocumentBatch::Entry &entry,
-                            const SplitConfig &config, const RowCallback &onRow);
+    static bool addDocument(SplitPlan &plan, DocumentValidator &validator, DuplicateIds *ids,
+                            const QString &source, const DocumentBatch &batch,
+                            const DocumentBatch::Entry &entry, const SplitConfig &config,
+                            const RowCallback &onRow);
 };
 
 } // namespace oe

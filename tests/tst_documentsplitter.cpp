@@ -221,6 +221,25 @@ private slots:
         QVERIFY2(r.problem.contains(mentions), qPrintable(r.problem));
     }
 
+    // Keys "1", "0": reassembled, the array would be renumbered, so it is not split at all.
+    void misnumberedArrayIsNotSplit()
+    {
+        bson_t doc, array;
+        bson_init(&doc);
+        BSON_APPEND_INT32(&doc, "_id", 1);
+        BSON_APPEND_ARRAY_BEGIN(&doc, "a", &array);
+        BSON_APPEND_INT32(&array, "0", 10);
+        BSON_APPEND_INT32(&array, "2", 11);
+        BSON_APPEND_INT32(&array, "1", 12);
+        bson_append_array_end(&doc, &array);
+        const auto r = DocumentSplitter::split(bson_get_data(&doc), doc.len, config(QStringLiteral("a"), 1, 1));
+        bson_destroy(&doc);
+        QCOMPARE(r.kind, DocumentSplitter::Result::Kind::Invalid);
+        QVERIFY2(r.problem.contains(QStringLiteral("element 1 of 'a' has the key '2', not '1'")),
+                 qPrintable(r.problem));
+        QVERIFY(r.primary.isEmpty() && r.pages.empty());
+    }
+
     void configurationProblems_data()
     {
         QTest::addColumn<QString>("field");

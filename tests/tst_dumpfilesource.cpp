@@ -153,6 +153,14 @@ private slots:
         QTest::newRow("missing terminator")
             << noNul << int(SourceError::Kind::InvalidData) << qint64(51) << m_offsets[51]
             << QStringLiteral("does not end with a NUL");
+        // libbson checks the last byte of the outer document only; a nested array whose last
+        // byte is not NUL would be written back differently.
+        QByteArray arrayNoNul = m_all;
+        const qint64 arrayEnd = m_offsets[51] + m_docs[51].size() - 2; // {_id, items: [...]}
+        arrayNoNul[int(arrayEnd)] = '\xa6';
+        QTest::newRow("nested array without terminator")
+            << arrayNoNul << int(SourceError::Kind::InvalidData) << qint64(51) << arrayEnd
+            << QStringLiteral("nested array does not end with a NUL byte");
         QByteArray nested = m_all;
         // Document 150 ({_id, pad}): make the pad string's length prefix run past the document.
         const int padLen = int(m_offsets[150]) + 4 + 9 + 1 + 4;

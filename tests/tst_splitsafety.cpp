@@ -168,6 +168,25 @@ private slots:
         QVERIFY2(a.err.contains(QStringLiteral("document #2")), qPrintable(a.err));
     }
 
+    // A dump made by concatenating two (mongodump never repeats an _id) would split into pages
+    // that verify and rollback cannot tell apart: refused, naming both documents.
+    void repeatedIdIsRefused()
+    {
+        QList<QByteArray> docs = arrayDocuments(5, 20);
+        docs << fixtures::documentWithArray(1, 3, "a"); // _id 1 again, short: it would not split
+        const QString dump = path(QStringLiteral("repeated.bson"));
+        QVERIFY(fixtures::writeFile(dump, fixtures::concat(docs)));
+        const QString out = path(QStringLiteral("repeated-out"));
+        const CliRun r = split(dump, out,
+                               {QStringLiteral("--field"), QStringLiteral("a"),
+                                QStringLiteral("--keep"), QStringLiteral("5")});
+        QCOMPARE(r.exitCode, 4);
+        expectOneLineError(r);
+        QVERIFY2(r.err.contains(QStringLiteral("document #5: repeats the _id of document #1")),
+                 qPrintable(r.err));
+        QVERIFY(entriesOf(out).isEmpty());
+    }
+
     // Issue 10.3: splitting the output of a split would lose its pages on restore.
     void alreadySplitDumpIsRefused_data()
     {

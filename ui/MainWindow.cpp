@@ -445,10 +445,8 @@ void MainWindow::exportReports(const QString &chosen)
         emit reportsExported(error.isEmpty(), error.isEmpty() ? directory : error);
     });
     watcher->setFuture(QtConcurrent::run([result, directory] {
-        const ReportWriter::Report report{result.profile, result.outliers, result.recommendations,
-                                          result.request.detection};
         QString error;
-        if (!ReportWriter::write(directory, report, &error))
+        if (!ReportWriter::write(directory, ReportWriter::Report::of(result), &error))
             return error.isEmpty() ? QStringLiteral("unknown error") : error;
         return QString();
     }));

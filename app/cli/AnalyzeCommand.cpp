@@ -1,12 +1,9 @@
 #include "AnalyzeCommand.h"
 
-#include "Analyzer.h"
+#include "AnalysisSession.h"
 #include "CliSupport.h"
 #include "ConnectionOptions.h"
-#include "DumpFileSource.h"
-#include "LiveCollectionSource.h"
 #include "MongoConnection.h"
-#include "OutlierDetector.h"
 #include "ReportWriter.h"
 #include "SplitRecommendation.h"
 
@@ -84,12 +81,8 @@ oe::OutlierMethod chosenMethod(const QCommandLineParser &parser, oe::OutlierMeth
     }
     return explicitMethod || !implied ? method : implied->method;
 }
-
-} // namespace
-
-int AnalyzeCommand::run(const QStringList &arguments)
+void addAnalyzeOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Analyse document sizes and array lengths, detect outliers and write CSV reports."));
     parser.addHelpOption();
@@ -145,181 +138,213 @@ int AnalyzeCommand::run(const QStringList &arguments)
          QStringLiteral("N")},
         {QStringLiteral("quiet"), QStringLiteral("No progress or summary output.")},
     });
+}
+
+// The source part of the request: a dump, or a collection (checked names, validated filter).
+bool sourceFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request)
+{
+    if (!parser.isSet(QStringLiteral("uri"))) {
+        request->source.kind = oe::SourceRef::Kind::Dump;
+        request->source.dumpPath = parser.value(QStringLiteral("dump"));
+        return true;
+    }
+    oe::SourceRef &source = request->source;
+    source.kind = oe::SourceRef::Kind::Collection;
+    if (!cli::connectionSettings(parser, &source.settings))
+        return false;
+    source.database = parser.value(QStringLiteral("db"));
+    if (source.database.isEmpty()) {
+        oe::SourceError ignored;
+        if (auto c = oe::MongoConnection::open(source.settings, &ignored))
+            source.database = c->defaultDatabase();
+    }
+    source.collection = parser.value(QStringLiteral("collection"));
+    if (source.database.isEmpty() || source.collection.isEmpty()) {
+        cli::fail(ExitUsage, QStringLiteral("analyze --uri needs --db DB (or a database in the "
+                                            "URI) and --collection NAME"));
+        return false;
+    }
+    if (!cli::namespaceNames(source.database, source.collection))
+        return false;
+    request->filter = parser.value(QStringLiteral("filter"));
+    if (const QString problem = oe::LiveQuery::validateFilter(request->filter);
+        !problem.isEmpty()) {
+        cli::fail(ExitUsage, QStringLiteral("--filter: %1").arg(problem));
+        return false;
+    }
+    return true;
+}
+
+// Which source, and which options only make sense together.
+bool checkCombinations(const QCommandLineParser &parser)
+{
+    if (!parser.positionalArguments().isEmpty()) {
+        cli::fail(ExitUsage, QStringLiteral("unexpected argument '%1'")
+                                 .arg(parser.positionalArguments().first()));
+        return false;
+    }
+    const bool live = parser.isSet(QStringLiteral("uri"));
+    if (live == parser.isSet(QStringLiteral("dump"))) {
+        cli::fail(ExitUsage, QStringLiteral("analyze needs one source: --dump FILE.bson, or --uri "
+                                            "URI --db DB --collection NAME"));
+        return false;
+    }
+    if (!live) {
+        for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size"})
+            if (parser.isSet(QString::fromLatin1(liveOnly))) {
+                cli::fail(ExitUsage,
+                          QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
+                return false;
+            }
+    }
+    if (!parser.isSet(QStringLiteral("out"))) {
+        cli::fail(ExitUsage, QStringLiteral("analyze needs --out DIR for the reports"));
+        return false;
+    }
+    if (int(parser.isSet(QStringLiteral("full"))) + int(parser.isSet(QStringLiteral("sample"))) +
+            int(parser.isSet(QStringLiteral("limit"))) >
+        1) {
+        cli::fail(ExitUsage, QStringLiteral("choose one of --full, --sample N, --limit N"));
+        return false;
+    }
+    return true;
+}
+
+// --method, --preset and the methods' parameters.
+bool detectionFrom(const QCommandLineParser &parser, oe::DetectionOptions *detection)
+{
+    if (!cli::doubleOption(parser, QStringLiteral("percentile"), detection->parameters.percentile,
+                           0, 100) ||
+        !cli::doubleOption(parser, QStringLiteral("fence-k"), detection->parameters.fenceK, 0,
+                           kMaxMultiplier) ||
+        !cli::doubleOption(parser, QStringLiteral("mad-z"), detection->parameters.madZ, 0,
+                           kMaxMultiplier))
+        return false;
+    if (parser.isSet(QStringLiteral("method"))) {
+        const auto m = oe::methodFromName(parser.value(QStringLiteral("method")));
+        if (!m) {
+            cli::fail(ExitUsage,
+                      QStringLiteral("--method must be absolute, percentile, iqr or mad, got '%1'")
+                          .arg(parser.value(QStringLiteral("method"))));
+            return false;
+        }
+        detection->method = *m;
+    }
+    if (parser.isSet(QStringLiteral("preset"))) {
+        const auto p = oe::ThresholdPreset::byName(parser.value(QStringLiteral("preset")));
+        if (!p) {
+            cli::fail(ExitUsage, QStringLiteral("--preset must be one of %1, got '%2'")
+                                     .arg(oe::ThresholdPreset::names().join(QStringLiteral(", ")),
+                                          parser.value(QStringLiteral("preset"))));
+            return false;
+        }
+        detection->preset = *p;
+    }
+    QString conflict;
+    detection->method = chosenMethod(parser, detection->method, &conflict);
+    if (!conflict.isEmpty())
+        cli::fail(ExitUsage, conflict);
+    return conflict.isEmpty();
+}
+
+// The numbers of the request: how much to read, thresholds, target, threads, live limits.
+bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
+                 std::uint64_t *top)
+{
+    constexpr std::uint64_t kInt32Max = 2147483647;
+    std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, topRows,
+        target, threads, maxTime, batchSize;
+    if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1, kMaxSample) ||
+        !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
+        !cli::unsignedOption(parser, QStringLiteral("seed"), seed) ||
+        !cli::unsignedOption(parser, QStringLiteral("size-threshold"), sizeThreshold) ||
+        !cli::unsignedOption(parser, QStringLiteral("array-threshold"), arrayThreshold) ||
+        !cli::unsignedOption(parser, QStringLiteral("top"), topRows, 0, kMaxTop) ||
+        !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1,
+                             kMaxBsonBytes) ||
+        !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1, kMaxThreads) ||
+        !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1, kInt32Max) ||
+        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max))
+        return false;
+    request->mode = sample  ? oe::AnalysisOptions::Mode::Sample
+                    : limit ? oe::AnalysisOptions::Mode::Limit
+                            : oe::AnalysisOptions::Mode::Full;
+    request->count = sample ? *sample : limit.value_or(0);
+    request->seed = seed.value_or(42);
+    request->threads = int(threads.value_or(0));
+    request->maxTimeMs = qint64(maxTime.value_or(0));
+    request->batchSize = int(batchSize.value_or(0));
+    request->targetPrimaryBytes =
+        target.value_or(oe::SplitRecommendation::kDefaultTargetBytes);
+    request->detection.sizeThreshold = sizeThreshold;
+    request->detection.arrayThreshold = arrayThreshold;
+    *top = topRows.value_or(20);
+    return true;
+}
+
+void printSummary(const oe::AnalysisResult &result, const QString &out)
+{
+    const oe::CollectionProfile &profile = result.profile;
+    const oe::OutlierReport &outliers = result.outliers;
+    const oe::Distribution &s = profile.sizes;
+    std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source),
+                qPrintable(count(profile.documents)), qPrintable(sizeText(s.sum())),
+                qPrintable(profile.mode), profile.seconds);
+    std::printf("sizes: p50 %s, p99 %s, max %s\n", qPrintable(sizeText(s.quantile(0.5))),
+                qPrintable(sizeText(s.quantile(0.99))), qPrintable(sizeText(s.max())));
+    std::printf("outliers: %s documents (%s by size: %s; %s by arrays)\n",
+                qPrintable(count(outliers.outlierDocuments)),
+                qPrintable(count(outliers.sizeOutliers)), qPrintable(outliers.size.rule),
+                qPrintable(count(outliers.arrayOutliers)));
+    for (const auto &r : result.recommendations) {
+        if (r.splittable && r.documentsOver > 0)
+            std::printf("split %s: keep %s (%s documents over)\n", r.path.c_str(),
+                        qPrintable(count(r.keep)), qPrintable(count(r.documentsOver)));
+    }
+    for (const QString &w : outliers.warnings)
+        std::printf("warning: %s\n", qPrintable(w));
+    std::printf("reports: %s\n", qPrintable(out));
+}
+
+} // namespace
+
+int AnalyzeCommand::run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addAnalyzeOptions(parser);
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         return ExitSuccess;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return cli::fail(
-            ExitUsage,
-            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
-    const bool live = parser.isSet(QStringLiteral("uri"));
-    if (live == parser.isSet(QStringLiteral("dump")))
-        return cli::fail(
-            ExitUsage,
-            QStringLiteral("analyze needs one source: --dump FILE.bson, or --uri URI --db DB "
-                           "--collection NAME"));
-    if (!live) {
-        for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size"})
-            if (parser.isSet(QString::fromLatin1(liveOnly)))
-                return cli::fail(
-                    ExitUsage, QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
-    }
-    if (!parser.isSet(QStringLiteral("out")))
-        return cli::fail(ExitUsage, QStringLiteral("analyze needs --out DIR for the reports"));
-    const int modes = int(parser.isSet(QStringLiteral("full"))) +
-                      int(parser.isSet(QStringLiteral("sample"))) +
-                      int(parser.isSet(QStringLiteral("limit")));
-    if (modes > 1)
-        return cli::fail(ExitUsage, QStringLiteral("choose one of --full, --sample N, --limit N"));
-
-    std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, top, target,
-        threads, maxTime, batchSize;
-    oe::DetectionOptions detection;
-    constexpr std::uint64_t kInt32Max = 2147483647;
-    if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1, kMaxSample) ||
-        !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
-        !cli::unsignedOption(parser, QStringLiteral("seed"), seed) ||
-        !cli::unsignedOption(parser, QStringLiteral("size-threshold"), sizeThreshold) ||
-        !cli::unsignedOption(parser, QStringLiteral("array-threshold"), arrayThreshold) ||
-        !cli::unsignedOption(parser, QStringLiteral("top"), top, 0, kMaxTop) ||
-        !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1,
-                             kMaxBsonBytes) ||
-        !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1, kMaxThreads) ||
-        !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1, kInt32Max) ||
-        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max) ||
-        !cli::doubleOption(parser, QStringLiteral("percentile"), detection.parameters.percentile, 0,
-                           100) ||
-        !cli::doubleOption(parser, QStringLiteral("fence-k"), detection.parameters.fenceK, 0,
-                           kMaxMultiplier) ||
-        !cli::doubleOption(parser, QStringLiteral("mad-z"), detection.parameters.madZ, 0,
-                           kMaxMultiplier))
+    oe::AnalysisRequest request;
+    std::uint64_t top = 20;
+    if (!checkCombinations(parser) || !numbersFrom(parser, &request, &top) ||
+        !detectionFrom(parser, &request.detection) || !sourceFrom(parser, &request))
         return ExitUsage;
-    if (parser.isSet(QStringLiteral("method"))) {
-        const auto m = oe::methodFromName(parser.value(QStringLiteral("method")));
-        if (!m)
-            return cli::fail(
-                ExitUsage,
-                QStringLiteral("--method must be absolute, percentile, iqr or mad, got '%1'")
-                    .arg(parser.value(QStringLiteral("method"))));
-        detection.method = *m;
-    }
-    if (parser.isSet(QStringLiteral("preset"))) {
-        const auto p = oe::ThresholdPreset::byName(parser.value(QStringLiteral("preset")));
-        if (!p)
-            return cli::fail(ExitUsage,
-                             QStringLiteral("--preset must be one of %1, got '%2'")
-                                 .arg(oe::ThresholdPreset::names().join(QStringLiteral(", ")),
-                                      parser.value(QStringLiteral("preset"))));
-        detection.preset = *p;
-    }
-    QString conflict;
-    detection.method = chosenMethod(parser, detection.method, &conflict);
-    if (!conflict.isEmpty())
-        return cli::fail(ExitUsage, conflict);
-    detection.sizeThreshold = sizeThreshold;
-    detection.arrayThreshold = arrayThreshold;
-
-    oe::AnalysisOptions options;
-    if (sample) {
-        options.mode = oe::AnalysisOptions::Mode::Sample;
-        options.count = *sample;
-    } else if (limit) {
-        options.mode = oe::AnalysisOptions::Mode::Limit;
-        options.count = *limit;
-    }
-    options.seed = seed.value_or(42);
-    options.threads = int(threads.value_or(0));
-    oe::OutlierDetector::prepareScan(detection, options.limits.keepDocumentsLargerThan,
-                                     options.limits.keepArraysLongerThan);
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();
-    std::unique_ptr<oe::DocumentSource> source;
-    if (live) {
-        oe::ConnectionSettings settings;
-        if (!cli::connectionSettings(parser, &settings))
-            return ExitUsage;
-        oe::LiveQuery query;
-        query.database = parser.value(QStringLiteral("db"));
-        if (query.database.isEmpty()) {
-            oe::SourceError ignored;
-            if (auto c = oe::MongoConnection::open(settings, &ignored))
-                query.database = c->defaultDatabase();
-        }
-        query.collection = parser.value(QStringLiteral("collection"));
-        if (query.database.isEmpty() || query.collection.isEmpty())
-            return cli::fail(
-                ExitUsage,
-                QStringLiteral("analyze --uri needs --db DB (or a database in the URI) and "
-                               "--collection NAME"));
-        if (!cli::namespaceNames(query.database, query.collection))
-            return ExitUsage;
-        query.filter = parser.value(QStringLiteral("filter"));
-        if (const QString problem = oe::LiveQuery::validateFilter(query.filter); !problem.isEmpty())
-            return cli::fail(ExitUsage, QStringLiteral("--filter: %1").arg(problem));
-        query.mode = options.mode;
-        query.count = options.count;
-        query.seed = options.seed;
-        query.maxTimeMs = qint64(maxTime.value_or(0));
-        query.batchSize = int(batchSize.value_or(0));
-        source = std::make_unique<oe::LiveCollectionSource>(settings, query);
-    } else {
-        source = std::make_unique<oe::DumpFileSource>(parser.value(QStringLiteral("dump")));
-    }
-    const oe::CollectionProfile profile =
-        oe::Analyzer::run(*source, options, nullptr,
-                          showProgress ? oe::Analyzer::ProgressCallback(printProgress)
-                                       : oe::Analyzer::ProgressCallback());
+    const oe::AnalysisResult result = oe::AnalysisSession::run(
+        request, nullptr,
+        showProgress ? oe::AnalysisSession::ProgressCallback(printProgress)
+                     : oe::AnalysisSession::ProgressCallback());
     if (showProgress)
         std::fputs("\n", stderr);
+    if (result.sourceUnreadable())
+        return cli::fail(cli::exitCodeFor(result.profile.error), result.profile.error.toString());
 
-    // Nothing read at all (cannot open, cannot connect, no such collection): no reports.
-    const bool opened =
-        !(profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
-          profile.error.kind != oe::SourceError::Kind::InvalidData);
-    if (!opened)
-        return cli::fail(cli::exitCodeFor(profile.error), profile.error.toString());
-
-    const oe::OutlierReport outliers = oe::OutlierDetector::detect(profile, detection);
-    const auto recommendations = oe::SplitRecommendation::recommend(
-        profile, target.value_or(oe::SplitRecommendation::kDefaultTargetBytes),
-        detection.parameters.fenceK);
-    const oe::ReportWriter::Report report{profile, outliers, recommendations, detection,
-                                          int(top.value_or(20))};
+    const QString out = parser.value(QStringLiteral("out"));
     QString writeError;
-    QStringList written;
-    if (!oe::ReportWriter::write(parser.value(QStringLiteral("out")), report, &writeError,
-                                 &written))
+    if (!oe::ReportWriter::write(out, oe::ReportWriter::Report::of(result, int(top)), &writeError))
         return cli::fail(ExitIo, writeError);
-
-    if (!quiet) {
-        const oe::Distribution &s = profile.sizes;
-        std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source),
-                    qPrintable(count(profile.documents)), qPrintable(sizeText(s.sum())),
-                    qPrintable(profile.mode), profile.seconds);
-        std::printf("sizes: p50 %s, p99 %s, max %s\n", qPrintable(sizeText(s.quantile(0.5))),
-                    qPrintable(sizeText(s.quantile(0.99))), qPrintable(sizeText(s.max())));
-        std::printf("outliers: %s documents (%s by size: %s; %s by arrays)\n",
-                    qPrintable(count(outliers.outlierDocuments)),
-                    qPrintable(count(outliers.sizeOutliers)), qPrintable(outliers.size.rule),
-                    qPrintable(count(outliers.arrayOutliers)));
-        for (const auto &r : recommendations) {
-            if (r.splittable && r.documentsOver > 0)
-                std::printf("split %s: keep %s (%s documents over)\n", r.path.c_str(),
-                            qPrintable(count(r.keep)), qPrintable(count(r.documentsOver)));
-        }
-        for (const QString &w : outliers.warnings)
-            std::printf("warning: %s\n", qPrintable(w));
-        std::printf("reports: %s\n", qPrintable(parser.value(QStringLiteral("out"))));
-    }
-    if (profile.status == oe::CollectionProfile::Status::Failed) {
-        return cli::fail(cli::exitCodeFor(profile.error),
-                         profile.error.toString() +
+    if (!quiet)
+        printSummary(result, out);
+    if (result.profile.status == oe::CollectionProfile::Status::Failed)
+        return cli::fail(cli::exitCodeFor(result.profile.error),
+                         result.profile.error.toString() +
                              QStringLiteral(" (reports cover the %1 documents before it)")
-                                 .arg(profile.documents));
-    }
+                                 .arg(result.profile.documents));
     return ExitSuccess;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AnalysisResult.h"
 #include "CollectionProfile.h"
 #include "CsvWriter.h"
 #include "DetectionOptions.h"
@@ -24,6 +25,13 @@ public:
         const std::vector<SplitRecommendation> &recommendations;
         const DetectionOptions &detection;
         int topK = 20;
+
+        // The reports of an analysis, as the CLI writes them and the desktop app exports them.
+        static Report of(const AnalysisResult &result, int topK = 20)
+        {
+            return {result.profile, result.outliers, result.recommendations,
+                    result.request.detection, topK};
+        }
     };
 
     // Writes every report into `directory` (created if missing). All are written to temporary

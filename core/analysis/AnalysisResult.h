@@ -11,8 +11,9 @@
 
 namespace oe {
 
-// Everything a finished (or cancelled, or failed) run produced: a value type, handed from the
-// worker thread to the views by copy.
+// Everything a finished (or cancelled, or failed) analysis produced, with the request that
+// produced it: an immutable value, handed from the worker thread to the views by copy and
+// written to reports as it is.
 struct AnalysisResult
 {
     AnalysisRequest request;
@@ -26,6 +27,13 @@ struct AnalysisResult
             if (r.path == path)
                 return &r;
         return nullptr;
+    }
+    // The source could not be read at all (cannot open, cannot connect, no such collection):
+    // there is nothing to report. A corrupt document is not this: what came before it counts.
+    bool sourceUnreadable() const
+    {
+        return profile.error.isError() && profile.error.docIndex < 0 && profile.documents == 0 &&
+               profile.error.kind != SourceError::Kind::InvalidData;
     }
 };
 

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "AnalysisOptions.h"
+#include "DetectionOptions.h"
+#include "SourceRef.h"
+#include "SplitRecommendation.h"
+
+#include <QMetaType>
+
+namespace oe {
+
+// One analysis as the user asked for it, from the desktop app or the CLI alike: what to read,
+// how much, what counts as an outlier, and what the split recommendations aim at. A value
+// type: it crosses to a worker thread by copy. AnalysisSession turns it into an AnalysisResult.
+struct AnalysisRequest
+{
+    SourceRef source;
+    AnalysisOptions::Mode mode = AnalysisOptions::Mode::Sample;
+    std::uint64_t count = 10000; // for Sample and Limit
+    std::uint64_t seed = 42;     // the sample is reproducible
+    int threads = 0;             // analysis workers; 0 = one per core
+    QString filter;              // extended JSON, live collections only
+    qint64 maxTimeMs = 0;        // server-side limit per operation; 0 = none
+    int batchSize = 0;           // documents per cursor batch, live; 0 = the driver's
+    DetectionOptions detection;
+    std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
+};
+
+} // namespace oe
+
+Q_DECLARE_METATYPE(oe::AnalysisRequest)

@@ -1,0 +1,51 @@
+#include "AnalysisSession.h"
+
+#include "OutlierDetector.h"
+
+namespace oe {
+
+namespace {
+
+AnalysisOptions scanOptions(const AnalysisRequest &request)
+{
+    AnalysisOptions options;
+    options.mode = request.mode;
+    options.count = request.count;
+    options.seed = request.seed;
+    options.threads = request.threads;
+    OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
+                                 options.limits.keepArraysLongerThan);
+    return options;
+}
+
+LiveQuery queryFor(const AnalysisRequest &request)
+{
+    LiveQuery query;
+    query.filter = request.filter;
+    query.mode = request.mode;
+    query.count = request.count;
+    query.seed = request.seed;
+    query.maxTimeMs = request.maxTimeMs;
+    query.batchSize = request.batchSize;
+    return query;
+}
+
+} // namespace
+
+AnalysisResult AnalysisSession::run(const AnalysisRequest &request,
+                                    const std::atomic<bool> *cancel,
+                                    const ProgressCallback &progress)
+{
+    AnalysisResult result;
+    result.request = request;
+    const auto source = request.source.openSource(queryFor(request));
+    result.profile = Analyzer::run(*source, scanOptions(request), cancel, progress);
+    if (result.sourceUnreadable())
+        return result;
+    result.outliers = OutlierDetector::detect(result.profile, request.detection);
+    result.recommendations = SplitRecommendation::recommend(
+        result.profile, request.targetPrimaryBytes, request.detection.parameters.fenceK);
+    return result;
+}
+
+} // namespace oe

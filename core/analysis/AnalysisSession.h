@@ -1,0 +1,27 @@
+#pragma once
+
+#include "AnalysisRequest.h"
+#include "AnalysisResult.h"
+#include "Analyzer.h"
+
+#include <atomic>
+
+namespace oe {
+
+// The analysis use case, the one pipeline the desktop app and the CLI both drive: open the
+// request's source (a dump, or a collection with its filter, sample and time limit), scan it
+// with the thresholds the detection needs kept exactly, find the outliers, and recommend a keep
+// per array field. Blocking: run it on a worker thread (or in the CLI); progress is reported on
+// that thread; `cancel` stops the scan and the result covers what was read.
+class AnalysisSession
+{
+public:
+    using Progress = Analyzer::Progress;
+    using ProgressCallback = Analyzer::ProgressCallback;
+
+    static AnalysisResult run(const AnalysisRequest &request,
+                              const std::atomic<bool> *cancel = nullptr,
+                              const ProgressCallback &progress = {});
+};
+
+} // namespace oe

@@ -1,0 +1,167 @@
+#include "AnalysisWorker.h"
+#include "CliRunner.h"
+#include "GuiFixtures.h"
+#include "ReportWriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+
+using namespace oe;
+
+// The desktop app and the CLI drive one analysis pipeline (AnalysisSession): for the same
+// request, the GUI's worker and export write byte-identical CSV reports to the CLI's, across
+// detection methods, presets, thresholds, recommendation targets and read modes. Only the
+// elapsed time in summary.csv may differ.
+class TestAnalysisEquivalence : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_books, m_feeds;
+
+    struct Case
+    {
+        const char *name;
+        QStringList cliArgs;
+        std::function<void(AnalysisRequest &)> sameForGui;
+    };
+    static const std::vector<Case> &cases()
+    {
+        static const std::vector<Case> all = {
+            {"defaults", {}, [](AnalysisRequest &) {}},
+            {"percentile 90",
+             {QStringLiteral("--method"), QStringLiteral("percentile"),
+              QStringLiteral("--percentile"), QStringLiteral("90")},
+             [](AnalysisRequest &r) {
+                 r.detection.method = OutlierMethod::Percentile;
+                 r.detection.parameters.percentile = 90;
+             }},
+            {"mad 2.5",
+             {QStringLiteral("--method"), QStringLiteral("mad"), QStringLiteral("--mad-z"),
+              QStringLiteral("2.5")},
+             [](AnalysisRequest &r) {
+                 r.detection.method = OutlierMethod::Mad;
+                 r.detection.parameters.madZ = 2.5;
+             }},
+            {"preset atlas",
+             {QStringLiteral("--preset"), QStringLiteral("atlas")},
+             [](AnalysisRequest &r) {
+                 r.detection.method = OutlierMethod::Absolute;
+                 r.detection.preset = *ThresholdPreset::byName(QStringLiteral("atlas"));
+             }},
+            {"fence 3, target 64 KiB",
+             {QStringLiteral("--fence-k"), QStringLiteral("3"),
+              QStringLiteral("--target-primary-bytes"), QStringLiteral("65536")},
+             [](AnalysisRequest &r) {
+                 r.detection.parameters.fenceK = 3;
+                 r.targetPrimaryBytes = 65536;
+             }},
+            {"explicit thresholds",
+             {QStringLiteral("--size-threshold"), QStringLiteral("30000"),
+              QStringLiteral("--array-threshold"), QStringLiteral("100")},
+             [](AnalysisRequest &r) {
+                 r.detection.sizeThreshold = 30000;
+                 r.detection.arrayThreshold = 100;
+             }},
+            {"sample 300, seed 7",
+             {QStringLiteral("--sample"), QStringLiteral("300"), QStringLiteral("--seed"),
+              QStringLiteral("7")},
+             [](AnalysisRequest &r) {
+                 r.mode = AnalysisOptions::Mode::Sample;
+                 r.count = 300;
+                 r.seed = 7;
+             }},
+            {"first 150",
+             {QStringLiteral("--limit"), QStringLiteral("150")},
+             [](AnalysisRequest &r) {
+                 r.mode = AnalysisOptions::Mode::Limit;
+                 r.count = 150;
+             }},
+        };
+        return all;
+    }
+
+    // The GUI path: its worker (on this thread) and its export.
+    static QString viaGui(const AnalysisRequest &request, const QString &out)
+    {
+        AnalysisWorker worker;
+        AnalysisResult result;
+        connect(&worker, &AnalysisWorker::finished,
+                [&](const AnalysisResult &r) { result = r; });
+        worker.run(request);
+        QString error;
+        ReportWriter::write(out, ReportWriter::Report::of(result), &error);
+        return error;
+    }
+    static QByteArray withoutElapsedTime(const QByteArray &summary)
+    {
+        QList<QByteArray> lines = summary.split('\n');
+        lines.removeIf([](const QByteArray &l) { return l.startsWith("seconds,"); });
+        return lines.join('\n');
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_books = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 1000);
+        m_feeds = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"), 120);
+    }
+
+    void sameRequestSameReports_data()
+    {
+        QTest::addColumn<QString>("dump");
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(cases().size()); ++i) {
+            QTest::addRow("book sales, %s", cases()[std::size_t(i)].name) << m_books << i;
+            QTest::addRow("activity feeds, %s", cases()[std::size_t(i)].name) << m_feeds << i;
+        }
+    }
+    void sameRequestSameReports()
+    {
+        QFETCH(QString, dump);
+        QFETCH(int, index);
+        const Case &c = cases()[std::size_t(index)];
+        const QString tag = QString::fromLatin1(QTest::currentDataTag())
+                                .replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")),
+                                         QStringLiteral("_"));
+        const QString cliOut = m_dir.filePath(QStringLiteral("cli_") + tag);
+        const QString guiOut = m_dir.filePath(QStringLiteral("gui_") + tag);
+
+        const CliRun r = runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
+                                            dump, QStringLiteral("--out"), cliOut,
+                                            QStringLiteral("--quiet")} +
+                                c.cliArgs);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+        AnalysisRequest request; // what the GUI sends: a full scan of the dump unless told
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = dump;
+        request.mode = AnalysisOptions::Mode::Full;
+        c.sameForGui(request);
+        QCOMPARE(viaGui(request, guiOut), QString());
+
+        const QStringList files = QDir(cliOut).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 8);
+        QCOMPARE(QDir(guiOut).entryList(QDir::Files, QDir::Name), files);
+        for (const QString &name : files) {
+            QFile a(QDir(cliOut).filePath(name)), b(QDir(guiOut).filePath(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QByteArray cli = a.readAll(), gui = b.readAll();
+            if (name == QLatin1String("summary.csv")) {
+                cli = withoutElapsedTime(cli);
+                gui = withoutElapsedTime(gui);
+            }
+            QVERIFY2(cli == gui, qPrintable(name + QStringLiteral(" differs")));
+            QVERIFY(cli.count('\n') >= 1); // at least the header
+        }
+    }
+};
+
+QTEST_MAIN(TestAnalysisEquivalence)
+#include "tst_analysisequivalence.moc"

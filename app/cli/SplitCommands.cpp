@@ -116,10 +116,10 @@ QString disagreement(const QCommandLineParser &parser, const oe::SplitConfig &jo
     return {};
 }
 
-void printRun(const oe::SplitConfig &config, const QString &state)
+void printRun(const oe::SplitConfig &config, oe::RunState state)
 {
     std::printf("run of '%s' (state %s): keep %lld, page size %lld, overflow %s\n",
-                qPrintable(config.field), qPrintable(state), static_cast<long long>(config.keep),
+                qPrintable(config.field), oe::journalWord(state), static_cast<long long>(config.keep),
                 static_cast<long long>(config.pageSize), qPrintable(config.overflowCollection));
 }
 
@@ -244,7 +244,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
         oe::SourceError error;
         if (action != Action::Split) {
             oe::SplitConfig journaled;
-            QString state;
+            oe::RunState state = oe::RunState::Applied;
             if (!oe::OfflineSplitter::journaledConfig(dump, config.field, &journaled, &state,
                                                       &error))
                 return cli::fail(cli::exitCodeFor(error), error.toString());
@@ -345,7 +345,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
     if (action == Action::Verify || action == Action::Rollback) {
         // The journal holds the configuration the split used; it is authoritative.
         oe::SplitConfig journaled;
-        QString state;
+        oe::RunState state = oe::RunState::Applied;
         if (oe::MigrationVerifier::journaledConfig(*connection, database, config.collection,
                                                    config.field, &journaled, &state, &error)) {
             config = journaled.withDefaults();
@@ -364,7 +364,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
             if (!oe::MigrationVerifier::verify(*connection, database, config, &report, &error))
                 return cli::fail(cli::exitCodeFor(error), error.toString());
             printReport(report);
-            if (state == QLatin1String("rolling_back") && !report.ok())
+            if (state == oe::RunState::RollingBack && !report.ok())
                 std::printf("note: a rollback of this run did not finish; documents it already "
                             "restored show as not flagged: run rollback again to finish it\n");
             return report.ok()

@@ -60,7 +60,7 @@ QByteArray JournalEntry::toBson() const
     BSON_APPEND_BINARY(doc, "digest", BSON_SUBTYPE_BINARY,
                        reinterpret_cast<const std::uint8_t *>(digest.constData()),
                        std::uint32_t(digest.size()));
-    appendUtf8(doc, "state", state);
+    BSON_APPEND_UTF8(doc, "state", journalWord(state));
     BSON_APPEND_DOCUMENT_BEGIN(doc, "original", &original);
     bsonraw::append(&original, "flag", 4, originalFlag);
     bsonraw::append(&original, "count", 5, originalCount);
@@ -80,7 +80,10 @@ bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
     if (utf8(&doc, "kind") != QLatin1String("document"))
         return false;
     entry->run = utf8(&doc, "run");
-    entry->state = utf8(&doc, "state");
+    const auto state = entryStateFrom(utf8(&doc, "state"));
+    if (!state)
+        return false;
+    entry->state = *state;
     entry->length = std::uint64_t(integer(&doc, "length", 0));
     bson_iter_t it;
     if (!bson_iter_init_find(&it, &doc, "doc"))
@@ -112,13 +115,13 @@ bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
     return !entry->run.isEmpty();
 }
 
-QByteArray JournalEntry::runDocument(const SplitConfig &c, const QString &state)
+QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
 {
     bson_t *doc = bson_new();
     appendUtf8(doc, "_id", QStringLiteral("run:") + c.field);
     BSON_APPEND_UTF8(doc, "kind", "run");
     appendUtf8(doc, "run", c.field);
-    appendUtf8(doc, "state", state);
+    BSON_APPEND_UTF8(doc, "state", journalWord(state));
     BSON_APPEND_DATE_TIME(doc, "updated", QDateTime::currentMSecsSinceEpoch());
     bson_t config;
     BSON_APPEND_DOCUMENT_BEGIN(doc, "config", &config);
@@ -140,7 +143,7 @@ QByteArray JournalEntry::runDocument(const SplitConfig &c, const QString &state)
     return bytes;
 }
 
-bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, QString *state)
+bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, RunState *state)
 {
     bson_t doc;
     if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
@@ -167,7 +170,10 @@ bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c
     c->countField = utf8(&config, "countField");
     c->pagesField = utf8(&config, "pagesField");
     c->filter = utf8(&config, "filter");
-    *state = utf8(&doc, "state");
+    const auto recorded = runStateFrom(utf8(&doc, "state"));
+    if (!recorded)
+        return false;
+    *state = *recorded;
     return true;
 }
 

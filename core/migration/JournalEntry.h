@@ -1,5 +1,6 @@
 #pragma once
 
+#include "JournalState.h"
 #include "SplitConfig.h"
 
 #include <QByteArray>
@@ -19,15 +20,17 @@ struct JournalEntry
     std::uint64_t length = 0; // the array's length when it was split
     QByteArray digest;        // SHA-256 of its elements (see DocumentSplitter)
     QByteArray originalFlag, originalCount, originalPages; // raw values the split overwrote
-    QString state = QStringLiteral("pending");             // pending, split, rolled_back
+    EntryState state = EntryState::Pending;
 
     QByteArray toBson() const;
     static bool fromBson(const QByteArray &bson, JournalEntry *entry);
     // The journal's _id for a document: {run, doc} (as BSON bytes of the {_id: …} filter).
     static QByteArray idFilter(const QString &run, const std::string &rawId);
     // The run's own document: its configuration and state.
-    static QByteArray runDocument(const SplitConfig &config, const QString &state);
-    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config, QString *state);
+    static QByteArray runDocument(const SplitConfig &config, RunState state);
+    // False when `bson` is not a run document, or records a state this version does not know.
+    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config,
+                                      RunState *state);
 };
 
 } // namespace oe

@@ -181,10 +181,10 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
             runs, {}, QStringLiteral("reading the migration journal"),
             [&](const QByteArray &doc) {
                 SplitConfig earlier;
-                QString state;
+                RunState state = RunState::Applied;
                 if (!JournalEntry::configFromRunDocument(doc, &earlier, &state))
                     return true;
-                const bool active = state != QLatin1String("rolled_back");
+                const bool active = state != RunState::RolledBack;
                 if (earlier.field == config.field) {
                     runExists = true;
                     if (!sameConfig(earlier, config) && active) {
@@ -196,13 +196,13 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
                                 .arg(earlier.field)
                                 .arg(earlier.keep)
                                 .arg(earlier.pageSize)
-                                .arg(earlier.overflowCollection, state);
+                                .arg(earlier.overflowCollection, journalText(state));
                         conflict = true;
                         return false;
                     }
-                    if (state != QLatin1String("applied") && state != QLatin1String("rolled_back"))
+                    if (state != RunState::Applied && state != RunState::RolledBack)
                         *notes << QStringLiteral("resuming the interrupted %1 of field '%2'")
-                                      .arg(state, earlier.field);
+                                      .arg(journalText(state), earlier.field);
                 } else if (active && (earlier.flagField == config.flagField ||
                                       earlier.overflowCollection == config.overflowCollection)) {
                     error->kind = SourceError::Kind::Usage;

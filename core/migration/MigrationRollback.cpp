@@ -16,12 +16,12 @@ using Write = CollectionOps::Write;
 
 namespace {
 
-QByteArray setState(const char *state)
+QByteArray setState(EntryState state)
 {
     return migration::build([&](bson_t *d) {
         bson_t set;
         BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
-        BSON_APPEND_UTF8(&set, "state", state);
+        BSON_APPEND_UTF8(&set, "state", journalWord(state));
         bson_append_document_end(d, &set);
     });
 }
@@ -54,12 +54,12 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
     });
     if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                        JournalEntry::runDocument(config, QStringLiteral("rolling_back"))}},
+                        JournalEntry::runDocument(config, RunState::RollingBack)}},
                       QStringLiteral("starting the rollback"), error))
         return false;
     bool stopped = false;
     const bool ok = MigrationVerifier::forEachEntryBatch(
-        connection, database, config, {QStringLiteral("split"), QStringLiteral("pending")},
+        connection, database, config, {EntryState::Split, EntryState::Pending},
         options.batch,
         [&](std::vector<JournalEntry> &entries) {
             if (cancel && cancel->load()) {
@@ -95,7 +95,7 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                         orphans.push_back(id);
                         journalWrites.push_back({Write::Kind::UpdateOne,
                                                  JournalEntry::idFilter(config.field, e.rawId),
-                                                 setState("rolled_back")});
+                                                 setState(EntryState::RolledBack)});
                         ++progress->migrated;
                         continue;
                     }
@@ -180,7 +180,7 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                     }
                     journalWrites.push_back({Write::Kind::UpdateOne,
                                              JournalEntry::idFilter(config.field, entry->rawId),
-                                             setState("rolled_back")});
+                                             setState(EntryState::RolledBack)});
                     ++progress->migrated;
                 }
                 // Pages that grew after they were read (an application appending through the
@@ -269,9 +269,9 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     if (!ok)
         return stopped;
     if (!report->ok())
-        return true; // the run stays "rolling_back": what could not be restored is listed
+        return true; // the run stays RollingBack: what could not be restored is listed
     return journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                          JournalEntry::runDocument(config, QStringLiteral("rolled_back"))}},
+                          JournalEntry::runDocument(config, RunState::RolledBack)}},
                         QStringLiteral("finishing the rollback"), error);
 }
 

@@ -11,7 +11,7 @@ namespace oe {
 
 bool MigrationVerifier::forEachEntryBatch(
     MongoConnection &connection, const QString &database, const SplitConfig &config,
-    const QStringList &states, std::size_t batch,
+    const std::vector<EntryState> &states, std::size_t batch,
     const std::function<bool(std::vector<JournalEntry> &)> &visit, SourceError *error)
 {
     CollectionOps journal(connection, database, config.journalCollection());
@@ -21,8 +21,8 @@ bool MigrationVerifier::forEachEntryBatch(
         BSON_APPEND_UTF8(d, "kind", "document");
         migration::appendUtf8(d, QStringLiteral("run"), config.field);
         std::vector<QByteArray> values;
-        for (const QString &s : states) {
-            QByteArray v = s.toUtf8();
+        for (const EntryState s : states) {
+            const QByteArray v(journalWord(s));
             const std::uint32_t le = BSON_UINT32_TO_LE(std::uint32_t(v.size() + 1));
             values.push_back(QByteArray(1, char(BSON_TYPE_UTF8)) +
                              QByteArray(reinterpret_cast<const char *>(&le), 4) + v +
@@ -60,7 +60,7 @@ bool MigrationVerifier::forEachEntryBatch(
 
 bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QString &database,
                                         const QString &collection, const QString &field,
-                                        SplitConfig *config, QString *state, SourceError *error)
+                                        SplitConfig *config, RunState *state, SourceError *error)
 {
     SplitConfig probe;
     probe.collection = collection;
@@ -190,14 +190,14 @@ bool MigrationVerifier::verify(MongoConnection &connection, const QString &datab
     const SplitConfig config = configIn.withDefaults();
     std::uint64_t journaled = 0;
     const bool ok = forEachEntryBatch(
-        connection, database, config, {QStringLiteral("split"), QStringLiteral("pending")}, 200,
+        connection, database, config, {EntryState::Split, EntryState::Pending}, 200,
         [&](std::vector<JournalEntry> &entries) {
             Loaded loaded;
             if (!load(connection, database, config, entries, &loaded, error))
                 return false;
             for (const JournalEntry &e : entries) {
                 ++report->checked;
-                if (e.state == QLatin1String("pending")) {
+                if (e.state == EntryState::Pending) {
                     report->mismatch(QStringLiteral("%1: unfinished (run split again to resume)")
                                          .arg(DocumentId::toRelaxedJson(e.rawId)));
                     continue;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "JournalState.h"
 #include "MigrationOptions.h"
 #include "SourceError.h"
 #include "SplitConfig.h"
@@ -28,7 +29,7 @@ public:
     // The configuration a run of `field` used, from the journal; false if there is none.
     static bool journaledConfig(MongoConnection &connection, const QString &database,
                                 const QString &collection, const QString &field,
-                                SplitConfig *config, QString *state, SourceError *error);
+                                SplitConfig *config, RunState *state, SourceError *error);
 
     // Shared with rollback: loads the primaries and pages of a batch of journal entries.
     struct Loaded
@@ -41,7 +42,8 @@ public:
                      Loaded *loaded, SourceError *error);
     // Reads the journal's document entries of this run in the given states, in batches.
     static bool forEachEntryBatch(MongoConnection &connection, const QString &database,
-                                  const SplitConfig &config, const QStringList &states,
+                                  const SplitConfig &config,
+                                  const std::vector<EntryState> &states,
                                   std::size_t batch,
                                   const std::function<bool(std::vector<JournalEntry> &)> &visit,
                                   SourceError *error);

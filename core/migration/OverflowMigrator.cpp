@@ -67,7 +67,7 @@ bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *e
     const QByteArray filter = migration::build([&](bson_t *d) {
         BSON_APPEND_UTF8(d, "kind", "document");
         migration::appendUtf8(d, QStringLiteral("run"), m_config.field);
-        BSON_APPEND_UTF8(d, "state", "pending");
+        BSON_APPEND_UTF8(d, "state", journalWord(EntryState::Pending));
     });
     if (!journal.find(
             filter, {}, QStringLiteral("reading pending journal entries"),
@@ -129,7 +129,7 @@ bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *e
                               migration::build([](bson_t *d) {
                                   bson_t set;
                                   BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
-                                  BSON_APPEND_UTF8(&set, "state", "split");
+                                  BSON_APPEND_UTF8(&set, "state", journalWord(EntryState::Split));
                                   bson_append_document_end(d, &set);
                               })});
             ++progress->migrated;
@@ -196,7 +196,7 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
             const auto &r = item->split;
             JournalEntry entry{
                 m_config.field, r.rawId,         r.length,        r.digest,
-                r.originalFlag, r.originalCount, r.originalPages, QStringLiteral("pending")};
+                r.originalFlag, r.originalCount, r.originalPages, EntryState::Pending};
             journalWrites.push_back({Write::Kind::ReplaceUpsert,
                                      JournalEntry::idFilter(m_config.field, r.rawId),
                                      entry.toBson()});
@@ -284,7 +284,7 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
                                          migration::build([](bson_t *d) {
                                              bson_t set;
                                              BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
-                                             BSON_APPEND_UTF8(&set, "state", "split");
+                                             BSON_APPEND_UTF8(&set, "state", journalWord(EntryState::Split));
                                              bson_append_document_end(d, &set);
                                          })});
                 ++progress->migrated;
@@ -345,7 +345,7 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
         migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + m_config.field);
     });
     if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                        JournalEntry::runDocument(m_config, QStringLiteral("applying"))}},
+                        JournalEntry::runDocument(m_config, RunState::Applying)}},
                       QStringLiteral("starting the journal"), error))
         return false;
     if (!resumePending(progress, error))
@@ -403,7 +403,7 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
         return true;
     }
     return journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                          JournalEntry::runDocument(m_config, QStringLiteral("applied"))}},
+                          JournalEntry::runDocument(m_config, RunState::Applied)}},
                         QStringLiteral("finishing the journal"), error);
 }
 

@@ -97,7 +97,7 @@ SourceError usage(const QString &source, const QString &message)
 
 // The run of `field` recorded in a journal file (any field's when `field` is empty).
 bool journaledRun(const QString &journalPath, const QString &field, SplitConfig *config,
-                  QString *state, SourceError *error)
+                  RunState *state, SourceError *error)
 {
     DumpCursor cursor(journalPath);
     if (!cursor.open(error))
@@ -115,7 +115,7 @@ bool journaledRun(const QString &journalPath, const QString &field, SplitConfig 
 QString priorRun(const QString &journalPath)
 {
     SplitConfig earlier;
-    QString state;
+    RunState state = RunState::Applied;
     SourceError ignored;
     if (!QFileInfo::exists(journalPath) ||
         !journaledRun(journalPath, QString(), &earlier, &state, &ignored))
@@ -124,7 +124,7 @@ QString priorRun(const QString &journalPath)
         .arg(earlier.field)
         .arg(earlier.keep)
         .arg(earlier.pageSize)
-        .arg(earlier.overflowCollection, state);
+        .arg(earlier.overflowCollection, journalText(state));
 }
 
 } // namespace
@@ -186,7 +186,7 @@ bool OfflineSplitter::plan(const QString &dumpPath, const SplitConfig &config, S
 }
 
 bool OfflineSplitter::journaledConfig(const QString &splitDump, const QString &field,
-                                      SplitConfig *config, QString *state, SourceError *error)
+                                      SplitConfig *config, RunState *state, SourceError *error)
 {
     SplitConfig probe;
     probe.collection = collectionOf(splitDump);
@@ -213,7 +213,7 @@ JournalEntry journalEntryFor(const SplitConfig &config, const DocumentSplitter::
     entry.originalFlag = r.originalFlag;
     entry.originalCount = r.originalCount;
     entry.originalPages = r.originalPages;
-    entry.state = QStringLiteral("split");
+    entry.state = EntryState::Split;
     return entry;
 }
 
@@ -249,7 +249,7 @@ bool writeSplit(const QString &dumpPath, const QString &overflowPath, const QStr
     }
     if (error->isError())
         return false;
-    return output.write(journal, JournalEntry::runDocument(config, QStringLiteral("applied")),
+    return output.write(journal, JournalEntry::runDocument(config, RunState::Applied),
                         error) &&
            output.commit(written, error);
 }

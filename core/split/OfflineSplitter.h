@@ -1,5 +1,6 @@
 #pragma once
 
+#include "JournalState.h"
 #include "SourceError.h"
 #include "SplitConfig.h"
 #include "SplitPlan.h"
@@ -30,7 +31,7 @@ public:
     // The configuration of the split of `field` recorded in the journal beside `splitDump`;
     // false with `error` set when there is none.
     static bool journaledConfig(const QString &splitDump, const QString &field, SplitConfig *config,
-                                QString *state, SourceError *error);
+                                RunState *state, SourceError *error);
 
     // Checks every document first (plan); writes nothing if any cannot be split.
     static bool split(const QString &dumpPath, const QString &outDir, const SplitConfig &config,

@@ -1,5 +1,6 @@
 #include "DocumentOutline.h"
 
+#include "BsonDocument.h"
 #include "BsonTypes.h"
 #include "JsonIndenter.h"
 
@@ -108,11 +109,10 @@ QString previewOf(const bson_iter_t *it)
         return QStringLiteral("Binary(subtype %1, %2 bytes)").arg(int(subtype)).arg(len);
     }
     default: {
-        bson_t single = BSON_INITIALIZER;
-        bson_append_iter(&single, "v", 1, it);
+        BsonDocument single;
+        bson_append_iter(single.get(), "v", 1, it);
         std::size_t len = 0;
-        char *json = bson_as_relaxed_extended_json(&single, &len);
-        bson_destroy(&single);
+        char *json = bson_as_relaxed_extended_json(single.get(), &len);
         if (!json)
             return QStringLiteral("?");
         // libbson pads with blanks ({ "$oid" : "…" }): compact, as the outlier table shows ids.

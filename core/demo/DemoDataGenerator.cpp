@@ -1,5 +1,6 @@
 #include "DemoDataGenerator.h"
 
+#include "BsonDocument.h"
 #include "SplitMix64.h"
 
 #include <QDir>
@@ -278,10 +279,9 @@ bool DemoDataGenerator::write(const QString &dataset, const QString &path, std::
     QByteArray buffer;
     buffer.reserve(8 << 20);
     for (std::uint64_t i = 0; i < documents; ++i) {
-        bson_t *doc = bson_new();
-        generate(doc, i, documents, rng);
-        buffer.append(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
-        bson_destroy(doc);
+        BsonDocument doc;
+        generate(doc.get(), i, documents, rng);
+        buffer.append(doc.bytes());
         if (buffer.size() >= (4 << 20)) {
             if (file.write(buffer) != buffer.size())
                 break;

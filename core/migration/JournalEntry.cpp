@@ -1,5 +1,6 @@
 #include "JournalEntry.h"
 
+#include "BsonDocument.h"
 #include "BsonRaw.h"
 
 #include <QDateTime>
@@ -34,20 +35,20 @@ void appendUtf8(bson_t *doc, const char *key, const QString &value)
 
 QByteArray JournalEntry::idFilter(const QString &run, const std::string &rawId)
 {
-    bson_t *doc = bson_new();
+    BsonDocument owner;
+    bson_t *doc = owner.get();
     bson_t id;
     BSON_APPEND_DOCUMENT_BEGIN(doc, "_id", &id);
     appendUtf8(&id, "run", run);
     bsonraw::append(&id, "doc", 3, bsonraw::fromDocumentId(rawId));
     bson_append_document_end(doc, &id);
-    const QByteArray bytes = bsonraw::bytesOf(doc);
-    bson_destroy(doc);
-    return bytes;
+    return owner.bytes();
 }
 
 QByteArray JournalEntry::toBson() const
 {
-    bson_t *doc = bson_new();
+    BsonDocument owner;
+    bson_t *doc = owner.get();
     bson_t id, original;
     BSON_APPEND_DOCUMENT_BEGIN(doc, "_id", &id);
     appendUtf8(&id, "run", run);
@@ -66,9 +67,7 @@ QByteArray JournalEntry::toBson() const
     bsonraw::append(&original, "count", 5, originalCount);
     bsonraw::append(&original, "pages", 5, originalPages);
     bson_append_document_end(doc, &original);
-    const QByteArray bytes = bsonraw::bytesOf(doc);
-    bson_destroy(doc);
-    return bytes;
+    return owner.bytes();
 }
 
 bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
@@ -117,7 +116,8 @@ bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
 
 QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
 {
-    bson_t *doc = bson_new();
+    BsonDocument owner;
+    bson_t *doc = owner.get();
     appendUtf8(doc, "_id", QStringLiteral("run:") + c.field);
     BSON_APPEND_UTF8(doc, "kind", "run");
     appendUtf8(doc, "run", c.field);
@@ -138,9 +138,7 @@ QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
     appendUtf8(&config, "pagesField", c.pagesField);
     appendUtf8(&config, "filter", c.filter);
     bson_append_document_end(doc, &config);
-    const QByteArray bytes = bsonraw::bytesOf(doc);
-    bson_destroy(doc);
-    return bytes;
+    return owner.bytes();
 }
 
 bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, RunState *state)

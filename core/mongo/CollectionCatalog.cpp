@@ -1,5 +1,7 @@
 #include "CollectionCatalog.h"
 
+#include "BsonDocument.h"
+
 #include <mongoc/mongoc.h>
 
 #include <algorithm>
@@ -33,19 +35,17 @@ bool statsFrom(const bson_t *doc, CollectionInfo *info)
 bool CollectionCatalog::databases(MongoConnection &connection, std::vector<DatabaseInfo> *out,
                                   SourceError *error)
 {
-    bson_t *cmd = BCON_NEW("listDatabases", BCON_INT32(1), "authorizedDatabases", BCON_BOOL(true));
-    bson_t reply;
+    const BsonDocument cmd = BsonDocument::adopt(
+        BCON_NEW("listDatabases", BCON_INT32(1), "authorizedDatabases", BCON_BOOL(true)));
+    BsonDocument reply;
     bson_error_t e;
-    const bool ok =
-        mongoc_client_command_simple(connection.client(), "admin", cmd, nullptr, &reply, &e);
-    bson_destroy(cmd);
-    if (!ok) {
-        bson_destroy(&reply);
+    if (!mongoc_client_command_simple(connection.client(), "admin", cmd.get(), nullptr,
+                                      reply.reply(), &e)) {
         *error = connection.errorFrom(e, QStringLiteral("listing databases"));
         return false;
     }
     bson_iter_t it, list;
-    if (bson_iter_init_find(&it, &reply, "databases") && BSON_ITER_HOLDS_ARRAY(&it) &&
+    if (bson_iter_init_find(&it, reply.get(), "databases") && BSON_ITER_HOLDS_ARRAY(&it) &&
         bson_iter_recurse(&it, &list)) {
         while (bson_iter_next(&list)) {
             bson_iter_t field;
@@ -63,7 +63,6 @@ bool CollectionCatalog::databases(MongoConnection &connection, std::vector<Datab
                 out->push_back(db);
         }
     }
-    bson_destroy(&reply);
     std::sort(out->begin(), out->end(),
               [](const DatabaseInfo &a, const DatabaseInfo &b) { return a.name < b.name; });
     return true;
@@ -109,26 +108,24 @@ void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionIn
     mongoc_client_t *client = connection.client();
     const QByteArray dbName = info->database.toUtf8();
     const QByteArray collName = info->name.toUtf8();
-    bson_t reply;
+    BsonDocument reply;
     bson_error_t e;
-    bson_t *cmd = BCON_NEW("collStats", BCON_UTF8(collName.constData()));
-    bool ok = mongoc_client_command_simple(client, dbName.constData(), cmd, nullptr, &reply, &e);
-    bson_destroy(cmd);
-    if (ok && statsFrom(&reply, info)) {
+    const BsonDocument cmd =
+        BsonDocument::adopt(BCON_NEW("collStats", BCON_UTF8(collName.constData())));
+    if (mongoc_client_command_simple(client, dbName.constData(), cmd.get(), nullptr,
+                                     reply.reply(), &e) &&
+        statsFrom(reply.get(), info)) {
         info->statsSource = QStringLiteral("collStats");
-        bson_destroy(&reply);
         return;
     }
-    bson_destroy(&reply);
 
     // collStats is deprecated on newer servers and absent on some others: try the stage.
     mongoc_collection_t *coll =
         mongoc_client_get_collection(client, dbName.constData(), collName.constData());
-    bson_t *pipeline =
-        BCON_NEW("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]");
+    const BsonDocument pipeline = BsonDocument::adopt(
+        BCON_NEW("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]"));
     mongoc_cursor_t *cursor =
-        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline, nullptr, nullptr);
-    bson_destroy(pipeline);
+        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(), nullptr, nullptr);
     const bson_t *doc = nullptr;
     bool found = false;
     if (mongoc_cursor_next(cursor, &doc)) {

@@ -1,5 +1,7 @@
 #include "CollectionOps.h"
 
+#include "BsonDocument.h"
+
 #include <QElapsedTimer>
 
 #include <span>
@@ -58,11 +60,11 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
 bool CollectionOps::command(const Write *writes, std::size_t count, const QString &step,
                             SourceError *error)
 {
-    bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));
+    const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
     mongoc_bulk_operation_t *bulk =
-        mongoc_collection_create_bulk_operation_with_opts(m_collection, opts);
-    bson_destroy(opts);
-    bson_t *upsert = BCON_NEW("upsert", BCON_BOOL(true));
+        mongoc_collection_create_bulk_operation_with_opts(m_collection, opts.get());
+    const BsonDocument upsertOpts = BsonDocument::adopt(BCON_NEW("upsert", BCON_BOOL(true)));
+    const bson_t *upsert = upsertOpts.get();
     bson_error_t e;
     bool ok = true;
     for (const Write &w : std::span(writes, count)) {
@@ -92,11 +94,9 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
         if (!ok)
             break;
     }
-    bson_destroy(upsert);
     if (ok) {
-        bson_t reply;
-        ok = mongoc_bulk_operation_execute(bulk, &reply, &e) != 0;
-        bson_destroy(&reply);
+        BsonDocument reply;
+        ok = mongoc_bulk_operation_execute(bulk, reply.reply(), &e) != 0;
     }
     mongoc_bulk_operation_destroy(bulk);
     if (!ok)
@@ -142,9 +142,9 @@ bool CollectionOps::exists(SourceError *error)
 {
     mongoc_database_t *db =
         mongoc_client_get_database(m_connection.client(), m_database.toUtf8().constData());
-    bson_t *opts = BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}");
-    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts);
-    bson_destroy(opts);
+    const BsonDocument opts = BsonDocument::adopt(
+        BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}"));
+    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
     const bson_t *doc = nullptr;
     const bool found = mongoc_cursor_next(list, &doc);
     bson_error_t e;
@@ -158,23 +158,21 @@ bool CollectionOps::exists(SourceError *error)
 bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &step,
                                       SourceError *error)
 {
-    bson_t index = BSON_INITIALIZER;
+    BsonDocument index;
     QStringList nameParts;
     for (const QString &k : keys) {
-        BSON_APPEND_INT32(&index, k.toUtf8().constData(), 1);
+        BSON_APPEND_INT32(index.get(), k.toUtf8().constData(), 1);
         nameParts << k + QStringLiteral("_1");
     }
     const QByteArray name = nameParts.join(QLatin1Char('_')).toUtf8();
-    bson_t *cmd = BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[",
-                           "{", "key", BCON_DOCUMENT(&index), "name", BCON_UTF8(name.constData()),
-                           "unique", BCON_BOOL(true), "}", "]");
-    bson_t reply;
+    const BsonDocument cmd = BsonDocument::adopt(
+        BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[", "{",
+                 "key", BCON_DOCUMENT(index.get()), "name", BCON_UTF8(name.constData()), "unique",
+                 BCON_BOOL(true), "}", "]"));
+    BsonDocument reply;
     bson_error_t e;
-    const bool ok =
-        mongoc_collection_write_command_with_opts(m_collection, cmd, nullptr, &reply, &e);
-    bson_destroy(cmd);
-    bson_destroy(&reply);
-    bson_destroy(&index);
+    const bool ok = mongoc_collection_write_command_with_opts(m_collection, cmd.get(), nullptr,
+                                                              reply.reply(), &e);
     if (!ok)
         *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return ok;

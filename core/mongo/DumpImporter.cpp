@@ -1,5 +1,6 @@
 #include "DumpImporter.h"
 
+#include "BsonDocument.h"
 #include "DumpFileSource.h"
 #include "MongoConnection.h"
 
@@ -51,10 +52,9 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
         const auto status = dump.read(batch, options.batchBytes, &readError);
         std::size_t i = 0;
         while (i < batch.documents.size()) {
-            bson_t *opts = BCON_NEW("ordered", BCON_BOOL(false));
+            const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
             mongoc_bulk_operation_t *bulk =
-                mongoc_collection_create_bulk_operation_with_opts(coll, opts);
-            bson_destroy(opts);
+                mongoc_collection_create_bulk_operation_with_opts(coll, opts.get());
             const std::size_t first = i;
             std::uint64_t bytes = 0;
             for (; i < batch.documents.size() && i - first < options.batchDocuments; ++i) {
@@ -70,9 +70,8 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
                 mongoc_bulk_operation_insert(bulk, &doc);
                 bytes += entry.length;
             }
-            bson_t reply;
-            const bool written = mongoc_bulk_operation_execute(bulk, &reply, &e) != 0;
-            bson_destroy(&reply);
+            BsonDocument reply;
+            const bool written = mongoc_bulk_operation_execute(bulk, reply.reply(), &e) != 0;
             mongoc_bulk_operation_destroy(bulk);
             if (!written) {
                 *error =

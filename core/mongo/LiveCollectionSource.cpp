@@ -1,5 +1,6 @@
 #include "LiveCollectionSource.h"
 
+#include "BsonDocument.h"
 #include "CollectionCatalog.h"
 #include "MongoConnection.h"
 #include "SplitMix64.h"
@@ -13,13 +14,12 @@ namespace {
 // everything, which needs disk on large collections.
 constexpr double kRandomCursorShare = 0.05;
 
-bson_t *parseFilter(const QString &filter)
+// The filter was validated (LiveQuery::validateFilter) before the source was made.
+BsonDocument parseFilter(const QString &filter)
 {
     if (filter.trimmed().isEmpty())
-        return bson_new();
-    const QByteArray json = filter.toUtf8();
-    return bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()), json.size(),
-                              nullptr);
+        return {};
+    return BsonDocument::fromJson(filter.toUtf8()).value_or(BsonDocument());
 }
 } // namespace
 
@@ -88,10 +88,9 @@ bool LiveCollectionSource::open(SourceError *error)
     // The collection must exist (this is also where an unreachable server shows itself).
     mongoc_database_t *db =
         mongoc_client_get_database(m_connection->client(), m_query.database.toUtf8().constData());
-    bson_t *opts =
-        BCON_NEW("filter", "{", "name", BCON_UTF8(m_query.collection.toUtf8().constData()), "}");
-    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts);
-    bson_destroy(opts);
+    const BsonDocument opts = BsonDocument::adopt(
+        BCON_NEW("filter", "{", "name", BCON_UTF8(m_query.collection.toUtf8().constData()), "}"));
+    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
     const bson_t *doc = nullptr;
     const bool exists = mongoc_cursor_next(list, &doc);
     bson_error_t e;
@@ -143,8 +142,10 @@ void LiveCollectionSource::startCursor()
         mongoc_cursor_destroy(m_cursor->cursor);
         m_cursor->cursor = nullptr;
     }
-    bson_t *filter = parseFilter(m_query.filter);
-    bson_t opts = BSON_INITIALIZER;
+    const BsonDocument filterDoc = parseFilter(m_query.filter);
+    const bson_t *filter = filterDoc.get();
+    BsonDocument optsDoc;
+    bson_t &opts = *optsDoc.get();
     if (m_query.maxTimeMs > 0)
         BSON_APPEND_INT64(&opts, "maxTimeMS", m_query.maxTimeMs);
     if (m_query.batchSize > 0)
@@ -160,7 +161,8 @@ void LiveCollectionSource::startCursor()
             !m_query.filter.trimmed().isEmpty();
         if (largeShare)
             BSON_APPEND_BOOL(&opts, "allowDiskUse", true);
-        bson_t pipeline = BSON_INITIALIZER;
+        BsonDocument pipelineDoc;
+        bson_t &pipeline = *pipelineDoc.get();
         bson_t stages;
         BSON_APPEND_ARRAY_BEGIN(&pipeline, "pipeline", &stages);
         int stage = 0;
@@ -179,7 +181,6 @@ void LiveCollectionSource::startCursor()
         bson_append_array_end(&pipeline, &stages);
         m_cursor->cursor = mongoc_collection_aggregate(m_cursor->collection, MONGOC_QUERY_NONE,
                                                        &pipeline, &opts, nullptr);
-        bson_destroy(&pipeline);
         m_step = QStringLiteral("sampling %1 ($sample)").arg(m_query.ns());
         m_modeDescription =
             QStringLiteral("sample %1 via $sample%2%3")
@@ -203,8 +204,6 @@ void LiveCollectionSource::startCursor()
         else
             m_modeDescription = QStringLiteral("full%1").arg(filterText);
     }
-    bson_destroy(&opts);
-    bson_destroy(filter);
 }
 
 bool LiveCollectionSource::fillReservoir(SourceError *error)

@@ -1,6 +1,6 @@
 #include "LiveQuery.h"
 
-#include <bson/bson.h>
+#include "BsonDocument.h"
 
 #include <algorithm>
 #include <array>
@@ -26,14 +26,10 @@ QString LiveQuery::validateFilter(const QString &filter)
         return trimmed.startsWith(QLatin1Char('['))
                    ? QStringLiteral("the filter must be a document {...}, not an array")
                    : QStringLiteral("the filter must be a document {...} (extended JSON)");
-    const QByteArray json = filter.toUtf8();
     bson_error_t error;
-    bson_t *doc = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()),
-                                     json.size(), &error);
-    if (!doc)
+    if (!BsonDocument::fromJson(filter.toUtf8(), &error))
         return QStringLiteral("invalid filter (extended JSON): %1")
             .arg(QString::fromUtf8(error.message));
-    bson_destroy(doc);
     return {};
 }
 

@@ -1,5 +1,6 @@
 #include "MongoConnection.h"
 
+#include "BsonDocument.h"
 #include "MongoRuntime.h"
 #include "UriRedactor.h"
 
@@ -180,18 +181,13 @@ QByteArray MongoConnection::command(const QString &db, const QByteArray &command
         error->message = step + QStringLiteral(": malformed command");
         return {};
     }
-    bson_t reply;
+    BsonDocument reply;
     bson_error_t e;
-    const bool ok =
-        mongoc_client_command_simple(m_client, db.toUtf8().constData(), &cmd, nullptr, &reply, &e);
-    QByteArray bytes;
-    if (ok)
-        bytes =
-            QByteArray(reinterpret_cast<const char *>(bson_get_data(&reply)), qsizetype(reply.len));
-    else
-        *error = errorFrom(e, step);
-    bson_destroy(&reply);
-    return bytes;
+    if (mongoc_client_command_simple(m_client, db.toUtf8().constData(), &cmd, nullptr,
+                                     reply.reply(), &e))
+        return reply.bytes();
+    *error = errorFrom(e, step);
+    return {};
 }
 
 } // namespace oe

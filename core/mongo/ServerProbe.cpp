@@ -1,5 +1,8 @@
 #include "ServerProbe.h"
 
+#include "BsonDocument.h"
+#include "MongoConnection.h"
+
 #include <mongoc/mongoc.h>
 
 namespace oe {
@@ -33,83 +36,64 @@ bool pipelineWorks(mongoc_client_t *client, const QString &database, const bson_
     return ok;
 }
 
-} // namespace
-
-bool ServerProbe::probe(MongoConnection &connection, const QString &database, ServerInfo *info,
-                        SourceError *error)
+// Runs {name: 1} on admin; the reply in `reply`.
+bool adminCommand(mongoc_client_t *client, const char *name, BsonDocument *reply, bson_error_t *e)
 {
-    mongoc_client_t *client = connection.client();
-    info->hosts = connection.hosts();
-    bson_t reply;
-    bson_error_t e;
+    const BsonDocument cmd = BsonDocument::adopt(BCON_NEW(name, BCON_INT32(1)));
+    return mongoc_client_command_simple(client, "admin", cmd.get(), nullptr, reply->reply(), e);
+}
 
-    bson_t *hello = BCON_NEW("hello", BCON_INT32(1));
-    bool ok = mongoc_client_command_simple(client, "admin", hello, nullptr, &reply, &e);
-    bson_destroy(hello);
-    if (!ok && e.domain != MONGOC_ERROR_SERVER && e.domain != MONGOC_ERROR_QUERY) {
-        bson_destroy(&reply);
+// hello (or, before MongoDB 4.4.2, the legacy isMaster): wire version, topology, sessions.
+bool readHello(MongoConnection &connection, ServerInfo *info, bool *sessions, SourceError *error)
+{
+    BsonDocument reply;
+    bson_error_t e;
+    bool ok = adminCommand(connection.client(), "hello", &reply, &e);
+    if (!ok && (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_QUERY))
+        ok = adminCommand(connection.client(), "isMaster", &reply, &e);
+    if (!ok) {
         *error = connection.errorFrom(e, QStringLiteral("connecting (hello)"));
         return false;
     }
-    if (!ok) {
-        // Servers before MongoDB 4.4.2 know only the legacy name.
-        bson_destroy(&reply);
-        bson_t *isMaster = BCON_NEW("isMaster", BCON_INT32(1));
-        ok = mongoc_client_command_simple(client, "admin", isMaster, nullptr, &reply, &e);
-        bson_destroy(isMaster);
-        if (!ok) {
-            bson_destroy(&reply);
-            *error = connection.errorFrom(e, QStringLiteral("connecting (hello)"));
-            return false;
-        }
-    }
     bson_iter_t it;
-    if (bson_iter_init_find(&it, &reply, "maxWireVersion") && BSON_ITER_HOLDS_INT(&it))
+    if (bson_iter_init_find(&it, reply.get(), "maxWireVersion") && BSON_ITER_HOLDS_INT(&it))
         info->maxWireVersion = int(bson_iter_as_int64(&it));
-    info->setName = utf8Field(&reply, "setName");
-    const bool sessions = bson_iter_init_find(&it, &reply, "logicalSessionTimeoutMinutes");
-    if (utf8Field(&reply, "msg") == QLatin1String("isdbgrid"))
+    info->setName = utf8Field(reply.get(), "setName");
+    *sessions = bson_iter_init_find(&it, reply.get(), "logicalSessionTimeoutMinutes");
+    if (utf8Field(reply.get(), "msg") == QLatin1String("isdbgrid"))
         info->topology = ServerInfo::Topology::Sharded;
     else if (!info->setName.isEmpty())
         info->topology = ServerInfo::Topology::ReplicaSet;
-    bson_destroy(&reply);
+    return true;
+}
 
-    bson_t *buildInfo = BCON_NEW("buildInfo", BCON_INT32(1));
-    ok = mongoc_client_command_simple(client, "admin", buildInfo, nullptr, &reply, &e);
-    bson_destroy(buildInfo);
-    if (!ok) {
-        bson_destroy(&reply);
+// buildInfo: the version, and FerretDB's mark with its own version.
+bool readBuildInfo(MongoConnection &connection, ServerInfo *info, SourceError *error)
+{
+    BsonDocument reply;
+    bson_error_t e;
+    if (!adminCommand(connection.client(), "buildInfo", &reply, &e)) {
         *error = connection.errorFrom(e, QStringLiteral("reading the server version (buildInfo)"));
         return false;
     }
-    info->version = utf8Field(&reply, "version");
-    // FerretDB marks buildInfo with a "ferretdb" document holding its own version.
-    if (bson_iter_init_find(&it, &reply, "ferretdb")) {
+    info->version = utf8Field(reply.get(), "version");
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, reply.get(), "ferretdb")) {
         info->isFerretDb = true;
         bson_iter_t sub;
         if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &sub) &&
             bson_iter_find(&sub, "version") && BSON_ITER_HOLDS_UTF8(&sub))
             info->ferretDbVersion = QString::fromUtf8(bson_iter_utf8(&sub, nullptr));
     }
-    if (bson_iter_init_find(&it, &reply, "ferretdbVersion") && BSON_ITER_HOLDS_UTF8(&it)) {
+    if (bson_iter_init_find(&it, reply.get(), "ferretdbVersion") && BSON_ITER_HOLDS_UTF8(&it)) {
         info->isFerretDb = true;
         info->ferretDbVersion = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
     }
-    bson_destroy(&reply);
+    return true;
+}
 
-    bson_t *sample =
-        BCON_NEW("pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "]");
-    info->supportsSample = pipelineWorks(client, database, sample);
-    bson_destroy(sample);
-    bson_t *bsonSize = BCON_NEW("pipeline", "[", "{", "$project", "{", "s", "{", "$bsonSize",
-                                BCON_UTF8("$$ROOT"), "}", "}", "}", "]");
-    info->supportsBsonSize = pipelineWorks(client, database, bsonSize);
-    bson_destroy(bsonSize);
-    const bool replicated =
-        (info->topology == ServerInfo::Topology::ReplicaSet && info->maxWireVersion >= 7) ||
-        (info->topology == ServerInfo::Topology::Sharded && info->maxWireVersion >= 8);
-    info->supportsTransactions = replicated && sessions && !info->isFerretDb;
-
+void addNotes(ServerInfo *info)
+{
     if (!info->supportsSample)
         info->notes << QStringLiteral(
             "$sample is not supported: samples are drawn client-side with a "
@@ -120,6 +104,29 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
         info->notes << QStringLiteral(
             "no multi-document transactions: migrations rely on per-document "
             "guards, which is how they work everywhere");
+}
+
+} // namespace
+
+bool ServerProbe::probe(MongoConnection &connection, const QString &database, ServerInfo *info,
+                        SourceError *error)
+{
+    info->hosts = connection.hosts();
+    bool sessions = false;
+    if (!readHello(connection, info, &sessions, error) || !readBuildInfo(connection, info, error))
+        return false;
+    const BsonDocument sample = BsonDocument::adopt(
+        BCON_NEW("pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "]"));
+    info->supportsSample = pipelineWorks(connection.client(), database, sample.get());
+    const BsonDocument bsonSize =
+        BsonDocument::adopt(BCON_NEW("pipeline", "[", "{", "$project", "{", "s", "{", "$bsonSize",
+                                     BCON_UTF8("$$ROOT"), "}", "}", "}", "]"));
+    info->supportsBsonSize = pipelineWorks(connection.client(), database, bsonSize.get());
+    const bool replicated =
+        (info->topology == ServerInfo::Topology::ReplicaSet && info->maxWireVersion >= 7) ||
+        (info->topology == ServerInfo::Topology::Sharded && info->maxWireVersion >= 8);
+    info->supportsTransactions = replicated && sessions && !info->isFerretDb;
+    addNotes(info);
     return true;
 }
 

@@ -1,5 +1,6 @@
 #include "DocumentFetcher.h"
 
+#include "BsonDocument.h"
 #include "DumpFileSource.h"
 #include "MongoConnection.h"
 
@@ -43,8 +44,7 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
 {
     const QByteArray filterJson = QByteArrayLiteral("{\"_id\": ") + idJson.toUtf8() + '}';
     bson_error_t parseError;
-    bson_t *filter = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(filterJson.data()),
-                                        filterJson.size(), &parseError);
+    const auto filter = BsonDocument::fromJson(filterJson, &parseError);
     if (!filter) {
         error->kind = SourceError::Kind::Usage;
         error->message = QStringLiteral("the _id %1 is not valid extended JSON: %2")
@@ -52,17 +52,16 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
         return {};
     }
     auto connection = MongoConnection::open(settings, error);
-    if (!connection) {
-        bson_destroy(filter);
+    if (!connection)
         return {};
-    }
     const QByteArray db = database.toUtf8();
     const QByteArray coll = collection.toUtf8();
     mongoc_collection_t *c =
         mongoc_client_get_collection(connection->client(), db.constData(), coll.constData());
-    bson_t opts = BSON_INITIALIZER;
-    BSON_APPEND_INT64(&opts, "limit", 1);
-    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(c, filter, &opts, nullptr);
+    BsonDocument opts;
+    BSON_APPEND_INT64(opts.get(), "limit", 1);
+    mongoc_cursor_t *cursor =
+        mongoc_collection_find_with_opts(c, filter->get(), opts.get(), nullptr);
     const bson_t *doc = nullptr;
     QByteArray result;
     if (mongoc_cursor_next(cursor, &doc)) {
@@ -81,9 +80,7 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
         }
     }
     mongoc_cursor_destroy(cursor);
-    bson_destroy(&opts);
     mongoc_collection_destroy(c);
-    bson_destroy(filter);
     return result;
 }
 

@@ -1,5 +1,6 @@
 #include "DocumentSplitter.h"
 
+#include "BsonDocument.h"
 #include "BsonRaw.h"
 #include "BsonTypes.h"
 #include "DocumentId.h"
@@ -48,11 +49,6 @@ void appendCount(bson_t *out, const QString &key, std::uint64_t value)
         bson_append_int32(out, k.constData(), int(k.size()), std::int32_t(value));
     else
         bson_append_int64(out, k.constData(), int(k.size()), std::int64_t(value));
-}
-
-QByteArray bytesOf(const bson_t *doc)
-{
-    return bsonraw::bytesOf(doc);
 }
 
 enum class Found
@@ -330,16 +326,15 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
     const QByteArray items = config.itemsField.toUtf8();
     struct PageBuilder
     {
-        bson_t *doc = nullptr;
+        BsonDocument doc;
         bson_t array;
     };
     std::unique_ptr<PageBuilder[]> builders(new PageBuilder[pages]);
     for (std::uint64_t k = 0; k < pages; ++k) {
-        builders[k].doc = bson_new();
-        bson_append_iter(builders[k].doc, link.constData(), int(link.size()), &idIter);
-        appendCount(builders[k].doc, config.pageField, k);
-        bson_append_array_begin(builders[k].doc, items.constData(), int(items.size()),
-                                &builders[k].array);
+        bson_t *page = builders[k].doc.get();
+        bson_append_iter(page, link.constData(), int(link.size()), &idIter);
+        appendCount(page, config.pageField, k);
+        bson_append_array_begin(page, items.constData(), int(items.size()), &builders[k].array);
     }
     const auto fill = [&](bson_t *array) {
         bson_iter_t e;
@@ -377,7 +372,8 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
         }
         return false;
     };
-    bson_t *primary = bson_new();
+    BsonDocument primaryDoc;
+    bson_t *primary = primaryDoc.get();
     bson_iter_t top;
     bson_iter_init(&top, &doc);
     rebuild(primary, &top, config.pathSegments(), 0, fill, topLevel);
@@ -387,12 +383,10 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
         appendCount(primary, config.countField, r.length);
     if (!config.pagesField.isEmpty() && !pagesDone)
         appendCount(primary, config.pagesField, pages);
-    r.primary = bytesOf(primary);
-    bson_destroy(primary);
+    r.primary = primaryDoc.bytes();
     for (std::uint64_t k = 0; k < pages; ++k) {
-        bson_append_array_end(builders[k].doc, &builders[k].array);
-        r.pages.push_back(bytesOf(builders[k].doc));
-        bson_destroy(builders[k].doc);
+        bson_append_array_end(builders[k].doc.get(), &builders[k].array);
+        r.pages.push_back(builders[k].doc.bytes());
     }
     return r;
 }
@@ -429,12 +423,11 @@ bool DocumentSplitter::reassemble(const QByteArray &primary,
             return appendRaw(o, k, originalPages), true;
         return false;
     };
-    bson_t *rebuilt = bson_new();
+    BsonDocument rebuilt;
     bson_iter_t top;
     bson_iter_init(&top, &doc);
-    rebuild(rebuilt, &top, config.pathSegments(), 0, fill, topLevel);
-    *out = bytesOf(rebuilt);
-    bson_destroy(rebuilt);
+    rebuild(rebuilt.get(), &top, config.pathSegments(), 0, fill, topLevel);
+    *out = rebuilt.bytes();
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 // Internal to core: the filters and updates of the live migration, as BSON bytes.
 
+#include "BsonDocument.h"
 #include "BsonRaw.h"
 #include "SplitConfig.h"
 
@@ -14,11 +15,9 @@ namespace oe::migration {
 
 template <typename Fill> QByteArray build(const Fill &fill)
 {
-    bson_t *doc = bson_new();
-    fill(doc);
-    const QByteArray bytes = bsonraw::bytesOf(doc);
-    bson_destroy(doc);
-    return bytes;
+    BsonDocument doc;
+    fill(doc.get());
+    return doc.bytes();
 }
 
 inline void appendUtf8(bson_t *doc, const QString &key, const QString &value)
@@ -57,16 +56,13 @@ inline bool appendUserFilter(bson_t *d, const QString &filter)
 {
     if (filter.trimmed().isEmpty())
         return true;
-    const QByteArray json = filter.toUtf8();
-    bson_t *f = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()),
-                                   json.size(), nullptr);
+    const auto f = BsonDocument::fromJson(filter.toUtf8());
     if (!f)
         return false;
     bson_t list;
     BSON_APPEND_ARRAY_BEGIN(d, "$and", &list);
-    BSON_APPEND_DOCUMENT(&list, "0", f);
+    BSON_APPEND_DOCUMENT(&list, "0", f->get());
     bson_append_array_end(d, &list);
-    bson_destroy(f);
     return true;
 }
 

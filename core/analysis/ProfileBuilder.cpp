@@ -1,5 +1,6 @@
 #include "ProfileBuilder.h"
 
+#include "BsonIter.h"
 #include "BsonTypes.h"
 #include "DocumentId.h"
 #include "FieldNode.h"
@@ -20,10 +21,6 @@ const std::string_view kNestedArraySegment = "$[]";
 inline bson_type_t typeOf(const bson_iter_t *iter)
 {
     return bson_iter_type_unsafe(iter);
-}
-inline std::string_view keyOf(const bson_iter_t *iter)
-{
-    return {bson_iter_key_unsafe(iter), std::size_t(iter->d1 - iter->key - 1)};
 }
 inline std::uint32_t int32At(const std::uint8_t *p)
 {
@@ -49,7 +46,8 @@ struct ProfileBuilder::Walk
         if (fault) {
             fault->kind = SourceError::Kind::InvalidData;
             fault->message = message;
-            fault->byteOffset = std::int64_t(base - document) + std::int64_t(iter->err_off);
+            fault->byteOffset =
+                std::int64_t(base - document) + std::int64_t(bsoniter::errorOffset(iter));
             if (node && node->parent)
                 fault->fieldPath = QString::fromStdString(node->path());
         }
@@ -59,12 +57,12 @@ struct ProfileBuilder::Walk
     // array whose last byte is not NUL is accepted there, and rebuilt differently by any writer.
     bool terminated(const bson_iter_t *iter, FieldNode *node)
     {
-        const std::uint32_t length = int32At(iter->raw + iter->d1);
-        if (iter->raw[iter->d1 + length - 1] == 0)
+        const std::uint8_t *data = bsoniter::container(iter) + bsoniter::dataOffset(iter);
+        const std::uint32_t length = int32At(data);
+        if (data[length - 1] == 0)
             return true;
-        bson_iter_t at = *iter;
-        at.err_off = iter->d1 + length - 1;
-        return fail(&at, iter->raw,
+        const bson_iter_t at = bsoniter::withErrorAt(iter, bsoniter::dataOffset(iter) + length - 1);
+        return fail(&at, bsoniter::container(iter),
                     typeOf(iter) == BSON_TYPE_ARRAY
                         ? QStringLiteral("nested array does not end with a NUL byte")
                         : QStringLiteral("embedded document does not end with a NUL byte"),
@@ -112,20 +110,19 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
 
 bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int depth)
 {
-    const std::uint8_t *base = iter->raw;
+    const std::uint8_t *base = bsoniter::container(iter);
     while (bson_iter_next(iter)) {
-        const std::string_view key = keyOf(iter);
+        const std::string_view key = bsoniter::key(iter);
         if (depth == 0 && !idValue && key == "_id") {
-            const std::uint32_t valueStart = iter->key + std::uint32_t(key.size()) + 1;
             idType = typeOf(iter);
-            idValue = iter->raw + valueStart;
-            idLength = iter->next_off - valueStart;
+            idValue = bsoniter::container(iter) + bsoniter::valueOffset(iter);
+            idLength = bsoniter::valueLength(iter);
         }
         FieldNode *node = parent->child(key, builder.m_limits.maxChildrenPerField);
         if (!visitValue(iter, node, depth))
             return false;
     }
-    if (iter->err_off != 0)
+    if (bsoniter::errorOffset(iter) != 0)
         return fail(iter, base, QStringLiteral("invalid BSON element"), parent);
     return true;
 }
@@ -139,20 +136,19 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
     }
     node->typeMask |= BsonTypes::bit(type);
     ++node->values;
-    node->bytes += iter->next_off - iter->off;
+    node->bytes += bsoniter::elementLength(iter);
 
     if (type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY)
         return true;
     if (depth + 1 > builder.m_limits.maxDepth) {
-        return fail(iter, iter->raw,
+        return fail(iter, bsoniter::container(iter),
                     QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
                     node);
     }
     bson_iter_t child;
     if (!bson_iter_recurse(iter, &child)) {
-        bson_iter_t at = *iter;
-        at.err_off = at.d1;
-        return fail(&at, iter->raw,
+        const bson_iter_t at = bsoniter::withErrorAt(iter, bsoniter::dataOffset(iter));
+        return fail(&at, bsoniter::container(iter),
                     type == BSON_TYPE_ARRAY ? QStringLiteral("invalid nested array")
                                             : QStringLiteral("invalid embedded document"),
                     node);
@@ -161,13 +157,14 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
         return false;
     if (type == BSON_TYPE_DOCUMENT)
         return walkFields(&child, node, depth + 1);
-    return walkArray(&child, node, depth + 1, int32At(iter->raw + iter->d1));
+    return walkArray(&child, node, depth + 1,
+                     int32At(bsoniter::container(iter) + bsoniter::dataOffset(iter)));
 }
 
 bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth,
                                      std::uint32_t arrayBytes)
 {
-    const std::uint8_t *base = iter->raw;
+    const std::uint8_t *base = bsoniter::container(iter);
     std::uint64_t length = 0;
     FieldNode *nested = nullptr;
     while (bson_iter_next(iter)) {
@@ -177,8 +174,7 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
         if (type == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
             if (!bson_iter_recurse(iter, &child)) {
-                bson_iter_t at = *iter;
-                at.err_off = at.d1;
+                const bson_iter_t at = bsoniter::withErrorAt(iter, bsoniter::dataOffset(iter));
                 return fail(&at, base, QStringLiteral("invalid embedded document"), arrayNode);
             }
             if (!terminated(iter, arrayNode))
@@ -199,7 +195,7 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
                 return false;
         }
     }
-    if (iter->err_off != 0)
+    if (bsoniter::errorOffset(iter) != 0)
         return fail(iter, base, QStringLiteral("invalid BSON array element"), arrayNode);
 
     ++arrayNode->arrays;

@@ -1,6 +1,7 @@
 #include "DocumentOutline.h"
 
 #include "BsonDocument.h"
+#include "BsonIter.h"
 #include "BsonTypes.h"
 #include "JsonIndenter.h"
 
@@ -68,7 +69,7 @@ bool wellFormed(const std::uint8_t *data, std::size_t length, int depth)
         if (!child || !wellFormed(child, childLength, depth + 1))
             return false;
     }
-    return it.err_off == 0;
+    return bsoniter::errorOffset(&it) == 0;
 }
 
 // One value in a line: strings quoted, numbers as numbers, everything else as libbson's
@@ -176,16 +177,16 @@ std::vector<OutlineEntry> DocumentOutline::children(const QByteArray &document, 
                                 ? QStringLiteral("[ %1 elements ]").arg(c.toString(e.childCount))
                                 : QStringLiteral("{ %1 fields }").arg(c.toString(e.childCount));
             } else {
-                e.valueBytes = qint64(it.next_off - it.d1);
+                e.valueBytes = qint64(bsoniter::valueLength(&it));
                 e.preview = previewOf(&it);
             }
             out.push_back(std::move(e));
         }
         ++index;
     }
-    if (it.err_off != 0 && error)
+    if (bsoniter::errorOffset(&it) != 0 && error)
         *error = QStringLiteral("invalid BSON inside the document at byte offset %1")
-                     .arg(offset + qint64(it.err_off));
+                     .arg(offset + qint64(bsoniter::errorOffset(&it)));
     if (total)
         *total = index;
     return out;

@@ -59,8 +59,7 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         return false;
     bool stopped = false;
     const bool ok = MigrationVerifier::forEachEntryBatch(
-        connection, database, config, {EntryState::Split, EntryState::Pending},
-        options.batch,
+        connection, database, config, {EntryState::Split, EntryState::Pending}, options.batch,
         [&](std::vector<JournalEntry> &entries) {
             if (cancel && cancel->load()) {
                 stopped = true;

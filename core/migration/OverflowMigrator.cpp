@@ -284,7 +284,8 @@ bool OverflowMigrator::processBatch(Batch &batch, const MigrationOptions &option
                                          migration::build([](bson_t *d) {
                                              bson_t set;
                                              BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
-                                             BSON_APPEND_UTF8(&set, "state", journalWord(EntryState::Split));
+                                             BSON_APPEND_UTF8(&set, "state",
+                                                              journalWord(EntryState::Split));
                                              bson_append_document_end(d, &set);
                                          })});
                 ++progress->migrated;

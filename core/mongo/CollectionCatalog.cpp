@@ -112,8 +112,8 @@ void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionIn
     bson_error_t e;
     const BsonDocument cmd =
         BsonDocument::adopt(BCON_NEW("collStats", BCON_UTF8(collName.constData())));
-    if (mongoc_client_command_simple(client, dbName.constData(), cmd.get(), nullptr,
-                                     reply.reply(), &e) &&
+    if (mongoc_client_command_simple(client, dbName.constData(), cmd.get(), nullptr, reply.reply(),
+                                     &e) &&
         statsFrom(reply.get(), info)) {
         info->statsSource = QStringLiteral("collStats");
         return;

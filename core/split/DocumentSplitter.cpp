@@ -1,6 +1,7 @@
 #include "DocumentSplitter.h"
 
 #include "BsonDocument.h"
+#include "BsonIter.h"
 #include "BsonRaw.h"
 #include "BsonTypes.h"
 #include "DocumentId.h"
@@ -26,9 +27,8 @@ struct ValueSpan
 
 ValueSpan valueOf(const bson_iter_t *it)
 {
-    const std::uint32_t keyLength = it->d1 - it->key - 1;
-    const std::uint32_t start = it->key + keyLength + 1;
-    return {int(bson_iter_type(it)), it->raw + start, it->next_off - start};
+    return {int(bson_iter_type(it)), bsoniter::container(it) + bsoniter::valueOffset(it),
+            bsoniter::valueLength(it)};
 }
 
 QByteArray rawValue(const bson_iter_t *it)
@@ -107,7 +107,7 @@ void rebuild(bson_t *out, bson_iter_t *in, const QStringList &segments, int dept
 {
     const QByteArray seg = segments[depth].toUtf8();
     while (bson_iter_next(in)) {
-        const std::string_view key(bson_iter_key(in), in->d1 - in->key - 1);
+        const std::string_view key = bsoniter::key(in);
         if (key == std::string_view(seg.constData(), std::size_t(seg.size()))) {
             if (depth + 1 == segments.size()) {
                 bson_t array;
@@ -347,7 +347,7 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
                 const std::uint64_t moved = i - keep;
                 appendElement(&builders[moved / pageSize].array, std::uint32_t(moved % pageSize),
                               &e);
-                r.movedBytes += e.next_off - e.off;
+                r.movedBytes += bsoniter::elementLength(&e);
                 ++r.movedElements;
             }
             ++i;

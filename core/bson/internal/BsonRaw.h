@@ -3,6 +3,7 @@
 // Internal to core (includes the driver's headers): raw BSON values, i.e. a type byte followed
 // by the value's bytes exactly as they appear in a document.
 
+#include "BsonIter.h"
 #include "DocumentId.h"
 
 #include <QByteArray>
@@ -16,10 +17,9 @@ namespace oe::bsonraw {
 
 inline QByteArray valueOf(const bson_iter_t *it)
 {
-    const std::uint32_t keyLength = it->d1 - it->key - 1;
-    const std::uint32_t start = it->key + keyLength + 1;
     QByteArray raw(1, char(bson_iter_type(it)));
-    raw.append(reinterpret_cast<const char *>(it->raw + start), qsizetype(it->next_off - start));
+    raw.append(reinterpret_cast<const char *>(bsoniter::container(it) + bsoniter::valueOffset(it)),
+               qsizetype(bsoniter::valueLength(it)));
     return raw;
 }
 

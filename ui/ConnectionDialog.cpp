@@ -2,6 +2,7 @@
 
 #include "ConnectionStore.h"
 #include "ConnectionUri.h"
+#include "LatestJob.h"
 #include "MongoConnection.h"
 #include "PasswordVault.h"
 #include "ServerProbe.h"
@@ -13,14 +14,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -88,7 +87,7 @@ ConnectionDialog::ConnectionDialog(PasswordVault *vault, QWidget *parent)
       m_allowInvalid(new QCheckBox(tr("Allow invalid host names"), this)),
       m_remember(new QCheckBox(tr("Remember password in the system keychain"), this)),
       m_status(new QLabel(this)), m_test(new QPushButton(tr("&Test connection"), this)),
-      m_connect(new QPushButton(tr("&Connect"), this))
+      m_connect(new QPushButton(tr("&Connect"), this)), m_testJob(new LatestJob(this))
 {
     setWindowTitle(tr("Connect to MongoDB"));
     resize(620, 560);
@@ -354,30 +353,27 @@ void ConnectionDialog::testConnection()
     m_status->setText(tr("Testing %1…").arg(UriRedactor::redact(settings().uri)));
     const ConnectionSettings s = settings();
     const QString database = m_database.isEmpty() ? QStringLiteral("test") : m_database;
-    auto *watcher = new QFutureWatcher<TestOutcome>(this);
-    connect(watcher, &QFutureWatcher<TestOutcome>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const TestOutcome outcome = watcher->result();
-        m_test->setEnabled(problem().isEmpty());
-        m_status->setText(outcome.ok ? tr("Connected: %1").arg(outcome.text)
-                                     : tr("Failed: %1").arg(outcome.text));
-        emit testFinished(outcome.ok, outcome.text);
-    });
-    watcher->setFuture(QtConcurrent::run([s, database] {
-        TestOutcome outcome;
-        SourceError error;
-        auto connection = MongoConnection::open(s, &error);
-        ServerInfo info;
-        if (connection && ServerProbe::probe(*connection, database, &info, &error)) {
-            outcome.ok = true;
-            outcome.text = info.summary();
-            if (!info.notes.isEmpty())
-                outcome.text += QStringLiteral("\n") + info.notes.join(QStringLiteral("\n"));
-        } else {
-            outcome.text = UriRedactor::redactText(error.toString());
-        }
-        return outcome;
-    }));
+    m_testJob->start(
+        [s, database] {
+            TestOutcome outcome;
+            SourceError error;
+            ServerInfo info;
+            if (ServerProbe::probe(s, database, &info, &error)) {
+                outcome.ok = true;
+                outcome.text = info.summary();
+                if (!info.notes.isEmpty())
+                    outcome.text += QStringLiteral("\n") + info.notes.join(QStringLiteral("\n"));
+            } else {
+                outcome.text = UriRedactor::redactText(error.toString());
+            }
+            return outcome;
+        },
+        [this](const TestOutcome &outcome) {
+            m_test->setEnabled(problem().isEmpty());
+            m_status->setText(outcome.ok ? tr("Connected: %1").arg(outcome.text)
+                                         : tr("Failed: %1").arg(outcome.text));
+            emit testFinished(outcome.ok, outcome.text);
+        });
 }
 
 } // namespace oe

@@ -13,6 +13,7 @@ class QPushButton;
 
 namespace oe {
 
+class LatestJob;
 class PasswordVault;
 
 // Connect to a cluster: a connection string and a form (hosts, credentials, TLS files) that
@@ -71,6 +72,7 @@ private:
     QLabel *m_status;
     QPushButton *m_test;
     QPushButton *m_connect;
+    LatestJob *m_testJob;
     QString m_otherOptions;
     QString m_database;
     QString m_authMechanism;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "LatestJob.h"
 #include "SourceRef.h"
 
 #include <QByteArray>
@@ -16,8 +17,7 @@ class DocumentLoader : public QObject
 {
     Q_OBJECT
 public:
-    using QObject::QObject;
-    ~DocumentLoader() override;
+    explicit DocumentLoader(QObject *parent = nullptr);
     void load(const SourceRef &source, std::uint64_t docIndex, const QString &idJson);
 
 signals:
@@ -25,8 +25,7 @@ signals:
     void failed(const QString &message);
 
 private:
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    int m_generation = 0;
+    LatestJob *m_job;
 };
 
 } // namespace oe

@@ -2,12 +2,12 @@
 
 #include "DocumentTreeModel.h"
 #include "Format.h"
+#include "LatestJob.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -17,13 +17,13 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace oe {
 
 DocumentViewer::DocumentViewer(QWidget *parent)
     : QDialog(parent), m_model(new DocumentTreeModel(this)), m_tree(new QTreeView(this)),
-      m_json(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)), m_info(new QLabel(this))
+      m_json(new QPlainTextEdit(this)), m_tabs(new QTabWidget(this)), m_info(new QLabel(this)),
+      m_render(new LatestJob(this))
 {
     resize(900, 650);
     m_tree->setModel(m_model);
@@ -61,21 +61,18 @@ void DocumentViewer::setDocument(const QByteArray &document, const QString &titl
     m_tree->resizeColumnToContents(DocumentTreeModel::Key);
     m_tree->resizeColumnToContents(DocumentTreeModel::Type);
     m_json->clear();
-    const int generation = ++m_generation;
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;
-        m_pending = watcher->result();
-        m_position = 0;
-        appendChunk(generation);
-    });
-    watcher->setFuture(QtConcurrent::run([document] {
-        QString error;
-        const QString json = DocumentOutline::toIndentedJson(document, &error);
-        return error.isEmpty() ? json : error;
-    }));
+    const int generation = ++m_generation; // also stops the slices of an earlier document
+    m_render->start(
+        [document] {
+            QString error;
+            const QString json = DocumentOutline::toIndentedJson(document, &error);
+            return error.isEmpty() ? json : error;
+        },
+        [this, generation](const QString &json) {
+            m_pending = json;
+            m_position = 0;
+            appendChunk(generation);
+        });
 }
 
 void DocumentViewer::appendChunk(int generation)

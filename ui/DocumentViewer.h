@@ -11,6 +11,7 @@ class QTreeView;
 namespace oe {
 
 class DocumentTreeModel;
+class LatestJob;
 
 // One document: a lazily expanding tree and its relaxed extended JSON (rendered off the GUI
 // thread, so a 15 MB document never freezes the window).
@@ -35,6 +36,7 @@ private:
     QPlainTextEdit *m_json;
     QTabWidget *m_tabs;
     QLabel *m_info;
+    LatestJob *m_render; // the JSON text, off the GUI thread
     void appendChunk(int generation);
 
     int m_generation = 0;

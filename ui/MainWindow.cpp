@@ -10,6 +10,7 @@
 #include "DemoDataGenerator.h"
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
+#include "LatestJob.h"
 #include "PasswordVault.h"
 #include "ReportWriter.h"
 #include "SourceTreeModel.h"
@@ -19,7 +20,6 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -33,7 +33,6 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace oe {
 
@@ -43,7 +42,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
-      m_documents(new DocumentLoader(this)), m_vault(new PasswordVault(this))
+      m_documents(new DocumentLoader(this)), m_demoJob(new LatestJob(this)),
+      m_exportJob(new LatestJob(this)), m_vault(new PasswordVault(this))
 {
     setWindowTitle(tr("Outlier Explorer"));
     m_tree->setModel(m_sources);
@@ -223,23 +223,23 @@ void MainWindow::loadCatalog(const QString &name)
     const ConnectionSettings settings = m_sources->settingsOf(index);
     m_status->setText(tr("Connecting to %1…").arg(UriRedactor::redact(settings.uri)));
     const QPersistentModelIndex persistent(index);
-    auto *watcher = new QFutureWatcher<Catalog>(this);
-    connect(watcher, &QFutureWatcher<Catalog>::finished, this, [this, watcher, persistent, name] {
-        watcher->deleteLater();
-        const Catalog catalog = watcher->result();
-        if (!persistent.isValid())
-            return;
-        m_sources->setCatalog(persistent, catalog);
-        m_tree->expand(persistent);
-        const bool ok = !catalog.error.isError();
-        m_status->setText(ok ? tr("Connected to %1.").arg(name)
-                             : tr("Could not connect to %1.").arg(name));
-        if (!ok)
-            showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
-                      catalog.error.toString());
-        emit connectionLoaded(name, ok);
-    });
-    watcher->setFuture(QtConcurrent::run([settings] { return Catalog::load(settings); }));
+    LatestJob *&job = m_catalogJobs[name]; // per connection: a reload supersedes the last one
+    if (!job)
+        job = new LatestJob(this);
+    job->start([settings] { return Catalog::load(settings); },
+               [this, persistent, name](const Catalog &catalog) {
+                   if (!persistent.isValid())
+                       return;
+                   m_sources->setCatalog(persistent, catalog);
+                   m_tree->expand(persistent);
+                   const bool ok = !catalog.error.isError();
+                   m_status->setText(ok ? tr("Connected to %1.").arg(name)
+                                        : tr("Could not connect to %1.").arg(name));
+                   if (!ok)
+                       showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
+                                 catalog.error.toString());
+                   emit connectionLoaded(name, ok);
+               });
 }
 
 void MainWindow::showConnectDialog()
@@ -275,28 +275,28 @@ void MainWindow::openDemo(const QString &select)
         QStringList files;
         QString error;
     };
-    auto *watcher = new QFutureWatcher<Prepared>(this);
-    connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, directory, select] {
-        watcher->deleteLater();
-        const Prepared prepared = watcher->result();
-        if (!prepared.error.isEmpty()) {
-            showError(tr("Demo data"), tr("The demo data could not be written."), prepared.error);
-            return;
-        }
-        for (const QString &file : prepared.files)
-            m_sources->addDump(file);
-        m_tree->expandAll();
-        selectSource(select + QStringLiteral(".bson"));
-        m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
-        emit demoReady();
-    });
-    watcher->setFuture(QtConcurrent::run([directory] {
-        Prepared prepared;
-        if (!DemoDataGenerator::ensureDemo(directory, &prepared.files, &prepared.error) &&
-            prepared.error.isEmpty())
-            prepared.error = QStringLiteral("unknown error");
-        return prepared;
-    }));
+    m_demoJob->start(
+        [directory] {
+            Prepared prepared;
+            if (!DemoDataGenerator::ensureDemo(directory, &prepared.files, &prepared.error) &&
+                prepared.error.isEmpty())
+                prepared.error = QStringLiteral("unknown error");
+            return prepared;
+        },
+        [this, directory, select](const Prepared &prepared) {
+            if (!prepared.error.isEmpty()) {
+                showError(tr("Demo data"), tr("The demo data could not be written."),
+                          prepared.error);
+                return;
+            }
+            for (const QString &file : prepared.files)
+                m_sources->addDump(file);
+            m_tree->expandAll();
+            selectSource(select + QStringLiteral(".bson"));
+            m_status->setText(
+                tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
+            emit demoReady();
+        });
 }
 
 bool MainWindow::selectSource(const QString &displayName)
@@ -433,23 +433,21 @@ void MainWindow::exportReports(const QString &chosen)
     if (directory.isEmpty())
         return;
     const AnalysisResult result = m_view->result();
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, directory] {
-        watcher->deleteLater();
-        const QString error = watcher->result();
-        if (error.isEmpty())
-            m_status->setText(
-                tr("Reports written to %1.").arg(QDir::toNativeSeparators(directory)));
-        else
-            showError(tr("Export"), tr("The reports could not be written."), error);
-        emit reportsExported(error.isEmpty(), error.isEmpty() ? directory : error);
-    });
-    watcher->setFuture(QtConcurrent::run([result, directory] {
-        QString error;
-        if (!ReportWriter::write(directory, ReportWriter::Report::of(result), &error))
-            return error.isEmpty() ? QStringLiteral("unknown error") : error;
-        return QString();
-    }));
+    m_exportJob->start(
+        [result, directory] {
+            QString error;
+            if (!ReportWriter::write(directory, ReportWriter::Report::of(result), &error))
+                return error.isEmpty() ? QStringLiteral("unknown error") : error;
+            return QString();
+        },
+        [this, directory](const QString &error) {
+            if (error.isEmpty())
+                m_status->setText(
+                    tr("Reports written to %1.").arg(QDir::toNativeSeparators(directory)));
+            else
+                showError(tr("Export"), tr("The reports could not be written."), error);
+            emit reportsExported(error.isEmpty(), error.isEmpty() ? directory : error);
+        });
 }
 
 } // namespace oe

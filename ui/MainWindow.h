@@ -18,6 +18,7 @@ class AnalysisOptionsBar;
 class AnalysisRunner;
 class CollectionView;
 class DocumentLoader;
+class LatestJob;
 class PasswordVault;
 class SourceTreeModel;
 struct AnalysisProgress;
@@ -83,6 +84,9 @@ private:
     QProgressBar *m_progress;
     AnalysisRunner *m_runner;
     DocumentLoader *m_documents;
+    LatestJob *m_demoJob;
+    LatestJob *m_exportJob;
+    QHash<QString, LatestJob *> m_catalogJobs; // by connection name
     PasswordVault *m_vault;
     QHash<QString, AnalysisResult> m_results; // by SourceRef::key()
     QString m_runningKey;

@@ -1,16 +1,17 @@
 #include "SplitPreviewPage.h"
 
+#include "AnalysisSession.h"
 #include "ChartPanel.h"
 #include "DocumentId.h"
 #include "DocumentLoader.h"
 #include "Format.h"
 #include "JsonIndenter.h"
+#include "LatestJob.h"
 #include "SplitPlanner.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,7 +20,6 @@
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <limits>
 
@@ -63,7 +63,8 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
       m_docSummary(new QLabel(this)), m_primary(jsonView(this)), m_pages(new QComboBox(this)),
       m_page(jsonView(this)), m_planSummary(new QLabel(this)),
       m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
-      m_loader(new DocumentLoader(this)), m_planTimer(new QTimer(this))
+      m_loader(new DocumentLoader(this)), m_planTimer(new QTimer(this)),
+      m_previewJob(new LatestJob(this)), m_planJob(new LatestJob(this))
 {
     m_keep->setRange(0, std::numeric_limits<int>::max());
     m_keep->setGroupSeparatorShown(true);
@@ -150,11 +151,7 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     clear();
 }
 
-SplitPreviewPage::~SplitPreviewPage()
-{
-    if (m_planCancel)
-        m_planCancel->store(true);
-}
+SplitPreviewPage::~SplitPreviewPage() = default;
 
 QString SplitPreviewPage::path() const
 {
@@ -258,69 +255,72 @@ void SplitPreviewPage::requestDocument()
     m_loader->load(m_result.request.source, data.value(1).toULongLong(), id);
 }
 
-void SplitPreviewPage::showPreview(const QByteArray &document, const QString &idJson)
+SplitConfig SplitPreviewPage::config() const
 {
-    m_documentBytes = document;
-    m_documentId = idJson;
     SplitConfig config;
     config.collection = m_result.request.source.collectionName();
     config.field = path();
     config.keep = std::int64_t(keep());
     config.pageSize = m_pageSize->value();
-    config = config.withDefaults();
-    const int generation = ++m_previewGeneration;
-    auto *watcher = new QFutureWatcher<DocumentPreview>(this);
-    connect(watcher, &QFutureWatcher<DocumentPreview>::finished, this,
-            [this, watcher, generation, idJson, config] {
-                watcher->deleteLater();
-                if (generation != m_previewGeneration)
-                    return;
-                const DocumentPreview p = watcher->result();
-                m_primary->clear();
-                m_page->clear();
-                m_pages->clear();
-                m_pageJson.clear();
-                if (!p.problem.isEmpty()) {
-                    m_docSummary->setText(tr("%1: %2").arg(idJson, p.problem));
-                    emit previewReady();
-                    return;
-                }
-                if (!p.affected) {
-                    m_docSummary->setText(
-                        tr("%1 (%2) has no more than %3 elements in %4: it stays as it is.")
-                            .arg(idJson, Format::bytes(p.sizeBefore), Format::count(keep()),
-                                 config.field));
-                    m_primary->setPlainText(displayed(p.primaryJson));
-                    emit previewReady();
-                    return;
-                }
-                std::uint64_t pageBytes = 0;
-                for (auto s : p.pageSizes)
-                    pageBytes += s;
-                m_docSummary->setText(
-                    tr("<b>%1</b>: %2 before → primary %3 (%4 of 16 MiB) + %5 overflow "
-                       "document(s) in <i>%6</i>, %7 in all.")
-                        .arg(idJson.toHtmlEscaped(), Format::bytes(p.sizeBefore),
-                             Format::bytes(p.primarySize),
-                             Format::percent(Format::ofLimit(p.primarySize)),
-                             Format::count(std::uint64_t(p.pageJson.size())),
-                             config.overflowCollection, Format::bytes(pageBytes)));
-                m_primary->setPlainText(displayed(p.primaryJson));
-                m_pageJson = p.pageJson;
-                m_setting = true;
-                for (int i = 0; i < p.pageJson.size(); ++i)
-                    m_pages->addItem(tr("Page %1 — %2").arg(i).arg(Format::bytes(p.pageSizes[i])));
-                m_setting = false;
-                showPage(0);
-                emit previewReady();
-            });
-    watcher->setFuture(QtConcurrent::run([document, config] {
-        DocumentPreview preview = SplitPlanner::preview(document, config);
-        preview.primaryJson = indented(preview.primaryJson);
-        for (QString &page : preview.pageJson)
-            page = indented(page);
-        return preview;
-    }));
+    return config.withDefaults();
+}
+
+void SplitPreviewPage::showPreview(const QByteArray &document, const QString &idJson)
+{
+    m_documentBytes = document;
+    m_documentId = idJson;
+    const SplitConfig config = this->config();
+    m_previewJob->start(
+        [document, config] {
+            DocumentPreview preview = SplitPlanner::preview(document, config);
+            preview.primaryJson = indented(preview.primaryJson);
+            for (QString &page : preview.pageJson)
+                page = indented(page);
+            return preview;
+        },
+        [this, idJson, config](const DocumentPreview &p) {
+            showDocumentPreview(p, idJson, config);
+        });
+}
+
+void SplitPreviewPage::showDocumentPreview(const DocumentPreview &p, const QString &idJson,
+                                           const SplitConfig &config)
+{
+    m_primary->clear();
+    m_page->clear();
+    m_pages->clear();
+    m_pageJson.clear();
+    if (!p.problem.isEmpty()) {
+        m_docSummary->setText(tr("%1: %2").arg(idJson, p.problem));
+        emit previewReady();
+        return;
+    }
+    if (!p.affected) {
+        m_docSummary->setText(
+            tr("%1 (%2) has no more than %3 elements in %4: it stays as it is.")
+                .arg(idJson, Format::bytes(p.sizeBefore), Format::count(keep()), config.field));
+        m_primary->setPlainText(displayed(p.primaryJson));
+        emit previewReady();
+        return;
+    }
+    std::uint64_t pageBytes = 0;
+    for (auto s : p.pageSizes)
+        pageBytes += s;
+    m_docSummary->setText(tr("<b>%1</b>: %2 before → primary %3 (%4 of 16 MiB) + %5 overflow "
+                             "document(s) in <i>%6</i>, %7 in all.")
+                              .arg(idJson.toHtmlEscaped(), Format::bytes(p.sizeBefore),
+                                   Format::bytes(p.primarySize),
+                                   Format::percent(Format::ofLimit(p.primarySize)),
+                                   Format::count(std::uint64_t(p.pageJson.size())),
+                                   config.overflowCollection, Format::bytes(pageBytes)));
+    m_primary->setPlainText(displayed(p.primaryJson));
+    m_pageJson = p.pageJson;
+    m_setting = true;
+    for (int i = 0; i < p.pageJson.size(); ++i)
+        m_pages->addItem(tr("Page %1 — %2").arg(i).arg(Format::bytes(p.pageSizes[i])));
+    m_setting = false;
+    showPage(0);
+    emit previewReady();
 }
 
 void SplitPreviewPage::showPage(int index)
@@ -339,36 +339,20 @@ void SplitPreviewPage::schedulePlan()
 
 void SplitPreviewPage::runPlan()
 {
-    if (m_planCancel)
-        m_planCancel->store(true);
-    if (path().isEmpty())
+    if (path().isEmpty()) {
+        m_planJob->cancel();
         return;
-    m_planCancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancel = m_planCancel;
-    SplitConfig config;
-    config.collection = m_result.request.source.collectionName();
-    config.field = path();
-    config.keep = std::int64_t(keep());
-    config.pageSize = m_pageSize->value();
-    config = config.withDefaults();
-    const SourceRef source = m_result.request.source;
-    LiveQuery query;
-    query.filter = m_result.request.filter;
-    query.mode = m_result.request.mode;
-    query.count = m_result.request.count;
-    query.maxTimeMs = m_result.request.maxTimeMs;
+    }
+    const SplitConfig config = this->config();
+    const AnalysisRequest request = m_result.request;
     m_planSummary->setText(tr("Predicting the sizes after the split…"));
-    const int generation = ++m_planGeneration;
-    auto *watcher = new QFutureWatcher<SplitPlan>(this);
-    connect(watcher, &QFutureWatcher<SplitPlan>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_planGeneration)
-            showPlan(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([source, query, config, cancel] {
-        const auto documents = source.openSource(query);
-        return SplitPlanner::plan(*documents, config, cancel.get());
-    }));
+    m_planJob->start(
+        [request, config](const std::atomic<bool> &cancelled) {
+            // The very documents the analysis read (same sample, seed and filter).
+            const auto documents = AnalysisSession::openSource(request);
+            return SplitPlanner::plan(*documents, config, &cancelled);
+        },
+        [this](const SplitPlan &plan) { showPlan(plan); });
 }
 
 void SplitPreviewPage::showPlan(const SplitPlan &plan)

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "AnalysisResult.h"
+#include "SplitConfig.h"
 #include "SplitPlan.h"
+#include "SplitPlanner.h"
 
 #include <QWidget>
 
@@ -18,6 +20,7 @@ namespace oe {
 
 class ChartPanel;
 class DocumentLoader;
+class LatestJob;
 
 // The split before it happens: one chosen outlier before and after (the primary and its
 // overflow pages as extended JSON, with sizes), and the predicted size distribution of the
@@ -52,7 +55,10 @@ signals:
 private:
     void fillDocuments();
     void requestDocument();
+    SplitConfig config() const; // the split the page's choices describe
     void showPreview(const QByteArray &document, const QString &idJson);
+    void showDocumentPreview(const DocumentPreview &preview, const QString &idJson,
+                             const SplitConfig &config);
     void schedulePlan();
     void runPlan();
     void showPlan(const SplitPlan &plan);
@@ -74,9 +80,8 @@ private:
     QByteArray m_documentBytes;
     QString m_documentId;
     QStringList m_pageJson;
-    std::shared_ptr<std::atomic<bool>> m_planCancel;
-    int m_planGeneration = 0;
-    int m_previewGeneration = 0;
+    LatestJob *m_previewJob; // one document before/after
+    LatestJob *m_planJob;    // the predicted size distribution
     bool m_setting = false;
 };
 

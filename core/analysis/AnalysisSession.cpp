@@ -32,13 +32,17 @@ LiveQuery queryFor(const AnalysisRequest &request)
 
 } // namespace
 
-AnalysisResult AnalysisSession::run(const AnalysisRequest &request,
-                                    const std::atomic<bool> *cancel,
+std::unique_ptr<DocumentSource> AnalysisSession::openSource(const AnalysisRequest &request)
+{
+    return request.source.openSource(queryFor(request));
+}
+
+AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::atomic<bool> *cancel,
                                     const ProgressCallback &progress)
 {
     AnalysisResult result;
     result.request = request;
-    const auto source = request.source.openSource(queryFor(request));
+    const auto source = openSource(request);
     result.profile = Analyzer::run(*source, scanOptions(request), cancel, progress);
     if (result.sourceUnreadable())
         return result;

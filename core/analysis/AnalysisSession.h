@@ -22,6 +22,9 @@ public:
     static AnalysisResult run(const AnalysisRequest &request,
                               const std::atomic<bool> *cancel = nullptr,
                               const ProgressCallback &progress = {});
+    // A fresh source reading what `request` reads (the same sample, seed, filter and limits),
+    // for work that follows an analysis over the same documents (the split preview's plan).
+    static std::unique_ptr<DocumentSource> openSource(const AnalysisRequest &request);
 };
 
 } // namespace oe

@@ -130,4 +130,11 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
     return true;
 }
 
+bool ServerProbe::probe(const ConnectionSettings &settings, const QString &database,
+                        ServerInfo *info, SourceError *error)
+{
+    auto connection = MongoConnection::open(settings, error);
+    return connection && probe(*connection, database, info, error);
+}
+
 } // namespace oe

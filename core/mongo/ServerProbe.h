@@ -14,6 +14,9 @@ public:
     // exist); nothing is written.
     static bool probe(MongoConnection &connection, const QString &database, ServerInfo *info,
                       SourceError *error);
+    // Connects with `settings` and probes: "Test connection".
+    static bool probe(const ConnectionSettings &settings, const QString &database, ServerInfo *info,
+                      SourceError *error);
 };
 
 } // namespace oe

@@ -1,4 +1,5 @@
 #include "MongoConnection.h"
+#include "MongoDriver.h"
 
 #include <QTest>
 
@@ -127,7 +128,7 @@ private slots:
         SourceError error;
         auto c = MongoConnection::open(settings, &error);
         QVERIFY2(c, qPrintable(error.toString()));
-        const mongoc_uri_t *applied = mongoc_client_get_uri(c->client());
+        const mongoc_uri_t *applied = mongoc_client_get_uri(MongoDriver::client(*c));
         QCOMPARE(mongoc_uri_get_option_as_int32(applied, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, -1),
                  selection);
         QCOMPARE(mongoc_uri_get_option_as_int32(applied, MONGOC_URI_CONNECTTIMEOUTMS, -1), connect);
@@ -148,14 +149,14 @@ private slots:
         bson_error_t e;
         bson_set_error(&e, MONGOC_ERROR_SERVER_SELECTION, MONGOC_ERROR_SERVER_SELECTION_FAILURE,
                        "No suitable servers found");
-        const QString line = c->errorFrom(e, QStringLiteral("connecting")).toString();
+        const QString line = MongoDriver::errorFrom(*c, e, QStringLiteral("connecting")).toString();
         QCOMPARE(line, QStringLiteral("127.0.0.1:1: connecting: No suitable servers found "
                                       "(driver: cannot reach mongodb://u:****@h:1/; Last server "
                                       "removed from topology)"));
         // A new connection starts afresh.
         c = MongoConnection::open(settingsFor(QStringLiteral("mongodb://127.0.0.1:1/")), &error);
         QVERIFY(c);
-        QCOMPARE(c->errorFrom(e, QStringLiteral("connecting")).toString(),
+        QCOMPARE(MongoDriver::errorFrom(*c, e, QStringLiteral("connecting")).toString(),
                  QStringLiteral("127.0.0.1:1: connecting: No suitable servers found"));
     }
 };

@@ -1,4 +1,5 @@
 #include "CollectionCatalog.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 
@@ -39,9 +40,9 @@ bool CollectionCatalog::databases(MongoConnection &connection, std::vector<Datab
         BCON_NEW("listDatabases", BCON_INT32(1), "authorizedDatabases", BCON_BOOL(true)));
     BsonDocument reply;
     bson_error_t e;
-    if (!mongoc_client_command_simple(connection.client(), "admin", cmd.get(), nullptr,
+    if (!mongoc_client_command_simple(MongoDriver::client(connection), "admin", cmd.get(), nullptr,
                                       reply.reply(), &e)) {
-        *error = connection.errorFrom(e, QStringLiteral("listing databases"));
+        *error = MongoDriver::errorFrom(connection, e, QStringLiteral("listing databases"));
         return false;
     }
     bson_iter_t it, list;
@@ -72,7 +73,7 @@ bool CollectionCatalog::collections(MongoConnection &connection, const QString &
                                     std::vector<CollectionInfo> *out, SourceError *error)
 {
     mongoc_database_t *db =
-        mongoc_client_get_database(connection.client(), database.toUtf8().constData());
+        mongoc_client_get_database(MongoDriver::client(connection), database.toUtf8().constData());
     mongoc_cursor_t *cursor = mongoc_database_find_collections_with_opts(db, nullptr);
     const bson_t *doc = nullptr;
     while (mongoc_cursor_next(cursor, &doc)) {
@@ -92,7 +93,8 @@ bool CollectionCatalog::collections(MongoConnection &connection, const QString &
     mongoc_cursor_destroy(cursor);
     mongoc_database_destroy(db);
     if (failed) {
-        *error = connection.errorFrom(e, QStringLiteral("listing collections of %1").arg(database));
+        *error = MongoDriver::errorFrom(connection, e,
+                                        QStringLiteral("listing collections of %1").arg(database));
         return false;
     }
     std::sort(out->begin(), out->end(),
@@ -105,7 +107,7 @@ bool CollectionCatalog::collections(MongoConnection &connection, const QString &
 
 void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionInfo *info)
 {
-    mongoc_client_t *client = connection.client();
+    mongoc_client_t *client = MongoDriver::client(connection);
     const QByteArray dbName = info->database.toUtf8();
     const QByteArray collName = info->name.toUtf8();
     BsonDocument reply;

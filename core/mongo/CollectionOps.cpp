@@ -1,4 +1,5 @@
 #include "CollectionOps.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 
@@ -11,7 +12,8 @@ namespace oe {
 CollectionOps::CollectionOps(MongoConnection &connection, const QString &database,
                              const QString &collection)
     : m_connection(connection),
-      m_collection(mongoc_client_get_collection(connection.client(), database.toUtf8().constData(),
+      m_collection(mongoc_client_get_collection(MongoDriver::client(connection),
+                                                database.toUtf8().constData(),
                                                 collection.toUtf8().constData())),
       m_database(database), m_name(collection), m_ns(database + QLatin1Char('.') + collection)
 {
@@ -100,7 +102,8 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
     }
     mongoc_bulk_operation_destroy(bulk);
     if (!ok)
-        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+        *error = MongoDriver::errorFrom(m_connection, e,
+                                        step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return ok;
 }
 
@@ -121,7 +124,8 @@ bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBy
     const bool failed = mongoc_cursor_error(cursor, &e);
     mongoc_cursor_destroy(cursor);
     if (failed)
-        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+        *error = MongoDriver::errorFrom(m_connection, e,
+                                        step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return !failed;
 }
 
@@ -134,14 +138,15 @@ std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &
     const std::int64_t n =
         mongoc_collection_count_documents(m_collection, &filter, nullptr, nullptr, nullptr, &e);
     if (n < 0)
-        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+        *error = MongoDriver::errorFrom(m_connection, e,
+                                        step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return n;
 }
 
 bool CollectionOps::exists(SourceError *error)
 {
-    mongoc_database_t *db =
-        mongoc_client_get_database(m_connection.client(), m_database.toUtf8().constData());
+    mongoc_database_t *db = mongoc_client_get_database(MongoDriver::client(m_connection),
+                                                       m_database.toUtf8().constData());
     const BsonDocument opts = BsonDocument::adopt(
         BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}"));
     mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
@@ -149,7 +154,7 @@ bool CollectionOps::exists(SourceError *error)
     const bool found = mongoc_cursor_next(list, &doc);
     bson_error_t e;
     if (mongoc_cursor_error(list, &e))
-        *error = m_connection.errorFrom(e, QStringLiteral("looking up %1").arg(m_ns));
+        *error = MongoDriver::errorFrom(m_connection, e, QStringLiteral("looking up %1").arg(m_ns));
     mongoc_cursor_destroy(list);
     mongoc_database_destroy(db);
     return found;
@@ -174,7 +179,8 @@ bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &st
     const bool ok = mongoc_collection_write_command_with_opts(m_collection, cmd.get(), nullptr,
                                                               reply.reply(), &e);
     if (!ok)
-        *error = m_connection.errorFrom(e, step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+        *error = MongoDriver::errorFrom(m_connection, e,
+                                        step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return ok;
 }
 

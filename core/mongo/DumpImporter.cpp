@@ -1,4 +1,5 @@
 #include "DumpImporter.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 #include "DumpFileSource.h"
@@ -29,8 +30,9 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
     if (!connection)
         return false;
     const QString ns = database + QLatin1Char('.') + collection;
-    mongoc_collection_t *coll = mongoc_client_get_collection(
-        connection->client(), database.toUtf8().constData(), collection.toUtf8().constData());
+    mongoc_collection_t *coll = mongoc_client_get_collection(MongoDriver::client(*connection),
+                                                             database.toUtf8().constData(),
+                                                             collection.toUtf8().constData());
     struct Guard
     {
         mongoc_collection_t *c;
@@ -39,7 +41,7 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
 
     bson_error_t e;
     if (options.drop && !mongoc_collection_drop(coll, &e) && e.code != kNamespaceNotFound) {
-        *error = connection->errorFrom(e, QStringLiteral("dropping %1").arg(ns));
+        *error = MongoDriver::errorFrom(*connection, e, QStringLiteral("dropping %1").arg(ns));
         return false;
     }
 
@@ -75,10 +77,11 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
             mongoc_bulk_operation_destroy(bulk);
             if (!written) {
                 *error =
-                    connection->errorFrom(e, QStringLiteral("inserting documents #%1-#%2 into %3")
-                                                 .arg(batch.documents[first].index)
-                                                 .arg(batch.documents[i - 1].index)
-                                                 .arg(ns));
+                    MongoDriver::errorFrom(*connection, e,
+                                           QStringLiteral("inserting documents #%1-#%2 into %3")
+                                               .arg(batch.documents[first].index)
+                                               .arg(batch.documents[i - 1].index)
+                                               .arg(ns));
                 return false;
             }
             result->documents += i - first;

@@ -1,4 +1,5 @@
 #include "LiveCollectionSource.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 #include "CollectionCatalog.h"
@@ -59,7 +60,7 @@ SourceError LiveCollectionSource::cursorError(const QString &step) const
     bson_error_t e;
     if (!m_cursor || !m_cursor->cursor || !mongoc_cursor_error(m_cursor->cursor, &e))
         return {};
-    SourceError err = m_connection->errorFrom(e, step);
+    SourceError err = MongoDriver::errorFrom(*m_connection, e, step);
     err.docIndex = -1;
     LiveQuery::blameFilter(m_query.filter, &err);
     return err;
@@ -86,8 +87,8 @@ bool LiveCollectionSource::open(SourceError *error)
             return false;
     }
     // The collection must exist (this is also where an unreachable server shows itself).
-    mongoc_database_t *db =
-        mongoc_client_get_database(m_connection->client(), m_query.database.toUtf8().constData());
+    mongoc_database_t *db = mongoc_client_get_database(MongoDriver::client(*m_connection),
+                                                       m_query.database.toUtf8().constData());
     const BsonDocument opts = BsonDocument::adopt(
         BCON_NEW("filter", "{", "name", BCON_UTF8(m_query.collection.toUtf8().constData()), "}"));
     mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
@@ -98,7 +99,8 @@ bool LiveCollectionSource::open(SourceError *error)
     mongoc_cursor_destroy(list);
     mongoc_database_destroy(db);
     if (failed) {
-        *error = m_connection->errorFrom(e, QStringLiteral("opening %1").arg(m_query.ns()));
+        *error = MongoDriver::errorFrom(*m_connection, e,
+                                        QStringLiteral("opening %1").arg(m_query.ns()));
         return false;
     }
     if (!exists) {
@@ -109,9 +111,9 @@ bool LiveCollectionSource::open(SourceError *error)
         return false;
     }
     m_cursor = std::make_unique<Cursor>();
-    m_cursor->collection =
-        mongoc_client_get_collection(m_connection->client(), m_query.database.toUtf8().constData(),
-                                     m_query.collection.toUtf8().constData());
+    m_cursor->collection = mongoc_client_get_collection(MongoDriver::client(*m_connection),
+                                                        m_query.database.toUtf8().constData(),
+                                                        m_query.collection.toUtf8().constData());
     // The collection's size from its metadata (collStats): the driver's estimated count is a
     // `count` command, which some servers (FerretDB) answer by reading every document.
     std::int64_t estimated = -1;

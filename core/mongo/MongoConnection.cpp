@@ -1,5 +1,7 @@
 #include "MongoConnection.h"
 
+#include "MongoDriver.h"
+
 #include "BsonDocument.h"
 #include "MongoRuntime.h"
 #include "UriRedactor.h"
@@ -11,6 +13,20 @@
 #include <mongoc/mongoc.h>
 
 namespace oe {
+
+struct MongoConnection::Driver
+{
+    mongoc_client_t *client = nullptr;
+    ~Driver()
+    {
+        if (client)
+            mongoc_client_destroy(client);
+    }
+};
+
+MongoConnection::MongoConnection() : d(std::make_unique<Driver>()) {}
+
+MongoConnection::~MongoConnection() = default;
 
 namespace {
 
@@ -115,18 +131,18 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     connection->m_hosts = hostList(uri.uri);
     if (const char *db = mongoc_uri_get_database(uri.uri))
         connection->m_defaultDatabase = QString::fromUtf8(db);
-    connection->m_client = mongoc_client_new_from_uri_with_error(uri.uri, &e);
-    if (!connection->m_client) {
-        *error = connection->errorFrom(e, QStringLiteral("creating the client"));
+    connection->d->client = mongoc_client_new_from_uri_with_error(uri.uri, &e);
+    if (!connection->d->client) {
+        *error = MongoDriver::errorFrom(*connection, e, QStringLiteral("creating the client"));
         return nullptr;
     }
-    mongoc_client_set_error_api(connection->m_client, MONGOC_ERROR_API_VERSION_2);
+    mongoc_client_set_error_api(connection->d->client, MONGOC_ERROR_API_VERSION_2);
     return connection;
 }
 
 QString MongoConnection::readPreference() const
 {
-    switch (mongoc_read_prefs_get_mode(mongoc_client_get_read_prefs(m_client))) {
+    switch (mongoc_read_prefs_get_mode(mongoc_client_get_read_prefs(d->client))) {
     case MONGOC_READ_PRIMARY:
         return QStringLiteral("primary");
     case MONGOC_READ_PRIMARY_PREFERRED:
@@ -141,17 +157,17 @@ QString MongoConnection::readPreference() const
     return {};
 }
 
-MongoConnection::~MongoConnection()
+mongoc_client_t *MongoDriver::client(const MongoConnection &connection)
 {
-    if (m_client)
-        mongoc_client_destroy(m_client);
+    return connection.d->client;
 }
 
-SourceError MongoConnection::errorFrom(const bson_error_t &e, const QString &step) const
+SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson_error_t &e,
+                                   const QString &step)
 {
     SourceError err;
     err.kind = SourceError::Kind::Connection;
-    err.source = m_hosts;
+    err.source = connection.m_hosts;
     QString message = UriRedactor::redactText(QString::fromUtf8(e.message));
     // libmongoc 1.23 leaves the message empty when it selects again from a topology it has
     // already emptied (a replica set name that does not match).
@@ -183,10 +199,10 @@ QByteArray MongoConnection::command(const QString &db, const QByteArray &command
     }
     BsonDocument reply;
     bson_error_t e;
-    if (mongoc_client_command_simple(m_client, db.toUtf8().constData(), &cmd, nullptr,
+    if (mongoc_client_command_simple(d->client, db.toUtf8().constData(), &cmd, nullptr,
                                      reply.reply(), &e))
         return reply.bytes();
-    *error = errorFrom(e, step);
+    *error = MongoDriver::errorFrom(*this, e, step);
     return {};
 }
 

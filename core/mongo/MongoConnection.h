@@ -9,16 +9,14 @@
 
 #include <memory>
 
-typedef struct _mongoc_client_t mongoc_client_t;
-typedef struct _mongoc_uri_t mongoc_uri_t;
-typedef struct _bson_error_t bson_error_t;
-
 namespace oe {
 
 // One client connection to a cluster, for use on one thread. Parses the URI with libmongoc,
 // applies the application name, timeouts and TLS options, and reads from secondaries
 // (secondaryPreferred) unless the URI chooses a read preference. Driver errors become
-// SourceErrors that name the host and the step, never the password.
+// SourceErrors that name the host and the step, never the password. The driver's handle stays
+// behind this header (core's internal MongoDriver reaches it), so users of core see no driver
+// type.
 class MongoConnection
 {
 public:
@@ -28,7 +26,6 @@ public:
     MongoConnection(const MongoConnection &) = delete;
     MongoConnection &operator=(const MongoConnection &) = delete;
 
-    mongoc_client_t *client() const { return m_client; }
     QString redactedUri() const { return m_redactedUri; }
     QString hosts() const { return m_hosts; } // "host:port,host:port" or the SRV name
     QString defaultDatabase() const { return m_defaultDatabase; }
@@ -38,7 +35,6 @@ public:
     // Runs a command on `db`, returning the reply as a BSON document's bytes (empty on error).
     QByteArray command(const QString &db, const QByteArray &commandBson, const QString &step,
                        SourceError *error) const;
-    SourceError errorFrom(const bson_error_t &e, const QString &step) const;
 
     // Documents per bulk-write command on this connection, adapted by CollectionOps::bulk.
     WritePacer &writePacer() { return m_writePacer; }
@@ -47,8 +43,11 @@ public:
     static QString validateUri(const QString &uri);
 
 private:
-    MongoConnection() = default;
-    mongoc_client_t *m_client = nullptr;
+    friend class MongoDriver;
+    struct Driver; // the libmongoc client
+    MongoConnection();
+
+    std::unique_ptr<Driver> d;
     QString m_redactedUri;
     QString m_hosts;
     QString m_defaultDatabase;

@@ -1,4 +1,5 @@
 #include "ServerProbe.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 #include "MongoConnection.h"
@@ -48,11 +49,11 @@ bool readHello(MongoConnection &connection, ServerInfo *info, bool *sessions, So
 {
     BsonDocument reply;
     bson_error_t e;
-    bool ok = adminCommand(connection.client(), "hello", &reply, &e);
+    bool ok = adminCommand(MongoDriver::client(connection), "hello", &reply, &e);
     if (!ok && (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_QUERY))
-        ok = adminCommand(connection.client(), "isMaster", &reply, &e);
+        ok = adminCommand(MongoDriver::client(connection), "isMaster", &reply, &e);
     if (!ok) {
-        *error = connection.errorFrom(e, QStringLiteral("connecting (hello)"));
+        *error = MongoDriver::errorFrom(connection, e, QStringLiteral("connecting (hello)"));
         return false;
     }
     bson_iter_t it;
@@ -72,8 +73,9 @@ bool readBuildInfo(MongoConnection &connection, ServerInfo *info, SourceError *e
 {
     BsonDocument reply;
     bson_error_t e;
-    if (!adminCommand(connection.client(), "buildInfo", &reply, &e)) {
-        *error = connection.errorFrom(e, QStringLiteral("reading the server version (buildInfo)"));
+    if (!adminCommand(MongoDriver::client(connection), "buildInfo", &reply, &e)) {
+        *error = MongoDriver::errorFrom(connection, e,
+                                        QStringLiteral("reading the server version (buildInfo)"));
         return false;
     }
     info->version = utf8Field(reply.get(), "version");
@@ -117,11 +119,12 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
         return false;
     const BsonDocument sample = BsonDocument::adopt(
         BCON_NEW("pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "]"));
-    info->supportsSample = pipelineWorks(connection.client(), database, sample.get());
+    info->supportsSample = pipelineWorks(MongoDriver::client(connection), database, sample.get());
     const BsonDocument bsonSize =
         BsonDocument::adopt(BCON_NEW("pipeline", "[", "{", "$project", "{", "s", "{", "$bsonSize",
                                      BCON_UTF8("$$ROOT"), "}", "}", "}", "]"));
-    info->supportsBsonSize = pipelineWorks(connection.client(), database, bsonSize.get());
+    info->supportsBsonSize =
+        pipelineWorks(MongoDriver::client(connection), database, bsonSize.get());
     const bool replicated =
         (info->topology == ServerInfo::Topology::ReplicaSet && info->maxWireVersion >= 7) ||
         (info->topology == ServerInfo::Topology::Sharded && info->maxWireVersion >= 8);

@@ -1,4 +1,5 @@
 #include "DocumentFetcher.h"
+#include "MongoDriver.h"
 
 #include "BsonDocument.h"
 #include "DumpFileSource.h"
@@ -56,8 +57,8 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
         return {};
     const QByteArray db = database.toUtf8();
     const QByteArray coll = collection.toUtf8();
-    mongoc_collection_t *c =
-        mongoc_client_get_collection(connection->client(), db.constData(), coll.constData());
+    mongoc_collection_t *c = mongoc_client_get_collection(MongoDriver::client(*connection),
+                                                          db.constData(), coll.constData());
     BsonDocument opts;
     BSON_APPEND_INT64(opts.get(), "limit", 1);
     mongoc_cursor_t *cursor =
@@ -70,8 +71,9 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
     } else {
         bson_error_t e;
         if (mongoc_cursor_error(cursor, &e)) {
-            *error = connection->errorFrom(
-                e, QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection));
+            *error = MongoDriver::errorFrom(
+                *connection, e,
+                QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection));
         } else {
             *error = SourceError::io(
                 connection->redactedUri(),

@@ -4,14 +4,8 @@
 #include "ConnectionOptions.h"
 #include "CsvWriter.h"
 #include "DocumentId.h"
-#include "DumpFileSource.h"
-#include "JournalEntry.h"
-#include "LiveCollectionSource.h"
-#include "MigrationRollback.h"
-#include "MigrationVerifier.h"
+#include "MigrationSession.h"
 #include "MongoConnection.h"
-#include "OfflineSplitter.h"
-#include "OverflowMigrator.h"
 #include "SplitPlanner.h"
 
 #include <QCommandLineParser>
@@ -119,23 +113,25 @@ QString disagreement(const QCommandLineParser &parser, const oe::SplitConfig &jo
 void printRun(const oe::SplitConfig &config, oe::RunState state)
 {
     std::printf("run of '%s' (state %s): keep %lld, page size %lld, overflow %s\n",
-                qPrintable(config.field), oe::journalWord(state), static_cast<long long>(config.keep),
-                static_cast<long long>(config.pageSize), qPrintable(config.overflowCollection));
+                qPrintable(config.field), oe::journalWord(state),
+                static_cast<long long>(config.keep), static_cast<long long>(config.pageSize),
+                qPrintable(config.overflowCollection));
 }
 
-} // namespace
-
-int SplitCommands::run(Action action, const QStringList &arguments)
+QString actionName(SplitCommands::Action action)
 {
-    const QString name = action == Action::Split    ? QStringLiteral("split")
-                         : action == Action::Verify ? QStringLiteral("verify")
-                                                    : QStringLiteral("rollback");
-    QCommandLineParser parser;
+    return action == SplitCommands::Action::Split    ? QStringLiteral("split")
+           : action == SplitCommands::Action::Verify ? QStringLiteral("verify")
+                                                     : QStringLiteral("rollback");
+}
+
+void addSplitOptions(QCommandLineParser &parser, SplitCommands::Action action)
+{
     parser.setApplicationDescription(
-        action == Action::Split
+        action == SplitCommands::Action::Split
             ? QStringLiteral(
                   "Apply the outlier pattern: keep N elements, move the rest to overflow pages.")
-        : action == Action::Verify
+        : action == SplitCommands::Action::Verify
             ? QStringLiteral("Check a split against its journal: nothing lost, nothing duplicated.")
             : QStringLiteral("Undo a split: every document back as it was."));
     parser.addHelpOption();
@@ -179,289 +175,175 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                         "(default: leave those as they are and count them as skipped).")},
         {QStringLiteral("yes"), QStringLiteral("Confirm writing to the cluster.")},
     });
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return ExitSuccess;
-    }
-    const bool live = parser.isSet(QStringLiteral("uri"));
-    if (live == parser.isSet(QStringLiteral("dump")))
-        return cli::fail(
-            ExitUsage,
-            QStringLiteral("%1 needs --uri URI --db DB --collection C, or --dump FILE").arg(name));
-    if (!parser.isSet(QStringLiteral("field")))
-        return cli::fail(ExitUsage, QStringLiteral("%1 needs --field PATH").arg(name));
+}
 
-    oe::SplitConfig config;
-    config.field = parser.value(QStringLiteral("field"));
-    bool ok = true;
-    if (parser.isSet(QStringLiteral("keep"))) {
-        config.keep = parser.value(QStringLiteral("keep")).toLongLong(&ok);
-        if (!ok)
-            return cli::fail(ExitUsage, QStringLiteral("--keep expects a whole number, got '%1'")
-                                            .arg(parser.value(QStringLiteral("keep"))));
-    } else if (action == Action::Split) {
-        return cli::fail(ExitUsage, QStringLiteral("split needs --keep N"));
-    }
-    if (parser.isSet(QStringLiteral("page-size"))) {
-        config.pageSize = parser.value(QStringLiteral("page-size")).toLongLong(&ok);
-        if (!ok)
-            return cli::fail(ExitUsage,
-                             QStringLiteral("--page-size expects a whole number, got '%1'")
-                                 .arg(parser.value(QStringLiteral("page-size"))));
+bool numberOption(const QCommandLineParser &parser, const char *name, std::int64_t *out)
+{
+    const QString option = QString::fromLatin1(name);
+    if (!parser.isSet(option))
+        return true;
+    bool ok = false;
+    *out = parser.value(option).toLongLong(&ok);
+    if (!ok)
+        cli::fail(ExitUsage, QStringLiteral("--%1 expects a whole number, got '%2'")
+                                 .arg(option, parser.value(option)));
+    return ok;
+}
+
+// The split's layout from the options (checked later, by SplitConfig::problems()).
+bool configFrom(const QCommandLineParser &parser, SplitCommands::Action action,
+                oe::SplitConfig *config)
+{
+    config->field = parser.value(QStringLiteral("field"));
+    if (!numberOption(parser, "keep", &config->keep) ||
+        !numberOption(parser, "page-size", &config->pageSize))
+        return false;
+    if (action == SplitCommands::Action::Split && !parser.isSet(QStringLiteral("keep"))) {
+        cli::fail(ExitUsage, QStringLiteral("split needs --keep N"));
+        return false;
     }
     const std::pair<const char *, QString *> names[] = {
-        {"overflow-collection", &config.overflowCollection},
-        {"link-field", &config.linkField},
-        {"page-field", &config.pageField},
-        {"items-field", &config.itemsField},
-        {"flag-field", &config.flagField},
-        {"count-field", &config.countField},
-        {"pages-field", &config.pagesField},
-        {"filter", &config.filter}};
+        {"overflow-collection", &config->overflowCollection},
+        {"link-field", &config->linkField},
+        {"page-field", &config->pageField},
+        {"items-field", &config->itemsField},
+        {"flag-field", &config->flagField},
+        {"count-field", &config->countField},
+        {"pages-field", &config->pagesField},
+        {"filter", &config->filter}};
     for (const auto &[option, target] : names)
         if (parser.isSet(QString::fromLatin1(option)))
             *target = parser.value(QString::fromLatin1(option));
-    std::optional<std::uint64_t> batch;
-    if (!cli::unsignedOption(parser, QStringLiteral("batch"), batch, 1, 100'000))
-        return ExitUsage;
-    oe::MigrationOptions options;
-    options.batch = std::size_t(batch.value_or(200));
-    options.backupCollection = parser.value(QStringLiteral("backup-collection"));
-    if (!cli::doubleOption(parser, QStringLiteral("max-docs-per-sec"), options.maxDocsPerSecond, 0,
-                           1e9))
-        return ExitUsage;
-    config.strict = parser.isSet(QStringLiteral("strict"));
-    const QString outDir = parser.value(QStringLiteral("out-dir"));
+    config->strict = parser.isSet(QStringLiteral("strict"));
+    return true;
+}
 
-    if (!live) {
-        const QString dump = parser.value(QStringLiteral("dump"));
-        config.collection = oe::OfflineSplitter::collectionOf(dump);
-        config = config.withDefaults();
-        if (const QStringList problems = config.problems(); !problems.isEmpty())
-            return cli::fail(ExitUsage, problems.join(QStringLiteral("; ")));
+bool optionsFrom(const QCommandLineParser &parser, oe::MigrationOptions *options)
+{
+    std::optional<std::uint64_t> batch;
+    if (!cli::unsignedOption(parser, QStringLiteral("batch"), batch, 1, 100'000) ||
+        !cli::doubleOption(parser, QStringLiteral("max-docs-per-sec"), options->maxDocsPerSecond, 0,
+                           1e9))
+        return false;
+    options->batch = std::size_t(batch.value_or(200));
+    options->backupCollection = parser.value(QStringLiteral("backup-collection"));
+    return true;
+}
+
+// A dump, or a live collection (its database defaults to the URI's); names checked.
+int targetFrom(const QCommandLineParser &parser, const QString &name, oe::SourceRef *target)
+{
+    if (!parser.isSet(QStringLiteral("uri"))) {
+        target->kind = oe::SourceRef::Kind::Dump;
+        target->dumpPath = parser.value(QStringLiteral("dump"));
+        return ExitSuccess;
+    }
+    target->kind = oe::SourceRef::Kind::Collection;
+    if (!cli::connectionSettings(parser, &target->settings))
+        return ExitUsage;
+    target->database = parser.value(QStringLiteral("db"));
+    target->collection = parser.value(QStringLiteral("collection"));
+    if (target->database.isEmpty()) {
         oe::SourceError error;
-        if (action != Action::Split) {
-            oe::SplitConfig journaled;
-            oe::RunState state = oe::RunState::Applied;
-            if (!oe::OfflineSplitter::journaledConfig(dump, config.field, &journaled, &state,
-                                                      &error))
-                return cli::fail(cli::exitCodeFor(error), error.toString());
-            config = journaled.withDefaults();
-            if (const QString problem = disagreement(parser, config); !problem.isEmpty())
-                return cli::fail(ExitUsage, problem);
-            printRun(config, state);
-        }
-        if (action == Action::Verify) {
-            oe::VerifyReport report;
-            if (!oe::OfflineSplitter::verify(dump, config, &report, &error))
-                return cli::fail(cli::exitCodeFor(error), error.toString());
-            printReport(report);
-            return report.ok()
-                       ? ExitSuccess
-                       : cli::fail(ExitInvalidData,
-                                   QStringLiteral("%1 mismatch(es)").arg(report.mismatches));
-        }
-        if (outDir.isEmpty() && !parser.isSet(QStringLiteral("dry-run")))
-            return cli::fail(ExitUsage, QStringLiteral("%1 --dump needs --out-dir DIR").arg(name));
-        QStringList written;
-        if (action == Action::Rollback) {
-            oe::VerifyReport report;
-            if (!oe::OfflineSplitter::rollback(dump, outDir, config, &report, &written, &error))
-                return cli::fail(cli::exitCodeFor(error), error.toString());
-            printReport(report);
-            for (const QString &f : written)
-                std::printf("wrote %s\n", qPrintable(f));
-            return ExitSuccess;
-        }
-        if (parser.isSet(QStringLiteral("dry-run"))) {
-            const QString planPath = QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir)
-                                         .filePath(QStringLiteral("plan.csv"));
-            QDir().mkpath(QFileInfo(planPath).absolutePath());
-            QSaveFile file(planPath);
-            if (!file.open(QIODevice::WriteOnly))
-                return cli::fail(
-                    ExitIo,
-                    QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
-            oe::SplitPlan plan;
-            {
-                oe::CsvWriter csv(&file, {QStringLiteral("_id"), QStringLiteral("size_before"),
-                                          QStringLiteral("size_after"), QStringLiteral("length"),
-                                          QStringLiteral("kept"), QStringLiteral("moved"),
-                                          QStringLiteral("pages")});
-                oe::OfflineSplitter::plan(
-                    dump, config, &plan, &error, nullptr, [&](const oe::PlanRow &r) {
-                        csv.addRow({r.id, QString::number(r.sizeBefore),
-                                    QString::number(r.sizeAfter), QString::number(r.length),
-                                    QString::number(r.kept), QString::number(r.moved),
-                                    QString::number(r.pages)});
-                    });
-            }
-            if (error.isError())
-                return cli::fail(cli::exitCodeFor(error), error.toString());
-            if (!file.commit())
-                return cli::fail(
-                    ExitIo,
-                    QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
-            printPlan(plan, config);
-            std::printf("plan: %s\n", qPrintable(planPath));
-            return plan.invalidDocuments
-                       ? cli::fail(ExitInvalidData, QStringLiteral("%1 document(s) cannot be split")
-                                                        .arg(plan.invalidDocuments))
-                       : ExitSuccess;
-        }
-        oe::SplitPlan plan;
-        if (!oe::OfflineSplitter::split(dump, outDir, config, &plan, &written, &error, nullptr))
+        const auto connection = oe::MongoConnection::open(target->settings, &error);
+        if (!connection)
             return cli::fail(cli::exitCodeFor(error), error.toString());
-        printPlan(plan, config);
+        target->database = connection->defaultDatabase();
+    }
+    if (target->database.isEmpty() || target->collection.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("%1 --uri needs --db DB (or a database in the "
+                                                   "URI) and --collection C")
+                                        .arg(name));
+    if (!cli::namespaceNames(target->database, target->collection) ||
+        !cli::namespaceNames({}, parser.value(QStringLiteral("backup-collection")),
+                             QStringLiteral("--backup-collection")))
+        return ExitUsage;
+    return ExitSuccess;
+}
+
+// --dry-run (and a live split without --yes): the plan, and plan.csv when asked for.
+int runPlan(oe::MigrationSession &session, const QString &outDir, bool writeCsv)
+{
+    const QString planPath =
+        QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir).filePath(QStringLiteral("plan.csv"));
+    QSaveFile file(planPath);
+    if (writeCsv) {
+        QDir().mkpath(QFileInfo(planPath).absolutePath());
+        if (!file.open(QIODevice::WriteOnly))
+            return cli::fail(
+                ExitIo, QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
+    }
+    oe::SplitPlan plan;
+    oe::SourceError error;
+    {
+        std::optional<oe::CsvWriter> csv;
+        if (writeCsv)
+            csv.emplace(&file, QStringList{QStringLiteral("_id"), QStringLiteral("size_before"),
+                                           QStringLiteral("size_after"), QStringLiteral("length"),
+                                           QStringLiteral("kept"), QStringLiteral("moved"),
+                                           QStringLiteral("pages")});
+        session.plan(&plan, &error, [&](const oe::PlanRow &r) {
+            if (csv)
+                csv->addRow({r.id, QString::number(r.sizeBefore), QString::number(r.sizeAfter),
+                             QString::number(r.length), QString::number(r.kept),
+                             QString::number(r.moved), QString::number(r.pages)});
+        });
+    }
+    if (error.isError())
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    printPlan(plan, session.config());
+    if (!writeCsv)
+        return cli::fail(ExitUsage,
+                         QStringLiteral("nothing written: add --yes to apply this plan"));
+    if (!file.commit())
+        return cli::fail(ExitIo,
+                         QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
+    std::printf("plan: %s\n", qPrintable(planPath));
+    return ExitSuccess;
+}
+
+void printNotes(const oe::MigrationSession &session)
+{
+    for (const QString &note : session.notes())
+        std::printf("note: %s\n", qPrintable(note));
+}
+
+int runSplit(oe::MigrationSession &session, const QCommandLineParser &parser,
+             const oe::MigrationOptions &options, const oe::SourceRef &target)
+{
+    oe::SourceError error;
+    if (!session.prepare(&error))
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    printNotes(session);
+    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+    const QString outDir = parser.value(QStringLiteral("out-dir"));
+    if (dryRun || (session.isLive() && !parser.isSet(QStringLiteral("yes"))))
+        return runPlan(session, outDir, dryRun);
+    oe::MigrationProgress progress;
+    oe::SplitPlan plan;
+    QStringList written;
+    const std::atomic<bool> *interrupted = cli::interruptFlag();
+    const bool done =
+        session.apply(options, &progress, &plan, &written, &error, interrupted, printProgress);
+    if (cli::stderrIsTerminal() && session.isLive())
+        std::fputs("\n", stderr);
+    if (!session.isLive()) {
+        if (!done)
+            return cli::fail(cli::exitCodeFor(error), error.toString());
+        printPlan(plan, session.config());
         for (const QString &f : written)
             std::printf("wrote %s\n", qPrintable(f));
         return ExitSuccess;
     }
-
-    // Live.
-    oe::ConnectionSettings settings;
-    if (!cli::connectionSettings(parser, &settings))
-        return ExitUsage;
-    QString database = parser.value(QStringLiteral("db"));
-    config.collection = parser.value(QStringLiteral("collection"));
-    oe::SourceError error;
-    auto connection = oe::MongoConnection::open(settings, &error);
-    if (!connection)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
-    if (database.isEmpty())
-        database = connection->defaultDatabase();
-    if (database.isEmpty() || config.collection.isEmpty())
-        return cli::fail(
-            ExitUsage,
-            QStringLiteral("%1 --uri needs --db DB (or a database in the URI) and --collection C")
-                .arg(name));
-    if (!cli::namespaceNames(database, config.collection) ||
-        !cli::namespaceNames({}, options.backupCollection, QStringLiteral("--backup-collection")))
-        return ExitUsage;
-    config = config.withDefaults();
-
-    if (action == Action::Verify || action == Action::Rollback) {
-        // The journal holds the configuration the split used; it is authoritative.
-        oe::SplitConfig journaled;
-        oe::RunState state = oe::RunState::Applied;
-        if (oe::MigrationVerifier::journaledConfig(*connection, database, config.collection,
-                                                   config.field, &journaled, &state, &error)) {
-            config = journaled.withDefaults();
-            if (const QString problem = disagreement(parser, config); !problem.isEmpty())
-                return cli::fail(ExitUsage, problem);
-            printRun(config, state);
-        } else if (error.isError()) {
-            return cli::fail(cli::exitCodeFor(error), error.toString());
-        } else {
-            return cli::fail(ExitUsage,
-                             QStringLiteral("no migration of field '%1' in the journal %2.%3")
-                                 .arg(config.field, database, config.journalCollection()));
-        }
-        oe::VerifyReport report;
-        if (action == Action::Verify) {
-            if (!oe::MigrationVerifier::verify(*connection, database, config, &report, &error))
-                return cli::fail(cli::exitCodeFor(error), error.toString());
-            printReport(report);
-            if (state == oe::RunState::RollingBack && !report.ok())
-                std::printf("note: a rollback of this run did not finish; documents it already "
-                            "restored show as not flagged: run rollback again to finish it\n");
-            return report.ok()
-                       ? ExitSuccess
-                       : cli::fail(ExitInvalidData,
-                                   QStringLiteral("%1 mismatch(es)").arg(report.mismatches));
-        }
-        if (!parser.isSet(QStringLiteral("yes")))
-            return cli::fail(
-                ExitUsage, QStringLiteral("rollback writes to the cluster: add --yes to confirm"));
-        const std::atomic<bool> *interrupted = cli::interruptFlag();
-        oe::MigrationProgress progress;
-        const bool done =
-            oe::MigrationRollback::rollback(*connection, database, config, options, &report,
-                                            &progress, &error, interrupted, printProgress);
-        if (cli::stderrIsTerminal())
-            std::fputs("\n", stderr);
-        std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
-                    qPrintable(count(progress.migrated)), qPrintable(count(progress.retried)),
-                    qPrintable(count(progress.skipped)), progress.seconds);
-        printReport(report);
-        if (!done)
-            return cli::fail(cli::exitCodeFor(error), error.toString());
-        if (interrupted->load())
-            return cli::fail(ExitInterrupted,
-                             QStringLiteral("interrupted: stopped after the current batch; run "
-                                            "rollback again to finish"));
-        return report.ok()
-                   ? ExitSuccess
-                   : cli::fail(
-                         ExitInvalidData,
-                         QStringLiteral("%1 document(s) not restored").arg(report.mismatches));
-    }
-
-    oe::OverflowMigrator migrator(settings, database, config);
-    if (!migrator.prepare(&error))
-        return cli::fail(cli::exitCodeFor(error), error.toString());
-    for (const QString &note : migrator.notes())
-        std::printf("note: %s\n", qPrintable(note));
-    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
-    if (dryRun || !parser.isSet(QStringLiteral("yes"))) {
-        oe::LiveQuery query;
-        query.database = database;
-        query.collection = config.collection;
-        query.filter = config.filter;
-        oe::LiveCollectionSource source(settings, query);
-        const QString planPath = QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir)
-                                     .filePath(QStringLiteral("plan.csv"));
-        QSaveFile file(planPath);
-        if (dryRun) {
-            QDir().mkpath(QFileInfo(planPath).absolutePath());
-            if (!file.open(QIODevice::WriteOnly))
-                return cli::fail(
-                    ExitIo,
-                    QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
-        }
-        oe::SplitPlan plan;
-        {
-            std::optional<oe::CsvWriter> csv;
-            if (dryRun)
-                csv.emplace(&file, QStringList{QStringLiteral("_id"), QStringLiteral("size_before"),
-                                               QStringLiteral("size_after"),
-                                               QStringLiteral("length"), QStringLiteral("kept"),
-                                               QStringLiteral("moved"), QStringLiteral("pages")});
-            plan = oe::SplitPlanner::plan(source, config, nullptr, [&](const oe::PlanRow &r) {
-                if (csv)
-                    csv->addRow({r.id, QString::number(r.sizeBefore), QString::number(r.sizeAfter),
-                                 QString::number(r.length), QString::number(r.kept),
-                                 QString::number(r.moved), QString::number(r.pages)});
-            });
-        }
-        if (plan.error.isError())
-            return cli::fail(cli::exitCodeFor(plan.error), plan.error.toString());
-        printPlan(plan, config);
-        if (!dryRun)
-            return cli::fail(ExitUsage,
-                             QStringLiteral("nothing written: add --yes to apply this plan"));
-        if (!file.commit())
-            return cli::fail(
-                ExitIo, QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
-        std::printf("plan: %s\n", qPrintable(planPath));
-        return ExitSuccess;
-    }
-    oe::MigrationProgress progress;
-    const std::atomic<bool> *interrupted = cli::interruptFlag();
-    const bool done = migrator.apply(options, &progress, &error, interrupted, printProgress);
-    if (cli::stderrIsTerminal())
-        std::fputs("\n", stderr);
+    const oe::SplitConfig &config = session.config();
     std::printf("split %s document(s) of %s.%s: %s element(s) moved into %s page(s) of %s; %s "
                 "retried, %s skipped; %.2f s\n",
-                qPrintable(count(progress.migrated)), qPrintable(database),
+                qPrintable(count(progress.migrated)), qPrintable(target.database),
                 qPrintable(config.collection), qPrintable(count(progress.elementsMoved)),
                 qPrintable(count(progress.pagesWritten)), qPrintable(config.overflowCollection),
                 qPrintable(count(progress.retried)), qPrintable(count(progress.skipped)),
                 progress.seconds);
-    for (const QString &note : migrator.notes())
-        std::printf("note: %s\n", qPrintable(note));
+    printNotes(session);
     if (!done)
         return cli::fail(cli::exitCodeFor(error), error.toString());
     if (interrupted->load())
@@ -469,4 +351,125 @@ int SplitCommands::run(Action action, const QStringList &arguments)
                          QStringLiteral("interrupted: stopped after the current batch; run split "
                                         "again to resume"));
     return ExitSuccess;
+}
+
+int runVerify(oe::MigrationSession &session, oe::RunState state)
+{
+    oe::VerifyReport report;
+    oe::SourceError error;
+    if (!session.verify(&report, &error))
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    printReport(report);
+    if (state == oe::RunState::RollingBack && !report.ok())
+        std::printf("note: a rollback of this run did not finish; documents it already "
+                    "restored show as not flagged: run rollback again to finish it\n");
+    return report.ok() ? ExitSuccess
+                       : cli::fail(ExitInvalidData,
+                                   QStringLiteral("%1 mismatch(es)").arg(report.mismatches));
+}
+
+int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
+                const oe::MigrationOptions &options)
+{
+    if (session.isLive() && !parser.isSet(QStringLiteral("yes")))
+        return cli::fail(ExitUsage,
+                         QStringLiteral("rollback writes to the cluster: add --yes to confirm"));
+    oe::VerifyReport report;
+    oe::MigrationProgress progress;
+    QStringList written;
+    oe::SourceError error;
+    const std::atomic<bool> *interrupted = session.isLive() ? cli::interruptFlag() : nullptr;
+    const bool done =
+        session.rollback(options, &report, &progress, &written, &error, interrupted, printProgress);
+    if (!session.isLive()) {
+        if (!done)
+            return cli::fail(cli::exitCodeFor(error), error.toString());
+        printReport(report);
+        for (const QString &f : written)
+            std::printf("wrote %s\n", qPrintable(f));
+        return ExitSuccess;
+    }
+    if (cli::stderrIsTerminal())
+        std::fputs("\n", stderr);
+    std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
+                qPrintable(count(progress.migrated)), qPrintable(count(progress.retried)),
+                qPrintable(count(progress.skipped)), progress.seconds);
+    printReport(report);
+    if (!done)
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (interrupted->load())
+        return cli::fail(ExitInterrupted, QStringLiteral("interrupted: stopped after the current "
+                                                         "batch; run rollback again to finish"));
+    return report.ok()
+               ? ExitSuccess
+               : cli::fail(ExitInvalidData,
+                           QStringLiteral("%1 document(s) not restored").arg(report.mismatches));
+}
+
+// Which source, and the options every action needs.
+int checkCombinations(const QCommandLineParser &parser, const QString &name)
+{
+    if (parser.isSet(QStringLiteral("uri")) == parser.isSet(QStringLiteral("dump")))
+        return cli::fail(
+            ExitUsage,
+            QStringLiteral("%1 needs --uri URI --db DB --collection C, or --dump FILE").arg(name));
+    if (!parser.isSet(QStringLiteral("field")))
+        return cli::fail(ExitUsage, QStringLiteral("%1 needs --field PATH").arg(name));
+    return ExitSuccess;
+}
+
+// Offline writes go to --out-dir (a dry run may default to the current directory).
+int checkOfflineOutput(const QCommandLineParser &parser, SplitCommands::Action action,
+                       const QString &name)
+{
+    if (parser.isSet(QStringLiteral("uri")) || action == SplitCommands::Action::Verify ||
+        !parser.value(QStringLiteral("out-dir")).isEmpty() ||
+        parser.isSet(QStringLiteral("dry-run")))
+        return ExitSuccess;
+    return cli::fail(ExitUsage, QStringLiteral("%1 --dump needs --out-dir DIR").arg(name));
+}
+
+} // namespace
+
+int SplitCommands::run(Action action, const QStringList &arguments)
+{
+    const QString name = actionName(action);
+    QCommandLineParser parser;
+    addSplitOptions(parser, action);
+    if (!cli::parse(parser, arguments))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitSuccess;
+    }
+    oe::SplitConfig config;
+    oe::MigrationOptions options;
+    oe::SourceRef target;
+    if (const int rc = checkCombinations(parser, name); rc != ExitSuccess)
+        return rc;
+    if (!configFrom(parser, action, &config) || !optionsFrom(parser, &options))
+        return ExitUsage;
+    if (const int rc = targetFrom(parser, name, &target); rc != ExitSuccess)
+        return rc;
+    oe::MigrationSession session(target, config, parser.value(QStringLiteral("out-dir")));
+    if (!session.isLive())
+        if (const QStringList problems = session.config().problems(); !problems.isEmpty())
+            return cli::fail(ExitUsage, problems.join(QStringLiteral("; ")));
+    if (action == Action::Split) {
+        if (const int rc = checkOfflineOutput(parser, action, name); rc != ExitSuccess)
+            return rc;
+        return runSplit(session, parser, options, target);
+    }
+    oe::RunState state = oe::RunState::Applied;
+    oe::SourceError error;
+    if (!session.followJournal(&state, &error))
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (const QString problem = disagreement(parser, session.config()); !problem.isEmpty())
+        return cli::fail(ExitUsage, problem);
+    printRun(session.config(), state);
+    if (action == Action::Verify)
+        return runVerify(session, state);
+    if (const int rc = checkOfflineOutput(parser, action, name); rc != ExitSuccess)
+        return rc;
+    return runRollback(session, parser, options);
 }

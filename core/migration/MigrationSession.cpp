@@ -1,0 +1,130 @@
+#include "MigrationSession.h"
+
+#include "LiveCollectionSource.h"
+#include "MigrationPreflight.h"
+#include "MigrationRollback.h"
+#include "MigrationVerifier.h"
+#include "MongoConnection.h"
+#include "OfflineSplitter.h"
+#include "OverflowMigrator.h"
+
+#include <QElapsedTimer>
+
+#include <utility>
+
+namespace oe {
+
+MigrationSession::MigrationSession(SourceRef target, SplitConfig config, QString outDir)
+    : m_target(std::move(target)), m_config(std::move(config)), m_outDir(std::move(outDir))
+{
+    m_config.collection = m_target.collectionName();
+    m_config = m_config.withDefaults();
+}
+
+MigrationSession::~MigrationSession() = default;
+
+bool MigrationSession::connect(SourceError *error)
+{
+    if (!m_connection)
+        m_connection = MongoConnection::open(m_target.settings, error);
+    return m_connection != nullptr;
+}
+
+bool MigrationSession::prepare(SourceError *error)
+{
+    if (!isLive())
+        return true;
+    m_migrator = std::make_unique<OverflowMigrator>(m_target.settings, m_target.database, m_config);
+    const bool ok = m_migrator->prepare(error);
+    m_notes = m_migrator->notes();
+    return ok;
+}
+
+bool MigrationSession::plan(SplitPlan *plan, SourceError *error,
+                            const SplitPlanner::RowCallback &onRow, const std::atomic<bool> *cancel)
+{
+    if (!isLive())
+        return OfflineSplitter::plan(m_target.dumpPath, m_config, plan, error, cancel, onRow);
+    LiveQuery query;
+    query.database = m_target.database;
+    query.collection = m_target.collection;
+    query.filter = m_config.filter;
+    LiveCollectionSource source(m_target.settings, query);
+    *plan = SplitPlanner::plan(source, m_config, cancel, onRow);
+    if (plan->error.isError())
+        *error = plan->error;
+    return !plan->error.isError();
+}
+
+bool MigrationSession::apply(const MigrationOptions &options, MigrationProgress *progress,
+                             SplitPlan *plan, QStringList *written, SourceError *error,
+                             const std::atomic<bool> *cancel,
+                             const MigrationProgressCallback &callback)
+{
+    if (!isLive()) {
+        QElapsedTimer clock;
+        clock.start();
+        const bool ok = OfflineSplitter::split(m_target.dumpPath, m_outDir, m_config, plan, written,
+                                               error, cancel);
+        progress->migrated = plan->affected;
+        progress->elementsMoved = plan->elementsMoved;
+        progress->pagesWritten = plan->overflowDocuments;
+        progress->seconds = double(clock.elapsed()) / 1000.0;
+        return ok;
+    }
+    if (!m_migrator) // apply() prepares first when prepare() was not called
+        m_migrator =
+            std::make_unique<OverflowMigrator>(m_target.settings, m_target.database, m_config);
+    const bool ok = m_migrator->apply(options, progress, error, cancel, callback);
+    m_notes = m_migrator->notes();
+    return ok;
+}
+
+bool MigrationSession::followJournal(RunState *state, SourceError *error)
+{
+    SplitConfig journaled;
+    if (!isLive()) {
+        if (!OfflineSplitter::journaledConfig(m_target.dumpPath, m_config.field, &journaled, state,
+                                              error))
+            return false;
+    } else {
+        if (!connect(error))
+            return false;
+        if (!MigrationVerifier::journaledConfig(*m_connection, m_target.database,
+                                                m_config.collection, m_config.field, &journaled,
+                                                state, error)) {
+            if (!error->isError()) {
+                error->kind = SourceError::Kind::Usage;
+                error->message =
+                    QStringLiteral("no migration of field '%1' in the journal %2.%3")
+                        .arg(m_config.field, m_target.database, m_config.journalCollection());
+            }
+            return false;
+        }
+    }
+    m_config = journaled.withDefaults();
+    return true;
+}
+
+bool MigrationSession::verify(VerifyReport *report, SourceError *error)
+{
+    if (!isLive())
+        return OfflineSplitter::verify(m_target.dumpPath, m_config, report, error);
+    return connect(error) &&
+           MigrationVerifier::verify(*m_connection, m_target.database, m_config, report, error);
+}
+
+bool MigrationSession::rollback(const MigrationOptions &options, VerifyReport *report,
+                                MigrationProgress *progress, QStringList *written,
+                                SourceError *error, const std::atomic<bool> *cancel,
+                                const MigrationProgressCallback &callback)
+{
+    if (!isLive())
+        return OfflineSplitter::rollback(m_target.dumpPath, m_outDir, m_config, report, written,
+                                         error);
+    return connect(error) &&
+           MigrationRollback::rollback(*m_connection, m_target.database, m_config, options, report,
+                                       progress, error, cancel, callback);
+}
+
+} // namespace oe

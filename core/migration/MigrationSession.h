@@ -1,0 +1,76 @@
+#pragma once
+
+#include "JournalState.h"
+#include "MigrationOptions.h"
+#include "SourceError.h"
+#include "SourceRef.h"
+#include "SplitConfig.h"
+#include "SplitPlan.h"
+#include "SplitPlanner.h"
+#include "VerifyReport.h"
+
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+namespace oe {
+
+class MongoConnection;
+class OverflowMigrator;
+
+// The migration use case, one typed session that the CLI drives (and the migration wizard
+// will): a target (a dump file, or a live collection), a split configuration, and its actions.
+// plan() previews; apply() splits (live: journaled, guarded, resumable; offline: a new dump
+// folder, all or nothing); followJournal() takes the configuration a run recorded, which
+// verify() checks and rollback() undoes. Each action is blocking (run it off the UI thread),
+// reports progress by callback and stops between batches when `cancel` is set.
+class MigrationSession
+{
+public:
+    // `outDir`: where an offline split or rollback writes (unused live).
+    MigrationSession(SourceRef target, SplitConfig config, QString outDir = {});
+    ~MigrationSession();
+    MigrationSession(const MigrationSession &) = delete;
+    MigrationSession &operator=(const MigrationSession &) = delete;
+
+    bool isLive() const { return m_target.kind == SourceRef::Kind::Collection; }
+    const SplitConfig &config() const { return m_config; }
+    // What the user should know: a resumed run, FerretDB's non-atomic updates, documents
+    // skipped because the field is not an array there.
+    QStringList notes() const { return m_notes; }
+
+    // Live: every check that can be made before writing (MigrationPreflight). Offline: none
+    // (the plan refuses what cannot be split).
+    bool prepare(SourceError *error);
+    // What apply() would do, reading the same documents; `onRow` sees each document to split.
+    // Offline it refuses as apply() would (a missing field, a split dump, a corrupt document).
+    bool plan(SplitPlan *plan, SourceError *error, const SplitPlanner::RowCallback &onRow = {},
+              const std::atomic<bool> *cancel = nullptr);
+    // Offline, `plan` and `written` are filled; live, `progress` (and notes()).
+    bool apply(const MigrationOptions &options, MigrationProgress *progress, SplitPlan *plan,
+               QStringList *written, SourceError *error, const std::atomic<bool> *cancel = nullptr,
+               const MigrationProgressCallback &callback = {});
+
+    // Replaces the configuration with the one the journal recorded for the configured field
+    // (verify and rollback follow the journal); false with `error` set when there is none.
+    bool followJournal(RunState *state, SourceError *error);
+    bool verify(VerifyReport *report, SourceError *error);
+    // Offline, the reassembled dump is listed in `written`.
+    bool rollback(const MigrationOptions &options, VerifyReport *report,
+                  MigrationProgress *progress, QStringList *written, SourceError *error,
+                  const std::atomic<bool> *cancel = nullptr,
+                  const MigrationProgressCallback &callback = {});
+
+private:
+    bool connect(SourceError *error);
+
+    SourceRef m_target;
+    SplitConfig m_config;
+    QString m_outDir;
+    QStringList m_notes;
+    std::unique_ptr<MongoConnection> m_connection; // verify and rollback
+    std::unique_ptr<OverflowMigrator> m_migrator;  // prepare and apply (one preflight)
+};
+
+} // namespace oe

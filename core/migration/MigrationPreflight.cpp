@@ -60,26 +60,67 @@ QString MigrationPreflight::atomicityNote(const ServerInfo &server, const QStrin
              collection);
 }
 
-bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
-                               const SplitConfig &config, QStringList *notes, SourceError *error)
-{
-    ServerInfo server;
-    SourceError probeError;
-    if (ServerProbe::probe(connection, database, &server, &probeError))
-        if (const QString note = atomicityNote(server, config.collection); !note.isEmpty())
-            *notes << note;
+namespace {
 
-    CollectionOps source(connection, database, config.collection);
-    if (!source.exists(error)) {
-        if (!error->isError()) {
-            error->kind = SourceError::Kind::Usage;
-            error->source = connection.hosts();
-            error->message = QStringLiteral("no collection %1").arg(source.ns());
-        }
-        return false;
+// The checks of one preflight, in the order they run; each returns false with `error` set.
+class Checks
+{
+public:
+    Checks(MongoConnection &connection, const QString &database, const SplitConfig &config,
+           QStringList *notes, SourceError *error)
+        : connection(connection), database(database), config(config), notes(notes), error(error),
+          source(connection, database, config.collection)
+    {
     }
 
-    // The field must exist somewhere (a typo would otherwise "succeed" doing nothing)...
+    void serverAtomicity()
+    {
+        ServerInfo server;
+        SourceError probeError;
+        if (ServerProbe::probe(connection, database, &server, &probeError))
+            if (const QString note = MigrationPreflight::atomicityNote(server, config.collection);
+                !note.isEmpty())
+                *notes << note;
+    }
+    bool collectionExists();
+    bool fieldPresent(std::int64_t *withField);
+    bool fieldIsArray(std::int64_t withField);
+    bool fieldOutsideArrays();
+    bool earlierRuns(bool *runExists);
+    bool overflowIsOurs(bool runExists);
+
+private:
+    bool usage(const QString &message)
+    {
+        error->kind = SourceError::Kind::Usage;
+        error->source = connection.hosts();
+        error->message = message;
+        return false;
+    }
+    bool countWithFilter(const QByteArray &filter, const QString &step, std::int64_t *n)
+    {
+        *n = source.count(filter, step, error);
+        return *n >= 0 || filterFailed(config, error);
+    }
+
+    MongoConnection &connection;
+    const QString &database;
+    const SplitConfig &config;
+    QStringList *notes;
+    SourceError *error;
+    CollectionOps source;
+};
+
+bool Checks::collectionExists()
+{
+    if (source.exists(error))
+        return true;
+    return error->isError() ? false : usage(QStringLiteral("no collection %1").arg(source.ns()));
+}
+
+// The field must exist somewhere (a typo would otherwise "succeed" doing nothing).
+bool Checks::fieldPresent(std::int64_t *withField)
+{
     const QByteArray present = migration::build([&](bson_t *d) {
         migration::appendUserFilter(d, config.filter);
         const QByteArray f = config.field.toUtf8();
@@ -88,20 +129,20 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
         BSON_APPEND_BOOL(&cond, "$exists", true);
         bson_append_document_end(d, &cond);
     });
-    const std::int64_t withField =
-        source.count(present, QStringLiteral("checking the field"), error);
-    if (withField < 0)
-        return filterFailed(config, error);
-    if (withField == 0) {
-        error->kind = SourceError::Kind::Usage;
-        error->source = connection.hosts();
-        error->message =
-            QStringLiteral("no document of %1 has a field '%2'%3; nothing written")
-                .arg(source.ns(), config.field,
-                     config.filter.isEmpty() ? QString() : QStringLiteral(" matching the filter"));
+    if (!countWithFilter(present, QStringLiteral("checking the field"), withField))
         return false;
-    }
-    // ...be an array wherever it exists, and not lie inside an array.
+    if (*withField > 0)
+        return true;
+    return usage(
+        QStringLiteral("no document of %1 has a field '%2'%3; nothing written")
+            .arg(source.ns(), config.field,
+                 config.filter.isEmpty() ? QString() : QStringLiteral(" matching the filter")));
+}
+
+// An array wherever it exists; documents where it is not (schema drift) are skipped with a
+// note, unless --strict or none has an array.
+bool Checks::fieldIsArray(std::int64_t withField)
+{
     const QByteArray notArray = migration::build([&](bson_t *d) {
         migration::appendUserFilter(d, config.filter);
         const QByteArray f = config.field.toUtf8();
@@ -113,10 +154,9 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
         bson_append_document_end(&cond, &notType);
         bson_append_document_end(d, &cond);
     });
-    const std::int64_t wrong =
-        source.count(notArray, QStringLiteral("checking the field's type"), error);
-    if (wrong < 0)
-        return filterFailed(config, error);
+    std::int64_t wrong = 0;
+    if (!countWithFilter(notArray, QStringLiteral("checking the field's type"), &wrong))
+        return false;
     if (wrong > 0) {
         QByteArray example;
         source.find(
@@ -143,6 +183,12 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
         // Schema drift: those documents are left as they are, and the user is told.
         *notes << QStringLiteral("skipped: ") + what + QStringLiteral(", left as they are");
     }
+    return true;
+}
+
+// Not inside an array of documents: such arrays cannot be split.
+bool Checks::fieldOutsideArrays()
+{
     const QStringList segments = config.pathSegments();
     for (qsizetype i = 1; i < segments.size(); ++i) {
         const QString prefix = segments.mid(0, i).join(QLatin1Char('.'));
@@ -154,27 +200,25 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
             BSON_APPEND_UTF8(&cond, "$type", "array");
             bson_append_document_end(d, &cond);
         });
-        const std::int64_t n =
-            source.count(insideArray, QStringLiteral("checking the field's path"), error);
-        if (n < 0)
-            return filterFailed(config, error);
-        if (n > 0) {
-            error->kind = SourceError::Kind::Usage;
-            error->source = connection.hosts();
-            error->message =
+        std::int64_t n = 0;
+        if (!countWithFilter(insideArray, QStringLiteral("checking the field's path"), &n))
+            return false;
+        if (n > 0)
+            return usage(
                 QStringLiteral(
                     "'%1' is an array in %2 document(s): '%3' lies inside arrays of documents, "
                     "which cannot be split; nothing written")
                     .arg(prefix)
                     .arg(n)
-                    .arg(config.field);
-            return false;
-        }
+                    .arg(config.field));
     }
+    return true;
+}
 
-    // Earlier runs: the same field resumes only with the same configuration.
+// Earlier runs: the same field resumes only with the same configuration.
+bool Checks::earlierRuns(bool *runExists)
+{
     CollectionOps journal(connection, database, config.journalCollection());
-    bool runExists = false;
     bool conflict = false;
     const QByteArray runs = migration::build([](bson_t *d) { BSON_APPEND_UTF8(d, "kind", "run"); });
     if (!journal.find(
@@ -186,7 +230,7 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
                     return true;
                 const bool active = state != RunState::RolledBack;
                 if (earlier.field == config.field) {
-                    runExists = true;
+                    *runExists = true;
                     if (!sameConfig(earlier, config) && active) {
                         error->kind = SourceError::Kind::Usage;
                         error->message =
@@ -218,10 +262,12 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
             },
             error))
         return false;
-    if (conflict)
-        return false;
+    return !conflict;
+}
 
-    // The overflow collection may hold only pages, and only ours.
+// The overflow collection may hold only pages, and only ours.
+bool Checks::overflowIsOurs(bool runExists)
+{
     CollectionOps overflow(connection, database, config.overflowCollection);
     const std::int64_t pages =
         overflow.count(migration::build([](bson_t *) {}),
@@ -249,10 +295,8 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
             overflow.count(foreign, QStringLiteral("checking the overflow collection"), error);
         if (n < 0)
             return false;
-        if (n > 0 || !runExists) {
-            error->kind = SourceError::Kind::Usage;
-            error->source = connection.hosts();
-            error->message =
+        if (n > 0 || !runExists)
+            return usage(
                 n > 0
                     ? QStringLiteral(
                           "the overflow collection %1 holds %2 document(s) that are not overflow "
@@ -265,11 +309,23 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
                           "a migration of '%3'; choose another --overflow-collection")
                           .arg(overflow.ns())
                           .arg(pages)
-                          .arg(config.field);
-            return false;
-        }
+                          .arg(config.field));
     }
     return true;
+}
+
+} // namespace
+
+bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
+                               const SplitConfig &config, QStringList *notes, SourceError *error)
+{
+    Checks checks(connection, database, config, notes, error);
+    checks.serverAtomicity();
+    std::int64_t withField = 0;
+    bool runExists = false;
+    return checks.collectionExists() && checks.fieldPresent(&withField) &&
+           checks.fieldIsArray(withField) && checks.fieldOutsideArrays() &&
+           checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
 }
 
 } // namespace oe

@@ -33,6 +33,283 @@ std::uint64_t itemsIn(const QByteArray &page, const SplitConfig &config)
     DocumentSplitter::arrayShape(page, config.itemsField, &n, &last);
     return n;
 }
+// One attempt at a group of journaled documents: what to write back, and what to delete.
+struct Round
+{
+    std::vector<Write> restores, journalWrites;
+    std::vector<QByteArray> restoring;                          // raw _id values being written back
+    std::map<QByteArray, std::vector<std::uint64_t>> pageSizes; // items per page when read
+    std::vector<QByteArray> orphans; // pages of documents that are not split (any more)
+};
+
+// {$push: {field: {$each: elements}}}
+QByteArray pushEach(const QString &field, const std::vector<QByteArray> &elements)
+{
+    return migration::build([&](bson_t *d) {
+        bson_t p, each, list;
+        BSON_APPEND_DOCUMENT_BEGIN(d, "$push", &p);
+        const QByteArray f = field.toUtf8();
+        bson_append_document_begin(&p, f.constData(), int(f.size()), &each);
+        BSON_APPEND_ARRAY_BEGIN(&each, "$each", &list);
+        for (std::size_t n = 0; n < elements.size(); ++n)
+            bsonraw::append(&list, std::to_string(n).c_str(), -1, elements[n]);
+        bson_append_array_end(&each, &list);
+        bson_append_document_end(&p, &each);
+        bson_append_document_end(d, &p);
+    });
+}
+
+// The items a page holds beyond the first `seen` (appended after it was read).
+std::vector<QByteArray> itemsAfter(const QByteArray &page, const SplitConfig &config,
+                                   const std::vector<std::uint64_t> &seenPerPage)
+{
+    bson_t doc;
+    bson_iter_t it, items;
+    const QByteArray key = config.itemsField.toUtf8(), pageKey = config.pageField.toUtf8();
+    CollectionOps::view(page, &doc);
+    std::int64_t pageNo = 0;
+    if (bson_iter_init_find_w_len(&it, &doc, pageKey.constData(), int(pageKey.size())))
+        pageNo = bson_iter_as_int64(&it);
+    const std::uint64_t seen =
+        std::size_t(pageNo) < seenPerPage.size() ? seenPerPage[std::size_t(pageNo)] : 0;
+    std::vector<QByteArray> extra;
+    std::uint64_t i = 0;
+    if (bson_iter_init_find_w_len(&it, &doc, key.constData(), int(key.size())) &&
+        bson_iter_recurse(&it, &items))
+        while (bson_iter_next(&items))
+            if (i++ >= seen)
+                extra.push_back(bsonraw::valueOf(&items));
+    return extra;
+}
+
+QByteArray linkIn(const SplitConfig &config, const std::vector<QByteArray> &ids)
+{
+    return migration::build([&](bson_t *d) { migration::appendIn(d, config.linkField, ids); });
+}
+
+// A rollback run: the journal's documents, batch by batch, each written back with the guard,
+// confirmed, retried while the application keeps changing it, then its pages deleted.
+class Rollback
+{
+public:
+    Rollback(MongoConnection &connection, const QString &database, const SplitConfig &config,
+             const MigrationOptions &options, VerifyReport *report, MigrationProgress *progress,
+             SourceError *error)
+        : config(config), options(options), report(report), progress(progress), error(error),
+          connection(connection), database(database),
+          source(connection, database, config.collection),
+          overflow(connection, database, config.overflowCollection),
+          journal(connection, database, config.journalCollection())
+    {
+    }
+    bool setRunState(RunState state, const QString &step)
+    {
+        const QByteArray runId = migration::build([&](bson_t *d) {
+            migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
+        });
+        return journal.bulk(
+            {{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(config, state)}}, step,
+            error);
+    }
+    bool batch(const std::vector<JournalEntry> &entries);
+
+private:
+    void plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Round *round);
+    bool confirm(const Round &round, std::set<QByteArray> *stillFlagged);
+    std::vector<const JournalEntry *> record(Round &round,
+                                             const std::vector<const JournalEntry *> &work,
+                                             const std::set<QByteArray> &stillFlagged, int attempt,
+                                             std::vector<QByteArray> *done);
+    bool restoreLateElements(const Round &round, const std::vector<QByteArray> &done);
+    bool cleanUp(const Round &round, const std::vector<QByteArray> &done);
+
+    const SplitConfig &config;
+    const MigrationOptions &options;
+    VerifyReport *report;
+    MigrationProgress *progress;
+    SourceError *error;
+    MongoConnection &connection;
+    const QString &database;
+    CollectionOps source, overflow, journal;
+};
+
+bool Rollback::batch(const std::vector<JournalEntry> &entries)
+{
+    std::vector<const JournalEntry *> work;
+    for (const auto &e : entries)
+        work.push_back(&e);
+    for (int attempt = 0; !work.empty(); ++attempt) {
+        std::vector<JournalEntry> current;
+        for (const JournalEntry *e : work)
+            current.push_back(*e);
+        MigrationVerifier::Loaded loaded;
+        if (!MigrationVerifier::load(connection, database, config, current, &loaded, error))
+            return false;
+        Round round;
+        for (const JournalEntry &e : current)
+            plan(e, loaded, &round);
+        std::set<QByteArray> stillFlagged;
+        if (!source.bulk(round.restores, QStringLiteral("writing documents back"), error) ||
+            !confirm(round, &stillFlagged))
+            return false;
+        std::vector<QByteArray> done;
+        work = record(round, work, stillFlagged, attempt, &done);
+        if (!restoreLateElements(round, done) || !cleanUp(round, done) ||
+            !journal.bulk(round.journalWrites, QStringLiteral("recording the rollback"), error))
+            return false;
+    }
+    return true;
+}
+
+// One journaled document: an orphan (not flagged), a mismatch (left split), or a write-back.
+void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Round *round)
+{
+    const QByteArray id = bsonraw::fromDocumentId(e.rawId);
+    const auto p = loaded.primaries.find(id);
+    const std::vector<QByteArray> pages =
+        loaded.pages.count(id) ? loaded.pages[id] : std::vector<QByteArray>();
+    const bool present = p != loaded.primaries.end();
+    const bool flagged = present && DocumentSplitter::fieldValue(p->second, config.flagField) ==
+                                        migration::rawTrue();
+    if (!flagged) {
+        // Never trimmed, already written back, or deleted by the application: the pages are
+        // copies or orphans.
+        round->orphans.push_back(id);
+        round->journalWrites.push_back({Write::Kind::UpdateOne,
+                                        JournalEntry::idFilter(config.field, e.rawId),
+                                        setState(EntryState::RolledBack)});
+        ++progress->migrated;
+        return;
+    }
+    ++progress->examined;
+    if (!MigrationVerifier::check(p->second, pages, e, config, report)) {
+        ++progress->skipped; // never write back what does not match its journal
+        return;
+    }
+    QByteArray original;
+    QString problem;
+    if (!DocumentSplitter::reassemble(p->second, pages, config, e.originalFlag, e.originalCount,
+                                      e.originalPages, &original, &problem) ||
+        std::uint64_t(original.size()) > MigrationRollback::kMaxDocumentBytes) {
+        report->mismatch(QStringLiteral("%1: %2").arg(
+            DocumentId::toRelaxedJson(e.rawId),
+            problem.isEmpty() ? QStringLiteral("would exceed 16 MiB once reassembled") : problem));
+        ++progress->skipped;
+        return;
+    }
+    std::uint64_t length = 0;
+    QByteArray last;
+    DocumentSplitter::arrayShape(p->second, config.field, &length, &last);
+    std::vector<std::pair<QString, QByteArray>> sets = {
+        {config.field, DocumentSplitter::fieldValue(original, config.field)}};
+    QStringList unsets;
+    const std::pair<QString, QByteArray> restored[] = {{config.flagField, e.originalFlag},
+                                                       {config.countField, e.originalCount},
+                                                       {config.pagesField, e.originalPages}};
+    for (const auto &[field, value] : restored) {
+        if (field.isEmpty())
+            continue;
+        if (value.isEmpty())
+            unsets << field;
+        else
+            sets.push_back({field, value});
+    }
+    round->restores.push_back({Write::Kind::UpdateOne,
+                               migration::guard(config, id, length, last, true),
+                               migration::setUnset(sets, unsets)});
+    round->restoring.push_back(id);
+    for (const auto &page : pages)
+        round->pageSizes[id].push_back(itemsIn(page, config));
+}
+
+// Which write-backs took effect? The rest changed meanwhile (still flagged) and are retried.
+bool Rollback::confirm(const Round &round, std::set<QByteArray> *stillFlagged)
+{
+    if (round.restoring.empty())
+        return true;
+    return source.find(
+        migration::build([&](bson_t *d) {
+            migration::appendIn(d, QStringLiteral("_id"), round.restoring);
+            const QByteArray flag = config.flagField.toUtf8();
+            bson_append_bool(d, flag.constData(), int(flag.size()), true);
+        }),
+        {}, QStringLiteral("confirming write-backs"),
+        [&](const QByteArray &d) {
+            stillFlagged->insert(DocumentSplitter::fieldValue(d, QStringLiteral("_id")));
+            return true;
+        },
+        error);
+}
+
+// Journals what was restored (into `done`); returns what to try again.
+std::vector<const JournalEntry *> Rollback::record(Round &round,
+                                                   const std::vector<const JournalEntry *> &work,
+                                                   const std::set<QByteArray> &stillFlagged,
+                                                   int attempt, std::vector<QByteArray> *done)
+{
+    std::vector<const JournalEntry *> again;
+    for (const QByteArray &id : round.restoring) {
+        const JournalEntry *entry = nullptr;
+        for (const JournalEntry *e : work)
+            if (bsonraw::fromDocumentId(e->rawId) == id)
+                entry = e;
+        if (stillFlagged.count(id)) {
+            ++progress->retried;
+            if (attempt < options.maxRetries)
+                again.push_back(entry);
+            else
+                report->mismatch(QStringLiteral("%1: changed on every attempt, left split")
+                                     .arg(DocumentId::toRelaxedJson(entry->rawId)));
+            continue;
+        }
+        round.journalWrites.push_back({Write::Kind::UpdateOne,
+                                       JournalEntry::idFilter(config.field, entry->rawId),
+                                       setState(EntryState::RolledBack)});
+        ++progress->migrated;
+        done->push_back(id);
+    }
+    return again;
+}
+
+// Pages that grew after they were read (an application appending through the flag) give
+// their extra elements to the restored array before the pages go.
+bool Rollback::restoreLateElements(const Round &round, const std::vector<QByteArray> &done)
+{
+    if (done.empty())
+        return true;
+    std::vector<QByteArray> pages;
+    if (!overflow.find(
+            linkIn(config, done), {}, QStringLiteral("checking for pages that grew"),
+            [&](const QByteArray &page) {
+                pages.push_back(page);
+                return true;
+            },
+            error))
+        return false;
+    for (const QByteArray &page : pages) {
+        const QByteArray id = DocumentSplitter::fieldValue(page, config.linkField);
+        const auto seen = round.pageSizes.find(id);
+        const std::vector<QByteArray> extra =
+            itemsAfter(page, config,
+                       seen == round.pageSizes.end() ? std::vector<std::uint64_t>() : seen->second);
+        if (!extra.empty() && !source.bulk({{Write::Kind::UpdateOne, migration::byId(id),
+                                             pushEach(config.field, extra)}},
+                                           QStringLiteral("restoring late elements"), error))
+            return false;
+    }
+    return true;
+}
+
+// The pages of restored documents, and of documents that were not split (any more).
+bool Rollback::cleanUp(const Round &round, const std::vector<QByteArray> &done)
+{
+    std::vector<Write> cleanups;
+    if (!done.empty())
+        cleanups.push_back({Write::Kind::DeleteMany, linkIn(config, done), {}});
+    if (!round.orphans.empty())
+        cleanups.push_back({Write::Kind::DeleteMany, linkIn(config, round.orphans), {}});
+    return overflow.bulk(cleanups, QStringLiteral("deleting overflow pages"), error);
+}
 
 } // namespace
 
@@ -47,15 +324,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     const SplitConfig config = configIn.withDefaults();
     *progress = {};
     progress->phase = QStringLiteral("rolling back");
-    CollectionOps source(connection, database, config.collection);
-    CollectionOps overflow(connection, database, config.overflowCollection);
-    CollectionOps journal(connection, database, config.journalCollection());
-    const QByteArray runId = migration::build([&](bson_t *d) {
-        migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
-    });
-    if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                        JournalEntry::runDocument(config, RunState::RollingBack)}},
-                      QStringLiteral("starting the rollback"), error))
+    Rollback run(connection, database, config, options, report, progress, error);
+    if (!run.setRunState(RunState::RollingBack, QStringLiteral("starting the rollback")))
         return false;
     bool stopped = false;
     const bool ok = MigrationVerifier::forEachEntryBatch(
@@ -65,200 +335,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
                 stopped = true;
                 return false;
             }
-            std::vector<const JournalEntry *> work;
-            for (const auto &e : entries)
-                work.push_back(&e);
-            for (int attempt = 0; !work.empty(); ++attempt) {
-                std::vector<JournalEntry> current;
-                for (const JournalEntry *e : work)
-                    current.push_back(*e);
-                MigrationVerifier::Loaded loaded;
-                if (!MigrationVerifier::load(connection, database, config, current, &loaded, error))
-                    return false;
-                std::vector<Write> restores, cleanups, journalWrites;
-                std::vector<QByteArray> restoring;
-                std::map<QByteArray, std::vector<std::uint64_t>> pageSizes;
-                std::vector<QByteArray> orphans; // pages of documents that are not split (any more)
-                for (const JournalEntry &e : current) {
-                    const QByteArray id = bsonraw::fromDocumentId(e.rawId);
-                    const auto p = loaded.primaries.find(id);
-                    const std::vector<QByteArray> pages =
-                        loaded.pages.count(id) ? loaded.pages[id] : std::vector<QByteArray>();
-                    const bool present = p != loaded.primaries.end();
-                    const bool flagged =
-                        present && DocumentSplitter::fieldValue(p->second, config.flagField) ==
-                                       migration::rawTrue();
-                    if (!flagged) {
-                        // Never trimmed, already written back, or deleted by the application:
-                        // the pages are copies or orphans.
-                        orphans.push_back(id);
-                        journalWrites.push_back({Write::Kind::UpdateOne,
-                                                 JournalEntry::idFilter(config.field, e.rawId),
-                                                 setState(EntryState::RolledBack)});
-                        ++progress->migrated;
-                        continue;
-                    }
-                    ++progress->examined;
-                    if (!MigrationVerifier::check(p->second, pages, e, config, report)) {
-                        ++progress->skipped; // never write back what does not match its journal
-                        continue;
-                    }
-                    QByteArray original;
-                    QString problem;
-                    if (!DocumentSplitter::reassemble(p->second, pages, config, e.originalFlag,
-                                                      e.originalCount, e.originalPages, &original,
-                                                      &problem) ||
-                        std::uint64_t(original.size()) > kMaxDocumentBytes) {
-                        report->mismatch(QStringLiteral("%1: %2").arg(
-                            DocumentId::toRelaxedJson(e.rawId),
-                            problem.isEmpty()
-                                ? QStringLiteral("would exceed 16 MiB once reassembled")
-                                : problem));
-                        ++progress->skipped;
-                        continue;
-                    }
-                    std::uint64_t length = 0;
-                    QByteArray last;
-                    DocumentSplitter::arrayShape(p->second, config.field, &length, &last);
-                    std::vector<std::pair<QString, QByteArray>> sets = {
-                        {config.field, DocumentSplitter::fieldValue(original, config.field)}};
-                    QStringList unsets;
-                    const std::pair<QString, QByteArray> restored[] = {
-                        {config.flagField, e.originalFlag},
-                        {config.countField, e.originalCount},
-                        {config.pagesField, e.originalPages}};
-                    for (const auto &[field, value] : restored) {
-                        if (field.isEmpty())
-                            continue;
-                        if (value.isEmpty())
-                            unsets << field;
-                        else
-                            sets.push_back({field, value});
-                    }
-                    restores.push_back({Write::Kind::UpdateOne,
-                                        migration::guard(config, id, length, last, true),
-                                        migration::setUnset(sets, unsets)});
-                    restoring.push_back(id);
-                    for (const auto &page : pages)
-                        pageSizes[id].push_back(itemsIn(page, config));
-                }
-                if (!source.bulk(restores, QStringLiteral("writing documents back"), error))
-                    return false;
-                // Which write-backs took effect? The rest changed meanwhile and are retried.
-                std::set<QByteArray> stillFlagged;
-                if (!restoring.empty() &&
-                    !source.find(
-                        migration::build([&](bson_t *d) {
-                            migration::appendIn(d, QStringLiteral("_id"), restoring);
-                            const QByteArray flag = config.flagField.toUtf8();
-                            bson_append_bool(d, flag.constData(), int(flag.size()), true);
-                        }),
-                        {}, QStringLiteral("confirming write-backs"),
-                        [&](const QByteArray &d) {
-                            stillFlagged.insert(
-                                DocumentSplitter::fieldValue(d, QStringLiteral("_id")));
-                            return true;
-                        },
-                        error))
-                    return false;
-                std::vector<const JournalEntry *> again;
-                for (const QByteArray &id : restoring) {
-                    const JournalEntry *entry = nullptr;
-                    for (const JournalEntry *e : work)
-                        if (bsonraw::fromDocumentId(e->rawId) == id)
-                            entry = e;
-                    if (stillFlagged.count(id)) {
-                        ++progress->retried;
-                        if (attempt < options.maxRetries)
-                            again.push_back(entry);
-                        else
-                            report->mismatch(
-                                QStringLiteral("%1: changed on every attempt, left split")
-                                    .arg(DocumentId::toRelaxedJson(entry->rawId)));
-                        continue;
-                    }
-                    journalWrites.push_back({Write::Kind::UpdateOne,
-                                             JournalEntry::idFilter(config.field, entry->rawId),
-                                             setState(EntryState::RolledBack)});
-                    ++progress->migrated;
-                }
-                // Pages that grew after they were read (an application appending through the
-                // flag) give their extra elements to the restored array before the pages go.
-                std::vector<QByteArray> done;
-                for (const QByteArray &id : restoring)
-                    if (!stillFlagged.count(id))
-                        done.push_back(id);
-                if (!done.empty()) {
-                    std::vector<QByteArray> current;
-                    if (!overflow.find(
-                            migration::build(
-                                [&](bson_t *d) { migration::appendIn(d, config.linkField, done); }),
-                            {}, QStringLiteral("checking for pages that grew"),
-                            [&](const QByteArray &page) {
-                                current.push_back(page);
-                                return true;
-                            },
-                            error))
-                        return false;
-                    for (const QByteArray &page : current) {
-                        const QByteArray id = DocumentSplitter::fieldValue(page, config.linkField);
-                        bson_t doc;
-                        bson_iter_t it, items;
-                        const QByteArray key = config.itemsField.toUtf8(),
-                                         pageKey = config.pageField.toUtf8();
-                        CollectionOps::view(page, &doc);
-                        std::int64_t pageNo = 0;
-                        if (bson_iter_init_find_w_len(&it, &doc, pageKey.constData(),
-                                                      int(pageKey.size())))
-                            pageNo = bson_iter_as_int64(&it);
-                        const auto &sizes = pageSizes[id];
-                        const std::uint64_t seen =
-                            std::size_t(pageNo) < sizes.size() ? sizes[std::size_t(pageNo)] : 0;
-                        std::vector<QByteArray> extra;
-                        std::uint64_t i = 0;
-                        if (bson_iter_init_find_w_len(&it, &doc, key.constData(),
-                                                      int(key.size())) &&
-                            bson_iter_recurse(&it, &items))
-                            while (bson_iter_next(&items))
-                                if (i++ >= seen)
-                                    extra.push_back(bsonraw::valueOf(&items));
-                        if (extra.empty())
-                            continue;
-                        const QByteArray push = migration::build([&](bson_t *d) {
-                            bson_t p, each, list;
-                            BSON_APPEND_DOCUMENT_BEGIN(d, "$push", &p);
-                            const QByteArray field = config.field.toUtf8();
-                            bson_append_document_begin(&p, field.constData(), int(field.size()),
-                                                       &each);
-                            BSON_APPEND_ARRAY_BEGIN(&each, "$each", &list);
-                            for (std::size_t n = 0; n < extra.size(); ++n)
-                                bsonraw::append(&list, std::to_string(n).c_str(), -1, extra[n]);
-                            bson_append_array_end(&each, &list);
-                            bson_append_document_end(&p, &each);
-                            bson_append_document_end(d, &p);
-                        });
-                        if (!source.bulk({{Write::Kind::UpdateOne, migration::byId(id), push}},
-                                         QStringLiteral("restoring late elements"), error))
-                            return false;
-                    }
-                    cleanups.push_back({Write::Kind::DeleteMany,
-                                        migration::build([&](bson_t *d) {
-                                            migration::appendIn(d, config.linkField, done);
-                                        }),
-                                        {}});
-                }
-                if (!orphans.empty())
-                    cleanups.push_back({Write::Kind::DeleteMany,
-                                        migration::build([&](bson_t *d) {
-                                            migration::appendIn(d, config.linkField, orphans);
-                                        }),
-                                        {}});
-                if (!overflow.bulk(cleanups, QStringLiteral("deleting overflow pages"), error))
-                    return false;
-                if (!journal.bulk(journalWrites, QStringLiteral("recording the rollback"), error))
-                    return false;
-                work = again;
-            }
+            if (!run.batch(entries))
+                return false;
             progress->seconds = double(clock.nsecsElapsed()) / 1e9;
             if (callback)
                 callback(*progress);
@@ -269,9 +347,7 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         return stopped;
     if (!report->ok())
         return true; // the run stays RollingBack: what could not be restored is listed
-    return journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                          JournalEntry::runDocument(config, RunState::RolledBack)}},
-                        QStringLiteral("finishing the rollback"), error);
+    return run.setRunState(RunState::RolledBack, QStringLiteral("finishing the rollback"));
 }
 
 } // namespace oe

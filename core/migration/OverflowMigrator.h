@@ -41,9 +41,6 @@ public:
     const QString &database() const { return m_database; }
 
 private:
-    struct Batch;
-    bool processBatch(Batch &batch, const MigrationOptions &options, MigrationProgress *progress,
-                      SourceError *error);
     bool resumePending(MigrationProgress *progress, SourceError *error);
 
     ConnectionSettings m_settings;

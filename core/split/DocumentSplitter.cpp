@@ -233,124 +233,140 @@ std::uint64_t DocumentSplitter::pageCount(std::uint64_t length, const SplitConfi
     return length > keep ? (length - keep + size - 1) / size : 0;
 }
 
-DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::uint32_t length,
-                                                 const SplitConfig &config)
+namespace {
+
+using Result = DocumentSplitter::Result;
+
+// The _id and the raw values the split overwrites (for an exact rollback).
+void readOriginals(const bson_t *doc, const SplitConfig &config, Result *r, bson_iter_t *idIter,
+                   bool *hasId)
 {
-    Result r;
-    bson_t doc;
-    if (!bson_init_static(&doc, data, length)) {
-        r.kind = Result::Kind::Invalid;
-        r.problem = QStringLiteral("malformed BSON document");
-        return r;
+    *hasId = bson_iter_init_find(idIter, doc, "_id");
+    if (*hasId) {
+        const ValueSpan v = valueOf(idIter);
+        r->rawId = DocumentId::raw(v.type, v.data, v.length);
     }
     bson_iter_t it;
-    bson_iter_t idIter;
-    bool hasId = bson_iter_init_find(&idIter, &doc, "_id");
-    if (hasId) {
-        const ValueSpan v = valueOf(&idIter);
-        r.rawId = DocumentId::raw(v.type, v.data, v.length);
-    }
     const QByteArray flag = config.flagField.toUtf8();
-    if (bson_iter_init_find_w_len(&it, &doc, flag.constData(), int(flag.size()))) {
-        r.originalFlag = rawValue(&it);
-        r.alreadySplit = BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
+    if (bson_iter_init_find_w_len(&it, doc, flag.constData(), int(flag.size()))) {
+        r->originalFlag = rawValue(&it);
+        r->alreadySplit = BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
     }
-    if (!config.countField.isEmpty()) {
-        const QByteArray count = config.countField.toUtf8();
-        if (bson_iter_init_find_w_len(&it, &doc, count.constData(), int(count.size())))
-            r.originalCount = rawValue(&it);
+    const std::pair<const QString *, QByteArray *> optional[] = {
+        {&config.countField, &r->originalCount}, {&config.pagesField, &r->originalPages}};
+    for (const auto &[name, value] : optional) {
+        if (name->isEmpty())
+            continue;
+        const QByteArray key = name->toUtf8();
+        if (bson_iter_init_find_w_len(&it, doc, key.constData(), int(key.size())))
+            *value = rawValue(&it);
     }
-    if (!config.pagesField.isEmpty()) {
-        const QByteArray pages = config.pagesField.toUtf8();
-        if (bson_iter_init_find_w_len(&it, &doc, pages.constData(), int(pages.size())))
-            r.originalPages = rawValue(&it);
-    }
+}
 
-    bson_iter_t at;
+// Finds the array; false (with `r` saying why, if anything is wrong) when there is none.
+bool findArray(const bson_t *doc, const SplitConfig &config, Result *r, bson_iter_t *at)
+{
     QString what;
-    switch (locate(&doc, config.pathSegments(), &at, &what)) {
+    switch (locate(doc, config.pathSegments(), at, &what)) {
     case Found::Missing:
-        return r;
+        return false;
     case Found::NotArray:
-        r.kind = Result::Kind::Skipped;
-        r.hasField = true;
-        r.problem = QStringLiteral("field '%1' is %2, not an array").arg(config.field, what);
-        return r;
+        r->kind = Result::Kind::Skipped;
+        r->hasField = true;
+        r->problem = QStringLiteral("field '%1' is %2, not an array").arg(config.field, what);
+        return false;
     case Found::InsideArray:
-        r.kind = Result::Kind::Skipped;
-        r.hasField = true;
-        r.problem = QStringLiteral(
-                        "field '%1' lies inside the array '%2': arrays inside arrays of documents "
-                        "cannot be split")
-                        .arg(config.field, what);
-        return r;
+        r->kind = Result::Kind::Skipped;
+        r->hasField = true;
+        r->problem = QStringLiteral("field '%1' lies inside the array '%2': arrays inside arrays "
+                                    "of documents cannot be split")
+                         .arg(config.field, what);
+        return false;
     case Found::Array:
         break;
     }
-    r.hasField = true;
-    r.hasArray = true;
+    r->hasField = true;
+    r->hasArray = true;
+    return true;
+}
+
+// The array's length and digest; the first element keyed other than its index, if any (a
+// rebuilt array is always keyed 0, 1, ...).
+QString measureArray(const bson_iter_t *at, const SplitConfig &config, Result *r)
+{
     QCryptographicHash hash(QCryptographicHash::Sha256);
     bson_iter_t element;
-    bson_iter_recurse(&at, &element);
-    QString misnumbered; // BSON numbers array keys 0, 1, ...; a rebuilt array always does
+    bson_iter_recurse(at, &element);
+    QString misnumbered;
     while (bson_iter_next(&element)) {
         addToDigest(hash, &element);
-        const std::string expected = std::to_string(r.length);
+        const std::string expected = std::to_string(r->length);
         if (misnumbered.isEmpty() && expected != bson_iter_key(&element))
             misnumbered = QStringLiteral("element %1 of '%2' has the key '%3', not '%1'")
-                              .arg(r.length)
+                              .arg(r->length)
                               .arg(config.field, QString::fromUtf8(bson_iter_key(&element)));
-        ++r.length;
+        ++r->length;
     }
-    r.digest = hash.result();
-    const auto keep = std::uint64_t(config.keep);
-    if (r.length <= keep || r.alreadySplit)
-        return r;
-    if (!misnumbered.isEmpty()) {
-        // Split and reassembled, the array would be renumbered: not the document it was.
-        r.kind = Result::Kind::Invalid;
-        r.problem = misnumbered + QStringLiteral(": BSON arrays are keyed 0, 1, 2, ...");
-        return r;
+    r->digest = hash.result();
+    return misnumbered;
+}
+
+// The overflow pages being built: {link: _id, page: k, items: [...]}.
+class PageBuilders
+{
+public:
+    PageBuilders(std::uint64_t pages, const bson_iter_t *idIter, const SplitConfig &config)
+        : m_pages(new Page[pages]), m_count(pages)
+    {
+        const QByteArray link = config.linkField.toUtf8(), items = config.itemsField.toUtf8();
+        for (std::uint64_t k = 0; k < pages; ++k) {
+            bson_t *page = m_pages[k].doc.get();
+            bson_append_iter(page, link.constData(), int(link.size()), idIter);
+            appendCount(page, config.pageField, k);
+            bson_append_array_begin(page, items.constData(), int(items.size()), &m_pages[k].array);
+        }
     }
-    if (!hasId) {
-        r.kind = Result::Kind::Invalid;
-        r.problem = QStringLiteral("document has no _id to link its overflow pages to");
-        return r;
+    bson_t *items(std::uint64_t page) { return &m_pages[page].array; }
+    std::vector<QByteArray> finish()
+    {
+        std::vector<QByteArray> out;
+        for (std::uint64_t k = 0; k < m_count; ++k) {
+            bson_append_array_end(m_pages[k].doc.get(), &m_pages[k].array);
+            out.push_back(m_pages[k].doc.bytes());
+        }
+        return out;
     }
 
-    r.kind = Result::Kind::Split;
-    const std::uint64_t pages = pageCount(r.length, config);
-    const auto pageSize = std::uint64_t(config.pageSize);
-    const QByteArray link = config.linkField.toUtf8();
-    const QByteArray pageKey = config.pageField.toUtf8();
-    const QByteArray items = config.itemsField.toUtf8();
-    struct PageBuilder
+private:
+    struct Page
     {
         BsonDocument doc;
         bson_t array;
     };
-    std::unique_ptr<PageBuilder[]> builders(new PageBuilder[pages]);
-    for (std::uint64_t k = 0; k < pages; ++k) {
-        bson_t *page = builders[k].doc.get();
-        bson_append_iter(page, link.constData(), int(link.size()), &idIter);
-        appendCount(page, config.pageField, k);
-        bson_append_array_begin(page, items.constData(), int(items.size()), &builders[k].array);
-    }
+    std::unique_ptr<Page[]> m_pages;
+    std::uint64_t m_count;
+};
+
+// The primary (elements [0, keep), the flag, count and pages fields) and the pages.
+void buildSplit(const bson_t *doc, const bson_iter_t *at, const bson_iter_t *idIter,
+                const SplitConfig &config, Result *r)
+{
+    const auto keep = std::uint64_t(config.keep);
+    const std::uint64_t pages = DocumentSplitter::pageCount(r->length, config);
+    const auto pageSize = std::uint64_t(config.pageSize);
+    PageBuilders builders(pages, idIter, config);
     const auto fill = [&](bson_t *array) {
         bson_iter_t e;
-        bson_iter_recurse(&at, &e);
-        std::uint64_t i = 0;
-        while (bson_iter_next(&e)) {
+        bson_iter_recurse(at, &e);
+        for (std::uint64_t i = 0; bson_iter_next(&e); ++i) {
             if (i < keep) {
                 appendElement(array, std::uint32_t(i), &e);
-            } else {
-                const std::uint64_t moved = i - keep;
-                appendElement(&builders[moved / pageSize].array, std::uint32_t(moved % pageSize),
-                              &e);
-                r.movedBytes += bsoniter::elementLength(&e);
-                ++r.movedElements;
+                continue;
             }
-            ++i;
+            const std::uint64_t moved = i - keep;
+            appendElement(builders.items(moved / pageSize), std::uint32_t(moved % pageSize), &e);
+            r->movedBytes += bsoniter::elementLength(&e);
+            ++r->movedElements;
         }
     };
     bool flagDone = false, countDone = false, pagesDone = false;
@@ -363,7 +379,7 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
             return flagDone = true;
         }
         if (is(config.countField)) {
-            appendCount(out, config.countField, r.length);
+            appendCount(out, config.countField, r->length);
             return countDone = true;
         }
         if (is(config.pagesField)) {
@@ -372,22 +388,53 @@ DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::
         }
         return false;
     };
-    BsonDocument primaryDoc;
-    bson_t *primary = primaryDoc.get();
+    BsonDocument primary;
     bson_iter_t top;
-    bson_iter_init(&top, &doc);
-    rebuild(primary, &top, config.pathSegments(), 0, fill, topLevel);
+    bson_iter_init(&top, doc);
+    rebuild(primary.get(), &top, config.pathSegments(), 0, fill, topLevel);
+    const QByteArray flag = config.flagField.toUtf8();
     if (!flagDone)
-        bson_append_bool(primary, flag.constData(), int(flag.size()), true);
+        bson_append_bool(primary.get(), flag.constData(), int(flag.size()), true);
     if (!config.countField.isEmpty() && !countDone)
-        appendCount(primary, config.countField, r.length);
+        appendCount(primary.get(), config.countField, r->length);
     if (!config.pagesField.isEmpty() && !pagesDone)
-        appendCount(primary, config.pagesField, pages);
-    r.primary = primaryDoc.bytes();
-    for (std::uint64_t k = 0; k < pages; ++k) {
-        bson_append_array_end(builders[k].doc.get(), &builders[k].array);
-        r.pages.push_back(builders[k].doc.bytes());
+        appendCount(primary.get(), config.pagesField, pages);
+    r->primary = primary.bytes();
+    r->pages = builders.finish();
+}
+
+} // namespace
+
+DocumentSplitter::Result DocumentSplitter::split(const std::uint8_t *data, std::uint32_t length,
+                                                 const SplitConfig &config)
+{
+    Result r;
+    bson_t doc;
+    if (!bson_init_static(&doc, data, length)) {
+        r.kind = Result::Kind::Invalid;
+        r.problem = QStringLiteral("malformed BSON document");
+        return r;
     }
+    bson_iter_t idIter, at;
+    bool hasId = false;
+    readOriginals(&doc, config, &r, &idIter, &hasId);
+    if (!findArray(&doc, config, &r, &at))
+        return r;
+    const QString misnumbered = measureArray(&at, config, &r);
+    if (r.length <= std::uint64_t(config.keep) || r.alreadySplit)
+        return r;
+    r.kind = Result::Kind::Invalid;
+    if (!misnumbered.isEmpty()) {
+        // Split and reassembled, the array would be renumbered: not the document it was.
+        r.problem = misnumbered + QStringLiteral(": BSON arrays are keyed 0, 1, 2, ...");
+        return r;
+    }
+    if (!hasId) {
+        r.problem = QStringLiteral("document has no _id to link its overflow pages to");
+        return r;
+    }
+    r.kind = Result::Kind::Split;
+    buildSplit(&doc, &at, &idIter, config, &r);
     return r;
 }
 

@@ -86,6 +86,11 @@ void AnalysisOptionsBar::setSource(const SourceRef &source)
     update();
 }
 
+void AnalysisOptionsBar::setMode(AnalysisOptions::Mode mode)
+{
+    m_mode->setCurrentIndex(m_mode->findData(int(mode)));
+}
+
 void AnalysisOptionsBar::setRunning(bool running)
 {
     m_running = running;

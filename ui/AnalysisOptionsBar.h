@@ -24,6 +24,7 @@ public:
     AnalysisRequest request(const SourceRef &source) const;
     QString problem() const; // empty when Run may start
     void setSource(const SourceRef &source);
+    void setMode(AnalysisOptions::Mode mode);
     void setRunning(bool running);
 
     QComboBox *modeBox() const { return m_mode; }

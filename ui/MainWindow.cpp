@@ -265,6 +265,13 @@ void MainWindow::showConnectDialog()
     addConnection(dialog.connectionName(), dialog.settings());
 }
 
+void MainWindow::runDemo(const QString &select)
+{
+    m_options->setMode(AnalysisOptions::Mode::Full); // the demo data is small: analyse it whole
+    connect(this, &MainWindow::demoReady, this, &MainWindow::runAnalysis, Qt::SingleShotConnection);
+    openDemo(select);
+}
+
 void MainWindow::openDemo(const QString &select)
 {
     const QString directory =

@@ -37,6 +37,8 @@ public:
     void addConnection(const QString &name, const ConnectionSettings &settings);
     // Writes the built-in demo datasets (once, into the cache) and opens them.
     void openDemo(const QString &select = QStringLiteral("activity_feeds"));
+    // The demo as `outlier-explorer --demo` shows it: the data opened, `select` analysed whole.
+    void runDemo(const QString &select);
     bool selectSource(const QString &displayName);
     void runAnalysis();
     void cancelAnalysis();

@@ -147,171 +147,223 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
     }
 }
 
+// One scan: a reader (the calling thread) feeding batches to worker threads, each walking its
+// own ProfileBuilder; the builders merge at the end.
+class Scan
+{
+public:
+    Scan(DocumentSource &source, const AnalysisOptions &options, const std::atomic<bool> *cancel,
+         const Analyzer::ProgressCallback &progress)
+        : m_source(source), m_options(options), m_cancel(cancel), m_progress(progress),
+          m_workers(
+              std::max(1, options.threads > 0 ? options.threads : QThread::idealThreadCount())),
+          m_queue(std::size_t(m_workers) + 1)
+    {
+        m_clock.start();
+    }
+
+    CollectionProfile run();
+
+private:
+    CollectionProfile failed(const SourceError &error) const
+    {
+        CollectionProfile profile;
+        profile.source = m_source.displayName();
+        profile.status = CollectionProfile::Status::Failed;
+        profile.error = error;
+        return profile;
+    }
+    bool chooseSample(SourceError *error);
+    void startWorkers();
+    SourceError readAll();
+    CollectionProfile collect(const SourceError &framingError);
+    CollectionProfile prefixBefore(std::uint64_t docIndex);
+    void report(bool force);
+    const SampleSelection *selection() const { return m_selection ? &*m_selection : nullptr; }
+
+    DocumentSource &m_source;
+    const AnalysisOptions &m_options;
+    const std::atomic<bool> *m_cancel;
+    const Analyzer::ProgressCallback &m_progress;
+    const int m_workers;
+    BatchQueue m_queue;
+    QElapsedTimer m_clock;
+    std::optional<SampleSelection> m_selection;
+    std::optional<std::uint64_t> m_population;
+    std::atomic<bool> m_stop{false};
+    std::atomic<std::uint64_t> m_doneDocs{0};
+    std::atomic<std::uint64_t> m_doneBytes{0};
+    FirstFault m_fault;
+    std::vector<ProfileBuilder> m_builders;
+    QThreadPool m_pool;
+    std::vector<QFuture<void>> m_running;
+    LogHistogram m_sizesSoFar; // touched by the reading thread only
+    qint64 m_lastReport = -1000;
+};
+
+// Sampling a file: count the documents first, then pick a uniform random subset.
+bool Scan::chooseSample(SourceError *error)
+{
+    if (m_options.mode != AnalysisOptions::Mode::Sample || m_source.samplesItself())
+        return true;
+    BatchQueue scratch(1);
+    std::uint64_t total = 0;
+    *error = readSelected(m_source, AnalysisOptions{}, nullptr, m_cancel, UINT64_MAX, scratch,
+                          [&](std::unique_ptr<DocumentBatch> batch) {
+                              total += batch->documents.size();
+                              scratch.recycle(std::move(batch));
+                              return true;
+                          });
+    if (error->isError())
+        return false;
+    m_population = total;
+    m_selection.emplace(SampleSelection::choose(total, m_options.count, m_options.seed));
+    return m_source.rewind(error);
+}
+
+void Scan::startWorkers()
+{
+    for (int i = 0; i < m_workers; ++i)
+        m_builders.emplace_back(m_options.limits);
+    m_pool.setMaxThreadCount(m_workers);
+    for (int w = 0; w < m_workers; ++w) {
+        m_running.push_back(QtConcurrent::run(&m_pool, [this, w] {
+            ProfileBuilder &builder = m_builders[std::size_t(w)];
+            while (auto batch = m_queue.pop()) {
+                if (!m_stop.load(std::memory_order_relaxed)) {
+                    std::uint64_t bytes = 0;
+                    for (const auto &doc : batch->documents) {
+                        SourceError e;
+                        if (!builder.addDocument(batch->data(doc), doc.length, doc.index, &e)) {
+                            e.source = m_source.displayName();
+                            e.docIndex = std::int64_t(doc.index);
+                            e.byteOffset += std::int64_t(doc.sourceOffset);
+                            m_fault.record(e, doc.index);
+                            m_stop = true;
+                            break;
+                        }
+                        bytes += doc.length;
+                    }
+                    m_doneDocs += batch->documents.size();
+                    m_doneBytes += bytes;
+                }
+                m_queue.recycle(std::move(batch));
+            }
+        }));
+    }
+}
+
+void Scan::report(bool force)
+{
+    if (!m_progress)
+        return;
+    const qint64 now = m_clock.elapsed();
+    if (!force && now - m_lastReport < 100)
+        return;
+    m_lastReport = now;
+    Analyzer::Progress p;
+    p.documents = m_doneDocs.load();
+    p.bytes = m_doneBytes.load();
+    p.totalBytes = m_source.totalBytes();
+    p.totalDocuments = m_selection ? std::optional<std::uint64_t>(m_selection->size())
+                       : m_options.mode == AnalysisOptions::Mode::Limit
+                           ? std::optional<std::uint64_t>(m_options.count)
+                           : m_source.estimatedDocuments();
+    p.seconds = double(now) / 1000.0;
+    p.sizesSoFar = m_sizesSoFar;
+    m_progress(p);
+}
+
+// Reads every selected document into the queue, then waits for the workers.
+SourceError Scan::readAll()
+{
+    const SourceError framingError =
+        readSelected(m_source, m_options, selection(), m_cancel, UINT64_MAX, m_queue,
+                     [&](std::unique_ptr<DocumentBatch> batch) {
+                         if (m_stop.load())
+                             return false;
+                         if (m_progress)
+                             for (const auto &doc : batch->documents)
+                                 m_sizesSoFar.add(doc.length);
+                         m_queue.push(std::move(batch));
+                         report(false);
+                         return true;
+                     });
+    m_queue.close();
+    for (auto &f : m_running)
+        f.waitForFinished();
+    return framingError;
+}
+
+// Other workers may have walked documents after a faulty one: the prefix is redone
+// sequentially, so the partial result is exactly "everything before the fault".
+CollectionProfile Scan::prefixBefore(std::uint64_t docIndex)
+{
+    ProfileBuilder prefix(m_options.limits);
+    SourceError rewindError;
+    if (m_source.rewind(&rewindError)) {
+        BatchQueue buffers(1);
+        readSelected(m_source, m_options, selection(), m_cancel, docIndex, buffers,
+                     [&](std::unique_ptr<DocumentBatch> batch) {
+                         for (const auto &doc : batch->documents)
+                             prefix.addDocument(batch->data(doc), doc.length, doc.index, nullptr);
+                         buffers.recycle(std::move(batch));
+                         return true;
+                     });
+    }
+    return prefix.takeProfile();
+}
+
+CollectionProfile Scan::collect(const SourceError &framingError)
+{
+    const bool cancelled = m_cancel && m_cancel->load();
+    if (framingError.isError())
+        m_fault.record(framingError,
+                       std::uint64_t(std::max<std::int64_t>(framingError.docIndex, 0)));
+    CollectionProfile profile;
+    const bool workerFault = m_fault.docIndex != UINT64_MAX && !framingError.isError();
+    if (workerFault && m_workers > 1) {
+        profile = prefixBefore(m_fault.docIndex);
+    } else {
+        for (std::size_t i = 1; i < m_builders.size(); ++i)
+            m_builders[0].merge(std::move(m_builders[i]));
+        profile = m_builders[0].takeProfile();
+    }
+    profile.source = m_source.displayName();
+    profile.mode = m_source.modeDescription().isEmpty() ? modeText(m_options, m_population)
+                                                        : m_source.modeDescription();
+    profile.bytesRead = profile.sizes.sum();
+    if (m_fault.docIndex != UINT64_MAX) {
+        profile.status = CollectionProfile::Status::Failed;
+        profile.error = m_fault.error;
+    } else if (cancelled) {
+        profile.status = CollectionProfile::Status::Cancelled;
+    }
+    profile.seconds = double(m_clock.nsecsElapsed()) / 1e9;
+    return profile;
+}
+
+CollectionProfile Scan::run()
+{
+    m_source.setCancelFlag(m_cancel);
+    SourceError error;
+    if (!m_source.open(&error) || !chooseSample(&error))
+        return failed(error);
+    startWorkers();
+    CollectionProfile profile = collect(readAll());
+    m_doneDocs = profile.documents;
+    m_doneBytes = profile.bytesRead;
+    report(true);
+    return profile;
+}
+
 } // namespace
 
 CollectionProfile Analyzer::run(DocumentSource &source, const AnalysisOptions &options,
                                 const std::atomic<bool> *cancel, const ProgressCallback &progress)
 {
-    QElapsedTimer clock;
-    clock.start();
-    CollectionProfile failed;
-    failed.source = source.displayName();
-    failed.status = CollectionProfile::Status::Failed;
-
-    source.setCancelFlag(cancel);
-    SourceError openError;
-    if (!source.open(&openError)) {
-        failed.error = openError;
-        return failed;
-    }
-
-    // Sampling a file: count the documents first, then pick a uniform random subset.
-    std::optional<SampleSelection> selection;
-    std::optional<std::uint64_t> population;
-    if (options.mode == AnalysisOptions::Mode::Sample && !source.samplesItself()) {
-        BatchQueue scratch(1);
-        std::uint64_t total = 0;
-        SourceError countError =
-            readSelected(source, AnalysisOptions{}, nullptr, cancel, UINT64_MAX, scratch,
-                         [&](std::unique_ptr<DocumentBatch> batch) {
-                             total += batch->documents.size();
-                             scratch.recycle(std::move(batch));
-                             return true;
-                         });
-        if (countError.isError()) {
-            failed.error = countError;
-            return failed;
-        }
-        population = total;
-        selection.emplace(SampleSelection::choose(total, options.count, options.seed));
-        if (!source.rewind(&openError)) {
-            failed.error = openError;
-            return failed;
-        }
-    }
-
-    const int workers =
-        std::max(1, options.threads > 0 ? options.threads : QThread::idealThreadCount());
-    BatchQueue queue(std::size_t(workers) + 1);
-    std::atomic<bool> stop{false};
-    std::atomic<std::uint64_t> doneDocs{0};
-    std::atomic<std::uint64_t> doneBytes{0};
-    FirstFault fault;
-    std::vector<ProfileBuilder> builders;
-    for (int i = 0; i < workers; ++i)
-        builders.emplace_back(options.limits);
-
-    QThreadPool pool;
-    pool.setMaxThreadCount(workers);
-    std::vector<QFuture<void>> running;
-    for (int w = 0; w < workers; ++w) {
-        running.push_back(QtConcurrent::run(&pool, [&, w] {
-            ProfileBuilder &builder = builders[std::size_t(w)];
-            while (auto batch = queue.pop()) {
-                if (!stop.load(std::memory_order_relaxed)) {
-                    std::uint64_t bytes = 0;
-                    for (const auto &doc : batch->documents) {
-                        SourceError e;
-                        if (!builder.addDocument(batch->data(doc), doc.length, doc.index, &e)) {
-                            e.source = source.displayName();
-                            e.docIndex = std::int64_t(doc.index);
-                            e.byteOffset += std::int64_t(doc.sourceOffset);
-                            fault.record(e, doc.index);
-                            stop = true;
-                            break;
-                        }
-                        bytes += doc.length;
-                    }
-                    doneDocs += batch->documents.size();
-                    doneBytes += bytes;
-                }
-                queue.recycle(std::move(batch));
-            }
-        }));
-    }
-
-    LogHistogram sizesSoFar; // touched by this (the reading) thread only
-    qint64 lastReport = -1000;
-    auto report = [&](bool force) {
-        if (!progress)
-            return;
-        const qint64 now = clock.elapsed();
-        if (!force && now - lastReport < 100)
-            return;
-        lastReport = now;
-        Progress p;
-        p.documents = doneDocs.load();
-        p.bytes = doneBytes.load();
-        p.totalBytes = source.totalBytes();
-        p.totalDocuments = selection ? std::optional<std::uint64_t>(selection->size())
-                           : options.mode == AnalysisOptions::Mode::Limit
-                               ? std::optional<std::uint64_t>(options.count)
-                               : source.estimatedDocuments();
-        p.seconds = double(now) / 1000.0;
-        p.sizesSoFar = sizesSoFar;
-        progress(p);
-    };
-
-    const SourceError framingError =
-        readSelected(source, options, selection ? &*selection : nullptr, cancel, UINT64_MAX, queue,
-                     [&](std::unique_ptr<DocumentBatch> batch) {
-                         if (stop.load())
-                             return false;
-                         if (progress)
-                             for (const auto &doc : batch->documents)
-                                 sizesSoFar.add(doc.length);
-                         queue.push(std::move(batch));
-                         report(false);
-                         return true;
-                     });
-    queue.close();
-    for (auto &f : running)
-        f.waitForFinished();
-
-    const bool cancelled = cancel && cancel->load();
-    if (framingError.isError())
-        fault.record(framingError, std::uint64_t(std::max<std::int64_t>(framingError.docIndex, 0)));
-
-    CollectionProfile profile;
-    const bool workerFault = fault.docIndex != UINT64_MAX && !framingError.isError();
-    if (workerFault && workers > 1) {
-        // Other workers may have walked documents after the faulty one: redo the prefix
-        // sequentially, so the partial result is exactly "everything before the fault".
-        ProfileBuilder prefix(options.limits);
-        SourceError rewindError;
-        if (source.rewind(&rewindError)) {
-            BatchQueue buffers(1);
-            readSelected(source, options, selection ? &*selection : nullptr, cancel, fault.docIndex,
-                         buffers, [&](std::unique_ptr<DocumentBatch> batch) {
-                             for (const auto &doc : batch->documents)
-                                 prefix.addDocument(batch->data(doc), doc.length, doc.index,
-                                                    nullptr);
-                             buffers.recycle(std::move(batch));
-                             return true;
-                         });
-        }
-        profile = prefix.takeProfile();
-    } else {
-        for (std::size_t i = 1; i < builders.size(); ++i)
-            builders[0].merge(std::move(builders[i]));
-        profile = builders[0].takeProfile();
-    }
-
-    profile.source = source.displayName();
-    profile.mode = source.modeDescription().isEmpty() ? modeText(options, population)
-                                                      : source.modeDescription();
-    profile.bytesRead = profile.sizes.sum();
-    if (fault.docIndex != UINT64_MAX) {
-        profile.status = CollectionProfile::Status::Failed;
-        profile.error = fault.error;
-    } else if (cancelled) {
-        profile.status = CollectionProfile::Status::Cancelled;
-    }
-    profile.seconds = double(clock.nsecsElapsed()) / 1e9;
-    doneDocs = profile.documents;
-    doneBytes = profile.bytesRead;
-    report(true);
-    return profile;
+    Scan scan(source, options, cancel, progress);
+    return scan.run();
 }
 
 } // namespace oe

@@ -156,6 +156,22 @@ SourceError DumpFileSource::endOfData(const SourceError &framing) const
     return e;
 }
 
+QString DumpFileSource::lengthProblem(std::uint32_t length, std::uint64_t fileOffset) const
+{
+    if (std::int32_t(length) < 5)
+        return QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
+            .arg(std::int32_t(length));
+    if (!m_compressed && fileOffset + length > m_fileSize)
+        return QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
+            .arg(length)
+            .arg(m_fileSize - fileOffset);
+    if (length > kMaxDocumentBytes)
+        return QStringLiteral("implausible document length %1 (over %2 MiB)")
+            .arg(length)
+            .arg(kMaxDocumentBytes >> 20);
+    return {};
+}
+
 DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_t targetBytes,
                                                 SourceError *error)
 {
@@ -189,24 +205,8 @@ DocumentSource::ReadResult DumpFileSource::read(DocumentBatch &batch, std::size_
         std::uint32_t le = 0;
         std::memcpy(&le, batch.bytes.data() + pos, 4);
         const std::uint32_t length = BSON_UINT32_FROM_LE(le);
-        if (std::int32_t(length) < 5) {
-            stop(fault(QStringLiteral("bad length prefix %1 (a BSON document is at least 5 bytes)")
-                           .arg(std::int32_t(length)),
-                       m_nextIndex, fileOffset));
-            break;
-        }
-        if (!m_compressed && fileOffset + length > m_fileSize) {
-            stop(fault(QStringLiteral("document length %1 runs past end of file (%2 bytes left)")
-                           .arg(length)
-                           .arg(m_fileSize - fileOffset),
-                       m_nextIndex, fileOffset));
-            break;
-        }
-        if (length > kMaxDocumentBytes) {
-            stop(fault(QStringLiteral("implausible document length %1 (over %2 MiB)")
-                           .arg(length)
-                           .arg(kMaxDocumentBytes >> 20),
-                       m_nextIndex, fileOffset));
+        if (const QString problem = lengthProblem(length, fileOffset); !problem.isEmpty()) {
+            stop(fault(problem, m_nextIndex, fileOffset));
             break;
         }
         if (available < length) {

@@ -36,6 +36,8 @@ private:
     SourceError fault(const QString &message, std::uint64_t docIndex, std::uint64_t offset) const;
     void fill(ByteBuffer &bytes, std::size_t wanted);
     SourceError endOfData(const SourceError &framing) const;
+    // Why a length prefix read at `fileOffset` cannot be right; empty when it can.
+    QString lengthProblem(std::uint32_t length, std::uint64_t fileOffset) const;
 
     QString m_path;
     std::unique_ptr<Input> m_input;

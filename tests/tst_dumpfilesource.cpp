@@ -161,6 +161,15 @@ private slots:
         QTest::newRow("nested array without terminator")
             << arrayNoNul << int(SourceError::Kind::InvalidData) << qint64(51) << arrayEnd
             << QStringLiteral("nested array does not end with a NUL byte");
+        // A nested length prefix of 0: libbson iterates into it; the walk refuses it.
+        QByteArray zeroLength = m_all;
+        const qsizetype items = m_docs[51].indexOf(QByteArray("items\0", 6));
+        const qint32 zero = 0;
+        zeroLength.replace(int(m_offsets[51] + items + 6), 4, reinterpret_cast<const char *>(&zero),
+                           4);
+        QTest::newRow("nested array with length prefix 0")
+            << zeroLength << int(SourceError::Kind::InvalidData) << qint64(51)
+            << qint64(m_offsets[51] + items + 6) << QStringLiteral("bad length prefix 0");
         QByteArray nested = m_all;
         // Document 150 ({_id, pad}): make the pad string's length prefix run past the document.
         const int padLen = int(m_offsets[150]) + 4 + 9 + 1 + 4;

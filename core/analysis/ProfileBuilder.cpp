@@ -59,14 +59,21 @@ struct ProfileBuilder::Walk
     {
         const std::uint8_t *data = bsoniter::container(iter) + bsoniter::dataOffset(iter);
         const std::uint32_t length = int32At(data);
+        const QString what = typeOf(iter) == BSON_TYPE_ARRAY ? QStringLiteral("nested array")
+                                                             : QStringLiteral("embedded document");
+        // libbson 1.23 lets a nested length prefix below 5 (the smallest document) through.
+        if (length < 5) {
+            const bson_iter_t at = bsoniter::withErrorAt(iter, bsoniter::dataOffset(iter));
+            return fail(
+                &at, bsoniter::container(iter),
+                QStringLiteral("%1 has a bad length prefix %2 (at least 5)").arg(what).arg(length),
+                node);
+        }
         if (data[length - 1] == 0)
             return true;
         const bson_iter_t at = bsoniter::withErrorAt(iter, bsoniter::dataOffset(iter) + length - 1);
         return fail(&at, bsoniter::container(iter),
-                    typeOf(iter) == BSON_TYPE_ARRAY
-                        ? QStringLiteral("nested array does not end with a NUL byte")
-                        : QStringLiteral("embedded document does not end with a NUL byte"),
-                    node);
+                    QStringLiteral("%1 does not end with a NUL byte").arg(what), node);
     }
     bool walkFields(bson_iter_t *iter, FieldNode *parent, int depth);
     bool visitValue(bson_iter_t *iter, FieldNode *node, int depth);

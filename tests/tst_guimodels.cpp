@@ -81,7 +81,7 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(
             page.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        page.setResult(m_feedsResult);
+        page.showResult(m_feedsResult);
         const auto &rows = m_feedsResult.outliers.rows;
         QVERIFY(!rows.empty());
         QCOMPARE(page.model()->rowCount(), int(rows.size()));

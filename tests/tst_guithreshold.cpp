@@ -6,6 +6,7 @@
 #include "CollectionView.h"
 #include "GuiFixtures.h"
 #include "SizesPage.h"
+#include "SourceState.h"
 #include "SplitPreviewPage.h"
 #include "ThresholdControl.h"
 
@@ -66,11 +67,14 @@ private slots:
 
     void sizeThresholdStaysInSync()
     {
+        SourceState state;
         SizesPage page;
+        page.setState(&state);
         page.resize(1000, 600);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        page.setResult(m_result);
+        state.setResult(m_result);
+        page.refresh();
         HistogramChart *chart = page.panel()->chart();
         ThresholdControl *control = page.control();
         const std::uint64_t recommended = m_result.outliers.size.value;
@@ -82,6 +86,7 @@ private slots:
         const std::uint64_t typed = 40000;
         control->spinBox()->setValue(int(typed));
         QCOMPARE(chart->threshold().value(), double(typed));
+        QCOMPARE(state.sizeThreshold(), typed);
         QVERIFY2(control->countersText().startsWith(
                      count(guifixtures::documentsLargerThan(m_ref, typed)) + QLatin1Char(' ')),
                  qPrintable(control->countersText()));
@@ -91,13 +96,14 @@ private slots:
         chart->replot();
         const int x = int(chart->thresholdPixel());
         const int y = chart->axisRect()->center().y();
-        QSignalSpy changed(&page, &SizesPage::thresholdChanged);
+        QSignalSpy changed(&state, &SourceState::sizeThresholdChanged);
         drag(chart, QPoint(x, y), QPoint(x + 60, y));
         QVERIFY(changed.count() >= 1);
         const double dragged = chart->threshold().value();
         QCOMPARE(dragged, std::round(chart->xAxis->pixelToCoord(x + 60)));
         QVERIFY(dragged > double(typed));
         QCOMPARE(control->value(), std::uint64_t(dragged));
+        QCOMPARE(state.sizeThreshold(), std::uint64_t(dragged));
         QVERIFY2(control->countersText().startsWith(
                      count(guifixtures::documentsLargerThan(m_ref, std::uint64_t(dragged))) +
                      QLatin1Char(' ')),
@@ -181,11 +187,14 @@ private slots:
 
     void keepCountersMatchTheData()
     {
+        SourceState state;
         ArraysPage page;
+        page.setState(&state);
         page.resize(1000, 700);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        page.setResult(m_result);
+        state.setResult(m_result);
+        page.refresh();
         QCOMPARE(page.selectedPath(), QStringLiteral("activities"));
         const SplitRecommendation *rec = m_result.recommendationFor("activities");
         QVERIFY(rec);
@@ -207,23 +216,26 @@ private slots:
         chart->replot();
         const int x = int(chart->thresholdPixel());
         const int y = chart->axisRect()->center().y();
-        QSignalSpy keepChanged(&page, &ArraysPage::keepChanged);
+        QSignalSpy keepChanged(&state, &SourceState::keepChanged);
         drag(chart, QPoint(x, y), QPoint(x - 40, y));
         QVERIFY(keepChanged.count() >= 1);
-        QCOMPARE(keepChanged.last().at(1).value<std::uint64_t>(), page.control()->value());
+        QCOMPARE(keepChanged.last().at(0).value<std::uint64_t>(), page.control()->value());
+        QCOMPARE(state.keep(), page.control()->value());
         QCOMPARE(double(page.control()->value()), chart->threshold().value());
     }
 
     void splitPreviewFollowsKeep()
     {
+        SourceState state;
         CollectionView view;
+        view.setState(&state);
         view.resize(1200, 800);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy preview(view.splitPreview(), &SplitPreviewPage::previewReady);
         QSignalSpy plan(view.splitPreview(), &SplitPreviewPage::planReady);
         QSignalSpy applied(&view, &CollectionView::resultApplied);
-        view.setResult(m_result);
+        state.setResult(m_result);
         QVERIFY(applied.wait(10000));
         QVERIFY(view.isApplied());
         QCOMPARE(view.splitPreview()->path(), QStringLiteral("activities"));

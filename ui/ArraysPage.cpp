@@ -3,6 +3,7 @@
 #include "ChartPanel.h"
 #include "FieldTableModel.h"
 #include "Format.h"
+#include "SourceState.h"
 #include "ThresholdControl.h"
 #include "ThresholdImpact.h"
 
@@ -15,8 +16,9 @@
 namespace oe {
 
 ArraysPage::ArraysPage(QWidget *parent)
-    : QWidget(parent), m_model(new FieldTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_table(new QTableView(this)), m_panel(new ChartPanel(HistogramChart::Unit::Elements, this)),
+    : SourcePage(parent), m_model(new FieldTableModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_table(new QTableView(this)),
+      m_panel(new ChartPanel(HistogramChart::Unit::Elements, this)),
       m_control(new ThresholdControl(tr("&Keep in primary:"), tr(" elements"), this)),
       m_splitter(new QSplitter(Qt::Vertical, this))
 {
@@ -52,46 +54,67 @@ ArraysPage::ArraysPage(QWidget *parent)
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
-                showField(m_model->fieldAt(m_proxy->mapToSource(current).row()));
+                const FieldProfile *field = m_model->fieldAt(m_proxy->mapToSource(current).row());
+                if (m_selecting || !field || !isCurrent())
+                    return;
+                state()->choosePath(QString::fromStdString(field->path));
             });
-    connect(m_control, &ThresholdControl::valueChanged, this,
-            [this](std::uint64_t v) { apply(v, true); });
+    connect(m_control, &ThresholdControl::valueChanged, this, [this](std::uint64_t v) {
+        if (isCurrent())
+            state()->setKeep(v);
+    });
     connect(m_panel->chart(), &HistogramChart::thresholdDragged, this, [this](double v) {
-        m_control->setValue(std::uint64_t(v));
-        apply(std::uint64_t(v), true);
+        if (isCurrent())
+            state()->setKeep(std::uint64_t(v));
     });
     clear();
+}
+
+void ArraysPage::bind(SourceState *state)
+{
+    connect(state, &SourceState::pathChanged, this, [this](const QString &path) {
+        if (isCurrent())
+            showPath(path);
+    });
+    connect(state, &SourceState::keepChanged, this, [this](std::uint64_t keep) {
+        if (isCurrent())
+            showKeep(keep);
+    });
+}
+
+const AnalysisResult &ArraysPage::result() const
+{
+    static const AnalysisResult none;
+    return state() ? state()->result() : none;
 }
 
 void ArraysPage::clear()
 {
     m_model->clear();
-    m_path.clear();
     showField(nullptr);
 }
 
-void ArraysPage::setResult(const AnalysisResult &result)
+void ArraysPage::showResult(const AnalysisResult &result)
 {
-    m_result = result;
     m_model->setResult(result);
-    if (m_proxy->rowCount() > 0)
-        m_table->selectRow(0);
-    else
-        showField(nullptr);
+    showPath(state()->path());
 }
 
-void ArraysPage::selectPath(const QString &path)
+void ArraysPage::showPath(const QString &path)
+{
+    selectRow(path);
+    showField(result().profile.field(path.toStdString()));
+}
+
+void ArraysPage::selectRow(const QString &path)
 {
     const int row = m_model->rowOf(path.toStdString());
+    m_selecting = true;
     if (row < 0)
-        return;
-    m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
-}
-
-void ArraysPage::setKeep(std::uint64_t keep)
-{
-    m_control->setValue(keep);
-    apply(keep, false);
+        m_table->clearSelection();
+    else
+        m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+    m_selecting = false;
 }
 
 void ArraysPage::showField(const FieldProfile *field)
@@ -101,7 +124,7 @@ void ArraysPage::showField(const FieldProfile *field)
         m_panel->chart()->setBins({});
         m_panel->chart()->setThreshold(std::nullopt);
         m_control->setRecommended(std::nullopt, {});
-        m_control->setCounters(m_result.profile.documents > 0
+        m_control->setCounters(result().profile.documents > 0
                                    ? tr("No arrays in the analysed documents.")
                                    : tr("Run an analysis, then pick an array path above."));
         return;
@@ -109,27 +132,26 @@ void ArraysPage::showField(const FieldProfile *field)
     m_path = QString::fromStdString(field->path);
     m_panel->chart()->setBins(field->lengths.histogram().bins());
     m_control->setMaximum(std::max<std::uint64_t>(field->lengths.max(), 1));
-    const SplitRecommendation *rec = m_result.recommendationFor(field->path);
+    const SplitRecommendation *rec = result().recommendationFor(field->path);
     const bool splittable = rec && rec->splittable;
     m_control->setRecommended(splittable ? std::optional<std::uint64_t>(rec->keep) : std::nullopt,
                               rec ? rec->explanation : QString());
     m_control->setEnabled(splittable);
     m_panel->chart()->setThresholdDraggable(splittable);
-    const std::uint64_t keep = splittable ? rec->keep : field->lengths.max();
-    m_control->setValue(keep);
-    apply(keep, true);
+    showKeep(state()->keep());
     m_panel->chart()->resetView();
     if (!splittable && rec)
         m_control->setCounters(rec->explanation);
 }
 
-void ArraysPage::apply(std::uint64_t keep, bool notify)
+void ArraysPage::showKeep(std::uint64_t keep)
 {
-    const FieldProfile *field = m_result.profile.field(m_path.toStdString());
+    const FieldProfile *field = result().profile.field(m_path.toStdString());
     if (!field)
         return;
+    m_control->setValue(keep);
     m_panel->chart()->setThreshold(double(keep));
-    const ThresholdImpact impact = ThresholdImpact::forArray(m_result.profile, *field, keep);
+    const ThresholdImpact impact = ThresholdImpact::forArray(result().profile, *field, keep);
     const QString about = impact.exact ? QString() : tr("about ");
     m_control->setCounters(
         tr("%1%2 documents over %3 (%4) · %5%6 elements would move (≈ %7) · largest primary "
@@ -137,8 +159,6 @@ void ArraysPage::apply(std::uint64_t keep, bool notify)
             .arg(about, Format::count(impact.documentsOver), Format::count(keep),
                  Format::percent(impact.share, 2), about, Format::count(impact.elementsMoved),
                  Format::bytes(impact.bytesMoved), Format::bytes(impact.largestPrimaryAfter)));
-    if (notify)
-        emit keepChanged(m_path, keep);
 }
 
 } // namespace oe

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "AnalysisResult.h"
-
-#include <QWidget>
+#include "SourcePage.h"
 
 class QSortFilterProxyModel;
 class QSplitter;
@@ -16,17 +14,16 @@ class ThresholdControl;
 
 // The array field paths with their statistics; the selected path's length histogram with
 // "keep N" as a draggable line, a number and a recommendation, and what that N would move.
-class ArraysPage : public QWidget
+// The path and keep are the state's: selecting a row chooses the path, the number, the line
+// and the button set the keep.
+class ArraysPage : public SourcePage
 {
     Q_OBJECT
 public:
     explicit ArraysPage(QWidget *parent = nullptr);
-    void clear();
-    void setResult(const AnalysisResult &result);
-    // Selects a path (no-op if absent); the first row is selected after setResult().
-    void selectPath(const QString &path);
+    void clear() override;
+    void showResult(const AnalysisResult &result) override;
     QString selectedPath() const { return m_path; }
-    void setKeep(std::uint64_t keep); // from elsewhere (the split preview): no echo
 
     FieldTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -34,12 +31,15 @@ public:
     ThresholdControl *control() const { return m_control; }
     QSplitter *splitter() const { return m_splitter; }
 
-signals:
-    void keepChanged(const QString &path, std::uint64_t keep);
+protected:
+    void bind(SourceState *state) override;
 
 private:
+    void selectRow(const QString &path);
+    void showPath(const QString &path);
     void showField(const FieldProfile *field);
-    void apply(std::uint64_t keep, bool notify);
+    void showKeep(std::uint64_t keep);
+    const AnalysisResult &result() const;
 
     FieldTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
@@ -47,8 +47,8 @@ private:
     ChartPanel *m_panel;
     ThresholdControl *m_control;
     QSplitter *m_splitter;
-    AnalysisResult m_result;
-    QString m_path;
+    QString m_path;           // the path on display
+    bool m_selecting = false; // a row selected from the state, not by the user
 };
 
 } // namespace oe

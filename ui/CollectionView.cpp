@@ -4,6 +4,7 @@
 #include "OutliersPage.h"
 #include "OverviewPage.h"
 #include "SizesPage.h"
+#include "SourceState.h"
 #include "SplitPreviewPage.h"
 
 #include <QTabWidget>
@@ -15,7 +16,10 @@ namespace oe {
 CollectionView::CollectionView(QWidget *parent)
     : QWidget(parent), m_tabs(new QTabWidget(this)), m_overview(new OverviewPage(this)),
       m_sizes(new SizesPage(this)), m_arrays(new ArraysPage(this)),
-      m_outliers(new OutliersPage(this)), m_split(new SplitPreviewPage(this))
+      m_outliers(new OutliersPage(this)),
+      m_split(new SplitPreviewPage(this)), m_pages{m_overview, m_sizes, m_arrays, m_outliers,
+                                                   m_split},
+      m_empty(new SourceState(this))
 {
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_sizes, tr("Document &sizes"));
@@ -27,21 +31,27 @@ CollectionView::CollectionView(QWidget *parent)
     layout->addWidget(m_tabs);
 
     connect(m_overview, &OverviewPage::pathActivated, this, [this](const QString &path) {
-        m_arrays->selectPath(path);
+        if (m_arrays->isCurrent())
+            shown()->choosePath(path);
         m_tabs->setCurrentWidget(m_arrays);
     });
-    connect(m_arrays, &ArraysPage::keepChanged, this,
-            [this](const QString &path, std::uint64_t keep) {
-                m_split->setPath(path);
-                m_split->setKeep(keep);
-            });
-    connect(m_split, &SplitPreviewPage::keepChanged, this,
-            [this](const QString &path, std::uint64_t keep) {
-                if (m_arrays->selectedPath() != path)
-                    m_arrays->selectPath(path);
-                m_arrays->setKeep(keep);
-            });
     connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
+    setState(nullptr);
+}
+
+void CollectionView::setState(SourceState *state)
+{
+    if (!state)
+        state = m_empty;
+    if (m_state == state)
+        return;
+    if (m_state)
+        disconnect(m_state, nullptr, this, nullptr);
+    m_state = state;
+    for (SourcePage *page : m_pages)
+        page->setState(state);
+    connect(state, &SourceState::resultChanged, this, &CollectionView::refreshPages);
+    refreshPages();
 }
 
 QStringList CollectionView::tabNames()
@@ -59,41 +69,47 @@ bool CollectionView::showTab(const QString &name)
     return true;
 }
 
-void CollectionView::clear()
-{
-    ++m_generation;
-    m_pending.clear();
-    m_hasResult = false;
-    m_result = AnalysisResult();
-    m_overview->clear();
-    m_sizes->clear();
-    m_arrays->clear();
-    m_outliers->clear();
-    m_split->clear();
-}
-
 void CollectionView::showProgress(const AnalysisProgress &progress)
 {
     m_sizes->showProgress(progress);
 }
 
-void CollectionView::setResult(const AnalysisResult &result)
+SourceState *CollectionView::shown() const
 {
-    m_result = result;
-    m_hasResult = true;
+    return m_state ? m_state.data() : m_empty;
+}
+
+const AnalysisResult &CollectionView::result() const
+{
+    return shown()->result();
+}
+
+bool CollectionView::hasResult() const
+{
+    return shown()->hasResult();
+}
+
+void CollectionView::refreshPages()
+{
+    if (!shown()->hasResult()) {
+        ++m_generation;
+        m_pending.clear();
+        for (SourcePage *page : m_pages)
+            page->refresh();
+        return;
+    }
     // One page per event-loop turn, the visible one first: filling all five at once (tables,
     // charts, the preview) would hold the window for tens of milliseconds on a large result.
-    // Arrays goes after the preview: its keepChanged selects the preview's path and keep.
-    QList<QWidget *> order{m_overview, m_sizes, m_outliers, m_split, m_arrays};
-    if (QWidget *current = m_tabs->currentWidget(); current != m_split) {
+    QList<SourcePage *> order = m_pages;
+    if (auto *current = qobject_cast<SourcePage *>(m_tabs->currentWidget())) {
         order.removeOne(current);
         order.prepend(current);
     }
     m_pending = order;
-    applyNext(++m_generation);
+    refreshNext(++m_generation);
 }
 
-void CollectionView::applyNext(int generation)
+void CollectionView::refreshNext(int generation)
 {
     if (generation != m_generation)
         return;
@@ -101,23 +117,13 @@ void CollectionView::applyNext(int generation)
         emit resultApplied();
         return;
     }
-    QWidget *page = m_pending.takeFirst();
-    if (page == m_overview)
-        m_overview->setResult(m_result);
-    else if (page == m_sizes)
-        m_sizes->setResult(m_result);
-    else if (page == m_arrays)
-        m_arrays->setResult(m_result);
-    else if (page == m_outliers)
-        m_outliers->setResult(m_result);
-    else if (page == m_split)
-        m_split->setResult(m_result);
-    QTimer::singleShot(0, this, [this, generation] { applyNext(generation); });
+    m_pending.takeFirst()->refresh();
+    QTimer::singleShot(0, this, [this, generation] { refreshNext(generation); });
 }
 
 bool CollectionView::isApplied() const
 {
-    return m_hasResult && m_pending.isEmpty();
+    return shown()->hasResult() && m_pending.isEmpty();
 }
 
 } // namespace oe

@@ -2,7 +2,10 @@
 
 #include "AnalysisProgress.h"
 #include "AnalysisResult.h"
+#include "SourceState.h"
 
+#include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QTabWidget;
@@ -13,21 +16,24 @@ class ArraysPage;
 class OutliersPage;
 class OverviewPage;
 class SizesPage;
+class SourcePage;
 class SplitPreviewPage;
 
-// The centre of the window for one analysed source: Overview, Document sizes, Arrays,
-// Outliers and Split preview, kept in sync (the keep N chosen in Arrays is the preview's).
+// The centre of the window for one source: Overview, Document sizes, Arrays, Outliers and
+// Split preview, all bound to that source's SourceState (its result and the user's choices:
+// the keep N chosen in Arrays is the preview's because both are the state's).
 class CollectionView : public QWidget
 {
     Q_OBJECT
 public:
     explicit CollectionView(QWidget *parent = nullptr);
-    void clear();
+    // Shows another source's state (the view does not own it); null shows an empty one.
+    void setState(SourceState *state);
+    SourceState *state() const { return shown(); }
     void showProgress(const AnalysisProgress &progress);
-    void setResult(const AnalysisResult &result);
-    const AnalysisResult &result() const { return m_result; }
-    bool hasResult() const { return m_hasResult; }
-    // Every page shows the latest result (setResult fills them over a few event-loop turns).
+    const AnalysisResult &result() const;
+    bool hasResult() const;
+    // Every page shows the state's latest result (pages are filled over a few event-loop turns).
     bool isApplied() const;
 
     // "overview", "sizes", "arrays", "outliers", "split"; false if unknown.
@@ -45,17 +51,20 @@ signals:
     void resultApplied();
 
 private:
+    SourceState *shown() const;
+    void refreshPages();
+    void refreshNext(int generation);
+
     QTabWidget *m_tabs;
     OverviewPage *m_overview;
     SizesPage *m_sizes;
     ArraysPage *m_arrays;
     OutliersPage *m_outliers;
     SplitPreviewPage *m_split;
-    void applyNext(int generation);
-
-    AnalysisResult m_result;
-    bool m_hasResult = false;
-    QList<QWidget *> m_pending; // pages still showing an older result
+    QList<SourcePage *> m_pages;
+    SourceState *m_empty; // shown when no source's state is
+    QPointer<SourceState> m_state;
+    QList<SourcePage *> m_pending; // pages still showing an older result
     int m_generation = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "LatestJob.h"
 #include "PasswordVault.h"
 #include "ReportWriter.h"
+#include "SourceState.h"
 #include "SourceTreeModel.h"
 #include "UriRedactor.h"
 
@@ -323,17 +324,24 @@ void MainWindow::currentSourceChanged()
     m_options->setSource(source);
     if (!source.isValid())
         return;
-    const auto cached = m_results.constFind(source.key());
-    if (cached != m_results.constEnd()) {
-        m_view->setResult(*cached);
+    SourceState *state = stateOf(source);
+    m_view->setState(state);
+    if (state->hasResult()) {
         m_stack->setCurrentWidget(m_view);
-        m_exportAction->setEnabled(true);
+        m_exportAction->setEnabled(state->result().profile.documents > 0);
     } else if (source.key() != m_runningKey) {
-        m_view->clear();
         m_stack->setCurrentWidget(m_empty);
         m_exportAction->setEnabled(false);
         m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
     }
+}
+
+SourceState *MainWindow::stateOf(const SourceRef &source)
+{
+    SourceState *&state = m_states[source.key()];
+    if (!state)
+        state = new SourceState(this);
+    return state;
 }
 
 void MainWindow::runAnalysis()
@@ -346,7 +354,8 @@ void MainWindow::runAnalysis()
     if (!m_runner->start(m_options->request(source)))
         return;
     m_runningKey = source.key();
-    m_view->clear();
+    stateOf(source)->clear();
+    m_exportAction->setEnabled(false);
     m_stack->setCurrentWidget(m_view);
     m_view->showTab(QStringLiteral("sizes"));
     m_progress->setRange(0, 0);
@@ -378,14 +387,12 @@ void MainWindow::showResult(const AnalysisResult &result)
     const QString key = result.request.source.key();
     m_runningKey.clear();
     const CollectionProfile &p = result.profile;
-    if (p.documents > 0 || p.status == CollectionProfile::Status::Complete)
-        m_results.insert(key, result);
     const bool current = m_sources->sourceAt(m_tree->currentIndex()).key() == key;
     if (current) {
         m_view->showTab(QStringLiteral("overview"));
-        m_view->setResult(result);
         m_exportAction->setEnabled(p.documents > 0);
     }
+    stateOf(result.request.source)->setResult(result);
     switch (p.status) {
     case CollectionProfile::Status::Complete:
         m_status->setText(tr("Analysed %1 documents of %2 in %3.")

@@ -20,7 +20,9 @@ class CollectionView;
 class DocumentLoader;
 class LatestJob;
 class PasswordVault;
+class SourceState;
 class SourceTreeModel;
+struct SourceRef;
 struct AnalysisProgress;
 
 // The main window: wires the source tree, the options bar, the analysis runner, the
@@ -73,6 +75,7 @@ private:
     void showError(const QString &title, const QString &message, const QString &details = {});
     void openDocument(const OutlierRow &row);
     void loadCatalog(const QString &name);
+    SourceState *stateOf(const SourceRef &source);
     void restoreLayout();
 
     SourceTreeModel *m_sources;
@@ -90,7 +93,7 @@ private:
     LatestJob *m_exportJob;
     QHash<QString, LatestJob *> m_catalogJobs; // by connection name
     PasswordVault *m_vault;
-    QHash<QString, AnalysisResult> m_results; // by SourceRef::key()
+    QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
     QString m_runningKey;
     QString m_lastError;
     bool m_interactive = true;

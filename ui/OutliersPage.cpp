@@ -15,7 +15,7 @@
 namespace oe {
 
 OutliersPage::OutliersPage(QWidget *parent)
-    : QWidget(parent), m_model(new OutlierTableModel(this)),
+    : SourcePage(parent), m_model(new OutlierTableModel(this)),
       m_reasonProxy(new QSortFilterProxyModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_filter(new QLineEdit(this)), m_reason(new QComboBox(this)),
       m_count(new QLabel(this))
@@ -76,10 +76,10 @@ OutliersPage::OutliersPage(QWidget *parent)
 
 void OutliersPage::clear()
 {
-    setResult(AnalysisResult());
+    showResult(AnalysisResult());
 }
 
-void OutliersPage::setResult(const AnalysisResult &result)
+void OutliersPage::showResult(const AnalysisResult &result)
 {
     m_model->setRows(result.outliers.rows);
     m_reason->blockSignals(true);

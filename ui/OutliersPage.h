@@ -1,8 +1,6 @@
 #pragma once
 
-#include "AnalysisResult.h"
-
-#include <QWidget>
+#include "SourcePage.h"
 
 class QComboBox;
 class QLabel;
@@ -16,13 +14,13 @@ class OutlierTableModel;
 
 // The outlier documents, sortable and filterable (text over every column, and by reason);
 // double-click (or Enter) opens a document.
-class OutliersPage : public QWidget
+class OutliersPage : public SourcePage
 {
     Q_OBJECT
 public:
     explicit OutliersPage(QWidget *parent = nullptr);
-    void clear();
-    void setResult(const AnalysisResult &result);
+    void clear() override;
+    void showResult(const AnalysisResult &result) override;
 
     OutlierTableModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }

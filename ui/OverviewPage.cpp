@@ -24,7 +24,7 @@ const char *const kKeys[] = {
 } // namespace
 
 OverviewPage::OverviewPage(QWidget *parent)
-    : QWidget(parent), m_headline(new QLabel(this)), m_cards(new QWidget(this)),
+    : SourcePage(parent), m_headline(new QLabel(this)), m_cards(new QWidget(this)),
       m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -96,7 +96,7 @@ void OverviewPage::clear()
                        "Sampling 10,000 documents takes seconds; a full scan is exact."));
 }
 
-void OverviewPage::setResult(const AnalysisResult &result)
+void OverviewPage::showResult(const AnalysisResult &result)
 {
     const CollectionProfile &p = result.profile;
     QString status;

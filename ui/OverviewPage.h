@@ -1,8 +1,6 @@
 #pragma once
 
-#include "AnalysisResult.h"
-
-#include <QWidget>
+#include "SourcePage.h"
 
 class QLabel;
 class QTableWidget;
@@ -11,13 +9,13 @@ namespace oe {
 
 // The collection at a glance: documents, size quantiles, the share near the 16 MiB limit,
 // outlier counts and the worst array paths, with what to do next.
-class OverviewPage : public QWidget
+class OverviewPage : public SourcePage
 {
     Q_OBJECT
 public:
     explicit OverviewPage(QWidget *parent = nullptr);
-    void clear();
-    void setResult(const AnalysisResult &result);
+    void clear() override;
+    void showResult(const AnalysisResult &result) override;
     QString valueText(const QString &key) const; // for tests: the figure shown under a key
 
 signals:

@@ -2,6 +2,7 @@
 
 #include "ChartPanel.h"
 #include "Format.h"
+#include "SourceState.h"
 #include "ThresholdControl.h"
 #include "ThresholdImpact.h"
 
@@ -10,24 +11,34 @@
 namespace oe {
 
 SizesPage::SizesPage(QWidget *parent)
-    : QWidget(parent), m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
+    : SourcePage(parent), m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
       m_control(new ThresholdControl(tr("Size &threshold:"), tr(" B"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_control);
     layout->addWidget(m_panel, 1);
     m_control->setMaximum(std::uint64_t(1) << 30);
-    connect(m_control, &ThresholdControl::valueChanged, this, &SizesPage::apply);
+    connect(m_control, &ThresholdControl::valueChanged, this, [this](std::uint64_t v) {
+        if (isCurrent())
+            state()->setSizeThreshold(v);
+    });
     connect(m_panel->chart(), &HistogramChart::thresholdDragged, this, [this](double v) {
-        m_control->setValue(std::uint64_t(v));
-        apply(std::uint64_t(v));
+        if (isCurrent())
+            state()->setSizeThreshold(std::uint64_t(v));
     });
     clear();
 }
 
+void SizesPage::bind(SourceState *state)
+{
+    connect(state, &SourceState::sizeThresholdChanged, this, [this](std::uint64_t bytes) {
+        if (isCurrent())
+            showThreshold(bytes);
+    });
+}
+
 void SizesPage::clear()
 {
-    m_hasResult = false;
     m_panel->chart()->setBins({});
     m_panel->chart()->setThreshold(std::nullopt);
     m_control->setRecommended(std::nullopt, {});
@@ -39,12 +50,10 @@ void SizesPage::showProgress(const AnalysisProgress &progress)
     m_panel->chart()->setBins(progress.sizesSoFar.bins());
 }
 
-void SizesPage::setResult(const AnalysisResult &result)
+void SizesPage::showResult(const AnalysisResult &result)
 {
-    m_result = result;
-    m_hasResult = result.profile.documents > 0;
     m_panel->chart()->setBins(result.profile.sizes.histogram().bins());
-    if (!m_hasResult) {
+    if (result.profile.documents == 0) {
         m_panel->chart()->setThreshold(std::nullopt);
         m_control->setCounters(tr("No documents were analysed."));
         return;
@@ -52,23 +61,23 @@ void SizesPage::setResult(const AnalysisResult &result)
     const std::uint64_t recommended = result.outliers.size.value;
     m_control->setRecommended(
         recommended, tr("%1: %2").arg(Format::bytes(recommended), result.outliers.size.rule));
-    m_control->setValue(recommended);
-    apply(recommended);
+    showThreshold(state()->sizeThreshold());
     m_panel->chart()->resetView();
 }
 
-void SizesPage::apply(std::uint64_t threshold)
+void SizesPage::showThreshold(std::uint64_t threshold)
 {
+    const AnalysisResult &result = state()->result();
+    m_control->setValue(threshold);
     m_panel->chart()->setThreshold(double(threshold));
-    if (!m_hasResult)
+    if (result.profile.documents == 0)
         return;
-    const ThresholdImpact impact = ThresholdImpact::forSize(m_result.profile, threshold);
+    const ThresholdImpact impact = ThresholdImpact::forSize(result.profile, threshold);
     m_control->setCounters(tr("%1%2 of %3 documents over %4 (%5)")
                                .arg(impact.exact ? QString() : tr("about "),
                                     Format::count(impact.documentsOver),
-                                    Format::count(m_result.profile.documents),
+                                    Format::count(result.profile.documents),
                                     Format::bytes(threshold), Format::percent(impact.share, 2)));
-    emit thresholdChanged(threshold);
 }
 
 } // namespace oe

@@ -1,9 +1,7 @@
 #pragma once
 
 #include "AnalysisProgress.h"
-#include "AnalysisResult.h"
-
-#include <QWidget>
+#include "SourcePage.h"
 
 namespace oe {
 
@@ -12,27 +10,26 @@ class ThresholdControl;
 
 // Document sizes: the histogram on a log axis (CDF on demand), the size threshold as a line
 // to drag, a number to type and a recommendation, with the documents it catches.
-class SizesPage : public QWidget
+// The threshold is the state's size threshold.
+class SizesPage : public SourcePage
 {
     Q_OBJECT
 public:
     explicit SizesPage(QWidget *parent = nullptr);
-    void clear();
+    void clear() override;
     void showProgress(const AnalysisProgress &progress);
-    void setResult(const AnalysisResult &result);
+    void showResult(const AnalysisResult &result) override;
     ChartPanel *panel() const { return m_panel; }
     ThresholdControl *control() const { return m_control; }
 
-signals:
-    void thresholdChanged(std::uint64_t bytes);
+protected:
+    void bind(SourceState *state) override;
 
 private:
-    void apply(std::uint64_t threshold);
+    void showThreshold(std::uint64_t threshold);
 
     ChartPanel *m_panel;
     ThresholdControl *m_control;
-    AnalysisResult m_result;
-    bool m_hasResult = false;
 };
 
 } // namespace oe

@@ -7,6 +7,7 @@
 #include "Format.h"
 #include "JsonIndenter.h"
 #include "LatestJob.h"
+#include "SourceState.h"
 #include "SplitPlanner.h"
 
 #include <QComboBox>
@@ -58,7 +59,7 @@ QString indented(const QString &json)
 } // namespace
 
 SplitPreviewPage::SplitPreviewPage(QWidget *parent)
-    : QWidget(parent), m_path(new QComboBox(this)), m_keep(new QSpinBox(this)),
+    : SourcePage(parent), m_path(new QComboBox(this)), m_keep(new QSpinBox(this)),
       m_pageSize(new QSpinBox(this)), m_document(new QComboBox(this)),
       m_docSummary(new QLabel(this)), m_primary(jsonView(this)), m_pages(new QComboBox(this)),
       m_page(jsonView(this)), m_planSummary(new QLabel(this)),
@@ -71,7 +72,7 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     m_keep->setKeyboardTracking(false);
     m_keep->setToolTip(tr("Elements left in the document; the rest move to overflow pages."));
     m_pageSize->setRange(1, 1000000);
-    m_pageSize->setValue(1000);
+    m_pageSize->setValue(int(SourceState::kDefaultPageSize));
     m_pageSize->setGroupSeparatorShown(true);
     m_pageSize->setKeyboardTracking(false);
     m_pageSize->setToolTip(tr("Elements per overflow document."));
@@ -121,26 +122,16 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     m_planTimer->setInterval(400);
     connect(m_planTimer, &QTimer::timeout, this, &SplitPreviewPage::runPlan);
     connect(m_path, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_setting)
-            return;
-        const FieldProfile *f = m_result.profile.field(path().toStdString());
-        const auto *rec = m_result.recommendationFor(path().toStdString());
-        m_setting = true;
-        m_keep->setValue(int(rec ? rec->keep : (f ? f->lengths.max() : 0)));
-        m_setting = false;
-        fillDocuments();
-        emit keepChanged(path(), keep());
+        if (!m_setting && isCurrent())
+            state()->choosePath(path());
     });
-    connect(m_keep, &QSpinBox::valueChanged, this, [this] {
-        if (m_setting)
-            return;
-        requestDocument();
-        schedulePlan();
-        emit keepChanged(path(), keep());
+    connect(m_keep, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_setting && isCurrent())
+            state()->setKeep(std::uint64_t(v));
     });
-    connect(m_pageSize, &QSpinBox::valueChanged, this, [this] {
-        requestDocument();
-        schedulePlan();
+    connect(m_pageSize, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_setting && isCurrent())
+            state()->setPageSize(std::uint64_t(v));
     });
     connect(m_document, &QComboBox::currentIndexChanged, this, [this] { requestDocument(); });
     connect(m_pages, &QComboBox::currentIndexChanged, this, &SplitPreviewPage::showPage);
@@ -163,61 +154,100 @@ std::uint64_t SplitPreviewPage::keep() const
     return std::uint64_t(m_keep->value());
 }
 
-void SplitPreviewPage::clear()
+void SplitPreviewPage::bind(SourceState *state)
 {
-    m_result = AnalysisResult();
+    connect(state, &SourceState::pathChanged, this, [this](const QString &path) {
+        if (isCurrent())
+            showPath(path);
+    });
+    connect(state, &SourceState::keepChanged, this, [this](std::uint64_t keep) {
+        if (isCurrent())
+            showKeep(keep);
+    });
+    connect(state, &SourceState::pageSizeChanged, this, [this](std::uint64_t pageSize) {
+        if (isCurrent())
+            showPageSize(pageSize);
+    });
+}
+
+void SplitPreviewPage::clearDocumentViews()
+{
     m_setting = true;
-    m_path->clear();
     m_document->clear();
+    m_pages->clear();
     m_setting = false;
     m_primary->clear();
     m_page->clear();
-    m_pages->clear();
+    m_pageJson.clear();
+}
+
+void SplitPreviewPage::clear()
+{
+    m_planTimer->stop();
+    m_planJob->cancel();
+    m_previewJob->cancel();
+    m_setting = true;
+    m_path->clear();
+    m_setting = false;
+    clearDocumentViews();
+    m_documentBytes.clear();
+    m_documentId.clear();
     m_docSummary->setText(tr("Run an analysis first: the preview needs an array to split."));
     m_planSummary->clear();
     m_panel->chart()->setBins({});
     m_panel->chart()->clearComparison();
 }
 
-void SplitPreviewPage::setResult(const AnalysisResult &result)
+void SplitPreviewPage::showResult(const AnalysisResult &result)
 {
     clear();
-    m_result = result;
     m_setting = true;
     for (const auto &rec : result.recommendations)
         if (rec.splittable)
             m_path->addItem(QString::fromStdString(rec.path));
+    m_pageSize->setValue(
+        int(std::min<std::uint64_t>(state()->pageSize(), std::uint64_t(m_pageSize->maximum()))));
     m_setting = false;
     if (m_path->count() == 0) {
         m_docSummary->setText(tr("No splittable array in the analysed documents."));
         return;
     }
-    // The path with the longest arrays first.
-    int best = 0;
-    std::uint64_t longest = 0;
-    for (int i = 0; i < m_path->count(); ++i)
-        if (const auto *f = result.profile.field(m_path->itemText(i).toStdString());
-            f && f->lengths.max() > longest) {
-            longest = f->lengths.max();
-            best = i;
-        }
-    m_path->setCurrentIndex(-1);
-    m_path->setCurrentIndex(best);
+    showPath(state()->path());
 }
 
-void SplitPreviewPage::setPath(const QString &path)
+// The state's path, with its keep; a path that cannot be split shows why.
+void SplitPreviewPage::showPath(const QString &path)
 {
-    const int i = m_path->findText(path);
-    if (i >= 0 && i != m_path->currentIndex())
-        m_path->setCurrentIndex(i);
-}
-
-void SplitPreviewPage::setKeep(std::uint64_t keep)
-{
-    if (keep == this->keep())
+    m_setting = true;
+    m_path->setCurrentIndex(m_path->findText(path));
+    m_keep->setValue(
+        int(std::min<std::uint64_t>(state()->keep(), std::uint64_t(m_keep->maximum()))));
+    m_setting = false;
+    if (m_path->currentIndex() < 0) {
+        clearDocumentViews();
+        const SplitRecommendation *rec = state()->result().recommendationFor(path.toStdString());
+        m_docSummary->setText(rec ? tr("%1 cannot be split: %2").arg(path, rec->explanation)
+                                  : tr("Choose an array path to preview its split."));
+        m_planSummary->clear();
         return;
+    }
+    fillDocuments();
+}
+
+void SplitPreviewPage::showKeep(std::uint64_t keep)
+{
     m_setting = true;
     m_keep->setValue(int(std::min<std::uint64_t>(keep, std::uint64_t(m_keep->maximum()))));
+    m_setting = false;
+    requestDocument();
+    schedulePlan();
+}
+
+void SplitPreviewPage::showPageSize(std::uint64_t pageSize)
+{
+    m_setting = true;
+    m_pageSize->setValue(
+        int(std::min<std::uint64_t>(pageSize, std::uint64_t(m_pageSize->maximum()))));
     m_setting = false;
     requestDocument();
     schedulePlan();
@@ -227,7 +257,7 @@ void SplitPreviewPage::fillDocuments()
 {
     m_setting = true;
     m_document->clear();
-    if (const FieldProfile *f = m_result.profile.field(path().toStdString())) {
+    if (const FieldProfile *f = state()->result().profile.field(path().toStdString())) {
         for (const auto &cand : f->longestPerDocument.largest(50)) {
             const QString id = DocumentId::toRelaxedJson(cand.rawId);
             m_document->addItem(
@@ -252,16 +282,16 @@ void SplitPreviewPage::requestDocument()
         return;
     }
     m_docSummary->setText(tr("Loading %1…").arg(id));
-    m_loader->load(m_result.request.source, data.value(1).toULongLong(), id);
+    m_loader->load(state()->result().request.source, data.value(1).toULongLong(), id);
 }
 
 SplitConfig SplitPreviewPage::config() const
 {
     SplitConfig config;
-    config.collection = m_result.request.source.collectionName();
-    config.field = path();
-    config.keep = std::int64_t(keep());
-    config.pageSize = m_pageSize->value();
+    config.collection = state()->result().request.source.collectionName();
+    config.field = state()->path();
+    config.keep = std::int64_t(state()->keep());
+    config.pageSize = std::int64_t(state()->pageSize());
     return config.withDefaults();
 }
 
@@ -344,7 +374,7 @@ void SplitPreviewPage::runPlan()
         return;
     }
     const SplitConfig config = this->config();
-    const AnalysisRequest request = m_result.request;
+    const AnalysisRequest request = state()->result().request;
     m_planSummary->setText(tr("Predicting the sizes after the split…"));
     m_planJob->start(
         [request, config](const std::atomic<bool> &cancelled) {

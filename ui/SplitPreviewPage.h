@@ -1,11 +1,9 @@
 #pragma once
 
-#include "AnalysisResult.h"
+#include "SourcePage.h"
 #include "SplitConfig.h"
 #include "SplitPlan.h"
 #include "SplitPlanner.h"
-
-#include <QWidget>
 
 #include <atomic>
 #include <memory>
@@ -25,16 +23,15 @@ class LatestJob;
 // The split before it happens: one chosen outlier before and after (the primary and its
 // overflow pages as extended JSON, with sizes), and the predicted size distribution of the
 // whole collection after the split (SplitPlanner over the source, off the GUI thread).
-class SplitPreviewPage : public QWidget
+// Path, keep and page size are the state's.
+class SplitPreviewPage : public SourcePage
 {
     Q_OBJECT
 public:
     explicit SplitPreviewPage(QWidget *parent = nullptr);
     ~SplitPreviewPage() override;
-    void clear();
-    void setResult(const AnalysisResult &result);
-    void setPath(const QString &path);
-    void setKeep(std::uint64_t keep); // no echo
+    void clear() override;
+    void showResult(const AnalysisResult &result) override;
     QString path() const;
     std::uint64_t keep() const;
 
@@ -48,11 +45,17 @@ public:
     ChartPanel *panel() const { return m_panel; }
 
 signals:
-    void keepChanged(const QString &path, std::uint64_t keep);
     void previewReady(); // the chosen document's before/after is shown
     void planReady();    // the predicted distribution is shown
 
+protected:
+    void bind(SourceState *state) override;
+
 private:
+    void showPath(const QString &path);
+    void showKeep(std::uint64_t keep);
+    void showPageSize(std::uint64_t pageSize);
+    void clearDocumentViews();
     void fillDocuments();
     void requestDocument();
     SplitConfig config() const; // the split the page's choices describe
@@ -64,7 +67,6 @@ private:
     void showPlan(const SplitPlan &plan);
     void showPage(int index);
 
-    AnalysisResult m_result;
     QComboBox *m_path;
     QSpinBox *m_keep;
     QSpinBox *m_pageSize;

@@ -28,6 +28,12 @@ struct AnalysisResult
                 return &r;
         return nullptr;
     }
+    // The array path a split would start from: the splittable one with the longest arrays,
+    // else the longest array of all; empty when the documents hold no array.
+    std::string preferredSplitPath() const;
+    // The keep a path starts at: its recommendation when it can be split, else its longest
+    // array (nothing would move); 0 for an unknown path.
+    std::uint64_t suggestedKeep(const std::string &path) const;
     // The source could not be read at all (cannot open, cannot connect, no such collection):
     // there is nothing to report. A corrupt document is not this: what came before it counts.
     bool sourceUnreadable() const

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "AnalysisResult.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+
+namespace oe {
+
+// What the window knows and the user has chosen about one open source (Tiled's Document is
+// the model): the latest analysis result, the array path and keep N a split would use, the
+// overflow page size and the document-size threshold. Every page reads these and writes them
+// back here; none keeps its own copy, so no value is mirrored between widgets. A setter that
+// does not change the value emits nothing, so a widget echoing a value back cannot loop.
+class SourceState : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(QString path READ path WRITE choosePath NOTIFY pathChanged)
+    Q_PROPERTY(std::uint64_t keep READ keep WRITE setKeep NOTIFY keepChanged)
+    Q_PROPERTY(std::uint64_t pageSize READ pageSize WRITE setPageSize NOTIFY pageSizeChanged)
+    Q_PROPERTY(std::uint64_t sizeThreshold READ sizeThreshold WRITE setSizeThreshold NOTIFY
+                   sizeThresholdChanged)
+public:
+    static constexpr std::uint64_t kDefaultPageSize = 1000;
+
+    explicit SourceState(QObject *parent = nullptr);
+
+    const AnalysisResult &result() const { return m_result; }
+    bool hasResult() const { return m_hasResult; }
+    // Changes with every setResult()/clear(): a page compares it with the one it shows.
+    int generation() const { return m_generation; }
+    // A new result resets the choices to its recommendations (path, keep, size threshold) and
+    // emits resultChanged() only: the pages read every value when they show the result.
+    void setResult(const AnalysisResult &result);
+    void clear();
+
+    QString path() const { return m_path; }
+    // Another path: keep moves to that path's suggestion; pathChanged() then keepChanged().
+    void choosePath(const QString &path);
+    std::uint64_t keep() const { return m_keep; }
+    void setKeep(std::uint64_t keep);
+    std::uint64_t pageSize() const { return m_pageSize; }
+    void setPageSize(std::uint64_t pageSize);
+    std::uint64_t sizeThreshold() const { return m_sizeThreshold; }
+    void setSizeThreshold(std::uint64_t bytes);
+
+signals:
+    void resultChanged();
+    void pathChanged(const QString &path);
+    void keepChanged(std::uint64_t keep);
+    void pageSizeChanged(std::uint64_t pageSize);
+    void sizeThresholdChanged(std::uint64_t bytes);
+
+private:
+    AnalysisResult m_result;
+    bool m_hasResult = false;
+    int m_generation = 0;
+    QString m_path;
+    std::uint64_t m_keep = 0;
+    std::uint64_t m_pageSize = kDefaultPageSize;
+    std::uint64_t m_sizeThreshold = 0;
+};
+
+} // namespace oe

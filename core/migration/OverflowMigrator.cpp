@@ -50,8 +50,6 @@ bool OverflowMigrator::prepare(SourceError *error)
 bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *error)
 {
     CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
-    CollectionOps source(*m_connection, m_database, m_config.collection);
-    CollectionOps overflow(*m_connection, m_database, m_config.overflowCollection);
     std::vector<JournalEntry> pending;
     const QByteArray filter = migration::build([&](bson_t *d) {
         BSON_APPEND_UTF8(d, "kind", "document");
@@ -68,105 +66,143 @@ bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *e
             },
             error))
         return false;
-    for (const JournalEntry &entry : pending) {
-        const QByteArray idValue = bsonraw::fromDocumentId(entry.rawId);
-        QByteArray primary;
-        if (!source.find(
-                migration::byId(idValue), {}, QStringLiteral("resuming"),
-                [&](const QByteArray &d) {
-                    primary = d;
-                    return false;
-                },
-                error))
+    for (const JournalEntry &entry : pending)
+        if (!resumeOne(entry, progress, error))
             return false;
-        const bool trimmed =
-            !primary.isEmpty() &&
-            DocumentSplitter::fieldValue(primary, m_config.flagField) == migration::rawTrue();
-        std::vector<Write> writes;
-        if (trimmed) {
-            // The trim happened before the interruption: check the pages, then record it.
-            std::vector<QByteArray> pages;
-            const QByteArray sorted = migration::build([&](bson_t *d) {
-                bson_t s;
-                BSON_APPEND_DOCUMENT_BEGIN(d, "sort", &s);
-                const QByteArray page = m_config.pageField.toUtf8();
-                bson_append_int32(&s, page.constData(), int(page.size()), 1);
-                bson_append_document_end(d, &s);
-            });
-            if (!overflow.find(
-                    migration::pagesOf(m_config, idValue), sorted, QStringLiteral("resuming"),
-                    [&](const QByteArray &p) {
-                        pages.push_back(p);
-                        return true;
-                    },
-                    error))
-                return false;
-            QByteArray digest;
-            std::uint64_t total = 0;
-            QString problem;
-            if (!DocumentSplitter::concatenatedDigest(primary, pages, m_config, entry.length,
-                                                      &digest, &total, &problem) ||
-                digest != entry.digest) {
-                m_notes << QStringLiteral("%1: trimmed before an interruption but its pages do not "
-                                          "match the journal; "
-                                          "left for verify")
-                               .arg(idText(idValue));
-                continue;
-            }
-            writes.push_back({Write::Kind::UpdateOne,
-                              JournalEntry::idFilter(m_config.field, entry.rawId),
-                              migration::build([](bson_t *d) {
-                                  bson_t set;
-                                  BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
-                                  BSON_APPEND_UTF8(&set, "state", journalWord(EntryState::Split));
-                                  bson_append_document_end(d, &set);
-                              })});
-            ++progress->migrated;
-        } else {
-            // Never trimmed: its pages are copies; start that document afresh.
-            if (!overflow.bulk(
-                    {{Write::Kind::DeleteMany, migration::pagesOf(m_config, idValue), {}}},
-                    QStringLiteral("resuming"), error))
-                return false;
-            writes.push_back(
-                {Write::Kind::DeleteMany, JournalEntry::idFilter(m_config.field, entry.rawId), {}});
-        }
-        if (!journal.bulk(writes, QStringLiteral("resuming"), error))
-            return false;
-    }
     return true;
+}
+
+// One document the journal left pending: trimmed and its pages intact means it was split
+// (recorded now); never trimmed means its pages are copies (dropped, the document starts afresh).
+bool OverflowMigrator::resumeOne(const JournalEntry &entry, MigrationProgress *progress,
+                                 SourceError *error)
+{
+    CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
+    CollectionOps source(*m_connection, m_database, m_config.collection);
+    CollectionOps overflow(*m_connection, m_database, m_config.overflowCollection);
+    const QByteArray idValue = bsonraw::fromDocumentId(entry.rawId);
+    QByteArray primary;
+    if (!source.find(
+            migration::byId(idValue), {}, QStringLiteral("resuming"),
+            [&](const QByteArray &d) {
+                primary = d;
+                return false;
+            },
+            error))
+        return false;
+    const bool trimmed =
+        !primary.isEmpty() &&
+        DocumentSplitter::fieldValue(primary, m_config.flagField) == migration::rawTrue();
+    std::vector<Write> writes;
+    if (trimmed) {
+        bool match = false;
+        if (!pagesMatchJournal(entry, primary, &match, error))
+            return false;
+        if (!match) {
+            m_notes << QStringLiteral("%1: trimmed before an interruption but its pages do not "
+                                      "match the journal; left for verify")
+                           .arg(idText(idValue));
+            return true;
+        }
+        writes.push_back({Write::Kind::UpdateOne,
+                          JournalEntry::idFilter(m_config.field, entry.rawId),
+                          migration::build([](bson_t *d) {
+                              bson_t set;
+                              BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &set);
+                              BSON_APPEND_UTF8(&set, "state", journalWord(EntryState::Split));
+                              bson_append_document_end(d, &set);
+                          })});
+        ++progress->migrated;
+    } else {
+        if (!overflow.bulk({{Write::Kind::DeleteMany, migration::pagesOf(m_config, idValue), {}}},
+                           QStringLiteral("resuming"), error))
+            return false;
+        writes.push_back(
+            {Write::Kind::DeleteMany, JournalEntry::idFilter(m_config.field, entry.rawId), {}});
+    }
+    return journal.bulk(writes, QStringLiteral("resuming"), error);
+}
+
+// The trimmed primary and its pages, in page order, hold exactly the elements the journal
+// recorded (same count, same digest).
+bool OverflowMigrator::pagesMatchJournal(const JournalEntry &entry, const QByteArray &primary,
+                                         bool *match, SourceError *error)
+{
+    CollectionOps overflow(*m_connection, m_database, m_config.overflowCollection);
+    const QByteArray idValue = bsonraw::fromDocumentId(entry.rawId);
+    std::vector<QByteArray> pages;
+    const QByteArray sorted = migration::build([&](bson_t *d) {
+        bson_t s;
+        BSON_APPEND_DOCUMENT_BEGIN(d, "sort", &s);
+        const QByteArray page = m_config.pageField.toUtf8();
+        bson_append_int32(&s, page.constData(), int(page.size()), 1);
+        bson_append_document_end(d, &s);
+    });
+    if (!overflow.find(
+            migration::pagesOf(m_config, idValue), sorted, QStringLiteral("resuming"),
+            [&](const QByteArray &p) {
+                pages.push_back(p);
+                return true;
+            },
+            error))
+        return false;
+    QByteArray digest;
+    std::uint64_t total = 0;
+    QString problem;
+    *match = DocumentSplitter::concatenatedDigest(primary, pages, m_config, entry.length, &digest,
+                                                  &total, &problem) &&
+             digest == entry.digest;
+    return true;
+}
+
+bool OverflowMigrator::markRun(RunState state, const QString &step, SourceError *error)
+{
+    CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
+    const QByteArray runId = migration::build([&](bson_t *d) {
+        migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + m_config.field);
+    });
+    return journal.bulk(
+        {{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(m_config, state)}}, step,
+        error);
 }
 
 bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress *progress,
                              SourceError *error, const std::atomic<bool> *cancel,
                              const MigrationProgressCallback &callback)
 {
-    QElapsedTimer clock;
-    clock.start();
     *progress = {};
     progress->phase = QStringLiteral("applying");
     if (!m_prepared && !prepare(error))
         return false;
     CollectionOps overflow(*m_connection, m_database, m_config.overflowCollection);
-    CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
-    CollectionOps source(*m_connection, m_database, m_config.collection);
     if (!overflow.createUniqueIndex({m_config.linkField, m_config.pageField},
                                     QStringLiteral("creating the page index"), error))
         return false;
-    const QByteArray runId = migration::build([&](bson_t *d) {
-        migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + m_config.field);
-    });
-    if (!journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                        JournalEntry::runDocument(m_config, RunState::Applying)}},
-                      QStringLiteral("starting the journal"), error))
+    if (!markRun(RunState::Applying, QStringLiteral("starting the journal"), error) ||
+        !resumePending(progress, error))
         return false;
-    if (!resumePending(progress, error))
+    bool stopped = false;
+    if (!splitAll(options, progress, error, cancel, callback, &stopped))
         return false;
+    if (stopped) {
+        m_notes << QStringLiteral("cancelled: the run can be resumed by running split again");
+        return true;
+    }
+    return markRun(RunState::Applied, QStringLiteral("finishing the journal"), error);
+}
 
+// Every candidate document, read in batches and written by SplitBatchWriter; the pace held to
+// options.maxDocsPerSecond. `stopped` when `cancel` was raised.
+bool OverflowMigrator::splitAll(const MigrationOptions &options, MigrationProgress *progress,
+                                SourceError *error, const std::atomic<bool> *cancel,
+                                const MigrationProgressCallback &callback, bool *stopped)
+{
+    QElapsedTimer clock;
+    clock.start();
+    CollectionOps source(*m_connection, m_database, m_config.collection);
     SplitBatchWriter writer(*m_connection, m_database, m_config, &m_notes);
     std::vector<PendingDocument> batch;
     bool ok = true;
-    bool stopped = false;
     auto flush = [&]() {
         ok = writer.write(batch, options, progress, error);
         batch.clear();
@@ -186,38 +222,38 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
             migration::candidates(m_config), opts, QStringLiteral("reading documents to split"),
             [&](const QByteArray &doc) {
                 if (cancel && cancel->load()) {
-                    stopped = true;
+                    *stopped = true;
                     return false;
                 }
                 ++progress->examined;
-                PendingDocument item;
-                item.original = doc;
-                item.idValue = idValueOf(doc);
-                item.split =
-                    DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                                            std::uint32_t(doc.size()), m_config);
-                if (item.split.kind != DocumentSplitter::Result::Kind::Split) {
-                    ++progress->skipped;
-                    m_notes << QStringLiteral("%1: %2").arg(
-                        idText(item.idValue), item.split.problem.isEmpty()
-                                                  ? QStringLiteral("nothing to move, left as it is")
-                                                  : item.split.problem);
+                std::optional<PendingDocument> item = pendingFor(doc, progress);
+                if (!item)
                     return true;
-                }
-                batch.push_back(std::move(item));
+                batch.push_back(std::move(*item));
                 return batch.size() < options.batch || flush();
             },
             error))
         return false;
-    if (!ok || (!batch.empty() && !flush()))
-        return false;
-    if (stopped) {
-        m_notes << QStringLiteral("cancelled: the run can be resumed by running split again");
-        return true;
-    }
-    return journal.bulk({{Write::Kind::ReplaceUpsert, runId,
-                          JournalEntry::runDocument(m_config, RunState::Applied)}},
-                        QStringLiteral("finishing the journal"), error);
+    return ok && (batch.empty() || flush());
+}
+
+// The document split as the config says, or nothing (counted as skipped, with a note).
+std::optional<PendingDocument> OverflowMigrator::pendingFor(const QByteArray &doc,
+                                                            MigrationProgress *progress)
+{
+    PendingDocument item;
+    item.original = doc;
+    item.idValue = idValueOf(doc);
+    item.split = DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                                         std::uint32_t(doc.size()), m_config);
+    if (item.split.kind == DocumentSplitter::Result::Kind::Split)
+        return item;
+    ++progress->skipped;
+    m_notes << QStringLiteral("%1: %2").arg(idText(item.idValue),
+                                            item.split.problem.isEmpty()
+                                                ? QStringLiteral("nothing to move, left as it is")
+                                                : item.split.problem);
+    return std::nullopt;
 }
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ConnectionSettings.h"
+#include "JournalState.h"
 #include "MigrationOptions.h"
 #include "SourceError.h"
 #include "SplitConfig.h"
@@ -10,10 +11,13 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace oe {
 
 class MongoConnection;
+struct JournalEntry;
+struct PendingDocument;
 
 // Applies a split to a live collection, safely: pages are upserted by (link, page) under a
 // unique index before the primary is trimmed with a guard proving it unchanged since it was
@@ -41,7 +45,15 @@ public:
     const QString &database() const { return m_database; }
 
 private:
+    bool markRun(RunState state, const QString &step, SourceError *error);
     bool resumePending(MigrationProgress *progress, SourceError *error);
+    bool resumeOne(const JournalEntry &entry, MigrationProgress *progress, SourceError *error);
+    bool pagesMatchJournal(const JournalEntry &entry, const QByteArray &primary, bool *match,
+                           SourceError *error);
+    bool splitAll(const MigrationOptions &options, MigrationProgress *progress, SourceError *error,
+                  const std::atomic<bool> *cancel, const MigrationProgressCallback &callback,
+                  bool *stopped);
+    std::optional<PendingDocument> pendingFor(const QByteArray &doc, MigrationProgress *progress);
 
     ConnectionSettings m_settings;
     QString m_database;

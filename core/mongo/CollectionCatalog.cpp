@@ -1,4 +1,5 @@
 #include "CollectionCatalog.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -72,11 +73,11 @@ bool CollectionCatalog::databases(MongoConnection &connection, std::vector<Datab
 bool CollectionCatalog::collections(MongoConnection &connection, const QString &database,
                                     std::vector<CollectionInfo> *out, SourceError *error)
 {
-    mongoc_database_t *db =
-        mongoc_client_get_database(MongoDriver::client(connection), database.toUtf8().constData());
-    mongoc_cursor_t *cursor = mongoc_database_find_collections_with_opts(db, nullptr);
+    const DatabaseHandle db(
+        mongoc_client_get_database(MongoDriver::client(connection), database.toUtf8().constData()));
+    const CursorHandle cursor(mongoc_database_find_collections_with_opts(db.get(), nullptr));
     const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(cursor, &doc)) {
+    while (mongoc_cursor_next(cursor.get(), &doc)) {
         CollectionInfo info;
         info.database = database;
         bson_iter_t it;
@@ -89,9 +90,7 @@ bool CollectionCatalog::collections(MongoConnection &connection, const QString &
             out->push_back(info);
     }
     bson_error_t e;
-    const bool failed = mongoc_cursor_error(cursor, &e);
-    mongoc_cursor_destroy(cursor);
-    mongoc_database_destroy(db);
+    const bool failed = mongoc_cursor_error(cursor.get(), &e);
     if (failed) {
         *error = MongoDriver::errorFrom(connection, e,
                                         QStringLiteral("listing collections of %1").arg(database));
@@ -122,15 +121,15 @@ void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionIn
     }
 
     // collStats is deprecated on newer servers and absent on some others: try the stage.
-    mongoc_collection_t *coll =
-        mongoc_client_get_collection(client, dbName.constData(), collName.constData());
+    const CollectionHandle coll(
+        mongoc_client_get_collection(client, dbName.constData(), collName.constData()));
     const BsonDocument pipeline = BsonDocument::adopt(
         BCON_NEW("pipeline", "[", "{", "$collStats", "{", "storageStats", "{", "}", "}", "}", "]"));
-    mongoc_cursor_t *cursor =
-        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(), nullptr, nullptr);
+    const CursorHandle cursor(mongoc_collection_aggregate(coll.get(), MONGOC_QUERY_NONE,
+                                                          pipeline.get(), nullptr, nullptr));
     const bson_t *doc = nullptr;
     bool found = false;
-    if (mongoc_cursor_next(cursor, &doc)) {
+    if (mongoc_cursor_next(cursor.get(), &doc)) {
         bson_iter_t it;
         if (bson_iter_init_find(&it, doc, "storageStats") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
             std::uint32_t len = 0;
@@ -141,18 +140,16 @@ void CollectionCatalog::fillStatistics(MongoConnection &connection, CollectionIn
                 found = true;
         }
     }
-    mongoc_cursor_destroy(cursor);
     if (found) {
         info->statsSource = QStringLiteral("$collStats");
     } else {
         const std::int64_t count =
-            mongoc_collection_estimated_document_count(coll, nullptr, nullptr, nullptr, &e);
+            mongoc_collection_estimated_document_count(coll.get(), nullptr, nullptr, nullptr, &e);
         if (count >= 0) {
             info->documents = count;
             info->statsSource = QStringLiteral("estimated count");
         }
     }
-    mongoc_collection_destroy(coll);
 }
 
 } // namespace oe

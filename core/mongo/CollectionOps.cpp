@@ -1,4 +1,5 @@
 #include "CollectionOps.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -18,15 +19,11 @@ CollectionOps::CollectionOps(MongoConnection &connection, const QString &databas
       m_database(database), m_name(collection), m_ns(database + QLatin1Char('.') + collection)
 {
     // Migration reads must see what it just wrote: always the primary, whatever the URI says.
-    mongoc_read_prefs_t *primary = mongoc_read_prefs_new(MONGOC_READ_PRIMARY);
-    mongoc_collection_set_read_prefs(m_collection, primary);
-    mongoc_read_prefs_destroy(primary);
+    const ReadPrefsHandle primary(mongoc_read_prefs_new(MONGOC_READ_PRIMARY));
+    mongoc_collection_set_read_prefs(m_collection.get(), primary.get());
 }
 
-CollectionOps::~CollectionOps()
-{
-    mongoc_collection_destroy(m_collection);
-}
+CollectionOps::~CollectionOps() = default;
 
 QByteArray CollectionOps::toBytes(const bson_t *doc)
 {
@@ -63,8 +60,9 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
                             SourceError *error)
 {
     const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
-    mongoc_bulk_operation_t *bulk =
-        mongoc_collection_create_bulk_operation_with_opts(m_collection, opts.get());
+    const BulkHandle owner(
+        mongoc_collection_create_bulk_operation_with_opts(m_collection.get(), opts.get()));
+    mongoc_bulk_operation_t *bulk = owner.get();
     const BsonDocument upsertOpts = BsonDocument::adopt(BCON_NEW("upsert", BCON_BOOL(true)));
     const bson_t *upsert = upsertOpts.get();
     bson_error_t e;
@@ -100,7 +98,6 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
         BsonDocument reply;
         ok = mongoc_bulk_operation_execute(bulk, reply.reply(), &e) != 0;
     }
-    mongoc_bulk_operation_destroy(bulk);
     if (!ok)
         *error = MongoDriver::errorFrom(m_connection, e,
                                         step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
@@ -114,15 +111,14 @@ bool CollectionOps::find(const QByteArray &filterBytes, const QByteArray &optsBy
     bson_t filter, opts;
     view(filterBytes, &filter);
     const bool haveOpts = !optsBytes.isEmpty() && view(optsBytes, &opts);
-    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(m_collection, &filter,
-                                                               haveOpts ? &opts : nullptr, nullptr);
+    const CursorHandle cursor(mongoc_collection_find_with_opts(
+        m_collection.get(), &filter, haveOpts ? &opts : nullptr, nullptr));
     const bson_t *doc = nullptr;
     bool stopped = false;
-    while (!stopped && mongoc_cursor_next(cursor, &doc))
+    while (!stopped && mongoc_cursor_next(cursor.get(), &doc))
         stopped = !visit(toBytes(doc));
     bson_error_t e;
-    const bool failed = mongoc_cursor_error(cursor, &e);
-    mongoc_cursor_destroy(cursor);
+    const bool failed = mongoc_cursor_error(cursor.get(), &e);
     if (failed)
         *error = MongoDriver::errorFrom(m_connection, e,
                                         step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
@@ -135,8 +131,8 @@ std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &
     bson_t filter;
     view(filterBytes, &filter);
     bson_error_t e;
-    const std::int64_t n =
-        mongoc_collection_count_documents(m_collection, &filter, nullptr, nullptr, nullptr, &e);
+    const std::int64_t n = mongoc_collection_count_documents(m_collection.get(), &filter, nullptr,
+                                                             nullptr, nullptr, &e);
     if (n < 0)
         *error = MongoDriver::errorFrom(m_connection, e,
                                         step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
@@ -145,19 +141,9 @@ std::int64_t CollectionOps::count(const QByteArray &filterBytes, const QString &
 
 bool CollectionOps::exists(SourceError *error)
 {
-    mongoc_database_t *db = mongoc_client_get_database(MongoDriver::client(m_connection),
-                                                       m_database.toUtf8().constData());
-    const BsonDocument opts = BsonDocument::adopt(
-        BCON_NEW("filter", "{", "name", BCON_UTF8(m_name.toUtf8().constData()), "}"));
-    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
-    const bson_t *doc = nullptr;
-    const bool found = mongoc_cursor_next(list, &doc);
-    bson_error_t e;
-    if (mongoc_cursor_error(list, &e))
-        *error = MongoDriver::errorFrom(m_connection, e, QStringLiteral("looking up %1").arg(m_ns));
-    mongoc_cursor_destroy(list);
-    mongoc_database_destroy(db);
-    return found;
+    return MongoDriver::collectionExists(m_connection, m_database, m_name,
+                                         QStringLiteral("looking up %1").arg(m_ns), error)
+        .value_or(false);
 }
 
 bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &step,
@@ -176,8 +162,8 @@ bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &st
                  BCON_BOOL(true), "}", "]"));
     BsonDocument reply;
     bson_error_t e;
-    const bool ok = mongoc_collection_write_command_with_opts(m_collection, cmd.get(), nullptr,
-                                                              reply.reply(), &e);
+    const bool ok = mongoc_collection_write_command_with_opts(m_collection.get(), cmd.get(),
+                                                              nullptr, reply.reply(), &e);
     if (!ok)
         *error = MongoDriver::errorFrom(m_connection, e,
                                         step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));

@@ -1,5 +1,6 @@
 #include "ConnectionUri.h"
 
+#include "DriverHandles.h"
 #include "MongoConnection.h"
 
 #include <QStringList>
@@ -41,7 +42,8 @@ bool ConnectionUri::parse(const QString &uri, ConnectionUri *out, QString *error
     }
     const QByteArray utf8 = text.toUtf8();
     bson_error_t e;
-    mongoc_uri_t *parsed = mongoc_uri_new_with_error(utf8.constData(), &e);
+    const UriHandle owner(mongoc_uri_new_with_error(utf8.constData(), &e));
+    const mongoc_uri_t *parsed = owner.get();
     if (!parsed) {
         *error = QString::fromUtf8(e.message);
         return false;
@@ -71,7 +73,6 @@ bool ConnectionUri::parse(const QString &uri, ConnectionUri *out, QString *error
             BSON_ITER_HOLDS_UTF8(&it))
             r.authMechanism = str(bson_iter_utf8(&it, nullptr));
     }
-    mongoc_uri_destroy(parsed);
 
     // Options the form does not edit, kept as written.
     const qsizetype q = text.indexOf(QLatin1Char('?'));

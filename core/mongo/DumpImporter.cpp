@@ -1,4 +1,5 @@
 #include "DumpImporter.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -7,13 +8,50 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+
 #include <mongoc/mongoc.h>
 
 namespace oe {
 
 namespace {
+
 constexpr int kNamespaceNotFound = 26;
+
+// One unordered bulk insert of batch documents [first, end); their bytes in `bytes`.
+bool insertRange(const MongoConnection &connection, mongoc_collection_t *coll,
+                 const DocumentBatch &batch, std::size_t first, std::size_t end,
+                 const QString &dumpPath, const QString &ns, std::uint64_t *bytes,
+                 SourceError *error)
+{
+    const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
+    const BulkHandle bulk(mongoc_collection_create_bulk_operation_with_opts(coll, opts.get()));
+    *bytes = 0;
+    for (std::size_t i = first; i < end; ++i) {
+        const auto &entry = batch.documents[i];
+        bson_t doc;
+        if (!bson_init_static(&doc, batch.data(entry), entry.length)) {
+            *error = SourceError::invalidData(dumpPath, QStringLiteral("malformed BSON document"),
+                                              std::int64_t(entry.index),
+                                              std::int64_t(entry.sourceOffset));
+            return false;
+        }
+        mongoc_bulk_operation_insert(bulk.get(), &doc);
+        *bytes += entry.length;
+    }
+    BsonDocument reply;
+    bson_error_t e;
+    if (mongoc_bulk_operation_execute(bulk.get(), reply.reply(), &e) != 0)
+        return true;
+    *error = MongoDriver::errorFrom(connection, e,
+                                    QStringLiteral("inserting documents #%1-#%2 into %3")
+                                        .arg(batch.documents[first].index)
+                                        .arg(batch.documents[end - 1].index)
+                                        .arg(ns));
+    return false;
 }
+
+} // namespace
 
 bool DumpImporter::run(const ConnectionSettings &settings, const QString &database,
                        const QString &collection, const QString &dumpPath, const Options &options,
@@ -30,76 +68,43 @@ bool DumpImporter::run(const ConnectionSettings &settings, const QString &databa
     if (!connection)
         return false;
     const QString ns = database + QLatin1Char('.') + collection;
-    mongoc_collection_t *coll = mongoc_client_get_collection(MongoDriver::client(*connection),
+    const CollectionHandle coll(mongoc_client_get_collection(MongoDriver::client(*connection),
                                                              database.toUtf8().constData(),
-                                                             collection.toUtf8().constData());
-    struct Guard
-    {
-        mongoc_collection_t *c;
-        ~Guard() { mongoc_collection_destroy(c); }
-    } guard{coll};
-
+                                                             collection.toUtf8().constData()));
     bson_error_t e;
-    if (options.drop && !mongoc_collection_drop(coll, &e) && e.code != kNamespaceNotFound) {
+    if (options.drop && !mongoc_collection_drop(coll.get(), &e) && e.code != kNamespaceNotFound) {
         *error = MongoDriver::errorFrom(*connection, e, QStringLiteral("dropping %1").arg(ns));
         return false;
     }
 
+    const std::size_t perBulk = std::max<std::size_t>(options.batchDocuments, 1);
     DocumentBatch batch;
-    bool ok = true;
     for (;;) {
         if (cancel && cancel->load())
             break;
         SourceError readError;
         const auto status = dump.read(batch, options.batchBytes, &readError);
-        std::size_t i = 0;
-        while (i < batch.documents.size()) {
-            const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
-            mongoc_bulk_operation_t *bulk =
-                mongoc_collection_create_bulk_operation_with_opts(coll, opts.get());
-            const std::size_t first = i;
+        for (std::size_t i = 0; i < batch.documents.size();) {
+            const std::size_t end = std::min(batch.documents.size(), i + perBulk);
             std::uint64_t bytes = 0;
-            for (; i < batch.documents.size() && i - first < options.batchDocuments; ++i) {
-                const auto &entry = batch.documents[i];
-                bson_t doc;
-                if (!bson_init_static(&doc, batch.data(entry), entry.length)) {
-                    mongoc_bulk_operation_destroy(bulk);
-                    *error = SourceError::invalidData(
-                        dumpPath, QStringLiteral("malformed BSON document"),
-                        std::int64_t(entry.index), std::int64_t(entry.sourceOffset));
-                    return false;
-                }
-                mongoc_bulk_operation_insert(bulk, &doc);
-                bytes += entry.length;
-            }
-            BsonDocument reply;
-            const bool written = mongoc_bulk_operation_execute(bulk, reply.reply(), &e) != 0;
-            mongoc_bulk_operation_destroy(bulk);
-            if (!written) {
-                *error =
-                    MongoDriver::errorFrom(*connection, e,
-                                           QStringLiteral("inserting documents #%1-#%2 into %3")
-                                               .arg(batch.documents[first].index)
-                                               .arg(batch.documents[i - 1].index)
-                                               .arg(ns));
+            if (!insertRange(*connection, coll.get(), batch, i, end, dumpPath, ns, &bytes, error))
                 return false;
-            }
-            result->documents += i - first;
+            result->documents += end - i;
             result->bytes += bytes;
             result->seconds = double(clock.nsecsElapsed()) / 1e9;
             if (progress)
                 progress(*result);
+            i = end;
         }
         if (status == DocumentSource::ReadResult::Error) {
             *error = readError;
-            ok = false;
-            break;
+            return false;
         }
         if (status == DocumentSource::ReadResult::End)
             break;
     }
     result->seconds = double(clock.nsecsElapsed()) / 1e9;
-    return ok;
+    return true;
 }
 
 } // namespace oe

@@ -1,4 +1,5 @@
 #include "LiveCollectionSource.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -26,15 +27,8 @@ BsonDocument parseFilter(const QString &filter)
 
 struct LiveCollectionSource::Cursor
 {
-    mongoc_collection_t *collection = nullptr;
-    mongoc_cursor_t *cursor = nullptr;
-    ~Cursor()
-    {
-        if (cursor)
-            mongoc_cursor_destroy(cursor);
-        if (collection)
-            mongoc_collection_destroy(collection);
-    }
+    CollectionHandle collection;
+    CursorHandle cursor; // destroyed first
 };
 
 LiveCollectionSource::LiveCollectionSource(ConnectionSettings settings, LiveQuery query)
@@ -52,13 +46,13 @@ QString LiveCollectionSource::displayName() const
 
 std::int64_t LiveCollectionSource::cursorId() const
 {
-    return m_cursor && m_cursor->cursor ? mongoc_cursor_get_id(m_cursor->cursor) : 0;
+    return m_cursor && m_cursor->cursor ? mongoc_cursor_get_id(m_cursor->cursor.get()) : 0;
 }
 
 SourceError LiveCollectionSource::cursorError(const QString &step) const
 {
     bson_error_t e;
-    if (!m_cursor || !m_cursor->cursor || !mongoc_cursor_error(m_cursor->cursor, &e))
+    if (!m_cursor || !m_cursor->cursor || !mongoc_cursor_error(m_cursor->cursor.get(), &e))
         return {};
     SourceError err = MongoDriver::errorFrom(*m_connection, e, step);
     err.docIndex = -1;
@@ -87,23 +81,12 @@ bool LiveCollectionSource::open(SourceError *error)
             return false;
     }
     // The collection must exist (this is also where an unreachable server shows itself).
-    mongoc_database_t *db = mongoc_client_get_database(MongoDriver::client(*m_connection),
-                                                       m_query.database.toUtf8().constData());
-    const BsonDocument opts = BsonDocument::adopt(
-        BCON_NEW("filter", "{", "name", BCON_UTF8(m_query.collection.toUtf8().constData()), "}"));
-    mongoc_cursor_t *list = mongoc_database_find_collections_with_opts(db, opts.get());
-    const bson_t *doc = nullptr;
-    const bool exists = mongoc_cursor_next(list, &doc);
-    bson_error_t e;
-    const bool failed = mongoc_cursor_error(list, &e);
-    mongoc_cursor_destroy(list);
-    mongoc_database_destroy(db);
-    if (failed) {
-        *error = MongoDriver::errorFrom(*m_connection, e,
-                                        QStringLiteral("opening %1").arg(m_query.ns()));
+    const std::optional<bool> exists =
+        MongoDriver::collectionExists(*m_connection, m_query.database, m_query.collection,
+                                      QStringLiteral("opening %1").arg(m_query.ns()), error);
+    if (!exists)
         return false;
-    }
-    if (!exists) {
+    if (!*exists) {
         error->kind = SourceError::Kind::Usage;
         error->source = m_connection->hosts();
         error->message = QStringLiteral("no collection %1 in database %2")
@@ -111,9 +94,9 @@ bool LiveCollectionSource::open(SourceError *error)
         return false;
     }
     m_cursor = std::make_unique<Cursor>();
-    m_cursor->collection = mongoc_client_get_collection(MongoDriver::client(*m_connection),
-                                                        m_query.database.toUtf8().constData(),
-                                                        m_query.collection.toUtf8().constData());
+    m_cursor->collection.reset(mongoc_client_get_collection(
+        MongoDriver::client(*m_connection), m_query.database.toUtf8().constData(),
+        m_query.collection.toUtf8().constData()));
     // The collection's size from its metadata (collStats): the driver's estimated count is a
     // `count` command, which some servers (FerretDB) answer by reading every document.
     std::int64_t estimated = -1;
@@ -140,10 +123,7 @@ bool LiveCollectionSource::open(SourceError *error)
 
 void LiveCollectionSource::startCursor()
 {
-    if (m_cursor->cursor) {
-        mongoc_cursor_destroy(m_cursor->cursor);
-        m_cursor->cursor = nullptr;
-    }
+    m_cursor->cursor.reset();
     const BsonDocument filterDoc = parseFilter(m_query.filter);
     const bson_t *filter = filterDoc.get();
     BsonDocument optsDoc;
@@ -181,8 +161,8 @@ void LiveCollectionSource::startCursor()
         bson_append_document_end(&sampleStage, &size);
         bson_append_document_end(&stages, &sampleStage);
         bson_append_array_end(&pipeline, &stages);
-        m_cursor->cursor = mongoc_collection_aggregate(m_cursor->collection, MONGOC_QUERY_NONE,
-                                                       &pipeline, &opts, nullptr);
+        m_cursor->cursor.reset(mongoc_collection_aggregate(
+            m_cursor->collection.get(), MONGOC_QUERY_NONE, &pipeline, &opts, nullptr));
         m_step = QStringLiteral("sampling %1 ($sample)").arg(m_query.ns());
         m_modeDescription =
             QStringLiteral("sample %1 via $sample%2%3")
@@ -191,8 +171,8 @@ void LiveCollectionSource::startCursor()
     } else {
         if (m_query.mode == AnalysisOptions::Mode::Limit)
             BSON_APPEND_INT64(&opts, "limit", std::int64_t(m_query.count));
-        m_cursor->cursor =
-            mongoc_collection_find_with_opts(m_cursor->collection, filter, &opts, nullptr);
+        m_cursor->cursor.reset(
+            mongoc_collection_find_with_opts(m_cursor->collection.get(), filter, &opts, nullptr));
         m_step = QStringLiteral("reading %1 (find)").arg(m_query.ns());
         if (m_useReservoir)
             m_modeDescription =
@@ -215,7 +195,7 @@ bool LiveCollectionSource::fillReservoir(SourceError *error)
     const std::size_t k = std::size_t(m_query.count);
     std::uint64_t seen = 0;
     const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(m_cursor->cursor, &doc)) {
+    while (mongoc_cursor_next(m_cursor->cursor.get(), &doc)) {
         const std::string bytes(reinterpret_cast<const char *>(bson_get_data(doc)), doc->len);
         m_consumed += doc->len;
         if (m_reservoir.size() < k) {
@@ -268,7 +248,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
         return ReadResult::End;
     const bson_t *doc = nullptr;
     while (batch.bytes.size() < targetBytes) {
-        if (!mongoc_cursor_next(m_cursor->cursor, &doc)) {
+        if (!mongoc_cursor_next(m_cursor->cursor.get(), &doc)) {
             m_exhausted = true; // the driver refuses to advance a finished cursor again
             break;
         }
@@ -281,7 +261,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
         return ReadResult::Batch;
 
     bson_error_t e;
-    if (mongoc_cursor_error(m_cursor->cursor, &e)) {
+    if (mongoc_cursor_error(m_cursor->cursor.get(), &e)) {
         const bool sampleRejected = m_query.mode == AnalysisOptions::Mode::Sample &&
                                     !m_useReservoir && m_nextIndex == 0 &&
                                     e.domain == MONGOC_ERROR_SERVER;

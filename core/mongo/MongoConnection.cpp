@@ -1,5 +1,6 @@
 #include "MongoConnection.h"
 
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -16,12 +17,7 @@ namespace oe {
 
 struct MongoConnection::Driver
 {
-    mongoc_client_t *client = nullptr;
-    ~Driver()
-    {
-        if (client)
-            mongoc_client_destroy(client);
-    }
+    ClientHandle client;
 };
 
 MongoConnection::MongoConnection() : d(std::make_unique<Driver>()) {}
@@ -29,12 +25,6 @@ MongoConnection::MongoConnection() : d(std::make_unique<Driver>()) {}
 MongoConnection::~MongoConnection() = default;
 
 namespace {
-
-struct UriHandle
-{
-    mongoc_uri_t *uri = nullptr;
-    ~UriHandle() { mongoc_uri_destroy(uri); }
-};
 
 QString hostList(const mongoc_uri_t *uri)
 {
@@ -82,8 +72,8 @@ QString MongoConnection::validateUri(const QString &uri)
 {
     MongoRuntime::WarningCapture warnings;
     bson_error_t error;
-    UriHandle parsed{mongoc_uri_new_with_error(uri.toUtf8().constData(), &error)};
-    if (!parsed.uri)
+    const UriHandle parsed(mongoc_uri_new_with_error(uri.toUtf8().constData(), &error));
+    if (!parsed)
         return describeUriError(error.message, warnings.text());
     return {};
 }
@@ -96,8 +86,8 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     const QString redacted = UriRedactor::redact(settings.uri);
     bson_error_t e;
     MongoRuntime::WarningCapture warnings;
-    UriHandle uri{mongoc_uri_new_with_error(settings.uri.toUtf8().constData(), &e)};
-    if (!uri.uri) {
+    const UriHandle uri(mongoc_uri_new_with_error(settings.uri.toUtf8().constData(), &e));
+    if (!uri) {
         SourceError err;
         err.kind = SourceError::Kind::Usage;
         err.source = redacted;
@@ -105,44 +95,43 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
         *error = err;
         return nullptr;
     }
-    if (!mongoc_uri_get_appname(uri.uri))
-        mongoc_uri_set_appname(uri.uri, settings.appName.toUtf8().constData());
-    applyTimeouts(uri.uri, settings);
+    if (!mongoc_uri_get_appname(uri.get()))
+        mongoc_uri_set_appname(uri.get(), settings.appName.toUtf8().constData());
+    applyTimeouts(uri.get(), settings);
     if (!settings.tlsCaFile.isEmpty() || !settings.tlsCertificateKeyFile.isEmpty() ||
         settings.tlsAllowInvalidHostnames)
-        mongoc_uri_set_option_as_bool(uri.uri, MONGOC_URI_TLS, true);
+        mongoc_uri_set_option_as_bool(uri.get(), MONGOC_URI_TLS, true);
     if (!settings.tlsCaFile.isEmpty())
-        mongoc_uri_set_option_as_utf8(uri.uri, MONGOC_URI_TLSCAFILE,
+        mongoc_uri_set_option_as_utf8(uri.get(), MONGOC_URI_TLSCAFILE,
                                       settings.tlsCaFile.toUtf8().constData());
     if (!settings.tlsCertificateKeyFile.isEmpty())
-        mongoc_uri_set_option_as_utf8(uri.uri, MONGOC_URI_TLSCERTIFICATEKEYFILE,
+        mongoc_uri_set_option_as_utf8(uri.get(), MONGOC_URI_TLSCERTIFICATEKEYFILE,
                                       settings.tlsCertificateKeyFile.toUtf8().constData());
     if (settings.tlsAllowInvalidHostnames)
-        mongoc_uri_set_option_as_bool(uri.uri, MONGOC_URI_TLSALLOWINVALIDHOSTNAMES, true);
+        mongoc_uri_set_option_as_bool(uri.get(), MONGOC_URI_TLSALLOWINVALIDHOSTNAMES, true);
     // Analysis reads everything: keep that load off primaries unless the user says otherwise.
-    if (!mongoc_uri_has_option(uri.uri, MONGOC_URI_READPREFERENCE)) {
-        mongoc_read_prefs_t *prefs = mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED);
-        mongoc_uri_set_read_prefs_t(uri.uri, prefs);
-        mongoc_read_prefs_destroy(prefs);
+    if (!mongoc_uri_has_option(uri.get(), MONGOC_URI_READPREFERENCE)) {
+        const ReadPrefsHandle prefs(mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED));
+        mongoc_uri_set_read_prefs_t(uri.get(), prefs.get());
     }
 
     std::unique_ptr<MongoConnection> connection(new MongoConnection);
     connection->m_redactedUri = redacted;
-    connection->m_hosts = hostList(uri.uri);
-    if (const char *db = mongoc_uri_get_database(uri.uri))
+    connection->m_hosts = hostList(uri.get());
+    if (const char *db = mongoc_uri_get_database(uri.get()))
         connection->m_defaultDatabase = QString::fromUtf8(db);
-    connection->d->client = mongoc_client_new_from_uri_with_error(uri.uri, &e);
+    connection->d->client.reset(mongoc_client_new_from_uri_with_error(uri.get(), &e));
     if (!connection->d->client) {
         *error = MongoDriver::errorFrom(*connection, e, QStringLiteral("creating the client"));
         return nullptr;
     }
-    mongoc_client_set_error_api(connection->d->client, MONGOC_ERROR_API_VERSION_2);
+    mongoc_client_set_error_api(connection->d->client.get(), MONGOC_ERROR_API_VERSION_2);
     return connection;
 }
 
 QString MongoConnection::readPreference() const
 {
-    switch (mongoc_read_prefs_get_mode(mongoc_client_get_read_prefs(d->client))) {
+    switch (mongoc_read_prefs_get_mode(mongoc_client_get_read_prefs(d->client.get()))) {
     case MONGOC_READ_PRIMARY:
         return QStringLiteral("primary");
     case MONGOC_READ_PRIMARY_PREFERRED:
@@ -159,7 +148,27 @@ QString MongoConnection::readPreference() const
 
 mongoc_client_t *MongoDriver::client(const MongoConnection &connection)
 {
-    return connection.d->client;
+    return connection.d->client.get();
+}
+
+std::optional<bool> MongoDriver::collectionExists(const MongoConnection &connection,
+                                                  const QString &database,
+                                                  const QString &collection, const QString &step,
+                                                  SourceError *error)
+{
+    const DatabaseHandle db(
+        mongoc_client_get_database(client(connection), database.toUtf8().constData()));
+    const BsonDocument opts = BsonDocument::adopt(
+        BCON_NEW("filter", "{", "name", BCON_UTF8(collection.toUtf8().constData()), "}"));
+    const CursorHandle list(mongoc_database_find_collections_with_opts(db.get(), opts.get()));
+    const bson_t *doc = nullptr;
+    const bool found = mongoc_cursor_next(list.get(), &doc);
+    bson_error_t e;
+    if (mongoc_cursor_error(list.get(), &e)) {
+        *error = errorFrom(connection, e, step);
+        return std::nullopt;
+    }
+    return found;
 }
 
 SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson_error_t &e,
@@ -199,7 +208,7 @@ QByteArray MongoConnection::command(const QString &db, const QByteArray &command
     }
     BsonDocument reply;
     bson_error_t e;
-    if (mongoc_client_command_simple(d->client, db.toUtf8().constData(), &cmd, nullptr,
+    if (mongoc_client_command_simple(d->client.get(), db.toUtf8().constData(), &cmd, nullptr,
                                      reply.reply(), &e))
         return reply.bytes();
     *error = MongoDriver::errorFrom(*this, e, step);

@@ -1,4 +1,5 @@
 #include "ServerProbe.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -23,17 +24,15 @@ QString utf8Field(const bson_t *doc, const char *key)
 // Runs a one-stage aggregate and reports whether the server accepted it.
 bool pipelineWorks(mongoc_client_t *client, const QString &database, const bson_t *pipeline)
 {
-    mongoc_collection_t *coll =
-        mongoc_client_get_collection(client, database.toUtf8().constData(), kProbeCollection);
-    mongoc_cursor_t *cursor =
-        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline, nullptr, nullptr);
+    const CollectionHandle coll(
+        mongoc_client_get_collection(client, database.toUtf8().constData(), kProbeCollection));
+    const CursorHandle cursor(
+        mongoc_collection_aggregate(coll.get(), MONGOC_QUERY_NONE, pipeline, nullptr, nullptr));
     const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(cursor, &doc)) {
+    while (mongoc_cursor_next(cursor.get(), &doc)) {
     }
     bson_error_t e;
-    const bool ok = !mongoc_cursor_error(cursor, &e);
-    mongoc_cursor_destroy(cursor);
-    mongoc_collection_destroy(coll);
+    const bool ok = !mongoc_cursor_error(cursor.get(), &e);
     return ok;
 }
 

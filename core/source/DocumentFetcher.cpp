@@ -1,4 +1,5 @@
 #include "DocumentFetcher.h"
+#include "DriverHandles.h"
 #include "MongoDriver.h"
 
 #include "BsonDocument.h"
@@ -57,20 +58,20 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
         return {};
     const QByteArray db = database.toUtf8();
     const QByteArray coll = collection.toUtf8();
-    mongoc_collection_t *c = mongoc_client_get_collection(MongoDriver::client(*connection),
-                                                          db.constData(), coll.constData());
+    const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(*connection),
+                                                          db.constData(), coll.constData()));
     BsonDocument opts;
     BSON_APPEND_INT64(opts.get(), "limit", 1);
-    mongoc_cursor_t *cursor =
-        mongoc_collection_find_with_opts(c, filter->get(), opts.get(), nullptr);
+    const CursorHandle cursor(
+        mongoc_collection_find_with_opts(c.get(), filter->get(), opts.get(), nullptr));
     const bson_t *doc = nullptr;
     QByteArray result;
-    if (mongoc_cursor_next(cursor, &doc)) {
+    if (mongoc_cursor_next(cursor.get(), &doc)) {
         result =
             QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
     } else {
         bson_error_t e;
-        if (mongoc_cursor_error(cursor, &e)) {
+        if (mongoc_cursor_error(cursor.get(), &e)) {
             *error = MongoDriver::errorFrom(
                 *connection, e,
                 QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection));
@@ -81,8 +82,6 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
                     .arg(idJson, database, collection));
         }
     }
-    mongoc_cursor_destroy(cursor);
-    mongoc_collection_destroy(c);
     return result;
 }
 

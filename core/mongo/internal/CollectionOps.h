@@ -3,6 +3,7 @@
 // Internal to core: the handful of collection operations the migration needs, over libmongoc,
 // with errors turned into SourceErrors that name the host and the step.
 
+#include "DriverHandles.h"
 #include "MongoConnection.h"
 
 #include <QByteArray>
@@ -60,7 +61,7 @@ private:
     bool command(const Write *writes, std::size_t count, const QString &step, SourceError *error);
 
     MongoConnection &m_connection;
-    mongoc_collection_t *m_collection;
+    CollectionHandle m_collection;
     QString m_database, m_name, m_ns;
 };
 

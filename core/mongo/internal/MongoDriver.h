@@ -6,6 +6,8 @@
 
 #include <mongoc/mongoc.h>
 
+#include <optional>
+
 namespace oe {
 
 class MongoDriver
@@ -16,6 +18,11 @@ public:
     // driver logged about it on this thread.
     static SourceError errorFrom(const MongoConnection &connection, const bson_error_t &e,
                                  const QString &step);
+    // Whether database.collection exists; nullopt (and `error`, naming `step`) when the
+    // server could not say: this is also where an unreachable server shows itself.
+    static std::optional<bool> collectionExists(const MongoConnection &connection,
+                                                const QString &database, const QString &collection,
+                                                const QString &step, SourceError *error);
 };
 
 } // namespace oe

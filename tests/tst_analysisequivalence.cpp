@@ -1,13 +1,22 @@
+#include "AnalysisSession.h"
 #include "AnalysisWorker.h"
+#include "ArraysPage.h"
 #include "CliRunner.h"
+#include "CollectionView.h"
+#include "Format.h"
 #include "GuiFixtures.h"
 #include "ReportWriter.h"
+#include "SourceState.h"
+#include "SplitPreviewPage.h"
+#include "ThresholdControl.h"
 
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTest>
+#include <QtTest>
 
 #include <functional>
 
@@ -91,8 +100,7 @@ class TestAnalysisEquivalence : public QObject
     {
         AnalysisWorker worker;
         AnalysisResult result;
-        connect(&worker, &AnalysisWorker::finished,
-                [&](const AnalysisResult &r) { result = r; });
+        connect(&worker, &AnalysisWorker::finished, [&](const AnalysisResult &r) { result = r; });
         worker.run(request);
         QString error;
         ReportWriter::write(out, ReportWriter::Report::of(result), &error);
@@ -127,16 +135,16 @@ private slots:
         QFETCH(QString, dump);
         QFETCH(int, index);
         const Case &c = cases()[std::size_t(index)];
-        const QString tag = QString::fromLatin1(QTest::currentDataTag())
-                                .replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")),
-                                         QStringLiteral("_"));
+        const QString tag =
+            QString::fromLatin1(QTest::currentDataTag())
+                .replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("_"));
         const QString cliOut = m_dir.filePath(QStringLiteral("cli_") + tag);
         const QString guiOut = m_dir.filePath(QStringLiteral("gui_") + tag);
 
-        const CliRun r = runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"),
-                                            dump, QStringLiteral("--out"), cliOut,
-                                            QStringLiteral("--quiet")} +
-                                c.cliArgs);
+        const CliRun r =
+            runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                               QStringLiteral("--out"), cliOut, QStringLiteral("--quiet")} +
+                   c.cliArgs);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
         AnalysisRequest request; // what the GUI sends: a full scan of the dump unless told
@@ -159,6 +167,83 @@ private slots:
             }
             QVERIFY2(cli == gui, qPrintable(name + QStringLiteral(" differs")));
             QVERIFY(cli.count('\n') >= 1); // at least the header
+        }
+    }
+
+    // Thresholds chosen on the charts (the state's) export what the CLI writes when given them.
+    void chosenThresholdsExportLikeTheCli()
+    {
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = m_books;
+        request.mode = AnalysisOptions::Mode::Full;
+        SourceState state;
+        state.setResult(AnalysisSession::run(request));
+        const std::uint64_t bytes = state.sizeThreshold() / 2;
+        const std::uint64_t keep = 40;
+        QSignalSpy outliers(&state, &SourceState::outliersChanged);
+        state.setSizeThreshold(bytes);
+        state.setKeep(keep);
+        QVERIFY(outliers.wait(5000));
+        QCOMPARE(state.result().outliers.size.value, bytes);
+        QVERIFY(state.result().outliers.rows.size() > state.analysis().outliers.rows.size());
+
+        const QString guiOut = m_dir.filePath(QStringLiteral("gui_chosen"));
+        const QString cliOut = m_dir.filePath(QStringLiteral("cli_chosen"));
+        QString error;
+        QVERIFY2(ReportWriter::write(guiOut, ReportWriter::Report::of(state.result()), &error),
+                 qPrintable(error));
+        const CliRun r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                                 QStringLiteral("--out"), cliOut, QStringLiteral("--quiet"),
+                                 QStringLiteral("--size-threshold"), QString::number(bytes),
+                                 QStringLiteral("--array-threshold"), QString::number(keep)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const QString &name : QDir(cliOut).entryList(QDir::Files, QDir::Name)) {
+            QFile a(QDir(cliOut).filePath(name)), b(QDir(guiOut).filePath(name));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QByteArray cli = a.readAll(), gui = b.readAll();
+            if (name == QLatin1String("summary.csv")) {
+                cli = withoutElapsedTime(cli);
+                gui = withoutElapsedTime(gui);
+            }
+            QVERIFY2(cli == gui, qPrintable(name + QStringLiteral(" differs")));
+        }
+    }
+
+    // Arrays, Split preview and `split --dry-run` give one "largest primary after": SplitPlanner's.
+    void largestPrimaryAfterIsTheDryRuns()
+    {
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = m_feeds;
+        request.mode = AnalysisOptions::Mode::Full;
+        SourceState state;
+        CollectionView view;
+        view.setState(&state);
+        state.setResult(AnalysisSession::run(request));
+        QTRY_VERIFY_WITH_TIMEOUT(view.isApplied(), 10000);
+        const QString field = state.path();
+        QVERIFY(!field.isEmpty());
+        for (const std::uint64_t keep : {std::uint64_t(0), std::uint64_t(25), state.keep()}) {
+            state.setKeep(keep);
+            QTRY_VERIFY_WITH_TIMEOUT(state.planIsCurrent(), 20000);
+            const std::uint64_t largest = state.plan().largestPrimaryAfter;
+            QVERIFY(largest > 0);
+            const QString shown = Format::bytes(largest);
+            QTRY_VERIFY_WITH_TIMEOUT(view.arrays()->control()->countersText().endsWith(
+                                         QStringLiteral("largest primary after ") + shown),
+                                     5000);
+            QTRY_VERIFY_WITH_TIMEOUT(view.splitPreview()->planSummary()->text().contains(
+                                         QStringLiteral("largest primary after ") + shown),
+                                     5000);
+            const CliRun r = runCli({QStringLiteral("split"), QStringLiteral("--dump"), m_feeds,
+                                     QStringLiteral("--field"), field, QStringLiteral("--keep"),
+                                     QString::number(keep), QStringLiteral("--dry-run")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            const QString expected =
+                QLocale::c().formattedDataSize(qint64(largest), 1, QLocale::DataSizeIecFormat);
+            QVERIFY2(r.out.contains(QStringLiteral("largest primary after: %1 (").arg(expected)),
+                     qPrintable(r.out));
         }
     }
 };

@@ -5,6 +5,8 @@
 #include "CollectionView.h"
 #include "GuiFixtures.h"
 #include "MainWindow.h"
+#include "OutlierTableModel.h"
+#include "OutliersPage.h"
 #include "SizesPage.h"
 #include "SourceState.h"
 #include "SplitPreviewPage.h"
@@ -160,6 +162,13 @@ private slots:
         SourceState *feeds = view->state();
         view->arrays()->control()->spinBox()->setValue(77);
         QCOMPARE(feeds->keep(), std::uint64_t(77));
+        // A lower size threshold typed in Document sizes lists more outliers.
+        const int rowsBefore = view->outliers()->model()->rowCount();
+        const std::uint64_t bytes = feeds->sizeThreshold() / 2;
+        view->sizes()->control()->spinBox()->setValue(int(bytes));
+        QTRY_VERIFY_WITH_TIMEOUT(view->outliers()->model()->rowCount() > rowsBefore, 5000);
+        QCOMPARE(feeds->result().outliers.size.value, bytes);
+        const int rowsChosen = view->outliers()->model()->rowCount();
 
         analyse(window, QStringLiteral("book_sales.bson"));
         SourceState *books = view->state();
@@ -172,6 +181,8 @@ private slots:
         QCOMPARE(view->state(), feeds);
         QCOMPARE(view->arrays()->control()->value(), std::uint64_t(77));
         QCOMPARE(view->splitPreview()->keep(), std::uint64_t(77));
+        QCOMPARE(view->sizes()->control()->value(), bytes);
+        QCOMPARE(view->outliers()->model()->rowCount(), rowsChosen);
         QCOMPARE(view->result().request.source.displayName(),
                  QStringLiteral("activity_feeds.bson"));
     }

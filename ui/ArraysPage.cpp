@@ -80,6 +80,11 @@ void ArraysPage::bind(SourceState *state)
         if (isCurrent())
             showKeep(keep);
     });
+    for (auto signal : {&SourceState::planStarted, &SourceState::planChanged})
+        connect(state, signal, this, [this] {
+            if (isCurrent())
+                showCounters();
+        });
 }
 
 const AnalysisResult &ArraysPage::result() const
@@ -151,14 +156,29 @@ void ArraysPage::showKeep(std::uint64_t keep)
         return;
     m_control->setValue(keep);
     m_panel->chart()->setThreshold(double(keep));
+    showCounters();
+}
+
+// What the keep catches (from the analysis, at once) and the largest primary after the split
+// (the state's plan: the same SplitPlanner figure as Split preview and `split --dry-run`).
+void ArraysPage::showCounters()
+{
+    const FieldProfile *field = result().profile.field(m_path.toStdString());
+    const SplitRecommendation *rec = result().recommendationFor(m_path.toStdString());
+    if (!field || !rec || !rec->splittable)
+        return;
+    const std::uint64_t keep = state()->keep();
     const ThresholdImpact impact = ThresholdImpact::forArray(result().profile, *field, keep);
     const QString about = impact.exact ? QString() : tr("about ");
+    const QString largest = state()->planIsCurrent()
+                                ? Format::bytes(state()->plan().largestPrimaryAfter)
+                                : tr("(computing…)");
     m_control->setCounters(
         tr("%1%2 documents over %3 (%4) · %5%6 elements would move (≈ %7) · largest primary "
-           "after ≈ %8")
+           "after %8")
             .arg(about, Format::count(impact.documentsOver), Format::count(keep),
                  Format::percent(impact.share, 2), about, Format::count(impact.elementsMoved),
-                 Format::bytes(impact.bytesMoved), Format::bytes(impact.largestPrimaryAfter)));
+                 Format::bytes(impact.bytesMoved), largest));
 }
 
 } // namespace oe

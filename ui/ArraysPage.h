@@ -39,6 +39,7 @@ private:
     void showPath(const QString &path);
     void showField(const FieldProfile *field);
     void showKeep(std::uint64_t keep);
+    void showCounters();
     const AnalysisResult &result() const;
 
     FieldTableModel *m_model;

@@ -21,9 +21,9 @@ ChartPanel::ChartPanel(HistogramChart::Unit unit, QWidget *parent)
     m_cdf->setToolTip(tr("Overlay the cumulative share of documents on the right axis."));
     tools->addWidget(m_cdf);
     tools->addStretch(1);
-    auto *hint = new QLabel(tr("Wheel: zoom · drag: pan · drag the dashed line: threshold"), this);
-    hint->setEnabled(false);
-    tools->addWidget(hint);
+    m_hint = new QLabel(tr("Wheel: zoom · drag: pan · drag the dashed line: threshold"), this);
+    m_hint->setEnabled(false);
+    tools->addWidget(m_hint);
     auto *reset = new QPushButton(tr("Reset &zoom"), this);
     reset->setToolTip(tr("Show the whole distribution again."));
     tools->addWidget(reset);
@@ -34,6 +34,11 @@ ChartPanel::ChartPanel(HistogramChart::Unit unit, QWidget *parent)
     connect(m_cdf, &QCheckBox::toggled, m_chart, &HistogramChart::setShowCdf);
     connect(reset, &QPushButton::clicked, m_chart, &HistogramChart::resetView);
     connect(save, &QPushButton::clicked, this, &ChartPanel::exportChart);
+}
+
+void ChartPanel::setHint(const QString &text)
+{
+    m_hint->setText(text);
 }
 
 void ChartPanel::exportChart()

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLabel;
 
 namespace oe {
 
@@ -16,12 +17,15 @@ public:
     explicit ChartPanel(HistogramChart::Unit unit, QWidget *parent = nullptr);
     HistogramChart *chart() const { return m_chart; }
     QCheckBox *cdfToggle() const { return m_cdf; }
+    // The usage hint under the chart (charts without a threshold line say less).
+    void setHint(const QString &text);
     // Asks for a file name and writes the chart there.
     void exportChart();
 
 private:
     HistogramChart *m_chart;
     QCheckBox *m_cdf;
+    QLabel *m_hint;
 };
 
 } // namespace oe

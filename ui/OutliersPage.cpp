@@ -107,4 +107,13 @@ void OutliersPage::updateCount()
                               Format::count(std::uint64_t(m_model->rowCount()))));
 }
 
+// A threshold chosen on a chart re-detects the outliers: shown here at once.
+void OutliersPage::bind(SourceState *state)
+{
+    connect(state, &SourceState::outliersChanged, this, [this] {
+        if (isCurrent())
+            showResult(this->state()->result());
+    });
+}
+
 } // namespace oe

@@ -30,6 +30,9 @@ public:
     // Opens the document of the row at this proxy index (as a double-click does).
     void activate(const QModelIndex &proxyIndex);
 
+protected:
+    void bind(SourceState *state) override;
+
 signals:
     void documentRequested(const oe::OutlierRow &row);
 

@@ -170,4 +170,13 @@ void OverviewPage::showResult(const AnalysisResult &result)
                  "<b>Document sizes</b> or <b>Arrays</b>."));
 }
 
+// A threshold chosen on a chart re-detects the outliers: shown here at once.
+void OverviewPage::bind(SourceState *state)
+{
+    connect(state, &SourceState::outliersChanged, this, [this] {
+        if (isCurrent())
+            showResult(this->state()->result());
+    });
+}
+
 } // namespace oe

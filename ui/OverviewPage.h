@@ -18,6 +18,9 @@ public:
     void showResult(const AnalysisResult &result) override;
     QString valueText(const QString &key) const; // for tests: the figure shown under a key
 
+protected:
+    void bind(SourceState *state) override;
+
 signals:
     void pathActivated(const QString &path);
 

@@ -58,9 +58,9 @@ void SizesPage::showResult(const AnalysisResult &result)
         m_control->setCounters(tr("No documents were analysed."));
         return;
     }
-    const std::uint64_t recommended = result.outliers.size.value;
-    m_control->setRecommended(
-        recommended, tr("%1: %2").arg(Format::bytes(recommended), result.outliers.size.rule));
+    // The analysis's own rule (result() may hold a threshold the user chose).
+    const AppliedThreshold &rule = state()->analysis().outliers.size;
+    m_control->setRecommended(rule.value, tr("%1: %2").arg(Format::bytes(rule.value), rule.rule));
     showThreshold(state()->sizeThreshold());
     m_panel->chart()->resetView();
 }

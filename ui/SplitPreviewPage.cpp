@@ -64,8 +64,7 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
       m_docSummary(new QLabel(this)), m_primary(jsonView(this)), m_pages(new QComboBox(this)),
       m_page(jsonView(this)), m_planSummary(new QLabel(this)),
       m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
-      m_loader(new DocumentLoader(this)), m_planTimer(new QTimer(this)),
-      m_previewJob(new LatestJob(this)), m_planJob(new LatestJob(this))
+      m_loader(new DocumentLoader(this)), m_previewJob(new LatestJob(this))
 {
     m_keep->setRange(0, std::numeric_limits<int>::max());
     m_keep->setGroupSeparatorShown(true);
@@ -77,12 +76,15 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     m_pageSize->setKeyboardTracking(false);
     m_pageSize->setToolTip(tr("Elements per overflow document."));
     m_document->setToolTip(tr("The documents with the longest arrays at this path."));
+    m_panel->setHint(tr("Wheel: zoom · drag: pan"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("Array &path:"), m_path);
     auto *numbers = new QHBoxLayout;
     numbers->addWidget(m_keep);
-    numbers->addWidget(new QLabel(tr("Page si&ze:"), this));
+    auto *pageSizeLabel = new QLabel(tr("Page si&ze:"), this);
+    pageSizeLabel->setBuddy(m_pageSize);
+    numbers->addWidget(pageSizeLabel);
     numbers->addWidget(m_pageSize);
     numbers->addStretch(1);
     auto *keepLabel = new QLabel(tr("&Keep:"), this);
@@ -118,9 +120,6 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     layout->addWidget(m_docSummary);
     layout->addWidget(split, 1);
 
-    m_planTimer->setSingleShot(true);
-    m_planTimer->setInterval(400);
-    connect(m_planTimer, &QTimer::timeout, this, &SplitPreviewPage::runPlan);
     connect(m_path, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_setting && isCurrent())
             state()->choosePath(path());
@@ -168,6 +167,14 @@ void SplitPreviewPage::bind(SourceState *state)
         if (isCurrent())
             showPageSize(pageSize);
     });
+    connect(state, &SourceState::planStarted, this, [this] {
+        if (isCurrent())
+            m_planSummary->setText(tr("Predicting the sizes after the split…"));
+    });
+    connect(state, &SourceState::planChanged, this, [this] {
+        if (isCurrent())
+            showPlan();
+    });
 }
 
 void SplitPreviewPage::clearDocumentViews()
@@ -183,8 +190,6 @@ void SplitPreviewPage::clearDocumentViews()
 
 void SplitPreviewPage::clear()
 {
-    m_planTimer->stop();
-    m_planJob->cancel();
     m_previewJob->cancel();
     m_setting = true;
     m_path->clear();
@@ -232,6 +237,7 @@ void SplitPreviewPage::showPath(const QString &path)
         return;
     }
     fillDocuments();
+    showPlan();
 }
 
 void SplitPreviewPage::showKeep(std::uint64_t keep)
@@ -240,7 +246,6 @@ void SplitPreviewPage::showKeep(std::uint64_t keep)
     m_keep->setValue(int(std::min<std::uint64_t>(keep, std::uint64_t(m_keep->maximum()))));
     m_setting = false;
     requestDocument();
-    schedulePlan();
 }
 
 void SplitPreviewPage::showPageSize(std::uint64_t pageSize)
@@ -250,7 +255,6 @@ void SplitPreviewPage::showPageSize(std::uint64_t pageSize)
         int(std::min<std::uint64_t>(pageSize, std::uint64_t(m_pageSize->maximum()))));
     m_setting = false;
     requestDocument();
-    schedulePlan();
 }
 
 void SplitPreviewPage::fillDocuments()
@@ -268,7 +272,6 @@ void SplitPreviewPage::fillDocuments()
     }
     m_setting = false;
     requestDocument();
-    schedulePlan();
 }
 
 void SplitPreviewPage::requestDocument()
@@ -287,12 +290,7 @@ void SplitPreviewPage::requestDocument()
 
 SplitConfig SplitPreviewPage::config() const
 {
-    SplitConfig config;
-    config.collection = state()->result().request.source.collectionName();
-    config.field = state()->path();
-    config.keep = std::int64_t(state()->keep());
-    config.pageSize = std::int64_t(state()->pageSize());
-    return config.withDefaults();
+    return state()->splitConfig();
 }
 
 void SplitPreviewPage::showPreview(const QByteArray &document, const QString &idJson)
@@ -361,34 +359,15 @@ void SplitPreviewPage::showPage(int index)
                                                                  : QString());
 }
 
-void SplitPreviewPage::schedulePlan()
+void SplitPreviewPage::showPlan()
 {
-    if (!m_setting && !path().isEmpty())
-        m_planTimer->start();
-}
-
-void SplitPreviewPage::runPlan()
-{
-    if (path().isEmpty()) {
-        m_planJob->cancel();
+    if (!state()->planIsCurrent()) {
+        m_planSummary->setText(state()->isPlanning() ? tr("Predicting the sizes after the split…")
+                                                     : QString());
         return;
     }
-    const SplitConfig config = this->config();
-    const AnalysisRequest request = state()->result().request;
-    m_planSummary->setText(tr("Predicting the sizes after the split…"));
-    m_planJob->start(
-        [request, config](const std::atomic<bool> &cancelled) {
-            // The very documents the analysis read (same sample, seed and filter).
-            const auto documents = AnalysisSession::openSource(request);
-            return SplitPlanner::plan(*documents, config, &cancelled);
-        },
-        [this](const SplitPlan &plan) { showPlan(plan); });
-}
-
-void SplitPreviewPage::showPlan(const SplitPlan &plan)
-{
-    if (plan.cancelled)
-        return;
+    const SplitPlan &plan = state()->plan();
+    const SplitConfig config = state()->splitConfig();
     if (plan.error.isError()) {
         m_planSummary->setText(tr("Could not predict the split: %1").arg(plan.error.toString()));
         emit planReady();
@@ -400,10 +379,11 @@ void SplitPreviewPage::showPlan(const SplitPlan &plan)
     m_planSummary->setText(
         tr("Keeping %1 of <b>%2</b>: %3 of %4 documents split, %5 elements (%6) move into %7 "
            "overflow documents; largest primary after %8 (before %9).%10")
-            .arg(Format::count(keep()), path().toHtmlEscaped(), Format::count(plan.affected),
-                 Format::count(plan.documents), Format::count(plan.elementsMoved),
-                 Format::bytes(plan.bytesMoved), Format::count(plan.overflowDocuments),
-                 Format::bytes(plan.sizesAfter.max()), Format::bytes(plan.sizesBefore.max()))
+            .arg(Format::count(std::uint64_t(config.keep)), config.field.toHtmlEscaped(),
+                 Format::count(plan.affected), Format::count(plan.documents),
+                 Format::count(plan.elementsMoved), Format::bytes(plan.bytesMoved),
+                 Format::count(plan.overflowDocuments), Format::bytes(plan.largestPrimaryAfter),
+                 Format::bytes(plan.sizesBefore.max()))
             .arg(plan.invalidDocuments ? tr(" %1 document(s) cannot be split (%2).")
                                              .arg(Format::count(plan.invalidDocuments),
                                                   plan.problems.value(0).toHtmlEscaped())

@@ -62,9 +62,7 @@ private:
     void showPreview(const QByteArray &document, const QString &idJson);
     void showDocumentPreview(const DocumentPreview &preview, const QString &idJson,
                              const SplitConfig &config);
-    void schedulePlan();
-    void runPlan();
-    void showPlan(const SplitPlan &plan);
+    void showPlan(); // the state's plan, if it is for the current choices
     void showPage(int index);
 
     QComboBox *m_path;
@@ -78,12 +76,10 @@ private:
     QLabel *m_planSummary;
     ChartPanel *m_panel;
     DocumentLoader *m_loader;
-    QTimer *m_planTimer;
     QByteArray m_documentBytes;
     QString m_documentId;
     QStringList m_pageJson;
     LatestJob *m_previewJob; // one document before/after
-    LatestJob *m_planJob;    // the predicted size distribution
     bool m_setting = false;
 };
 

@@ -52,4 +52,14 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     return result;
 }
 
+AnalysisResult AnalysisSession::redetect(const AnalysisResult &result,
+                                         const DetectionOptions &detection)
+{
+    AnalysisResult out = result;
+    out.request.detection = detection;
+    if (!out.sourceUnreadable())
+        out.outliers = OutlierDetector::detect(out.profile, detection);
+    return out;
+}
+
 } // namespace oe

@@ -25,6 +25,10 @@ public:
     // A fresh source reading what `request` reads (the same sample, seed, filter and limits),
     // for work that follows an analysis over the same documents (the split preview's plan).
     static std::unique_ptr<DocumentSource> openSource(const AnalysisRequest &request);
+    // The same analysis with other outlier rules, from what the scan retained (no new read):
+    // the thresholds a user chose on the charts. A threshold below what the scan kept exactly
+    // says so in the report's warnings.
+    static AnalysisResult redetect(const AnalysisResult &result, const DetectionOptions &detection);
 };
 
 } // namespace oe

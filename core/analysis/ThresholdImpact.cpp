@@ -38,7 +38,6 @@ ThresholdImpact ThresholdImpact::forArray(const CollectionProfile &profile,
     ThresholdImpact r;
     r.threshold = keep;
     const double elementBytes = field.meanElementBytes();
-    std::unordered_set<std::uint64_t> split;
     if (field.longestPerDocument.isCompleteAbove(keep)) {
         for (const auto &cand : field.longestPerDocument.above(keep)) {
             ++r.documentsOver;
@@ -46,9 +45,6 @@ ThresholdImpact ThresholdImpact::forArray(const CollectionProfile &profile,
             r.elementsMoved += moved;
             const auto bytes = std::uint64_t(std::llround(double(moved) * elementBytes));
             r.bytesMoved += bytes;
-            r.largestPrimaryAfter =
-                std::max(r.largestPrimaryAfter, cand.docSize > bytes ? cand.docSize - bytes : 0);
-            split.insert(cand.docIndex);
         }
     } else {
         r.exact = false;
@@ -59,27 +55,7 @@ ThresholdImpact ThresholdImpact::forArray(const CollectionProfile &profile,
                 r.elementsMoved += (b.representative - keep) * b.count;
             }
         r.bytesMoved = std::uint64_t(std::llround(double(r.elementsMoved) * elementBytes));
-        // Without the exact list the largest documents are assumed to be the ones split.
-        for (const auto &cand : field.longestPerDocument.above(keep)) {
-            const auto bytes =
-                std::uint64_t(std::llround(double(cand.value - keep) * elementBytes));
-            r.largestPrimaryAfter =
-                std::max(r.largestPrimaryAfter, cand.docSize > bytes ? cand.docSize - bytes : 0);
-            split.insert(cand.docIndex);
-        }
     }
-    // The largest document that is not split stays as it is.
-    const auto largest = profile.largestDocuments.sorted();
-    bool found = false;
-    for (const auto &doc : largest) {
-        if (!split.count(doc.docIndex)) {
-            r.largestPrimaryAfter = std::max(r.largestPrimaryAfter, doc.value);
-            found = true;
-            break;
-        }
-    }
-    if (!found && !largest.empty() && profile.documents > largest.size())
-        r.largestPrimaryAfter = std::max(r.largestPrimaryAfter, largest.back().value);
     r.share = shareOf(r.documentsOver, profile.documents);
     return r;
 }

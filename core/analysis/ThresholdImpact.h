@@ -7,17 +7,17 @@
 namespace oe {
 
 // What a threshold would catch, for the live counters next to a chart: documents over it (and
-// their share of those analysed), and for an array "keep N": the elements that would move and
-// the largest primary after the split. Exact where the scan retained every document over the
-// threshold; otherwise estimated from the distribution's sketch (`exact` false).
+// their share of those analysed), and for an array "keep N": the elements that would move. (The
+// sizes after a split are SplitPlanner's: it reads the documents.) Exact where the scan retained
+// every document over the threshold; otherwise estimated from the distribution's sketch (`exact`
+// false).
 struct ThresholdImpact
 {
     std::uint64_t threshold = 0;
     std::uint64_t documentsOver = 0;
     double share = 0.0; // documentsOver / documents analysed
     std::uint64_t elementsMoved = 0;
-    std::uint64_t bytesMoved = 0;          // estimated from the mean element size
-    std::uint64_t largestPrimaryAfter = 0; // estimated from the mean element size
+    std::uint64_t bytesMoved = 0; // estimated from the mean element size
     bool exact = true;
 
     // Documents whose BSON size is above `threshold` bytes.

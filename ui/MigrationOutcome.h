@@ -1,0 +1,39 @@
+#pragma once
+
+#include "MigrationOptions.h"
+#include "SourceError.h"
+#include "SplitPlan.h"
+#include "VerifyReport.h"
+
+#include <QMetaType>
+#include <QStringList>
+
+namespace oe {
+
+// What one step of a migration (MigrationRunner) came back with: a value that crosses from the
+// worker thread to the wizard by copy.
+struct MigrationOutcome
+{
+    enum class Step
+    {
+        Prepare,  // pre-flight checks and the plan; writes nothing
+        Apply,    // the split
+        Verify,   // every split document against its journaled original
+        Rollback, // the originals restored
+    };
+    Step step = Step::Prepare;
+    bool ok = false;
+    bool cancelled = false;
+    SourceError error;
+    QStringList notes;
+    MigrationProgress progress;
+    SplitPlan plan;
+    VerifyReport verify;
+    QStringList written; // files an offline step wrote
+    double seconds = 0.0;
+};
+
+} // namespace oe
+
+Q_DECLARE_METATYPE(oe::MigrationOutcome)
+Q_DECLARE_METATYPE(oe::MigrationProgress)

@@ -1,0 +1,100 @@
+#include "WizardFinishPage.h"
+
+#include "AccessSnippet.h"
+#include "LatestJob.h"
+#include "MigrationRunner.h"
+#include "MigrationWizard.h"
+#include "ReportWriter.h"
+#include "SourceState.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QVBoxLayout>
+
+namespace oe {
+
+WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
+    : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
+      m_code(new QPlainTextEdit(this)), m_status(new QLabel(this)), m_job(new LatestJob(this))
+{
+    setTitle(tr("Finish"));
+    setSubTitle(tr("Keep a record, and change the application's read and write paths."));
+    m_summary->setWordWrap(true);
+    m_code->setReadOnly(true);
+    m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto *reports = new QPushButton(tr("Export CSV &reports…"), this);
+    auto *log = new QPushButton(tr("Save the migration &log…"), this);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(reports);
+    buttons->addWidget(log);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(new QLabel(tr("The application after the split (mongosh):"), this));
+    layout->addWidget(m_code, 1);
+    connect(reports, &QPushButton::clicked, this, [this] { exportReports(); });
+    connect(log, &QPushButton::clicked, this, [this] { saveLog(); });
+}
+
+void WizardFinishPage::initializePage()
+{
+    const SplitConfig config = m_wizard->runner()->config();
+    m_summary->setText(tr("%1 split at %2 elements of %3; the rest in %4.")
+                           .arg(m_wizard->source().displayName(), QString::number(config.keep),
+                                config.field, config.overflowCollection));
+    m_code->setPlainText(AccessSnippet::mongosh(config));
+}
+
+void WizardFinishPage::exportReports(const QString &chosen)
+{
+    const QString directory =
+        chosen.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export CSV reports into"))
+                         : chosen;
+    if (directory.isEmpty() || !m_wizard->state())
+        return;
+    const AnalysisResult result = m_wizard->state()->result();
+    m_job->start(
+        [result, directory] {
+            QString error;
+            ReportWriter::write(directory, ReportWriter::Report::of(result), &error);
+            return error;
+        },
+        [this, directory](const QString &error) {
+            m_status->setText(
+                error.isEmpty()
+                    ? tr("Reports written to %1.").arg(QDir::toNativeSeparators(directory))
+                    : tr("The reports could not be written: %1").arg(error));
+            emit exported(error.isEmpty(), error.isEmpty() ? directory : error);
+        });
+}
+
+void WizardFinishPage::saveLog(const QString &chosen)
+{
+    const QString file = chosen.isEmpty()
+                             ? QFileDialog::getSaveFileName(this, tr("Save the migration log"),
+                                                            m_wizard->source().collectionName() +
+                                                                QStringLiteral("_migration.log"),
+                                                            tr("Log files (*.log *.txt)"))
+                             : chosen;
+    if (file.isEmpty())
+        return;
+    // Written under a temporary name and renamed into place: never a half-written log.
+    QSaveFile out(file);
+    const QByteArray bytes = m_wizard->log().toUtf8() + '\n';
+    const bool ok =
+        out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
+    m_status->setText(ok ? tr("Log written to %1.").arg(QDir::toNativeSeparators(file))
+                         : tr("The log could not be written to %1: %2")
+                               .arg(QDir::toNativeSeparators(file), out.errorString()));
+}
+
+} // namespace oe

@@ -1,0 +1,163 @@
+#include "WizardLayoutPage.h"
+
+#include "MigrationWizard.h"
+#include "SourceState.h"
+#include "SplitLayoutPreset.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace oe {
+
+WizardLayoutPage::WizardLayoutPage(MigrationWizard *wizard)
+    : QWizardPage(wizard), m_wizard(wizard), m_preset(new QComboBox(this)),
+      m_presetNote(new QLabel(this)), m_overflow(new QLineEdit(this)), m_link(new QLineEdit(this)),
+      m_page(new QLineEdit(this)), m_items(new QLineEdit(this)), m_flag(new QLineEdit(this)),
+      m_count(new QLineEdit(this)), m_pages(new QLineEdit(this)), m_pageSize(new QSpinBox(this)),
+      m_problems(new QLabel(this))
+{
+    setTitle(tr("Layout"));
+    setSubTitle(tr("Where the moved elements go and how the application finds them."));
+    for (SplitLayoutPreset p : splitlayout::all())
+        m_preset->addItem(splitlayout::label(p), int(p));
+    m_presetNote->setWordWrap(true);
+    m_pageSize->setRange(1, 1000000);
+    m_pageSize->setGroupSeparatorShown(true);
+    m_count->setPlaceholderText(tr("optional, e.g. activityCount"));
+    m_pages->setPlaceholderText(tr("optional, e.g. overflowPages"));
+    m_items->setPlaceholderText(tr("the array's own name"));
+    m_problems->setWordWrap(true);
+    m_problems->setTextFormat(Qt::PlainText);
+    m_problems->setStyleSheet(QStringLiteral("color: #b3261e"));
+    const QList<QPair<QString, QLineEdit *>> names{
+        {QStringLiteral("overflow"), m_overflow}, {QStringLiteral("link"), m_link},
+        {QStringLiteral("page"), m_page},         {QStringLiteral("items"), m_items},
+        {QStringLiteral("flag"), m_flag},         {QStringLiteral("count"), m_count},
+        {QStringLiteral("pages"), m_pages}};
+    for (const auto &[name, edit] : names) {
+        edit->setObjectName(name);
+        connect(edit, &QLineEdit::textChanged, this, &WizardLayoutPage::changed);
+    }
+    auto *form = new QFormLayout;
+    form->addRow(tr("P&reset:"), m_preset);
+    form->addRow(QString(), m_presetNote);
+    form->addRow(tr("&Overflow collection:"), m_overflow);
+    form->addRow(tr("&Link field (the parent's _id):"), m_link);
+    form->addRow(tr("Pa&ge number field:"), m_page);
+    form->addRow(tr("&Items field (the moved elements):"), m_items);
+    form->addRow(tr("&Flag field (set to true):"), m_flag);
+    form->addRow(tr("&Count field (total length):"), m_count);
+    form->addRow(tr("Pages fiel&d (number of pages):"), m_pages);
+    form->addRow(tr("Elements per &page:"), m_pageSize);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_problems);
+    layout->addStretch(1);
+    connect(m_preset, &QComboBox::activated, this, &WizardLayoutPage::applyPreset);
+    connect(m_pageSize, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_setting && m_wizard->state())
+            m_wizard->state()->setPageSize(std::uint64_t(v));
+        changed();
+    });
+}
+
+QLineEdit *WizardLayoutPage::edit(const QString &name) const
+{
+    return findChild<QLineEdit *>(name);
+}
+
+void WizardLayoutPage::initializePage()
+{
+    show(m_wizard->config());
+}
+
+void WizardLayoutPage::applyPreset(int index)
+{
+    const auto preset = SplitLayoutPreset(m_preset->itemData(index).toInt());
+    m_presetNote->setText(splitlayout::description(preset));
+    const SplitConfig c = splitlayout::apply(preset, m_wizard->config());
+    if (SourceState *state = m_wizard->state()) {
+        state->setKeep(std::uint64_t(c.keep));
+        state->setPageSize(std::uint64_t(c.pageSize));
+    }
+    show(c);
+    m_wizard->appendLog(tr("Layout preset: %1").arg(m_preset->itemText(index)));
+}
+
+void WizardLayoutPage::show(const SplitConfig &c)
+{
+    m_setting = true;
+    m_overflow->setText(c.overflowCollection);
+    m_link->setText(c.linkField);
+    m_page->setText(c.pageField);
+    m_items->setText(c.itemsField);
+    m_flag->setText(c.flagField);
+    m_count->setText(c.countField);
+    m_pages->setText(c.pagesField);
+    m_pageSize->setValue(int(std::min<std::int64_t>(c.pageSize, m_pageSize->maximum())));
+    m_setting = false;
+    changed();
+}
+
+SplitConfig WizardLayoutPage::layout() const
+{
+    SplitConfig c = m_wizard->config();
+    c.overflowCollection = m_overflow->text().trimmed();
+    c.linkField = m_link->text().trimmed();
+    c.pageField = m_page->text().trimmed();
+    c.itemsField = m_items->text().trimmed();
+    c.flagField = m_flag->text().trimmed();
+    c.countField = m_count->text().trimmed();
+    c.pagesField = m_pages->text().trimmed();
+    c.pageSize = m_pageSize->value();
+    return c;
+}
+
+// SplitConfig's own rules, then the primary's new fields against the analysed documents.
+QStringList WizardLayoutPage::problems() const
+{
+    const SplitConfig c = layout();
+    QStringList out;
+    if (c.overflowCollection.isEmpty())
+        out << tr("the overflow collection needs a name");
+    out << c.problems();
+    if (!m_wizard->state())
+        return out;
+    const CollectionProfile &profile = m_wizard->state()->analysis().profile;
+    for (const QString &name : {c.flagField, c.countField, c.pagesField}) {
+        if (name.isEmpty())
+            continue;
+        if (const FieldProfile *f = profile.field(name.toStdString()); f && f->presentDocuments)
+            out << tr("%1 already exists in %2 analysed document(s): the split would overwrite it")
+                       .arg(name)
+                       .arg(f->presentDocuments);
+    }
+    return out;
+}
+
+QString WizardLayoutPage::problemText() const
+{
+    return m_problems->text();
+}
+
+void WizardLayoutPage::changed()
+{
+    if (m_setting)
+        return;
+    const QStringList list = problems();
+    m_problems->setText(list.join(QLatin1Char('\n')));
+    if (list.isEmpty())
+        m_wizard->setLayout(layout());
+    emit completeChanged();
+}
+
+bool WizardLayoutPage::isComplete() const
+{
+    return problems().isEmpty();
+}
+
+} // namespace oe

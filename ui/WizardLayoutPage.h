@@ -1,0 +1,46 @@
+#pragma once
+
+#include "SplitConfig.h"
+
+#include <QWizardPage>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace oe {
+
+class MigrationWizard;
+
+// 4. Layout: the overflow collection and the names of the link, page, items, flag, count and
+// pages fields, and the page size; presets from the seed texts; validated as you type (legal
+// names, no clash between them, none already used by the analysed documents).
+class WizardLayoutPage : public QWizardPage
+{
+    Q_OBJECT
+public:
+    explicit WizardLayoutPage(MigrationWizard *wizard);
+    void initializePage() override;
+    bool isComplete() const override;
+    QComboBox *presetBox() const { return m_preset; }
+    QLineEdit *edit(const QString &name) const; // "overflow", "link", "page", "items", …
+    QString problemText() const;
+
+private:
+    void applyPreset(int index);
+    void show(const SplitConfig &config);
+    SplitConfig layout() const;
+    QStringList problems() const;
+    void changed();
+
+    MigrationWizard *m_wizard;
+    QComboBox *m_preset;
+    QLabel *m_presetNote;
+    QLineEdit *m_overflow, *m_link, *m_page, *m_items, *m_flag, *m_count, *m_pages;
+    QSpinBox *m_pageSize;
+    QLabel *m_problems;
+    bool m_setting = false;
+};
+
+} // namespace oe

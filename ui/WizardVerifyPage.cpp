@@ -1,0 +1,145 @@
+#include "WizardVerifyPage.h"
+
+#include "Format.h"
+#include "MigrationRunner.h"
+#include "MigrationWizard.h"
+#include "OfflineSplitter.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace oe {
+
+WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
+    : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
+      m_details(new QPlainTextEdit(this)),
+      m_confirm(new QCheckBox(tr("I want the original documents &back"), this)),
+      m_rollback(new QPushButton(tr("Roll &back"), this)), m_rollbackStatus(new QLabel(this))
+{
+    setTitle(tr("Verify"));
+    setSubTitle(tr("Each split document reassembled and compared with its original."));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_details->setReadOnly(true);
+    m_details->setPlaceholderText(tr("Mismatches, one per line with the document's _id."));
+    m_rollback->setEnabled(false);
+    m_rollbackStatus->setWordWrap(true);
+    m_rollbackStatus->setTextFormat(Qt::RichText);
+    auto *rollbackRow = new QHBoxLayout;
+    rollbackRow->addWidget(m_confirm);
+    rollbackRow->addWidget(m_rollback);
+    rollbackRow->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_details, 1);
+    layout->addLayout(rollbackRow);
+    layout->addWidget(m_rollbackStatus);
+    connect(m_confirm, &QCheckBox::toggled, this,
+            [this](bool on) { m_rollback->setEnabled(on && !m_busy); });
+    connect(m_rollback, &QPushButton::clicked, this, &WizardVerifyPage::startRollback);
+    connect(m_wizard->runner(), &MigrationRunner::finished, this, &WizardVerifyPage::finished);
+}
+
+void WizardVerifyPage::initializePage()
+{
+    m_details->clear();
+    m_rollbackStatus->clear();
+    if (m_wizard->dryRun()) {
+        m_summary->setText(tr("Dry run: nothing was written, so there is nothing to verify."));
+        m_confirm->hide();
+        m_rollback->hide();
+        return;
+    }
+    if (!m_wizard->isLive()) {
+        // Verify and rollback read the split dump back.
+        SourceRef split;
+        split.kind = SourceRef::Kind::Dump;
+        split.dumpPath =
+            QDir(m_wizard->outDir())
+                .filePath(m_wizard->runner()->config().collection + QStringLiteral(".bson"));
+        m_wizard->runner()->setTarget(split, m_wizard->runner()->config(), m_wizard->rollbackDir());
+    }
+    m_busy = true;
+    m_summary->setText(tr("Verifying…"));
+    m_wizard->runner()->start(MigrationOutcome::Step::Verify);
+    emit completeChanged();
+}
+
+void WizardVerifyPage::finished(const MigrationOutcome &outcome)
+{
+    if (outcome.step == MigrationOutcome::Step::Verify)
+        showVerify(outcome);
+    else if (outcome.step == MigrationOutcome::Step::Rollback)
+        showRollback(outcome);
+    else
+        return;
+    m_wizard->recordOutcome(outcome);
+    m_busy = false;
+    m_rollback->setEnabled(m_confirm->isChecked());
+    emit completeChanged();
+}
+
+void WizardVerifyPage::showVerify(const MigrationOutcome &outcome)
+{
+    if (!outcome.ok) {
+        m_summary->setText(
+            tr("<b>Could not verify:</b> %1").arg(outcome.error.toString().toHtmlEscaped()));
+        m_wizard->appendLog(tr("Verify failed: %1").arg(outcome.error.toString()));
+        return;
+    }
+    const VerifyReport &r = outcome.verify;
+    m_summary->setText(
+        tr("%1 <b>%2 documents checked</b>: %3 match their originals, %4 mismatch%5.")
+            .arg(r.ok() ? tr("✔") : tr("✘"), Format::count(r.checked), Format::count(r.matching),
+                 Format::count(r.mismatches),
+                 r.appended
+                     ? tr("; %1 element(s) appended since the split").arg(Format::count(r.appended))
+                     : QString()));
+    m_details->setPlainText(r.details.join(QLatin1Char('\n')));
+    m_wizard->appendLog(tr("Verified: %1 checked, %2 matching, %3 mismatches")
+                            .arg(r.checked)
+                            .arg(r.matching)
+                            .arg(r.mismatches));
+}
+
+void WizardVerifyPage::startRollback()
+{
+    m_busy = true;
+    m_rollback->setEnabled(false);
+    m_rollbackStatus->setText(tr("Rolling back…"));
+    m_wizard->appendLog(tr("Rollback started"));
+    m_wizard->runner()->start(MigrationOutcome::Step::Rollback, m_wizard->options());
+    emit completeChanged();
+}
+
+void WizardVerifyPage::showRollback(const MigrationOutcome &outcome)
+{
+    if (!outcome.ok) {
+        m_rollbackStatus->setText(tr("<b>The rollback stopped:</b> %1 — run it again: it "
+                                     "continues from the journal.")
+                                      .arg(outcome.error.toString().toHtmlEscaped()));
+        m_wizard->appendLog(tr("Rollback failed: %1").arg(outcome.error.toString()));
+        return;
+    }
+    const QString where = outcome.written.isEmpty() ? m_wizard->source().displayName()
+                                                    : outcome.written.join(QStringLiteral(", "));
+    const std::uint64_t restored =
+        m_wizard->isLive() ? outcome.progress.migrated : outcome.verify.checked;
+    m_rollbackStatus->setText(tr("<b>Rolled back:</b> %1 documents restored, %2 mismatching (%3).")
+                                  .arg(Format::count(restored),
+                                       Format::count(outcome.verify.mismatches),
+                                       where.toHtmlEscaped()));
+    m_wizard->appendLog(tr("Rolled back: %1").arg(where));
+}
+
+bool WizardVerifyPage::isComplete() const
+{
+    return !m_busy && !m_wizard->runner()->isRunning();
+}
+
+} // namespace oe

@@ -36,6 +36,8 @@ CollectionView::CollectionView(QWidget *parent)
         m_tabs->setCurrentWidget(m_arrays);
     });
     connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
+    connect(m_outliers, &OutliersPage::migrateRequested, this, &CollectionView::migrateRequested);
+    connect(m_split, &SplitPreviewPage::migrateRequested, this, &CollectionView::migrateRequested);
     setState(nullptr);
 }
 

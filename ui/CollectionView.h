@@ -49,6 +49,7 @@ public:
 signals:
     void documentRequested(const oe::OutlierRow &row);
     void resultApplied();
+    void migrateRequested(); // the Split preview's Migrate…, an outlier's context menu
 
 private:
     SourceState *shown() const;

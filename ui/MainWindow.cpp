@@ -11,6 +11,7 @@
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
 #include "LatestJob.h"
+#include "MigrationWizard.h"
 #include "PasswordVault.h"
 #include "ReportWriter.h"
 #include "SourceState.h"
@@ -105,6 +106,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_runner, &AnalysisRunner::progressed, this, &MainWindow::showProgress);
     connect(m_runner, &AnalysisRunner::finished, this, &MainWindow::showResult);
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
+    connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
     connect(m_documents, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &id) {
                 auto *viewer = new DocumentViewer(this);
@@ -151,6 +153,11 @@ void MainWindow::createActions()
                                          this, &MainWindow::cancelAnalysis);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setEnabled(false);
+    analysis->addSeparator();
+    m_migrateAction = analysis->addAction(tr("&Migrate to the outlier pattern…"), this,
+                                          [this] { openMigrationWizard(); });
+    m_migrateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    m_migrateAction->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Outlier Explorer"), this, [this] {
@@ -328,12 +335,33 @@ void MainWindow::currentSourceChanged()
     m_view->setState(state);
     if (state->hasResult()) {
         m_stack->setCurrentWidget(m_view);
-        m_exportAction->setEnabled(state->result().profile.documents > 0);
+        updateActions();
     } else if (source.key() != m_runningKey) {
         m_stack->setCurrentWidget(m_empty);
-        m_exportAction->setEnabled(false);
+        updateActions();
         m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
     }
+}
+
+void MainWindow::updateActions()
+{
+    const SourceState *state = m_view->state();
+    const bool analysed = state->hasResult() && state->result().profile.documents > 0;
+    m_exportAction->setEnabled(analysed);
+    m_migrateAction->setEnabled(analysed && !state->analysis().preferredSplitPath().empty());
+}
+
+MigrationWizard *MainWindow::openMigrationWizard()
+{
+    SourceState *state = m_view->state();
+    if (!state->hasResult() || state->path().isEmpty()) {
+        m_status->setText(tr("Analyse a source with an array first: the wizard starts from it."));
+        return nullptr;
+    }
+    auto *wizard = new MigrationWizard(state, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->open();
+    return wizard;
 }
 
 SourceState *MainWindow::stateOf(const SourceRef &source)
@@ -355,7 +383,7 @@ void MainWindow::runAnalysis()
         return;
     m_runningKey = source.key();
     stateOf(source)->clear();
-    m_exportAction->setEnabled(false);
+    updateActions();
     m_stack->setCurrentWidget(m_view);
     m_view->showTab(QStringLiteral("sizes"));
     m_progress->setRange(0, 0);
@@ -388,11 +416,10 @@ void MainWindow::showResult(const AnalysisResult &result)
     m_runningKey.clear();
     const CollectionProfile &p = result.profile;
     const bool current = m_sources->sourceAt(m_tree->currentIndex()).key() == key;
-    if (current) {
+    if (current)
         m_view->showTab(QStringLiteral("overview"));
-        m_exportAction->setEnabled(p.documents > 0);
-    }
     stateOf(result.request.source)->setResult(result);
+    updateActions();
     switch (p.status) {
     case CollectionProfile::Status::Complete:
         m_status->setText(tr("Analysed %1 documents of %2 in %3.")

@@ -19,6 +19,7 @@ class AnalysisRunner;
 class CollectionView;
 class DocumentLoader;
 class LatestJob;
+class MigrationWizard;
 class PasswordVault;
 class SourceState;
 class SourceTreeModel;
@@ -46,6 +47,9 @@ public:
     void cancelAnalysis();
     void showConnectDialog();
     void exportReports(const QString &directory = {});
+    // The guided migration for the current source, from its state; null (and a status line)
+    // without an analysed array.
+    MigrationWizard *openMigrationWizard();
 
     SourceTreeModel *sourceModel() const { return m_sources; }
     QTreeView *sourceTree() const { return m_tree; }
@@ -76,6 +80,7 @@ private:
     void openDocument(const OutlierRow &row);
     void loadCatalog(const QString &name);
     SourceState *stateOf(const SourceRef &source);
+    void updateActions();
     void restoreLayout();
 
     SourceTreeModel *m_sources;
@@ -100,6 +105,7 @@ private:
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_exportAction = nullptr;
+    QAction *m_migrateAction = nullptr;
 };
 
 } // namespace oe

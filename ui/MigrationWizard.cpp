@@ -81,6 +81,14 @@ SplitConfig MigrationWizard::config() const
     return c.withDefaults();
 }
 
+void MigrationWizard::setOutDir(const QString &dir)
+{
+    if (dir == m_outDir)
+        return;
+    m_outDir = dir;
+    emit outDirChanged(dir);
+}
+
 QString MigrationWizard::rollbackDir() const
 {
     return m_outDir.isEmpty() ? QString() : m_outDir + QStringLiteral("_rollback");

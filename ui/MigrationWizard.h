@@ -52,7 +52,7 @@ public:
     void setLayout(const SplitConfig &layout);
     SplitConfig config() const;
     QString outDir() const { return m_outDir; } // offline: where the split dump goes
-    void setOutDir(const QString &dir) { m_outDir = dir; }
+    void setOutDir(const QString &dir);
     QString rollbackDir() const; // offline: where a rollback writes the reassembled dump
     MigrationOptions options() const { return m_options; }
     void setBackupCollection(const QString &name) { m_options.backupCollection = name; }
@@ -71,6 +71,7 @@ public:
 
 signals:
     void confirmRequested();
+    void outDirChanged(const QString &dir);
 
 private:
     QPointer<SourceState> m_state;

@@ -1,5 +1,7 @@
 #include "OutliersPage.h"
 
+#include "SourceState.h"
+
 #include "Format.h"
 #include "OutlierTableModel.h"
 
@@ -8,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -71,7 +74,32 @@ OutliersPage::OutliersPage(QWidget *parent)
         updateCount();
     });
     connect(m_table, &QTableView::activated, this, &OutliersPage::activate);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &OutliersPage::showContextMenu);
     clear();
+}
+
+// Open the document, or migrate: its array path becomes the state's, then the wizard opens.
+void OutliersPage::showContextMenu(const QPoint &at)
+{
+    const QModelIndex index = m_table->indexAt(at);
+    if (!index.isValid())
+        return;
+    const QModelIndex source = m_reasonProxy->mapToSource(m_proxy->mapToSource(index));
+    const OutlierRow *row = m_model->rowAt(source.row());
+    if (!row)
+        return;
+    const OutlierRow copy = *row;
+    QMenu menu(this);
+    menu.addAction(tr("&Open the document"), this, [this, index] { activate(index); });
+    menu.addAction(copy.path.isEmpty() ? tr("&Migrate to the outlier pattern…")
+                                       : tr("&Migrate %1 to the outlier pattern…").arg(copy.path),
+                   this, [this, copy] {
+                       if (!copy.path.isEmpty() && state())
+                           state()->choosePath(copy.path);
+                       emit migrateRequested();
+                   });
+    menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 
 void OutliersPage::clear()

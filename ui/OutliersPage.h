@@ -35,9 +35,11 @@ protected:
 
 signals:
     void documentRequested(const oe::OutlierRow &row);
+    void migrateRequested(); // from a row's context menu (its path chosen first)
 
 private:
     void updateCount();
+    void showContextMenu(const QPoint &at);
 
     OutlierTableModel *m_model;
     QSortFilterProxyModel *m_reasonProxy;

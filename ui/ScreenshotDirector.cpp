@@ -2,8 +2,10 @@
 
 #include "CollectionView.h"
 #include "MainWindow.h"
+#include "MigrationWizard.h"
 #include "OutliersPage.h"
 #include "SplitPreviewPage.h"
+#include "WizardDriver.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -15,8 +17,9 @@
 namespace oe {
 
 ScreenshotDirector::ScreenshotDirector(MainWindow *window, QString file, QString tab,
-                                       QObject *parent)
-    : QObject(parent), m_window(window), m_file(std::move(file)), m_tab(std::move(tab))
+                                       QString wizardPage, QObject *parent)
+    : QObject(parent), m_window(window), m_file(std::move(file)), m_tab(std::move(tab)),
+      m_wizardPage(std::move(wizardPage))
 {
     m_window->setInteractive(false);
     connect(m_window, &MainWindow::analysisFinished, this, &ScreenshotDirector::analysisDone);
@@ -37,6 +40,10 @@ void ScreenshotDirector::analysisDone()
                 Qt::SingleShotConnection);
         return;
     }
+    if (!m_wizardPage.isEmpty()) {
+        openWizard();
+        return;
+    }
     view->showTab(m_tab);
     if (m_tab == QLatin1String("split")) {
         // Wait for both halves of the preview.
@@ -46,20 +53,34 @@ void ScreenshotDirector::analysisDone()
                 view->splitPreview(), signal, this,
                 [this] {
                     if (--m_waiting == 0)
-                        QTimer::singleShot(300, this, &ScreenshotDirector::capture);
+                        QTimer::singleShot(300, this, [this] { capture(m_window); });
                 },
                 Qt::SingleShotConnection);
         return;
     }
     if (m_tab == QLatin1String("outliers"))
         view->outliers()->table()->selectRow(0);
-    QTimer::singleShot(300, this, &ScreenshotDirector::capture);
+    QTimer::singleShot(300, this, [this] { capture(m_window); });
 }
 
-void ScreenshotDirector::capture()
+void ScreenshotDirector::openWizard()
+{
+    MigrationWizard *wizard = m_window->openMigrationWizard();
+    if (!wizard) {
+        fail(QStringLiteral("the migration wizard cannot open: no array to split"));
+        return;
+    }
+    wizard->setOutDir(m_scratch.filePath(QStringLiteral("split")));
+    auto *driver = new WizardDriver(wizard, MigrationWizard::pageIdOf(m_wizardPage), this);
+    connect(driver, &WizardDriver::failed, this, &ScreenshotDirector::fail);
+    connect(driver, &WizardDriver::reached, this,
+            [this, wizard] { QTimer::singleShot(300, this, [this, wizard] { capture(wizard); }); });
+}
+
+void ScreenshotDirector::capture(QWidget *widget)
 {
     m_timeout.stop();
-    const QPixmap image = m_window->grab();
+    const QPixmap image = widget->grab();
     if (image.isNull() || !image.save(m_file)) {
         fail(QStringLiteral("could not write %1").arg(QDir::toNativeSeparators(m_file)));
         return;

@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
@@ -90,7 +91,13 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     auto *keepLabel = new QLabel(tr("&Keep:"), this);
     keepLabel->setBuddy(m_keep);
     form->addRow(keepLabel, numbers);
-    form->addRow(tr("&Document:"), m_document);
+    auto *documentRow = new QHBoxLayout;
+    documentRow->addWidget(m_document, 1);
+    auto *migrate = new QPushButton(tr("&Migrate…"), this);
+    migrate->setToolTip(tr("Apply this split, guided: checks, progress, verify and rollback."));
+    documentRow->addWidget(migrate);
+    form->addRow(tr("&Document:"), documentRow);
+    connect(migrate, &QPushButton::clicked, this, &SplitPreviewPage::migrateRequested);
 
     auto *before = new QGroupBox(tr("Primary after the split"), this);
     auto *beforeLayout = new QVBoxLayout(before);

@@ -45,6 +45,7 @@ public:
     ChartPanel *panel() const { return m_panel; }
 
 signals:
+    void migrateRequested();
     void previewReady(); // the chosen document's before/after is shown
     void planReady();    // the predicted distribution is shown
 

@@ -20,8 +20,6 @@ WizardApplyPage::WizardApplyPage(MigrationWizard *wizard)
       m_resume(new QPushButton(tr("&Resume"), this))
 {
     setTitle(tr("Apply"));
-    setCommitPage(true);
-    setButtonText(QWizard::CommitButton, tr("&Verify >"));
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::RichText);

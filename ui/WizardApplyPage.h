@@ -15,7 +15,7 @@ struct MigrationProgress;
 
 // 7. Apply: the split, with documents/s, time left, elements moved and pages written. Cancel
 // stops after the current batch; Resume continues from the journal (live) or starts the
-// all-or-nothing offline split again. There is no way back from here: it is a commit page.
+// all-or-nothing offline split again. There is no way back (the safety page commits).
 class WizardApplyPage : public QWizardPage
 {
     Q_OBJECT

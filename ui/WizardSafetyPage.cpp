@@ -22,6 +22,8 @@ WizardSafetyPage::WizardSafetyPage(MigrationWizard *wizard)
 {
     setTitle(tr("Safety"));
     setSubTitle(tr("Read before anything is written."));
+    setCommitPage(true); // past this page the split is under way: no way back
+    setButtonText(QWizard::CommitButton, tr("&Apply the split"));
     m_findings->setWordWrap(true);
     m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);

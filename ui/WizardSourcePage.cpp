@@ -36,6 +36,10 @@ WizardSourcePage::WizardSourcePage(MigrationWizard *wizard)
     layout->addStretch(1);
     connect(browse, &QPushButton::clicked, this, &WizardSourcePage::browse);
     connect(m_outDir, &QLineEdit::textChanged, this, &QWizardPage::completeChanged);
+    connect(m_wizard, &MigrationWizard::outDirChanged, this, [this](const QString &dir) {
+        if (m_outDir->text() != dir)
+            m_outDir->setText(dir);
+    });
 }
 
 void WizardSourcePage::initializePage()

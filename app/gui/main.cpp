@@ -2,6 +2,7 @@
 #include "CollectionView.h"
 #include "ConnectionUri.h"
 #include "MainWindow.h"
+#include "MigrationWizard.h"
 #include "ScreenshotDirector.h"
 
 #include <QApplication>
@@ -25,6 +26,12 @@ struct GuiOptions
                            QApplication::translate("main", "Tab for --screenshot: overview, sizes, "
                                                            "arrays, outliers or split."),
                            QStringLiteral("NAME"), QStringLiteral("overview")};
+    QCommandLineOption wizard{
+        QStringLiteral("wizard"),
+        QApplication::translate("main", "With --screenshot: open the migration wizard and save "
+                                        "this page instead (source, analysis, threshold, layout, "
+                                        "preview, safety, apply, verify or finish)."),
+        QStringLiteral("PAGE")};
     QCommandLineOption dataset{
         QStringLiteral("dataset"),
         QApplication::translate("main", "Demo dataset to analyse with --demo (default "
@@ -42,6 +49,16 @@ int checkOptions(const QCommandLineParser &parser, const GuiOptions &o)
         std::fprintf(stderr, "outlier-explorer: --tab: unknown tab '%s' (use %s)\n",
                      qPrintable(parser.value(o.tab)),
                      qPrintable(oe::CollectionView::tabNames().join(QStringLiteral(", "))));
+        return 2;
+    }
+    if (parser.isSet(o.wizard) && oe::MigrationWizard::pageIdOf(parser.value(o.wizard)) < 0) {
+        std::fprintf(stderr, "outlier-explorer: --wizard: unknown page '%s' (use %s)\n",
+                     qPrintable(parser.value(o.wizard)),
+                     qPrintable(oe::MigrationWizard::pageNames().join(QStringLiteral(", "))));
+        return 2;
+    }
+    if (parser.isSet(o.wizard) && !parser.isSet(o.screenshot)) {
+        std::fprintf(stderr, "outlier-explorer: --wizard goes with --screenshot\n");
         return 2;
     }
     if (parser.isSet(o.screenshot) && !parser.isSet(o.demo) &&
@@ -82,7 +99,7 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const GuiOptions o;
-    parser.addOptions({o.demo, o.screenshot, o.tab, o.dataset, o.uri});
+    parser.addOptions({o.demo, o.screenshot, o.tab, o.wizard, o.dataset, o.uri});
     parser.addPositionalArgument(QStringLiteral("dumps"),
                                  QApplication::translate("main", "mongodump .bson files to open."),
                                  QStringLiteral("[FILE.bson...]"));
@@ -96,8 +113,8 @@ int main(int argc, char *argv[])
         window.resize(1400, 900);
     std::unique_ptr<oe::ScreenshotDirector> director;
     if (screenshot)
-        director = std::make_unique<oe::ScreenshotDirector>(&window, parser.value(o.screenshot),
-                                                            parser.value(o.tab));
+        director = std::make_unique<oe::ScreenshotDirector>(
+            &window, parser.value(o.screenshot), parser.value(o.tab), parser.value(o.wizard));
     window.show();
     if (parser.isSet(o.uri) && !connectAtStart(window, parser.value(o.uri)))
         return 2;

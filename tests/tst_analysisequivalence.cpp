@@ -238,7 +238,8 @@ private slots:
                                      5000);
             const CliRun r = runCli({QStringLiteral("split"), QStringLiteral("--dump"), m_feeds,
                                      QStringLiteral("--field"), field, QStringLiteral("--keep"),
-                                     QString::number(keep), QStringLiteral("--dry-run")});
+                                     QString::number(keep), QStringLiteral("--dry-run"),
+                                     QStringLiteral("--out-dir"), m_dir.path()});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
             const QString expected =
                 QLocale::c().formattedDataSize(qint64(largest), 1, QLocale::DataSizeIecFormat);

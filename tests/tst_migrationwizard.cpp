@@ -1,0 +1,227 @@
+// The migration wizard driven page by page on a dump, offscreen: the seed text's "Book sales"
+// layout chosen on the layout page, validation as you type, the split applied through the core
+// session and byte-identical to `outlier-explorer-cli split` with the same options, verified,
+// rolled back to the original bytes, and the finish page's reports and log written.
+#include "CliRunner.h"
+#include "GuiFixtures.h"
+#include "MigrationRunner.h"
+#include "MigrationWizard.h"
+#include "SourceState.h"
+#include "WizardDriver.h"
+#include "WizardFinishPage.h"
+#include "WizardLayoutPage.h"
+#include "WizardSafetyPage.h"
+#include "WizardVerifyPage.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+QByteArray bytesOf(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll();
+}
+
+// The journal records when each run was updated: the same bytes otherwise.
+QByteArray withoutUpdateTimes(QByteArray bson)
+{
+    const QByteArray key("\x09updated\x00", 9);
+    for (qsizetype at = bson.indexOf(key); at >= 0; at = bson.indexOf(key, at + 1))
+        bson.replace(at + key.size(), 8, QByteArray(8, '\0'));
+    return bson;
+}
+
+} // namespace
+
+class TestMigrationWizard : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_books;
+    AnalysisResult m_result;
+
+    // Drives `wizard` to `page` as a user would (Next when complete, the confirmation typed).
+    static void driveTo(MigrationWizard &wizard, MigrationWizard::PageId page)
+    {
+        WizardDriver driver(&wizard, page);
+        QSignalSpy reached(&driver, &WizardDriver::reached);
+        QSignalSpy failed(&driver, &WizardDriver::failed);
+        QTRY_VERIFY_WITH_TIMEOUT(!reached.isEmpty() || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QCOMPARE(wizard.currentId(), int(page));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_dir.setAutoRemove(!qEnvironmentVariableIsSet("OE_KEEP_TEST_FILES"));
+        m_books = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 600);
+        m_result = guifixtures::analyse(m_books);
+        QVERIFY(m_result.profile.documents == 600);
+    }
+
+    void pageNamesAreTheScreenshotOnes()
+    {
+        QCOMPARE(MigrationWizard::pageNames().size(), 9);
+        QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("safety")),
+                 int(MigrationWizard::SafetyPageId));
+        QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("nope")), -1);
+    }
+
+    void layoutIsValidatedAsYouType()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        MigrationWizard wizard(&state);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("unused")));
+        wizard.show();
+        driveTo(wizard, MigrationWizard::LayoutPageId);
+        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        QVERIFY(layout);
+        QVERIFY(layout->isComplete());
+        layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("title")); // a book field
+        QVERIFY(!layout->isComplete());
+        QVERIFY2(layout->problemText().contains(QStringLiteral("title already exists")),
+                 qPrintable(layout->problemText()));
+        layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("$bad"));
+        QVERIFY(!layout->isComplete());
+        layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("has_extras"));
+        QVERIFY(layout->isComplete());
+        layout->edit(QStringLiteral("overflow"))->clear();
+        QVERIFY(!layout->isComplete());
+    }
+
+    void dumpSplitEqualsTheClisAndRollsBack()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        QCOMPARE(state.path(), QStringLiteral("customers_purchased"));
+        MigrationWizard wizard(&state);
+        const QString out = m_dir.filePath(QStringLiteral("wizard_split"));
+        wizard.setOutDir(out);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::LayoutPageId);
+
+        // The seed text's layout: keep 50, extra_sales linked by book_id.
+        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        QComboBox *preset = layout->presetBox();
+        const int books = preset->findText(QStringLiteral("Book sales"), Qt::MatchStartsWith);
+        QVERIFY(books > 0);
+        preset->setCurrentIndex(books);
+        emit preset->activated(books);
+        QCOMPARE(state.keep(), std::uint64_t(50));
+        const SplitConfig config = wizard.config();
+        QCOMPARE(config.overflowCollection, QStringLiteral("extra_sales"));
+        QCOMPARE(config.linkField, QStringLiteral("book_id"));
+        QCOMPARE(config.itemsField, QStringLiteral("customers_purchased_extra"));
+
+        driveTo(wizard, MigrationWizard::SafetyPageId);
+        auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        QVERIFY(!safety->isComplete()); // not before the name is typed
+        safety->confirmEdit()->setText(QStringLiteral("book_sale"));
+        QVERIFY(!safety->isComplete());
+        safety->confirmEdit()->setText(QStringLiteral("book_sales"));
+        QVERIFY(safety->isComplete());
+        const MigrationOutcome &prepared = wizard.outcome(MigrationOutcome::Step::Prepare);
+        QVERIFY(prepared.ok);
+        QVERIFY(prepared.plan.affected > 0);
+
+        driveTo(wizard, MigrationWizard::VerifyPageId);
+        const MigrationOutcome &applied = wizard.outcome(MigrationOutcome::Step::Apply);
+        QVERIFY2(applied.ok, qPrintable(applied.error.toString()));
+        QCOMPARE(applied.plan.affected, prepared.plan.affected);
+        auto *verify = qobject_cast<WizardVerifyPage *>(wizard.currentPage());
+        QTRY_VERIFY_WITH_TIMEOUT(verify->isComplete(), 60000);
+        const MigrationOutcome &verified = wizard.outcome(MigrationOutcome::Step::Verify);
+        QVERIFY2(verified.ok, qPrintable(verified.error.toString()));
+        QCOMPARE(verified.verify.checked, prepared.plan.affected);
+        QCOMPARE(verified.verify.mismatches, std::uint64_t(0));
+
+        // The CLI with the same options writes the same files, byte for byte.
+        const QString cliOut = m_dir.filePath(QStringLiteral("cli_split"));
+        const CliRun r = runCli(
+            {QStringLiteral("split"), QStringLiteral("--dump"), m_books, QStringLiteral("--field"),
+             config.field, QStringLiteral("--keep"), QString::number(config.keep),
+             QStringLiteral("--page-size"), QString::number(config.pageSize),
+             QStringLiteral("--overflow-collection"), config.overflowCollection,
+             QStringLiteral("--link-field"), config.linkField, QStringLiteral("--items-field"),
+             config.itemsField, QStringLiteral("--flag-field"), config.flagField,
+             QStringLiteral("--out-dir"), cliOut});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList files = QDir(cliOut).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 3);
+        QCOMPARE(QDir(out).entryList(QDir::Files, QDir::Name), files);
+        for (const QString &name : files)
+            QVERIFY2(withoutUpdateTimes(bytesOf(QDir(cliOut).filePath(name))) ==
+                         withoutUpdateTimes(bytesOf(QDir(out).filePath(name))),
+                     qPrintable(name + QStringLiteral(" differs from the CLI's")));
+
+        // Rollback, confirmed: the original dump, byte for byte.
+        QVERIFY(!verify->rollbackButton()->isEnabled());
+        verify->rollbackConfirm()->setChecked(true);
+        QVERIFY(verify->rollbackButton()->isEnabled());
+        QTest::mouseClick(verify->rollbackButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(verify->isComplete(), 60000);
+        const MigrationOutcome &rolledBack = wizard.outcome(MigrationOutcome::Step::Rollback);
+        QVERIFY2(rolledBack.ok, qPrintable(rolledBack.error.toString()));
+        const QString restored =
+            QDir(wizard.rollbackDir()).filePath(QStringLiteral("book_sales.bson"));
+        QVERIFY(rolledBack.written.contains(restored));
+        QVERIFY(bytesOf(restored) == bytesOf(m_books));
+
+        // Finish: reports as the explorer exports them, the log, the application's paths.
+        driveTo(wizard, MigrationWizard::FinishPageId);
+        auto *finish = qobject_cast<WizardFinishPage *>(wizard.currentPage());
+        const QString code = finish->codeView()->toPlainText();
+        for (const QString &name :
+             {QStringLiteral("extra_sales"), QStringLiteral("book_id"),
+              QStringLiteral("customers_purchased_extra"), QStringLiteral("has_extras")})
+            QVERIFY2(code.contains(name), qPrintable(name));
+        QSignalSpy exported(finish, &WizardFinishPage::exported);
+        const QString reports = m_dir.filePath(QStringLiteral("reports"));
+        QVERIFY(QDir().mkpath(reports));
+        finish->exportReports(reports);
+        QVERIFY(exported.wait(20000));
+        QCOMPARE(exported.first().first().toBool(), true);
+        QCOMPARE(QDir(reports).entryList(QDir::Files).size(), 8);
+        const QString log = m_dir.filePath(QStringLiteral("migration.log"));
+        finish->saveLog(log);
+        const QByteArray logText = bytesOf(log);
+        for (const char *step : {"Plan:", "Applied:", "Verified:", "Rolled back:"})
+            QVERIFY2(logText.contains(step), step);
+    }
+
+    void dryRunWritesNothing()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        MigrationWizard wizard(&state);
+        const QString out = m_dir.filePath(QStringLiteral("dry"));
+        wizard.setOutDir(out);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::SafetyPageId);
+        auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        safety->dryRunBox()->setChecked(true);
+        QVERIFY(safety->isComplete()); // no confirmation needed to write nothing
+        driveTo(wizard, MigrationWizard::FinishPageId);
+        QVERIFY(!QFileInfo::exists(out));
+    }
+};
+
+QTEST_MAIN(TestMigrationWizard)
+#include "tst_migrationwizard.moc"

@@ -55,6 +55,8 @@ public:
     void setOutDir(const QString &dir);
     QString rollbackDir() const; // offline: where a rollback writes the reassembled dump
     MigrationOptions options() const { return m_options; }
+    // Batch size, throttle, retries (the safety page adds the backup collection).
+    void setMigrationOptions(const MigrationOptions &options) { m_options = options; }
     void setBackupCollection(const QString &name) { m_options.backupCollection = name; }
     bool dryRun() const { return m_dryRun; }
     void setDryRun(bool dryRun) { m_dryRun = dryRun; }

@@ -4,8 +4,11 @@
 #include "AnalysisSession.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
+#include "MainWindow.h"
 #include "MigrationWizard.h"
+#include "MigrationsDialog.h"
 #include "SourceState.h"
+#include "SourceTreeModel.h"
 #include "WizardApplyPage.h"
 #include "WizardDriver.h"
 #include "WizardSafetyPage.h"
@@ -18,6 +21,7 @@
 #include <QPushButton>
 #include <QSemaphore>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QtTest>
 
 #include <atomic>
@@ -31,6 +35,61 @@ class TestMigrationWizardLive : public QObject
     QTemporaryDir m_dir;
     QString m_uri;
     QString m_collection;
+
+    QString m_dump;
+
+    // A fresh copy of the books in oe_wizard.<name>.
+    void importBooks(const QString &name)
+    {
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                   QStringLiteral("oe_wizard"), QStringLiteral("--collection"), name,
+                   QStringLiteral("--dump"), m_dump, QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    }
+
+    AnalysisResult analyseLive(const QString &collection)
+    {
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Collection;
+        request.source.settings.uri = m_uri;
+        request.source.database = QStringLiteral("oe_wizard");
+        request.source.collection = collection;
+        request.mode = AnalysisOptions::Mode::Full;
+        return AnalysisSession::run(request);
+    }
+
+    // Applies a split of `collection` through the wizard and stops it after its first batch:
+    // the journal records an interrupted run. Returns the documents the plan would split.
+    std::uint64_t splitAndStop(SourceState &state, const QString &collection)
+    {
+        MigrationWizard wizard(&state);
+        QSemaphore stopped;
+        std::atomic<int> batches{0};
+        MigrationOptions options;
+        options.batch = 4;
+        options.beforeTrim = [&](const std::vector<QByteArray> &) {
+            if (batches.fetch_add(1) == 0)
+                stopped.acquire();
+        };
+        wizard.setMigrationOptions(options);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::SafetyPageId);
+        const std::uint64_t toSplit = wizard.outcome(MigrationOutcome::Step::Prepare).plan.affected;
+        auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        safety->confirmEdit()->setText(collection);
+        wizard.next();
+        auto *apply = qobject_cast<WizardApplyPage *>(wizard.currentPage());
+        if (!QTest::qWaitFor([&] { return batches.load() >= 1; }, 60000))
+            qFatal("the split did not start");
+        QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
+        stopped.release();
+        if (!QTest::qWaitFor([&] { return apply->resumeButton()->isVisible(); }, 120000))
+            qFatal("the split did not stop");
+        return toSplit;
+    }
 
     static void driveTo(MigrationWizard &wizard, MigrationWizard::PageId page)
     {
@@ -46,15 +105,9 @@ private slots:
     {
         m_uri = fixtures::liveUri();
         QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
-        const QString dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
+        m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
         m_collection = QStringLiteral("books_%1").arg(QCoreApplication::applicationPid());
-        QProcess cli;
-        cli.start(qEnvironmentVariable("OE_CLI"),
-                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
-                   QStringLiteral("oe_wizard"), QStringLiteral("--collection"), m_collection,
-                   QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
-        QVERIFY(cli.waitForFinished(300000));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        importBooks(m_collection);
     }
 
     void stopResumeVerifyRollBack()
@@ -137,6 +190,76 @@ private slots:
         QVERIFY2(rolledBack.ok, qPrintable(rolledBack.error.toString()));
         QCOMPARE(rolledBack.progress.migrated, toSplit);
         QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection) ==
+                originals);
+    }
+
+    // Closing the app mid-run: the next time the connection opens, the window offers the
+    // interrupted run, and the Migrations view resumes, verifies and rolls it back.
+    void interruptedRunIsOfferedAndResumed()
+    {
+        const QString collection = m_collection + QStringLiteral("_again");
+        importBooks(collection);
+        const auto originals =
+            fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), collection);
+        SourceState state;
+        state.setResult(analyseLive(collection));
+        state.setKeep(10);
+        const std::uint64_t toSplit = splitAndStop(state, collection);
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);
+        ConnectionSettings settings;
+        settings.uri = m_uri;
+        window.addConnection(QStringLiteral("ferretdb"), settings);
+        QVERIFY(found.wait(120000));
+        const QStringList runs = found.first().at(1).toStringList();
+        QVERIFY2(runs.join(QLatin1Char(' ')).contains(QStringLiteral("oe_wizard.") + collection),
+                 qPrintable(runs.join(QLatin1Char(' '))));
+        QVERIFY(window.statusText().contains(QStringLiteral("interrupted migration")));
+
+        window.sourceTree()->setCurrentIndex(window.sourceModel()->index(0, 0));
+        MigrationsDialog *dialog = window.openMigrations();
+        QVERIFY(dialog);
+        QSignalSpy refreshed(dialog, &MigrationsDialog::refreshed);
+        QSignalSpy done(dialog, &MigrationsDialog::actionFinished);
+        QVERIFY(refreshed.wait(60000));
+        auto rowOf = [&] {
+            for (int i = 0; i < int(dialog->runs().size()); ++i)
+                if (dialog->runs()[std::size_t(i)].config.collection == collection)
+                    return i;
+            return -1;
+        };
+        int row = rowOf();
+        QVERIFY(row >= 0);
+        QVERIFY(dialog->runs()[std::size_t(row)].interrupted());
+        QVERIFY(dialog->runs()[std::size_t(row)].split > 0);
+
+        dialog->resume(row);
+        QVERIFY(done.wait(240000));
+        QVERIFY2(done.last().first().value<MigrationOutcome>().ok,
+                 qPrintable(done.last().first().value<MigrationOutcome>().error.toString()));
+        QVERIFY(refreshed.wait(60000));
+        row = rowOf();
+        QCOMPARE(dialog->runs()[std::size_t(row)].state, RunState::Applied);
+        QCOMPARE(dialog->runs()[std::size_t(row)].split, toSplit);
+        QCOMPARE(dialog->runs()[std::size_t(row)].pending, std::uint64_t(0));
+
+        dialog->verify(row);
+        QVERIFY(done.wait(120000));
+        const MigrationOutcome verified = done.last().first().value<MigrationOutcome>();
+        QVERIFY(verified.ok);
+        QCOMPARE(verified.verify.checked, toSplit);
+        QCOMPARE(verified.verify.mismatches, std::uint64_t(0));
+        QVERIFY(refreshed.wait(60000));
+
+        dialog->rollback(rowOf(), false);
+        QVERIFY(done.wait(240000));
+        QVERIFY(done.last().first().value<MigrationOutcome>().ok);
+        QVERIFY(refreshed.wait(60000));
+        QCOMPARE(dialog->runs()[std::size_t(rowOf())].state, RunState::RolledBack);
+        QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), collection) ==
                 originals);
     }
 };

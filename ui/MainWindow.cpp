@@ -11,7 +11,9 @@
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
 #include "LatestJob.h"
+#include "MigrationHistory.h"
 #include "MigrationWizard.h"
+#include "MigrationsDialog.h"
 #include "PasswordVault.h"
 #include "ReportWriter.h"
 #include "SourceState.h"
@@ -158,6 +160,9 @@ void MainWindow::createActions()
                                           [this] { openMigrationWizard(); });
     m_migrateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     m_migrateAction->setEnabled(false);
+    m_migrationsAction = analysis->addAction(tr("Migrations on this &connection…"), this,
+                                             [this] { openMigrations(); });
+    m_migrationsAction->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Outlier Explorer"), this, [this] {
@@ -247,6 +252,8 @@ void MainWindow::loadCatalog(const QString &name)
                        showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
                                  catalog.error.toString());
                    emit connectionLoaded(name, ok);
+                   if (ok)
+                       checkInterruptedMigrations(name, m_sources->settingsOf(persistent), catalog);
                });
 }
 
@@ -329,6 +336,7 @@ void MainWindow::currentSourceChanged()
 {
     const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
     m_options->setSource(source);
+    m_migrationsAction->setEnabled(currentConnection().isValid());
     if (!source.isValid())
         return;
     SourceState *state = stateOf(source);
@@ -341,6 +349,77 @@ void MainWindow::currentSourceChanged()
         updateActions();
         m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
     }
+}
+
+QModelIndex MainWindow::currentConnection() const
+{
+    QModelIndex index = m_tree->currentIndex();
+    while (index.parent().isValid())
+        index = index.parent();
+    return index.isValid() && m_sources->kindOf(index) == SourceTreeModel::Kind::Connection
+               ? index
+               : QModelIndex();
+}
+
+MigrationsDialog *MainWindow::openMigrations()
+{
+    const QModelIndex connection = currentConnection();
+    if (!connection.isValid())
+        return nullptr;
+    auto *dialog =
+        new MigrationsDialog(connection.data().toString(), m_sources->settingsOf(connection), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+// A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.
+void MainWindow::checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,
+                                            const Catalog &catalog)
+{
+    QStringList databases;
+    for (const Catalog::Database &db : catalog.databases)
+        for (const CollectionInfo &c : db.collections)
+            if (c.name.endsWith(QStringLiteral("_outlier_migrations")) &&
+                !databases.contains(db.info.name))
+                databases << db.info.name;
+    if (databases.isEmpty())
+        return;
+    LatestJob *&job = m_historyJobs[name];
+    if (!job)
+        job = new LatestJob(this);
+    job->start(
+        [settings, databases] {
+            MigrationRuns runs;
+            SourceError error;
+            MigrationHistory::runs(settings, databases, &runs, &error);
+            return runs;
+        },
+        [this, name](const MigrationRuns &runs) {
+            QStringList interrupted;
+            for (const MigrationRun &r : runs)
+                if (r.interrupted())
+                    interrupted << QStringLiteral("%1.%2 (%3, %4)")
+                                       .arg(r.database, r.config.collection, r.config.field,
+                                            journalText(r.state));
+            emit interruptedMigrationsFound(name, interrupted);
+            if (interrupted.isEmpty())
+                return;
+            m_status->setText(tr("%1: an interrupted migration can be resumed (Analysis → "
+                                 "Migrations).")
+                                  .arg(name));
+            if (!m_interactive)
+                return;
+            auto *box = new QMessageBox(
+                QMessageBox::Question, tr("Interrupted migration"),
+                tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
+                   "Migrations to resume, verify or roll it back?")
+                    .arg(name, interrupted.join(QLatin1Char('\n'))),
+                QMessageBox::Open | QMessageBox::Close, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            connect(box, &QMessageBox::accepted, this, [this] { openMigrations(); });
+            box->open();
+        });
 }
 
 void MainWindow::updateActions()

@@ -20,6 +20,8 @@ class CollectionView;
 class DocumentLoader;
 class LatestJob;
 class MigrationWizard;
+class MigrationsDialog;
+struct Catalog;
 class PasswordVault;
 class SourceState;
 class SourceTreeModel;
@@ -50,6 +52,8 @@ public:
     // The guided migration for the current source, from its state; null (and a status line)
     // without an analysed array.
     MigrationWizard *openMigrationWizard();
+    // The runs recorded in the current connection's journals; null without a connection.
+    MigrationsDialog *openMigrations();
 
     SourceTreeModel *sourceModel() const { return m_sources; }
     QTreeView *sourceTree() const { return m_tree; }
@@ -66,6 +70,8 @@ signals:
     void connectionLoaded(const QString &name, bool ok);
     void demoReady();
     void errorShown(const QString &message);
+    // After a connection's catalog loads: the runs its journals record as interrupted.
+    void interruptedMigrationsFound(const QString &connection, const QStringList &runs);
     void reportsExported(bool ok, const QString &message);
 
 protected:
@@ -81,6 +87,9 @@ private:
     void loadCatalog(const QString &name);
     SourceState *stateOf(const SourceRef &source);
     void updateActions();
+    QModelIndex currentConnection() const;
+    void checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,
+                                    const Catalog &catalog);
     void restoreLayout();
 
     SourceTreeModel *m_sources;
@@ -97,6 +106,7 @@ private:
     LatestJob *m_demoJob;
     LatestJob *m_exportJob;
     QHash<QString, LatestJob *> m_catalogJobs; // by connection name
+    QHash<QString, LatestJob *> m_historyJobs; // by connection name
     PasswordVault *m_vault;
     QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
     QString m_runningKey;
@@ -106,6 +116,7 @@ private:
     QAction *m_cancelAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_migrateAction = nullptr;
+    QAction *m_migrationsAction = nullptr;
 };
 
 } // namespace oe

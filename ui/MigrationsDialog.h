@@ -1,0 +1,59 @@
+#pragma once
+
+#include "ConnectionSettings.h"
+#include "MigrationRun.h"
+#include "SourceError.h"
+
+#include <QDialog>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace oe {
+
+class LatestJob;
+class MigrationRunner;
+struct MigrationOutcome;
+
+// The migrations one connection remembers (every run in its journals: when, collection, field,
+// keep, state, counts), and for the selected one: verify, resume (split again: the journal
+// finishes what was pending) or roll back. Everything runs off the UI thread.
+class MigrationsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    MigrationsDialog(const QString &connectionName, const ConnectionSettings &settings,
+                     QWidget *parent = nullptr);
+    void refresh();
+    const MigrationRuns &runs() const { return m_runs; }
+    QTableWidget *table() const { return m_table; }
+    QLabel *status() const { return m_status; }
+    // Runs the action on row `row` (as its button does; rollback without asking).
+    void verify(int row);
+    void resume(int row);
+    void rollback(int row, bool ask = true);
+
+signals:
+    void refreshed(bool ok);
+    void actionFinished(const oe::MigrationOutcome &outcome);
+
+private:
+    void showRuns(const MigrationRuns &runs, const SourceError &error);
+    void start(int row, int step);
+    void finished(const MigrationOutcome &outcome);
+    int selectedRow() const;
+    void updateButtons();
+
+    QString m_name;
+    ConnectionSettings m_settings;
+    MigrationRuns m_runs;
+    QTableWidget *m_table;
+    QLabel *m_status;
+    QPushButton *m_verify, *m_resume, *m_rollback, *m_refresh;
+    LatestJob *m_listJob;
+    MigrationRunner *m_runner;
+    QString m_lastAction; // what the last verify/resume/rollback said
+};
+
+} // namespace oe

@@ -1,6 +1,7 @@
 // Every model of the explorer under QAbstractItemModelTester, filled with real analyses.
 #include "DocumentFetcher.h"
 #include "DocumentTreeModel.h"
+#include "DocumentViewer.h"
 #include "FieldTableModel.h"
 #include "GuiFixtures.h"
 #include "OutlierTableModel.h"
@@ -13,8 +14,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QtTest>
 
 #include <bson/bson.h>
@@ -265,6 +268,43 @@ private slots:
         QVERIFY(!model.sourceAt(model.index(0, 0, conn)).isValid());
         model.removeConnection(conn);
         QCOMPARE(model.rowCount(), 1);
+    }
+
+    // Scrolling an expanded long array reaches its last element: the activity feed with
+    // 100,288 activities, each a document of its own (QTreeView alone stopped at 1,999).
+    void viewerScrollsToTheLastElement()
+    {
+        const auto reference = fixtures::readReference(m_feeds);
+        int largest = 0;
+        for (int i = 1; i < reference.size(); ++i)
+            if (reference[i].longestArrayLength > reference[largest].longestArrayLength)
+                largest = i;
+        const int length = int(reference[largest].longestArrayLength);
+        QVERIFY(length > 50000);
+        SourceError error;
+        const QByteArray doc = DocumentFetcher::fromDump(m_feeds, std::uint64_t(largest), &error);
+        QVERIFY2(!doc.isEmpty(), qPrintable(error.toString()));
+
+        DocumentViewer viewer;
+        viewer.resize(700, 500);
+        viewer.setDocument(doc, QStringLiteral("largest"));
+        viewer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+        QModelIndex array;
+        for (int r = 0; r < viewer.model()->rowCount(); ++r)
+            if (viewer.model()->index(r, 0).data().toString() ==
+                reference[largest].longestArrayPath)
+                array = viewer.model()->index(r, 0);
+        QVERIFY(array.isValid());
+        viewer.tree()->expand(array);
+        QScrollBar *bar = viewer.tree()->verticalScrollBar();
+        for (int i = 0; i < 1000 && viewer.model()->rowCount(array) < length; ++i) {
+            bar->setValue(bar->maximum());
+            QCoreApplication::processEvents(); // the test's own loop: layout after each fetch
+        }
+        QCOMPARE(viewer.model()->rowCount(array), length);
+        QCOMPARE(viewer.model()->index(length - 1, 0, array).data().toString(),
+                 QString::number(length - 1));
     }
 };
 

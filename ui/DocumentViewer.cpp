@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTextCursor>
 #include <QTimer>
@@ -37,6 +38,13 @@ DocumentViewer::DocumentViewer(QWidget *parent)
     m_json->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_json->setPlaceholderText(tr("Rendering extended JSON…"));
     m_tabs->addTab(m_tree, tr("&Tree"));
+    // QTreeView fetches more rows for an expanded array only while laying it out; scrolled to
+    // the end of what is loaded, a long array must ask for its next chunk itself, or the tree
+    // stops after its first chunks.
+    connect(m_tree->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            &DocumentViewer::fetchVisible);
+    connect(m_tree, &QTreeView::expanded, this, &DocumentViewer::fetchVisible,
+            Qt::QueuedConnection);
     m_tabs->addTab(m_json, tr("&Extended JSON"));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -96,6 +104,28 @@ void DocumentViewer::appendChunk(int generation)
     m_pending.clear();
     m_json->moveCursor(QTextCursor::Start);
     emit jsonReady();
+}
+
+// Every expanded array or document whose last loaded row is on screen reads its next chunk.
+void DocumentViewer::fetchVisible()
+{
+    fetchVisibleUnder(QModelIndex());
+}
+
+void DocumentViewer::fetchVisibleUnder(const QModelIndex &parent)
+{
+    const int rows = m_model->rowCount(parent);
+    if (rows == 0)
+        return;
+    const QModelIndex last = m_model->index(rows - 1, 0, parent);
+    if (parent.isValid() && m_model->canFetchMore(parent) &&
+        m_tree->viewport()->rect().intersects(m_tree->visualRect(last))) {
+        m_model->fetchMore(parent);
+        return; // the view lays out again and scrolls on: the next call goes further
+    }
+    for (int r = 0; r < rows; ++r)
+        if (const QModelIndex child = m_model->index(r, 0, parent); m_tree->isExpanded(child))
+            fetchVisibleUnder(child);
 }
 
 } // namespace oe

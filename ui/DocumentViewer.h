@@ -31,6 +31,8 @@ signals:
     void jsonReady();
 
 private:
+    void fetchVisible();
+    void fetchVisibleUnder(const QModelIndex &parent);
     DocumentTreeModel *m_model;
     QTreeView *m_tree;
     QPlainTextEdit *m_json;

@@ -5,6 +5,7 @@
 #include "ChartPanel.h"
 #include "CollectionView.h"
 #include "GuiFixtures.h"
+#include "QuantitySpinBox.h"
 #include "SizesPage.h"
 #include "SourceState.h"
 #include "SplitPreviewPage.h"
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -283,6 +285,50 @@ private slots:
         view.splitPreview()->keepBox()->setValue(300);
         QCOMPARE(view.arrays()->control()->value(), std::uint64_t(300));
         QCOMPARE(view.arrays()->panel()->chart()->threshold().value(), 300.0);
+    }
+
+    // "8 MiB" is 8 MiB, not 8 B; an unknown unit is refused; the arrows step sensibly.
+    void thresholdTakesUnits()
+    {
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("8 MiB")).value(), std::uint64_t(8)
+                                                                                   << 20);
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("8mib")).value(), std::uint64_t(8)
+                                                                                  << 20);
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("1.5 KB")).value(),
+                 std::uint64_t(1500));
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("2 KiB")).value(), std::uint64_t(2048));
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("40000")).value(),
+                 std::uint64_t(40000));
+        QCOMPARE(QuantitySpinBox::parseBytes(QStringLiteral("40,000 B")).value(),
+                 std::uint64_t(40000));
+        QVERIFY(!QuantitySpinBox::parseBytes(QStringLiteral("8 XB")));
+        QVERIFY(!QuantitySpinBox::parseBytes(QStringLiteral("MiB")));
+        QVERIFY(!QuantitySpinBox::parseBytes(QStringLiteral("-3 B")));
+
+        ThresholdControl control(QStringLiteral("Size:"), QStringLiteral(" B"));
+        control.setMaximum(std::uint64_t(1) << 30);
+        QSignalSpy changed(&control, &ThresholdControl::valueChanged);
+        QSpinBox *spin = control.spinBox();
+        auto *edit = spin->findChild<QLineEdit *>();
+        QVERIFY(edit);
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("8 MiB"));
+        QTest::keyClick(spin, Qt::Key_Return);
+        QCOMPARE(control.value(), std::uint64_t(8) << 20);
+        QCOMPARE(changed.last().at(0).value<std::uint64_t>(), std::uint64_t(8) << 20);
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("8 X"));
+        QVERIFY2(!edit->text().contains(QLatin1Char('X')), qPrintable(edit->text())); // refused
+        QTest::keyClick(spin, Qt::Key_Escape);
+
+        control.setValue(40000);
+        QTest::keyClick(spin, Qt::Key_Up);
+        QCOMPARE(control.value(), std::uint64_t(41000));
+        QTest::keyClick(spin, Qt::Key_Down);
+        QTest::keyClick(spin, Qt::Key_Down);
+        QCOMPARE(control.value(), std::uint64_t(39000));
+        QCOMPARE(QuantitySpinBox::stepFor(7), 1);
+        QCOMPARE(QuantitySpinBox::stepFor(1269), 100);
     }
 };
 

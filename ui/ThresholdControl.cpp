@@ -1,16 +1,20 @@
 #include "ThresholdControl.h"
 
+#include "QuantitySpinBox.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSpinBox>
 
 #include <limits>
 
 namespace oe {
 
 ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, QWidget *parent)
-    : QWidget(parent), m_spin(new QSpinBox(this)),
+    : QWidget(parent), m_spin(new QuantitySpinBox(suffix.trimmed() == QLatin1String("B")
+                                                      ? QuantitySpinBox::Unit::Bytes
+                                                      : QuantitySpinBox::Unit::Elements,
+                                                  this)),
       m_button(new QPushButton(tr("Use &recommended"), this)), m_counters(new QLabel(this))
 {
     auto *layout = new QHBoxLayout(this);
@@ -19,7 +23,8 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     caption->setBuddy(m_spin);
     layout->addWidget(caption);
     m_spin->setRange(0, std::numeric_limits<int>::max());
-    m_spin->setSuffix(suffix);
+    if (suffix.trimmed() != QLatin1String("B"))
+        m_spin->setSuffix(suffix); // bytes show their unit themselves
     m_spin->setGroupSeparatorShown(true);
     m_spin->setKeyboardTracking(false);
     m_spin->setAccelerated(true);

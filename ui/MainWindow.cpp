@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -163,6 +164,7 @@ void MainWindow::createActions()
     m_migrationsAction = analysis->addAction(tr("Migrations on this &connection…"), this,
                                              [this] { openMigrations(); });
     m_migrationsAction->setEnabled(false);
+    qApp->installEventFilter(this);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Outlier Explorer"), this, [this] {
@@ -422,6 +424,20 @@ void MainWindow::checkInterruptedMigrations(const QString &name, const Connectio
         });
 }
 
+// The window's own shortcuts win over a text field's editing keys: on X11 a line edit takes
+// Ctrl+E (end of line) and Ctrl+M, which would swallow Export and Migrate while typing a filter.
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::ShortcutOverride && isActiveWindow()) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        const QKeySequence pressed(key->keyCombination());
+        for (const QAction *action : {m_exportAction, m_migrateAction})
+            if (action->isEnabled() && action->shortcut() == pressed)
+                return true; // not accepted: the shortcut map triggers the action
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::updateActions()
 {
     const SourceState *state = m_view->state();
@@ -545,7 +561,7 @@ void MainWindow::openDocument(const OutlierRow &row)
 
 void MainWindow::exportReports(const QString &chosen)
 {
-    if (!m_view->hasResult())
+    if (!m_view->hasResult() || (chosen.isEmpty() && !m_interactive))
         return;
     const QString directory =
         chosen.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export CSV reports into"))

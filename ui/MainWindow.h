@@ -60,6 +60,7 @@ public:
     CollectionView *collectionView() const { return m_view; }
     AnalysisOptionsBar *optionsBar() const { return m_options; }
     AnalysisRunner *runner() const { return m_runner; }
+    QAction *exportAction() const { return m_exportAction; }
     QString statusText() const;
     QString lastError() const { return m_lastError; }
     // Dialogs that would wait for a user (error boxes) are skipped, for scripted runs.
@@ -76,6 +77,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void createActions();

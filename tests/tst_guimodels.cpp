@@ -87,7 +87,13 @@ private slots:
         page.showResult(m_feedsResult);
         const auto &rows = m_feedsResult.outliers.rows;
         QVERIFY(!rows.empty());
-        QCOMPARE(page.model()->rowCount(), int(rows.size()));
+        // One row per document, whatever the number of reasons it was listed for.
+        QSet<QString> documents;
+        for (const OutlierRow &r : rows)
+            documents.insert(r.id);
+        QVERIFY(documents.size() < qsizetype(rows.size())); // some document has two reasons
+        QCOMPARE(page.model()->rowCount(), int(documents.size()));
+        QCOMPARE(qulonglong(documents.size()), qulonglong(m_feedsResult.outliers.outlierDocuments));
         // Sizes agree with an independent read of the dump.
         QHash<QString, std::uint32_t> sizeById;
         for (const auto &d : m_feedsRef)
@@ -101,23 +107,34 @@ private slots:
                          .toULongLong(),
                      qulonglong(sizeById.value(id)));
         }
-        // Free-text filter: exactly the rows of one _id.
+        // Free-text filter: the one row of one _id, with all its reasons.
         const QString id = rows.front().id;
-        const auto expected = std::count_if(rows.begin(), rows.end(),
-                                            [&](const OutlierRow &r) { return r.id == id; });
+        QStringList idReasons;
+        for (const OutlierRow &r : rows)
+            if (r.id == id)
+                idReasons << r.reason;
         QTest::keyClicks(page.filterEdit(), id);
-        QCOMPARE(page.proxy()->rowCount(), int(expected));
+        QCOMPARE(page.proxy()->rowCount(), 1);
+        QCOMPARE(page.proxy()->index(0, OutlierTableModel::Reason).data().toString(),
+                 idReasons.join(QStringLiteral(", ")));
         page.filterEdit()->clear();
-        QCOMPARE(page.proxy()->rowCount(), int(rows.size()));
-        // Reason filter: exactly the rows with that reason.
+        QCOMPARE(page.proxy()->rowCount(), int(documents.size()));
+        // Reason filter: exactly the documents listed for that reason.
         QVERIFY(page.reasonBox()->count() >= 2);
         page.reasonBox()->setCurrentIndex(1);
         const QString reason = page.reasonBox()->currentData().toString();
-        const auto withReason = std::count_if(
-            rows.begin(), rows.end(), [&](const OutlierRow &r) { return r.reason == reason; });
-        QCOMPARE(page.proxy()->rowCount(), int(withReason));
+        QSet<QString> withReason;
+        for (const OutlierRow &r : rows)
+            if (r.reason == reason)
+                withReason.insert(r.id);
+        QCOMPARE(page.proxy()->rowCount(), int(withReason.size()));
         for (int r = 0; r < page.proxy()->rowCount(); ++r)
-            QCOMPARE(page.proxy()->index(r, OutlierTableModel::Reason).data().toString(), reason);
+            QVERIFY(page.proxy()
+                        ->index(r, OutlierTableModel::Reason)
+                        .data()
+                        .toString()
+                        .split(QStringLiteral(", "))
+                        .contains(reason));
         // Sorting by size, descending, through the proxy.
         page.proxy()->sort(OutlierTableModel::Size, Qt::DescendingOrder);
         for (int r = 1; r < page.proxy()->rowCount(); ++r)
@@ -132,7 +149,7 @@ private slots:
         QSignalSpy requested(&page, &OutliersPage::documentRequested);
         page.activate(page.proxy()->index(0, 0));
         QCOMPARE(requested.count(), 1);
-        QCOMPARE(requested.first().first().value<OutlierRow>().reason, reason);
+        QVERIFY(requested.first().first().value<OutlierRow>().reason.contains(reason));
     }
 
     void documentTreeModelExpandsLazily()

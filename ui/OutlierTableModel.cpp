@@ -4,14 +4,40 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
+
+#include <unordered_map>
 
 namespace oe {
 
 void OutlierTableModel::setRows(const std::vector<OutlierRow> &rows)
 {
     beginResetModel();
-    m_rows = rows;
+    m_rows.clear();
+    m_reasons.clear();
+    std::unordered_map<std::uint64_t, std::size_t> byDocument;
+    for (const OutlierRow &r : rows) {
+        if (!m_reasons.contains(r.reason))
+            m_reasons << r.reason;
+        const auto [at, added] = byDocument.try_emplace(r.docIndex, m_rows.size());
+        if (added) {
+            m_rows.push_back(r);
+            continue;
+        }
+        OutlierRow &doc = m_rows[at->second];
+        if (!doc.reason.split(QStringLiteral(", ")).contains(r.reason))
+            doc.reason += QStringLiteral(", ") + r.reason;
+        if (!r.path.isEmpty() && !doc.path.split(QStringLiteral(", ")).contains(r.path))
+            doc.path = doc.path.isEmpty() ? r.path : doc.path + QStringLiteral(", ") + r.path;
+        doc.arrayLength = std::max(doc.arrayLength, r.arrayLength);
+        doc.detail += QLatin1Char('\n') + r.detail;
+    }
     endResetModel();
+}
+
+QString OutlierTableModel::reasonPattern(const QString &code)
+{
+    return QStringLiteral("(^|, )%1(, |$)").arg(QRegularExpression::escape(code));
 }
 
 const OutlierRow *OutlierTableModel::rowAt(int row) const
@@ -21,11 +47,7 @@ const OutlierRow *OutlierTableModel::rowAt(int row) const
 
 QStringList OutlierTableModel::reasons() const
 {
-    QStringList out;
-    for (const auto &r : m_rows)
-        if (!out.contains(r.reason))
-            out << r.reason;
-    return out;
+    return m_reasons;
 }
 
 int OutlierTableModel::rowCount(const QModelIndex &parent) const
@@ -72,7 +94,8 @@ QVariant OutlierTableModel::data(const QModelIndex &index, int role) const
         case Path:
             return r.path;
         case Length:
-            return r.path.isEmpty() ? QString() : Format::count(r.arrayLength);
+            return r.arrayLength == 0 && r.path.isEmpty() ? QString()
+                                                          : Format::count(r.arrayLength);
         case ShareOfLimit:
             return Format::percent(share);
         case Reason:
@@ -109,7 +132,7 @@ QVariant OutlierTableModel::headerData(int section, Qt::Orientation orientation,
     case ShareOfLimit:
         return tr("% of 16 MiB");
     case Reason:
-        return tr("Reason");
+        return tr("Reasons");
     }
     return {};
 }

@@ -6,8 +6,10 @@
 
 namespace oe {
 
-// The outlier rows of an analysis: _id, size, path, length, share of 16 MiB, reason.
-// Qt::UserRole gives numbers for sorting; ReasonRole the reason code for filtering.
+// The outlier documents of an analysis, one row each with every reason it was listed for:
+// _id, size, array path(s), longest length, share of 16 MiB, reasons. (The CSV report keeps
+// one row per reason, as `analyze` writes it.) Qt::UserRole gives numbers for sorting;
+// ReasonRole the reason codes, ", "-separated, for filtering (see reasonPattern()).
 class OutlierTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -27,8 +29,11 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setRows(const std::vector<OutlierRow> &rows);
+    // The document's row: reason, path and detail hold every reason's, ", " or line joined.
     const OutlierRow *rowAt(int row) const;
     QStringList reasons() const; // distinct reason codes, in order of appearance
+    // Matches the ReasonRole of the rows listed for `code` (among others).
+    static QString reasonPattern(const QString &code);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -37,7 +42,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<OutlierRow> m_rows;
+    std::vector<OutlierRow> m_rows; // one per document
+    QStringList m_reasons;
 };
 
 } // namespace oe

@@ -69,8 +69,7 @@ OutliersPage::OutliersPage(QWidget *parent)
     connect(m_reason, &QComboBox::currentIndexChanged, this, [this] {
         const QString code = m_reason->currentData().toString();
         m_reasonProxy->setFilterRegularExpression(
-            code.isEmpty() ? QString()
-                           : QStringLiteral("^%1$").arg(QRegularExpression::escape(code)));
+            code.isEmpty() ? QString() : OutlierTableModel::reasonPattern(code));
         updateCount();
     });
     connect(m_table, &QTableView::activated, this, &OutliersPage::activate);

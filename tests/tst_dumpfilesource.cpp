@@ -298,14 +298,35 @@ private slots:
         options.batchBytes = 512;
         std::uint64_t last = 0;
         int calls = 0;
+        options.mode = AnalysisOptions::Mode::Full;
         Analyzer::run(source, options, nullptr, [&](const Analyzer::Progress &p) {
             QVERIFY(p.documents >= last);
             last = p.documents;
             QCOMPARE(p.totalBytes.value_or(0), std::uint64_t(m_all.size()));
+            // The count and the chart filling in say the same.
+            QCOMPARE(p.sizesSoFar.total(), p.documents);
             ++calls;
         });
         QVERIFY(calls >= 1);
         QCOMPARE(last, 300u);
+    }
+
+    // A sample's progress counts the sample, not the file's bytes.
+    void sampleProgressCountsTheSample()
+    {
+        DumpFileSource source(path(QStringLiteral("good.bson")));
+        AnalysisOptions options;
+        options.mode = AnalysisOptions::Mode::Sample;
+        options.count = 100;
+        options.batchBytes = 512;
+        Analyzer::Progress last;
+        Analyzer::run(source, options, nullptr, [&](const Analyzer::Progress &p) {
+            QVERIFY(!p.totalBytes);
+            QCOMPARE(p.totalDocuments.value_or(0), std::uint64_t(100));
+            QVERIFY(p.documents <= 100);
+            last = p;
+        });
+        QCOMPARE(last.documents, std::uint64_t(100));
     }
 };
 

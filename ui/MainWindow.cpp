@@ -10,6 +10,7 @@
 #include "DemoDataGenerator.h"
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
+#include "Format.h"
 #include "LatestJob.h"
 #include "MigrationHistory.h"
 #include "MigrationWizard.h"
@@ -517,10 +518,12 @@ void MainWindow::showResult(const AnalysisResult &result)
     updateActions();
     switch (p.status) {
     case CollectionProfile::Status::Complete:
-        m_status->setText(tr("Analysed %1 documents of %2 in %3.")
-                              .arg(QLocale().toString(qulonglong(p.documents)),
-                                   result.request.source.displayName(),
-                                   QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s")));
+        m_status->setText(
+            tr("Analysed %1 documents of %2 in %3.%4")
+                .arg(QLocale().toString(qulonglong(p.documents)),
+                     result.request.source.displayName(),
+                     QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
+                     timeLimitNote(result.request.maxTimeMs, p.seconds)));
         break;
     case CollectionProfile::Status::Cancelled:
         m_status->setText(tr("Cancelled after %1 documents: the charts show a partial result.")
@@ -536,6 +539,17 @@ void MainWindow::showResult(const AnalysisResult &result)
         break;
     }
     emit analysisFinished(result);
+}
+
+// A server time limit bounds each operation (the query, each getMore), not the scan: one that
+// "did not apply" to a longer scan says why.
+QString MainWindow::timeLimitNote(qint64 maxTimeMs, double seconds)
+{
+    if (maxTimeMs <= 0 || seconds * 1000.0 <= double(maxTimeMs))
+        return {};
+    return tr(" The %1 server time limit applies to each server operation (every batch), not to "
+              "the whole scan.")
+        .arg(Format::duration(double(maxTimeMs) / 1000.0));
 }
 
 void MainWindow::showError(const QString &title, const QString &message, const QString &details)

@@ -89,6 +89,7 @@ private:
     void loadCatalog(const QString &name);
     SourceState *stateOf(const SourceRef &source);
     void updateActions();
+    static QString timeLimitNote(qint64 maxTimeMs, double seconds);
     QModelIndex currentConnection() const;
     void checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,
                                     const Catalog &catalog);

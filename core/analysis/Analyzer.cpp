@@ -191,8 +191,8 @@ private:
     std::optional<SampleSelection> m_selection;
     std::optional<std::uint64_t> m_population;
     std::atomic<bool> m_stop{false};
-    std::atomic<std::uint64_t> m_doneDocs{0};
-    std::atomic<std::uint64_t> m_doneBytes{0};
+    std::uint64_t m_doneDocs = 0;  // read and queued (the reading thread only)
+    std::uint64_t m_doneBytes = 0;
     FirstFault m_fault;
     std::vector<ProfileBuilder> m_builders;
     QThreadPool m_pool;
@@ -231,7 +231,6 @@ void Scan::startWorkers()
             ProfileBuilder &builder = m_builders[std::size_t(w)];
             while (auto batch = m_queue.pop()) {
                 if (!m_stop.load(std::memory_order_relaxed)) {
-                    std::uint64_t bytes = 0;
                     for (const auto &doc : batch->documents) {
                         SourceError e;
                         if (!builder.addDocument(batch->data(doc), doc.length, doc.index, &e)) {
@@ -242,10 +241,7 @@ void Scan::startWorkers()
                             m_stop = true;
                             break;
                         }
-                        bytes += doc.length;
                     }
-                    m_doneDocs += batch->documents.size();
-                    m_doneBytes += bytes;
                 }
                 m_queue.recycle(std::move(batch));
             }
@@ -262,13 +258,21 @@ void Scan::report(bool force)
         return;
     m_lastReport = now;
     Analyzer::Progress p;
-    p.documents = m_doneDocs.load();
-    p.bytes = m_doneBytes.load();
-    p.totalBytes = m_source.totalBytes();
-    p.totalDocuments = m_selection ? std::optional<std::uint64_t>(m_selection->size())
-                       : m_options.mode == AnalysisOptions::Mode::Limit
-                           ? std::optional<std::uint64_t>(m_options.count)
-                           : m_source.estimatedDocuments();
+    // Documents handed to the workers: what the chart shows too (workers are a batch behind).
+    p.documents = m_doneDocs;
+    p.bytes = m_doneBytes;
+    // Bytes measure progress only when every document is read; a sample or a limit reads
+    // (or keeps) a number of documents.
+    const bool whole = m_options.mode == AnalysisOptions::Mode::Full && !m_selection;
+    if (whole)
+        p.totalBytes = m_source.totalBytes();
+    const auto estimated = m_source.estimatedDocuments();
+    if (m_selection)
+        p.totalDocuments = m_selection->size();
+    else if (whole)
+        p.totalDocuments = estimated;
+    else
+        p.totalDocuments = estimated ? std::min(*estimated, m_options.count) : m_options.count;
     p.seconds = double(now) / 1000.0;
     p.sizesSoFar = m_sizesSoFar;
     m_progress(p);
@@ -282,9 +286,12 @@ SourceError Scan::readAll()
                      [&](std::unique_ptr<DocumentBatch> batch) {
                          if (m_stop.load())
                              return false;
-                         if (m_progress)
-                             for (const auto &doc : batch->documents)
+                         for (const auto &doc : batch->documents) {
+                             if (m_progress)
                                  m_sizesSoFar.add(doc.length);
+                             m_doneBytes += doc.length;
+                         }
+                         m_doneDocs += batch->documents.size();
                          m_queue.push(std::move(batch));
                          report(false);
                          return true;

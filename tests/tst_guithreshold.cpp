@@ -185,6 +185,17 @@ private slots:
         QVERIFY(svgText.contains("<path") || svgText.contains("<polyline"));
         QVERIFY(!chart.exportTo(m_dir.filePath(QStringLiteral("chart.bmp")), &error));
         QVERIFY2(error.contains(QStringLiteral(".bmp")), qPrintable(error));
+        // A failure says why.
+        const QString missing = m_dir.filePath(QStringLiteral("no/such/folder/chart.png"));
+        QVERIFY(!chart.exportTo(missing, &error));
+        QVERIFY2(error.contains(QStringLiteral("No such file or directory")), qPrintable(error));
+        // A name typed without extension takes the chosen filter's.
+        QCOMPARE(ChartPanel::withExtension(QStringLiteral("/tmp/sizes"),
+                                           QStringLiteral("PDF document (*.pdf)")),
+                 QStringLiteral("/tmp/sizes.pdf"));
+        QCOMPARE(ChartPanel::withExtension(QStringLiteral("/tmp/sizes.svg"),
+                                           QStringLiteral("PDF document (*.pdf)")),
+                 QStringLiteral("/tmp/sizes.svg"));
     }
 
     void keepCountersMatchTheData()

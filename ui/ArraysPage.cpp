@@ -135,6 +135,8 @@ void ArraysPage::showField(const FieldProfile *field)
         return;
     }
     m_path = QString::fromStdString(field->path);
+    m_panel->setExportName(QStringLiteral("%1-%2-array-lengths")
+                               .arg(result().request.source.collectionName(), m_path));
     m_panel->chart()->setBins(field->lengths.histogram().bins());
     m_control->setMaximum(std::max<std::uint64_t>(field->lengths.max(), 1));
     const SplitRecommendation *rec = result().recommendationFor(field->path);

@@ -2,10 +2,12 @@
 
 #include <QCheckBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace oe {
@@ -41,13 +43,29 @@ void ChartPanel::setHint(const QString &text)
     m_hint->setText(text);
 }
 
+void ChartPanel::setExportName(const QString &baseName)
+{
+    m_exportName = baseName;
+}
+
+QString ChartPanel::withExtension(const QString &path, const QString &filter)
+{
+    if (!QFileInfo(path).suffix().isEmpty())
+        return path;
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.([a-z]+)"));
+    const QRegularExpressionMatch m = pattern.match(filter);
+    return m.hasMatch() ? path + QLatin1Char('.') + m.captured(1) : path;
+}
+
 void ChartPanel::exportChart()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), QStringLiteral("chart.png"),
-        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
-    if (path.isEmpty())
+    QString filter;
+    const QString chosen = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), m_exportName + QStringLiteral(".png"),
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &filter);
+    if (chosen.isEmpty())
         return;
+    const QString path = withExtension(chosen, filter);
     QString error;
     if (!m_chart->exportTo(path, &error))
         QMessageBox::warning(this, tr("Export chart"), error);

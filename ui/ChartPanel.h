@@ -19,6 +19,10 @@ public:
     QCheckBox *cdfToggle() const { return m_cdf; }
     // The usage hint under the chart (charts without a threshold line say less).
     void setHint(const QString &text);
+    // The file name the export offers, without extension: what the chart shows.
+    void setExportName(const QString &baseName);
+    // A name typed without extension takes the chosen filter's ("PDF document (*.pdf)").
+    static QString withExtension(const QString &path, const QString &filter);
     // Asks for a file name and writes the chart there.
     void exportChart();
 
@@ -26,6 +30,7 @@ private:
     HistogramChart *m_chart;
     QCheckBox *m_cdf;
     QLabel *m_hint;
+    QString m_exportName = QStringLiteral("chart");
 };
 
 } // namespace oe

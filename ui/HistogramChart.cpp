@@ -2,6 +2,7 @@
 
 #include "Format.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -377,12 +378,27 @@ void HistogramChart::mouseReleaseEvent(QMouseEvent *event)
 bool HistogramChart::exportTo(const QString &path, QString *error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("pdf") &&
+        suffix != QLatin1String("svg")) {
+        *error = tr("unsupported chart format '.%1': use .png, .pdf or .svg").arg(suffix);
+        return false;
+    }
+    // Opened first, so a failure says why (no such folder, permission denied, disk full).
+    QFile probe(path);
+    if (!probe.open(QIODevice::WriteOnly)) {
+        *error =
+            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), probe.errorString());
+        return false;
+    }
     bool ok = false;
     if (suffix == QLatin1String("png")) {
-        ok = savePng(path, 0, 0, 2.0);
+        ok = toPixmap(0, 0, 2.0).save(&probe, "PNG");
+        probe.close();
     } else if (suffix == QLatin1String("pdf")) {
+        probe.close();
         ok = savePdf(path);
-    } else if (suffix == QLatin1String("svg")) {
+    } else {
+        probe.close();
         QSvgGenerator svg;
         svg.setFileName(path);
         svg.setSize(size());
@@ -394,12 +410,13 @@ bool HistogramChart::exportTo(const QString &path, QString *error)
             toPainter(&painter, width(), height());
             ok = painter.end();
         }
-    } else {
-        *error = tr("unsupported chart format '.%1': use .png, .pdf or .svg").arg(suffix);
-        return false;
     }
     if (!ok)
-        *error = tr("could not write %1").arg(QDir::toNativeSeparators(path));
+        *error =
+            tr("could not write %1: %2")
+                .arg(QDir::toNativeSeparators(path), probe.error() != QFileDevice::NoError
+                                                         ? probe.errorString()
+                                                         : tr("the image could not be rendered"));
     return ok;
 }
 

@@ -518,12 +518,11 @@ void MainWindow::showResult(const AnalysisResult &result)
     updateActions();
     switch (p.status) {
     case CollectionProfile::Status::Complete:
-        m_status->setText(
-            tr("Analysed %1 documents of %2 in %3.%4")
-                .arg(QLocale().toString(qulonglong(p.documents)),
-                     result.request.source.displayName(),
-                     QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
-                     timeLimitNote(result.request.maxTimeMs, p.seconds)));
+        m_status->setText(tr("Analysed %1 documents of %2 in %3.%4")
+                              .arg(QLocale().toString(qulonglong(p.documents)),
+                                   result.request.source.displayName(),
+                                   QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
+                                   timeLimitNote(result.request.maxTimeMs, p.seconds)));
         break;
     case CollectionProfile::Status::Cancelled:
         m_status->setText(tr("Cancelled after %1 documents: the charts show a partial result.")

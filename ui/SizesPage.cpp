@@ -53,6 +53,8 @@ void SizesPage::showProgress(const AnalysisProgress &progress)
 void SizesPage::showResult(const AnalysisResult &result)
 {
     m_panel->chart()->setBins(result.profile.sizes.histogram().bins());
+    m_panel->setExportName(result.request.source.collectionName() +
+                           QStringLiteral("-document-sizes"));
     if (result.profile.documents == 0) {
         m_panel->chart()->setThreshold(std::nullopt);
         m_control->setCounters(tr("No documents were analysed."));

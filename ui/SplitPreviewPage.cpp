@@ -380,6 +380,9 @@ void SplitPreviewPage::showPlan()
         emit planReady();
         return;
     }
+    m_panel->setExportName(QStringLiteral("%1-%2-keep-%3-sizes-after-split")
+                               .arg(config.collection, config.field)
+                               .arg(config.keep));
     m_panel->chart()->setBins(plan.sizesBefore.histogram().bins());
     m_panel->chart()->setComparison(plan.sizesAfter.histogram().bins(), tr("after the split"),
                                     tr("before"));

@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -340,6 +341,47 @@ private slots:
         QCOMPARE(control.value(), std::uint64_t(39000));
         QCOMPARE(QuantitySpinBox::stepFor(7), 1);
         QCOMPARE(QuantitySpinBox::stepFor(1269), 100);
+    }
+
+    // Small counts: whole-number tick labels only, none repeated; the threshold's label stays
+    // clear of the legend wherever the line is.
+    void axisLabelsAndThresholdLabelStayReadable()
+    {
+        HistogramChart chart(HistogramChart::Unit::Elements);
+        chart.resize(700, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        for (const auto unit : {HistogramChart::Unit::Elements, HistogramChart::Unit::Bytes})
+            for (const auto &bins : std::vector<std::vector<LogHistogram::Bin>>{
+                     {{3, 4, 1}}, {{1, 2, 1}, {2, 3, 2}}, {{5, 6, 2}, {6, 7, 1}}}) {
+                HistogramChart small(unit);
+                small.resize(700, 400);
+                small.setBins(bins);
+                small.resetView();
+                small.replot();
+                for (QCPAxis *axis : {small.xAxis, small.yAxis}) {
+                    QStringList labels;
+                    for (const QString &l : axis->tickVectorLabels())
+                        if (!l.isEmpty())
+                            labels << l;
+                    QVERIFY(!labels.isEmpty());
+                    QVERIFY2(QSet<QString>(labels.begin(), labels.end()).size() == labels.size(),
+                             qPrintable(labels.join(QStringLiteral(", "))));
+                }
+            }
+        chart.setBins({{10, 12, 1}, {12, 15, 3}, {15, 20, 2}, {90, 100, 1}});
+        chart.resetView();
+
+        for (const double at : {11.0, 60.0, 95.0}) {
+            chart.setThreshold(at);
+            chart.replot();
+            chart.replot(); // the label follows the legend's laid-out place
+            const QRectF label = chart.thresholdLabelRect();
+            QVERIFY(!label.isEmpty());
+            QVERIFY2(!label.intersects(QRectF(chart.legend->outerRect())),
+                     qPrintable(QStringLiteral("threshold %1").arg(at)));
+            QVERIFY(QRectF(chart.axisRect()->rect()).adjusted(-1, -1, 1, 1).contains(label));
+        }
     }
 };
 

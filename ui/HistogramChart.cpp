@@ -1,5 +1,7 @@
 #include "HistogramChart.h"
 
+#include <QFontMetricsF>
+
 #include "Format.h"
 
 #include <QFile>
@@ -36,6 +38,10 @@ public:
 protected:
     QString getTickLabel(double tick, const QLocale &, QChar, int) override
     {
+        // Counts and bytes are whole: a tick between two whole numbers (a short log range)
+        // gets no label, or "1, 1, 1, 2, 2" would run along the axis.
+        if (std::abs(tick - std::round(tick)) > 1e-6 * std::max(1.0, tick))
+            return {};
         const auto v = std::uint64_t(std::llround(tick));
         return m_unit == HistogramChart::Unit::Bytes ? Format::bytes(v) : Format::count(v);
     }
@@ -90,7 +96,8 @@ HistogramChart::HistogramChart(Unit unit, QWidget *parent) : QCustomPlot(parent)
     m_lineLabel = new QCPItemText(this);
     m_lineLabel->setVisible(false);
     m_lineLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_lineLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_lineLabel->position->setTypeY(QCPItemPosition::ptAbsolute);
+    connect(this, &QCustomPlot::beforeReplot, this, &HistogramChart::placeLineLabel);
     m_empty = new QCPItemText(this);
     m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_empty->position->setCoords(0.5, 0.5);
@@ -248,12 +255,37 @@ void HistogramChart::rebuild()
         const double x = std::max(*m_threshold, kFloor);
         m_line->point1->setCoords(x, 1);
         m_line->point2->setCoords(x, 2);
-        m_lineLabel->position->setCoords(x, 0.02);
         m_lineLabel->setText(QStringLiteral(" ") +
                              tr("threshold %1").arg(formatValue(*m_threshold)));
     }
     m_empty->setVisible(m_bins.empty());
     replot(rpQueuedReplot);
+}
+
+void HistogramChart::placeLineLabel()
+{
+    if (!m_threshold)
+        return;
+    const double x = std::max(*m_threshold, kFloor);
+    const double px = xAxis->coordToPixel(x);
+    const QRect area = axisRect()->rect();
+    const double width =
+        QFontMetricsF(m_lineLabel->font()).horizontalAdvance(m_lineLabel->text()) + 8.0;
+    const bool leftOfLine = px + width > area.right();
+    m_lineLabel->setPositionAlignment((leftOfLine ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    const double left = leftOfLine ? px - width : px;
+    double top = area.top() + 4.0;
+    const QRect key = legend->visible() ? legend->outerRect() : QRect();
+    if (key.isValid() && left < key.right() && left + width > key.left())
+        top = key.bottom() + 4.0;
+    m_lineLabel->position->setCoords(x, top);
+}
+
+QRectF HistogramChart::thresholdLabelRect() const
+{
+    if (!m_threshold || !m_lineLabel->visible())
+        return {};
+    return QRectF(m_lineLabel->topLeft->pixelPosition(), m_lineLabel->bottomRight->pixelPosition());
 }
 
 void HistogramChart::resetView()

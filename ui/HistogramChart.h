@@ -43,6 +43,9 @@ public:
     QString binTextAt(const QPoint &position) const;
     // Where the threshold line is drawn, in widget pixels (for tests and hit testing).
     double thresholdPixel() const;
+    // Where the threshold's label is drawn (pixels; empty without a threshold): never under the
+    // legend, and on the line's left when there is no room on its right.
+    QRectF thresholdLabelRect() const;
     int outlierBinCount() const { return m_outlierBins; }
     QString formatValue(double value) const;
 
@@ -59,6 +62,7 @@ protected:
 
 private:
     void rebuild();
+    void placeLineLabel();
     void applyPalette();
     double snapped(double value) const;
     int binAt(double key) const;

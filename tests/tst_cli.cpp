@@ -1,9 +1,11 @@
 #include "BsonFixtures.h"
 #include "CsvTestReader.h"
+#include "DemoDataGenerator.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -80,6 +82,17 @@ private slots:
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
             QCOMPARE(QCryptographicHash::hash(a.readAll(), QCryptographicHash::Sha256),
                      QCryptographicHash::hash(b.readAll(), QCryptographicHash::Sha256));
+        }
+        // The desktop app's demo (`outlier-explorer --demo`) is the same data.
+        const QString gui = m_dir.filePath(QStringLiteral("gui-demo"));
+        QStringList files;
+        QString error;
+        QVERIFY2(oe::DemoDataGenerator::ensureDemo(gui, &files, &error), qPrintable(error));
+        QCOMPARE(files.size(), 3);
+        for (const QString &file : files) {
+            QFile a(file), b(again + QLatin1Char('/') + QFileInfo(file).fileName());
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), qPrintable(file));
         }
     }
 

@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDirIterator>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -307,6 +308,81 @@ private slots:
         const QString err = QString::fromUtf8(gui.readAllStandardError());
         QVERIFY2(err.contains(QStringLiteral("charts")) && err.contains(QStringLiteral("overview")),
                  qPrintable(err));
+    }
+
+    void wizardScreenshot_data()
+    {
+        QTest::addColumn<QString>("page");
+        for (const char *page : {"layout", "verify"})
+            QTest::newRow(page) << QString::fromLatin1(page);
+    }
+    // `--screenshot --wizard PAGE`: the wizard taken to PAGE as a user would (for verify: an
+    // offline split of the demo written into a temporary folder, then verified).
+    void wizardScreenshot()
+    {
+        QFETCH(QString, page);
+        const QString file =
+            m_dir.filePath(QStringLiteral("wizard-") + page + QStringLiteral(".png"));
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        gui.setProcessEnvironment(env);
+        gui.start(qEnvironmentVariable("OE_GUI"),
+                  {QStringLiteral("--demo"), QStringLiteral("--dataset"),
+                   QStringLiteral("book_sales"), QStringLiteral("--screenshot"), file,
+                   QStringLiteral("--wizard"), page});
+        QVERIFY(gui.waitForFinished(180000));
+        QVERIFY2(gui.exitCode() == 0, gui.readAllStandardError().constData());
+        QImage image(file);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 900 && image.height() >= 600);
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 5)
+            for (int x = 0; x < image.width(); x += 5)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 8, qPrintable(QString::number(colours.size())));
+        // Nothing was written beside the demo data: the split went to a temporary folder.
+        QDirIterator it(m_dir.filePath(QStringLiteral("cache")), {QStringLiteral("*_split")},
+                        QDir::Dirs, QDirIterator::Subdirectories);
+        QVERIFY2(!it.hasNext(), qPrintable(it.hasNext() ? it.next() : QString()));
+    }
+
+    void screenshotRejectsAnUnknownWizardPage()
+    {
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        gui.setProcessEnvironment(env);
+        gui.start(qEnvironmentVariable("OE_GUI"),
+                  {QStringLiteral("--demo"), QStringLiteral("--screenshot"),
+                   m_dir.filePath(QStringLiteral("x.png")), QStringLiteral("--wizard"),
+                   QStringLiteral("confirm")});
+        QVERIFY(gui.waitForFinished(30000));
+        QCOMPARE(gui.exitCode(), 2);
+        const QString err = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("confirm")) && err.contains(QStringLiteral("safety")),
+                 qPrintable(err));
+    }
+
+    // `--demo` analyses every dataset: switching to another shows its result at once.
+    void demoAnalysesEveryDataset()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runDemo(QStringLiteral("activity_feeds"));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 120000);
+        QCOMPARE(finished.first().first().value<AnalysisResult>().request.source.displayName(),
+                 QStringLiteral("activity_feeds.bson"));
+        QVERIFY(window.selectSource(QStringLiteral("book_sales.bson")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->isApplied(), 10000);
+        QCOMPARE(window.collectionView()->result().request.source.displayName(),
+                 QStringLiteral("book_sales.bson"));
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("book_sales.bson: 2,000 documents")),
+                 qPrintable(window.statusText()));
     }
 };
 

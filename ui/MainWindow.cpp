@@ -36,6 +36,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -286,7 +287,22 @@ void MainWindow::showConnectDialog()
 void MainWindow::runDemo(const QString &select)
 {
     m_options->setMode(AnalysisOptions::Mode::Full); // the demo data is small: analyse it whole
-    connect(this, &MainWindow::demoReady, this, &MainWindow::runAnalysis, Qt::SingleShotConnection);
+    // The selected dataset first (it is on screen), then the others, one after the other.
+    connect(
+        this, &MainWindow::demoReady, this,
+        [this] {
+            const QString shown = m_sources->sourceAt(m_tree->currentIndex()).key();
+            m_queued.clear();
+            for (int row = 0; row < m_sources->rowCount(); ++row) {
+                const QModelIndex group = m_sources->index(row, 0);
+                for (int i = 0; i < m_sources->rowCount(group); ++i)
+                    if (const SourceRef s = m_sources->sourceAt(m_sources->index(i, 0, group));
+                        s.kind == SourceRef::Kind::Dump && s.key() != shown)
+                        m_queued << s;
+            }
+            runAnalysis();
+        },
+        Qt::SingleShotConnection);
     openDemo(select);
 }
 
@@ -347,6 +363,12 @@ void MainWindow::currentSourceChanged()
     if (state->hasResult()) {
         m_stack->setCurrentWidget(m_view);
         updateActions();
+        const CollectionProfile &p = state->analysis().profile;
+        m_status->setText(tr("%1: %2 documents analysed (%3).")
+                              .arg(source.displayName(), Format::count(p.documents), p.mode));
+    } else if (source.key() == m_runningKey) {
+        m_stack->setCurrentWidget(m_view);
+        m_status->setText(tr("Analysing %1…").arg(source.displayName()));
     } else if (source.key() != m_runningKey) {
         m_stack->setCurrentWidget(m_empty);
         updateActions();
@@ -470,7 +492,11 @@ SourceState *MainWindow::stateOf(const SourceRef &source)
 
 void MainWindow::runAnalysis()
 {
-    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    runAnalysisOf(m_sources->sourceAt(m_tree->currentIndex()));
+}
+
+void MainWindow::runAnalysisOf(const SourceRef &source)
+{
     if (const QString problem = m_options->problem(); !problem.isEmpty()) {
         m_status->setText(problem);
         return;
@@ -480,8 +506,10 @@ void MainWindow::runAnalysis()
     m_runningKey = source.key();
     stateOf(source)->clear();
     updateActions();
-    m_stack->setCurrentWidget(m_view);
-    m_view->showTab(QStringLiteral("sizes"));
+    if (m_sources->sourceAt(m_tree->currentIndex()).key() == source.key()) {
+        m_stack->setCurrentWidget(m_view);
+        m_view->showTab(QStringLiteral("sizes"));
+    }
     m_progress->setRange(0, 0);
     m_status->setText(tr("Analysing %1…").arg(source.displayName()));
 }
@@ -538,6 +566,11 @@ void MainWindow::showResult(const AnalysisResult &result)
         break;
     }
     emit analysisFinished(result);
+    if (!m_queued.isEmpty())
+        QTimer::singleShot(0, this, [this] {
+            if (!m_queued.isEmpty() && !m_runner->isRunning())
+                runAnalysisOf(m_queued.takeFirst());
+        });
 }
 
 // A server time limit bounds each operation (the query, each getMore), not the scan: one that

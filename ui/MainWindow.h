@@ -45,7 +45,8 @@ public:
     // The demo as `outlier-explorer --demo` shows it: the data opened, `select` analysed whole.
     void runDemo(const QString &select);
     bool selectSource(const QString &displayName);
-    void runAnalysis();
+    void runAnalysis(); // the selected source
+    void runAnalysisOf(const SourceRef &source);
     void cancelAnalysis();
     void showConnectDialog();
     void exportReports(const QString &directory = {});
@@ -113,6 +114,7 @@ private:
     PasswordVault *m_vault;
     QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
     QString m_runningKey;
+    QList<SourceRef> m_queued; // analysed after the running one (the demo's other datasets)
     QString m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

@@ -22,7 +22,8 @@ ScreenshotDirector::ScreenshotDirector(MainWindow *window, QString file, QString
       m_wizardPage(std::move(wizardPage))
 {
     m_window->setInteractive(false);
-    connect(m_window, &MainWindow::analysisFinished, this, &ScreenshotDirector::analysisDone);
+    connect(m_window, &MainWindow::analysisFinished, this, &ScreenshotDirector::analysisDone,
+            Qt::SingleShotConnection); // the shown dataset is analysed first
     connect(m_window, &MainWindow::errorShown, this, [this](const QString &message) {
         fail(QStringLiteral("the analysis failed: ") + message);
     });

@@ -27,8 +27,10 @@ int DemoDataCommand::run(const QStringList &arguments)
     parser.addOption({QStringLiteral("docs"),
                       QStringLiteral("Number of documents (with --dataset)."),
                       QStringLiteral("N")});
-    parser.addOption(
-        {QStringLiteral("seed"), QStringLiteral("Random seed (default 1)."), QStringLiteral("S")});
+    parser.addOption({QStringLiteral("seed"),
+                      QStringLiteral("Random seed (default %1, as the desktop demo).")
+                          .arg(oe::DemoDataGenerator::kDemoSeed),
+                      QStringLiteral("S")});
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
@@ -52,13 +54,15 @@ int DemoDataCommand::run(const QStringList &arguments)
         if (!QDir().mkpath(dir))
             return cli::fail(ExitIo, QStringLiteral("%1: cannot create directory").arg(dir));
         const QString path = QDir(dir).filePath(name + QStringLiteral(".bson"));
-        if (!oe::DemoDataGenerator::write(name, path, docs.value_or(0), seed.value_or(1), &error))
+        if (!oe::DemoDataGenerator::write(name, path, docs.value_or(0),
+                                          seed.value_or(oe::DemoDataGenerator::kDemoSeed), &error))
             return cli::fail(ExitIo, error);
         written << path;
     } else {
         if (docs)
             return cli::fail(ExitUsage, QStringLiteral("--docs goes with --dataset"));
-        if (!oe::DemoDataGenerator::writeDemo(dir, seed.value_or(1), &written, &error))
+        if (!oe::DemoDataGenerator::writeDemo(dir, seed.value_or(oe::DemoDataGenerator::kDemoSeed),
+                                              &written, &error))
             return cli::fail(ExitIo, error);
     }
     for (const QString &path : written)

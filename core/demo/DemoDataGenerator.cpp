@@ -324,7 +324,7 @@ bool DemoDataGenerator::ensureDemo(const QString &directory, QStringList *files,
         paths << QDir(directory).filePath(d.name + QStringLiteral(".bson"));
         complete = complete && QFileInfo::exists(paths.last());
     }
-    if (!complete && !writeDemo(directory, 42, nullptr, error))
+    if (!complete && !writeDemo(directory, kDemoSeed, nullptr, error))
         return false;
     *files = paths;
     return true;

@@ -21,6 +21,9 @@ public:
         bool inDemo; // part of the built-in demo (the benchmark shape is not)
     };
 
+    // The seed of the built-in demo: the desktop app's demo and `demo-data` write the same data.
+    static constexpr std::uint64_t kDemoSeed = 42;
+
     static QList<Dataset> datasets();
 
     // Writes `path` (atomically). documents == 0 means the dataset's default.

@@ -1,3 +1,4 @@
+#include "AnalysisOptionsBar.h"
 #include "AnalysisSession.h"
 #include "AnalysisWorker.h"
 #include "ArraysPage.h"
@@ -10,6 +11,7 @@
 #include "SplitPreviewPage.h"
 #include "ThresholdControl.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -245,6 +247,46 @@ private slots:
                 QLocale::c().formattedDataSize(qint64(largest), 1, QLocale::DataSizeIecFormat);
             QVERIFY2(r.out.contains(QStringLiteral("largest primary after: %1 (").arg(expected)),
                      qPrintable(r.out));
+        }
+    }
+
+    // The options bar offers the CLI's methods and presets: its request carries them.
+    void optionsBarOffersTheClisRules()
+    {
+        AnalysisOptionsBar bar;
+        SourceRef dump;
+        dump.kind = SourceRef::Kind::Dump;
+        dump.dumpPath = m_books;
+        QStringList offered;
+        for (int i = 0; i < bar.ruleBox()->count(); ++i) {
+            bar.ruleBox()->setCurrentIndex(i);
+            const DetectionOptions d = bar.request(dump).detection;
+            offered << (d.method == OutlierMethod::Absolute
+                            ? QStringLiteral("absolute:") + d.preset.name
+                            : methodName(d.method));
+        }
+        QStringList expected{QStringLiteral("iqr"), QStringLiteral("mad"),
+                             QStringLiteral("percentile")};
+        for (const QString &preset : ThresholdPreset::names())
+            expected << QString(QStringLiteral("absolute:") + preset);
+        QCOMPARE(offered, expected);
+        // And a rule chosen there exports what `analyze --method` writes.
+        bar.ruleBox()->setCurrentIndex(bar.ruleBox()->findData(QStringLiteral("absolute:atlas")));
+        AnalysisRequest request = bar.request(dump);
+        request.mode = AnalysisOptions::Mode::Full;
+        const QString guiOut = m_dir.filePath(QStringLiteral("gui_atlas"));
+        QCOMPARE(viaGui(request, guiOut), QString());
+        const QString cliOut = m_dir.filePath(QStringLiteral("cli_atlas"));
+        const CliRun r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                                 QStringLiteral("--out"), cliOut, QStringLiteral("--quiet"),
+                                 QStringLiteral("--method"), QStringLiteral("absolute"),
+                                 QStringLiteral("--preset"), QStringLiteral("atlas")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const char *name : {"outliers.csv", "recommendations.csv"}) {
+            QFile a(QDir(cliOut).filePath(QLatin1String(name))),
+                b(QDir(guiOut).filePath(QLatin1String(name)));
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            QVERIFY2(a.readAll() == b.readAll(), name);
         }
     }
 };

@@ -1,5 +1,8 @@
 #include "AnalysisOptionsBar.h"
 
+#include "OutlierMethod.h"
+#include "ThresholdPreset.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,7 +15,7 @@ namespace oe {
 
 AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
-      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)),
+      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)), m_rule(new QComboBox(this)),
       m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_problem(new QLabel(this))
 {
@@ -22,6 +25,17 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_mode->setToolTip(tr("Sample: a uniform random sample ($sample, or a reservoir where the "
                           "server lacks it). First: the first N in natural order. Full scan: "
                           "every document, exact."));
+    // The CLI's --method and --preset, at their default parameters.
+    m_rule->addItem(tr("IQR fence (k 1.5)"), QStringLiteral("iqr"));
+    m_rule->addItem(tr("MAD z-score (3.5)"), QStringLiteral("mad"));
+    m_rule->addItem(tr("Above p99"), QStringLiteral("percentile"));
+    for (const QString &preset : ThresholdPreset::names()) {
+        m_rule->addItem(tr("Fixed: %1").arg(preset), QString(QStringLiteral("absolute:") + preset));
+        m_rule->setItemData(m_rule->count() - 1, ThresholdPreset::byName(preset)->description,
+                            Qt::ToolTipRole);
+    }
+    m_rule->setToolTip(tr("How outliers are found where you set no threshold on a chart (the "
+                          "CLI's --method and --preset)."));
     m_count->setRange(1, 100000000);
     m_count->setValue(10000);
     m_count->setGroupSeparatorShown(true);
@@ -45,6 +59,7 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     layout->addWidget(m_count);
     layout->addWidget(m_filter, 2);
     layout->addWidget(m_timeLimit);
+    layout->addWidget(m_rule);
     layout->addWidget(m_run);
     layout->addWidget(m_cancel);
     layout->addWidget(m_problem, 1);
@@ -65,6 +80,13 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
     if (source.kind == SourceRef::Kind::Collection) {
         r.filter = m_filter->text().trimmed();
         r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
+    }
+    const QString rule = m_rule->currentData().toString();
+    if (rule.startsWith(QStringLiteral("absolute:"))) {
+        r.detection.method = OutlierMethod::Absolute;
+        r.detection.preset = *ThresholdPreset::byName(rule.mid(9));
+    } else {
+        r.detection.method = *methodFromName(rule);
     }
     return r;
 }

@@ -13,7 +13,8 @@ class QSpinBox;
 namespace oe {
 
 // How to analyse: sample N, the first N or a full scan; a filter (validated extended JSON,
-// live collections only); a server-side time limit; Run and Cancel.
+// live collections only); a server-side time limit; the outlier rule (the CLI's methods and
+// presets); Run and Cancel.
 class AnalysisOptionsBar : public QWidget
 {
     Q_OBJECT
@@ -30,6 +31,7 @@ public:
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *countBox() const { return m_count; }
     QLineEdit *filterEdit() const { return m_filter; }
+    QComboBox *ruleBox() const { return m_rule; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
 
@@ -44,6 +46,7 @@ private:
     QSpinBox *m_count;
     QLineEdit *m_filter;
     QSpinBox *m_timeLimit;
+    QComboBox *m_rule; // the detection method (and preset)
     QPushButton *m_run;
     QPushButton *m_cancel;
     QLabel *m_problem;

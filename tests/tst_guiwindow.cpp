@@ -377,6 +377,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 120000);
         QCOMPARE(finished.first().first().value<AnalysisResult>().request.source.displayName(),
                  QStringLiteral("activity_feeds.bson"));
+        // The datasets analysed in the background leave the status bar to the one on screen.
+        QVERIFY2(window.statusText().contains(QStringLiteral("activity_feeds.bson")),
+                 qPrintable(window.statusText()));
         QVERIFY(window.selectSource(QStringLiteral("book_sales.bson")));
         QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->isApplied(), 10000);
         QCOMPARE(window.collectionView()->result().request.source.displayName(),

@@ -511,7 +511,13 @@ void MainWindow::runAnalysisOf(const SourceRef &source)
         m_view->showTab(QStringLiteral("sizes"));
     }
     m_progress->setRange(0, 0);
-    m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+    if (isShown(source))
+        m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+}
+
+bool MainWindow::isShown(const SourceRef &source) const
+{
+    return m_sources->sourceAt(m_tree->currentIndex()).key() == source.key();
 }
 
 void MainWindow::cancelAnalysis()
@@ -528,10 +534,11 @@ void MainWindow::showProgress(const AnalysisProgress &progress)
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(*f * 1000));
     }
+    // A source analysed in the background (the demo's others) keeps to itself.
+    if (m_sources->sourceAt(m_tree->currentIndex()).key() != m_runningKey)
+        return;
     m_status->setText(progress.text());
-    const SourceRef current = m_sources->sourceAt(m_tree->currentIndex());
-    if (current.key() == m_runningKey)
-        m_view->showProgress(progress);
+    m_view->showProgress(progress);
 }
 
 void MainWindow::showResult(const AnalysisResult &result)
@@ -539,11 +546,16 @@ void MainWindow::showResult(const AnalysisResult &result)
     const QString key = result.request.source.key();
     m_runningKey.clear();
     const CollectionProfile &p = result.profile;
-    const bool current = m_sources->sourceAt(m_tree->currentIndex()).key() == key;
+    const bool current = isShown(result.request.source);
     if (current)
         m_view->showTab(QStringLiteral("overview"));
     stateOf(result.request.source)->setResult(result);
     updateActions();
+    if (!current && p.status != CollectionProfile::Status::Failed) {
+        emit analysisFinished(result);
+        runNextQueued();
+        return;
+    }
     switch (p.status) {
     case CollectionProfile::Status::Complete:
         m_status->setText(tr("Analysed %1 documents of %2 in %3.%4")
@@ -566,6 +578,11 @@ void MainWindow::showResult(const AnalysisResult &result)
         break;
     }
     emit analysisFinished(result);
+    runNextQueued();
+}
+
+void MainWindow::runNextQueued()
+{
     if (!m_queued.isEmpty())
         QTimer::singleShot(0, this, [this] {
             if (!m_queued.isEmpty() && !m_runner->isRunning())

@@ -90,6 +90,8 @@ private:
     void loadCatalog(const QString &name);
     SourceState *stateOf(const SourceRef &source);
     void updateActions();
+    bool isShown(const SourceRef &source) const; // the source selected in the tree
+    void runNextQueued();
     static QString timeLimitNote(qint64 maxTimeMs, double seconds);
     QModelIndex currentConnection() const;
     void checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,

@@ -221,6 +221,43 @@ private slots:
         driveTo(wizard, MigrationWizard::FinishPageId);
         QVERIFY(!QFileInfo::exists(out));
     }
+
+    // The whole wizard with the keyboard only: Alt+N, Alt+C and typing, Alt+A, Enter.
+    void keyboardOnly()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        MigrationWizard wizard(&state);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("keyboard")));
+        wizard.show();
+        QVERIFY(QTest::qWaitForWindowActive(&wizard));
+        auto press = [&](Qt::Key key, Qt::KeyboardModifiers mods = Qt::AltModifier) {
+            QWidget *target = QApplication::focusWidget() ? QApplication::focusWidget() : &wizard;
+            QTest::keyClick(target, key, mods);
+        };
+        auto nextWhenComplete = [&](int from) {
+            QCOMPARE(wizard.currentId(), from);
+            QTRY_VERIFY_WITH_TIMEOUT(wizard.currentPage()->isComplete(), 60000);
+            press(Qt::Key_N);
+            QTRY_COMPARE(wizard.currentId(), from + 1);
+        };
+        for (int page = MigrationWizard::SourcePageId; page < MigrationWizard::SafetyPageId; ++page)
+            nextWhenComplete(page);
+        press(Qt::Key_C); // "Type book_sales to &confirm"
+        QVERIFY(qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+        QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("book_sales"));
+        QTRY_VERIFY(wizard.currentPage()->isComplete());
+        press(Qt::Key_A); // "&Apply the split"
+        QTRY_COMPARE(wizard.currentId(), int(MigrationWizard::ApplyPageId));
+        nextWhenComplete(MigrationWizard::ApplyPageId);
+        nextWhenComplete(MigrationWizard::VerifyPageId);
+        QVERIFY(wizard.outcome(MigrationOutcome::Step::Verify).ok);
+        QCOMPARE(wizard.outcome(MigrationOutcome::Step::Verify).verify.mismatches,
+                 std::uint64_t(0));
+        press(Qt::Key_F); // "&Finish"
+        QTRY_VERIFY(!wizard.isVisible());
+        QCOMPARE(wizard.result(), int(QDialog::Accepted));
+    }
 };
 
 QTEST_MAIN(TestMigrationWizard)

@@ -2,8 +2,11 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <atomic>
 #include <concepts>
 #include <memory>
@@ -43,7 +46,7 @@ public:
                 });
         ++m_running;
         watcher->setFuture(QtConcurrent::run(
-            [work = std::move(work), flag]() mutable { return call(work, *flag); }));
+            pool(), [work = std::move(work), flag]() mutable { return call(work, *flag); }));
     }
     // The running job's result will be dropped; the job is asked to stop.
     void cancel()
@@ -57,6 +60,21 @@ public:
         }
     }
     bool isRunning() const { return m_running > 0; }
+
+    // The pool background jobs run on. Not Qt's global pool: Qt itself uses that one from the
+    // UI thread (image conversion and scaling while painting) and waits for it, so long jobs
+    // there would hold every repaint until one of them ends.
+    static QThreadPool *pool()
+    {
+        static QThreadPool jobs;
+        static const bool sized = [] {
+            jobs.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+            jobs.setObjectName(QStringLiteral("background jobs"));
+            return true;
+        }();
+        Q_UNUSED(sized)
+        return &jobs;
+    }
 
 private:
     template <typename Work> static auto call(Work &work, const std::atomic<bool> &cancelled)

@@ -42,7 +42,7 @@ QPlainTextEdit *jsonView(QWidget *parent)
 // Long JSON is cut for display; the sizes above it are always the real ones.
 QString displayed(const QString &json)
 {
-    constexpr qsizetype kMax = 1024 * 1024;
+    constexpr qsizetype kMax = 128 * 1024; // more would hold the window while it is laid out
     if (json.size() <= kMax)
         return json;
     return json.left(kMax) +

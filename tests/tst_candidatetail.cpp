@@ -65,9 +65,8 @@ bool expectedCompleteAbove(const Offers &offers, const Offers &retained, std::ui
     for (const Offer &o : offers) {
         if (o.value <= t)
             continue;
-        const bool kept = std::any_of(retained.begin(), retained.end(), [&o](const Offer &r) {
-            return r.docIndex == o.docIndex;
-        });
+        const bool kept = std::any_of(retained.begin(), retained.end(),
+                                      [&o](const Offer &r) { return r.docIndex == o.docIndex; });
         if (!kept)
             return false;
     }
@@ -153,7 +152,7 @@ Offers makeOffers(const QString &kind)
 }
 
 const char *const kKinds[] = {"random distinct", "random wide", "many ties", "with zeros",
-                              "ascending", "descending", "all zeros", "doc sizes"};
+                              "ascending",       "descending",  "all zeros", "doc sizes"};
 
 } // namespace
 
@@ -195,7 +194,8 @@ void TestCandidateTail::keepsLargest()
     QFETCH(int, capacity);
     const Offers offers = makeOffers(kind);
     const CandidateTail tail = tailOf(offers, std::size_t(capacity), CandidateTail::kNoThreshold);
-    const Offers expected = expectedRetained(offers, std::size_t(capacity), CandidateTail::kNoThreshold);
+    const Offers expected =
+        expectedRetained(offers, std::size_t(capacity), CandidateTail::kNoThreshold);
 
     QCOMPARE(tail.capacity(), std::size_t(capacity));
     QCOMPARE(tail.keepAbove(), CandidateTail::kNoThreshold);
@@ -235,10 +235,13 @@ void TestCandidateTail::keepAboveIgnoresCapacity_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<int>("capacity");
     QTest::addColumn<quint64>("keepAbove");
-    QTest::newRow("random distinct, 40% above") << QStringLiteral("random distinct") << 10 << quint64(66'600);
-    QTest::newRow("random distinct, cap 0") << QStringLiteral("random distinct") << 0 << quint64(100'000);
+    QTest::newRow("random distinct, 40% above")
+        << QStringLiteral("random distinct") << 10 << quint64(66'600);
+    QTest::newRow("random distinct, cap 0")
+        << QStringLiteral("random distinct") << 0 << quint64(100'000);
     QTest::newRow("many ties, above 4") << QStringLiteral("many ties") << 5 << quint64(4);
-    QTest::newRow("doc sizes, above 64 KiB") << QStringLiteral("doc sizes") << 50 << quint64(65'536);
+    QTest::newRow("doc sizes, above 64 KiB")
+        << QStringLiteral("doc sizes") << 50 << quint64(65'536);
     QTest::newRow("with zeros, above 0") << QStringLiteral("with zeros") << 3 << quint64(0);
 }
 
@@ -251,8 +254,8 @@ void TestCandidateTail::keepAboveIgnoresCapacity()
     const CandidateTail tail = tailOf(offers, std::size_t(capacity), keepAbove);
     const Offers expected = expectedRetained(offers, std::size_t(capacity), keepAbove);
 
-    const auto aboveCount = std::count_if(offers.begin(), offers.end(),
-                                          [keepAbove](const Offer &o) { return o.value > keepAbove; });
+    const auto aboveCount = std::count_if(
+        offers.begin(), offers.end(), [keepAbove](const Offer &o) { return o.value > keepAbove; });
     QVERIFY(aboveCount > capacity); // the case is meaningful: more above than capacity
     QCOMPARE(tail.keepAbove(), std::uint64_t(keepAbove));
     compareList(tail.sorted(), expected);
@@ -270,7 +273,8 @@ void TestCandidateTail::completeAboveBoundary_data()
         for (int capacity : {0, 1, 7, 250})
             QTest::addRow("%s cap %d", kind, capacity)
                 << QString::fromLatin1(kind) << capacity << quint64(CandidateTail::kNoThreshold);
-    QTest::newRow("doc sizes cap 20 keepAbove 100k") << QStringLiteral("doc sizes") << 20 << quint64(100'000);
+    QTest::newRow("doc sizes cap 20 keepAbove 100k")
+        << QStringLiteral("doc sizes") << 20 << quint64(100'000);
     QTest::newRow("many ties cap 3 keepAbove 5") << QStringLiteral("many ties") << 3 << quint64(5);
 }
 
@@ -350,10 +354,14 @@ void TestCandidateTail::wantsAgreesWithOffer_data()
     QTest::addColumn<quint64>("keepAbove");
     for (const char *kind : {"random distinct", "random wide", "many ties", "with zeros",
                              "ascending", "descending", "all zeros"}) {
-        QTest::addRow("%s cap 0", kind) << QString::fromLatin1(kind) << 0 << quint64(CandidateTail::kNoThreshold);
-        QTest::addRow("%s cap 1", kind) << QString::fromLatin1(kind) << 1 << quint64(CandidateTail::kNoThreshold);
-        QTest::addRow("%s cap 40", kind) << QString::fromLatin1(kind) << 40 << quint64(CandidateTail::kNoThreshold);
-        QTest::addRow("%s cap 8 keepAbove 300", kind) << QString::fromLatin1(kind) << 8 << quint64(300);
+        QTest::addRow("%s cap 0", kind)
+            << QString::fromLatin1(kind) << 0 << quint64(CandidateTail::kNoThreshold);
+        QTest::addRow("%s cap 1", kind)
+            << QString::fromLatin1(kind) << 1 << quint64(CandidateTail::kNoThreshold);
+        QTest::addRow("%s cap 40", kind)
+            << QString::fromLatin1(kind) << 40 << quint64(CandidateTail::kNoThreshold);
+        QTest::addRow("%s cap 8 keepAbove 300", kind)
+            << QString::fromLatin1(kind) << 8 << quint64(300);
     }
 }
 
@@ -373,12 +381,14 @@ void TestCandidateTail::wantsAgreesWithOffer()
         const std::size_t before = tail.size();
         tail.offer(candidateFor(o));
         const auto s = tail.sorted();
-        const bool retained = std::any_of(s.begin(), s.end(), [&o](const TailCandidate &c) {
-            return c.docIndex == o.docIndex;
-        });
+        const bool retained = std::any_of(
+            s.begin(), s.end(), [&o](const TailCandidate &c) { return c.docIndex == o.docIndex; });
         QVERIFY2(wants == retained,
                  qPrintable(QStringLiteral("value %1 doc %2: wants %3, retained %4")
-                                .arg(o.value).arg(o.docIndex).arg(wants).arg(retained)));
+                                .arg(o.value)
+                                .arg(o.docIndex)
+                                .arg(wants)
+                                .arg(retained)));
         // Retaining never shrinks the tail; rejecting leaves it unchanged.
         if (!retained)
             QCOMPARE(tail.size(), before);
@@ -401,7 +411,8 @@ void TestCandidateTail::mergeEqualsSingleTail_data()
         QTest::addRow("%s cap 25, 2 interleaved", kind)
             << QString::fromLatin1(kind) << 25 << quint64(CandidateTail::kNoThreshold) << 2 << true;
         QTest::addRow("%s cap 25, 2 halves", kind)
-            << QString::fromLatin1(kind) << 25 << quint64(CandidateTail::kNoThreshold) << 2 << false;
+            << QString::fromLatin1(kind) << 25 << quint64(CandidateTail::kNoThreshold) << 2
+            << false;
         QTest::addRow("%s cap 1, 4 interleaved", kind)
             << QString::fromLatin1(kind) << 1 << quint64(CandidateTail::kNoThreshold) << 4 << true;
         QTest::addRow("%s cap 7 keepAbove 200, 3 interleaved", kind)
@@ -425,8 +436,8 @@ void TestCandidateTail::mergeEqualsSingleTail()
 
     std::vector<Offers> split(static_cast<std::size_t>(parts));
     for (std::size_t i = 0; i < offers.size(); ++i) {
-        const std::size_t part = interleaved ? i % std::size_t(parts)
-                                             : i * std::size_t(parts) / offers.size();
+        const std::size_t part =
+            interleaved ? i % std::size_t(parts) : i * std::size_t(parts) / offers.size();
         split[part].push_back(offers[i]);
     }
 
@@ -462,8 +473,10 @@ void TestCandidateTail::aboveSortedAndFiltered_data()
     QTest::addColumn<int>("capacity");
     QTest::addColumn<quint64>("keepAbove");
     for (const char *kind : kKinds) {
-        QTest::addRow("%s cap 60", kind) << QString::fromLatin1(kind) << 60 << quint64(CandidateTail::kNoThreshold);
-        QTest::addRow("%s cap 5 keepAbove 100", kind) << QString::fromLatin1(kind) << 5 << quint64(100);
+        QTest::addRow("%s cap 60", kind)
+            << QString::fromLatin1(kind) << 60 << quint64(CandidateTail::kNoThreshold);
+        QTest::addRow("%s cap 5 keepAbove 100", kind)
+            << QString::fromLatin1(kind) << 5 << quint64(100);
     }
 }
 
@@ -516,7 +529,8 @@ void TestCandidateTail::largestIsPrefixOfSorted()
 
 void TestCandidateTail::zeroNeverKept()
 {
-    for (std::uint64_t keepAbove : {std::uint64_t(0), std::uint64_t(5), CandidateTail::kNoThreshold}) {
+    for (std::uint64_t keepAbove :
+         {std::uint64_t(0), std::uint64_t(5), CandidateTail::kNoThreshold}) {
         CandidateTail tail(100, keepAbove);
         QVERIFY(!tail.wants(0, 0));
         tail.offer(candidateFor({0, 0}));

@@ -232,7 +232,8 @@ private slots:
         BSON_APPEND_INT32(&array, "2", 11);
         BSON_APPEND_INT32(&array, "1", 12);
         bson_append_array_end(&doc, &array);
-        const auto r = DocumentSplitter::split(bson_get_data(&doc), doc.len, config(QStringLiteral("a"), 1, 1));
+        const auto r = DocumentSplitter::split(bson_get_data(&doc), doc.len,
+                                               config(QStringLiteral("a"), 1, 1));
         bson_destroy(&doc);
         QCOMPARE(r.kind, DocumentSplitter::Result::Kind::Invalid);
         QVERIFY2(r.problem.contains(QStringLiteral("element 1 of 'a' has the key '2', not '1'")),

@@ -3,6 +3,7 @@
 #include "DocumentTreeModel.h"
 #include "DocumentViewer.h"
 #include "FieldTableModel.h"
+#include "Format.h"
 #include "GuiFixtures.h"
 #include "OutlierTableModel.h"
 #include "OutliersPage.h"
@@ -322,6 +323,16 @@ private slots:
         QCOMPARE(viewer.model()->rowCount(array), length);
         QCOMPARE(viewer.model()->index(length - 1, 0, array).data().toString(),
                  QString::number(length - 1));
+    }
+
+    // A server time limit bounds each operation; a scan longer than it says so.
+    void timeLimitNote()
+    {
+        QVERIFY(Format::timeLimitNote(0, 10.0).isEmpty());   // no limit
+        QVERIFY(Format::timeLimitNote(5000, 3.0).isEmpty()); // the scan was shorter
+        const QString note = Format::timeLimitNote(1000, 3.0);
+        QVERIFY2(note.contains(QStringLiteral("each server operation")), qPrintable(note));
+        QVERIFY2(note.contains(Format::duration(1.0)), qPrintable(note));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "Format.h"
 
+#include <QCoreApplication>
+
 #include <QLocale>
 
 #include <cmath>
@@ -33,6 +35,15 @@ QString Format::duration(double seconds)
     if (total < 3600)
         return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60);
     return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
+}
+
+QString Format::timeLimitNote(qint64 maxTimeMs, double seconds)
+{
+    if (maxTimeMs <= 0 || seconds * 1000.0 <= double(maxTimeMs))
+        return {};
+    return QCoreApplication::translate("Format", " The %1 server time limit applies to each server "
+                                                 "operation (every batch), not to the whole scan.")
+        .arg(duration(double(maxTimeMs) / 1000.0));
 }
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QtGlobal>
 
 #include <cstdint>
 
@@ -16,6 +17,10 @@ public:
     static QString duration(double seconds);                // "2 min 5 s"
     // Share of MongoDB's 16 MiB document limit.
     static double ofLimit(std::uint64_t bytes) { return double(bytes) / double(16u << 20); }
+    // A server time limit bounds each operation (the query, each getMore), not the scan: for
+    // a scan longer than the limit, a sentence saying so (" The 1 s server time limit …");
+    // empty otherwise.
+    static QString timeLimitNote(qint64 maxTimeMs, double seconds);
 };
 
 } // namespace oe

@@ -11,8 +11,8 @@
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
 #include "Format.h"
+#include "InterruptedRunWatcher.h"
 #include "LatestJob.h"
-#include "MigrationHistory.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"
 #include "PasswordVault.h"
@@ -50,9 +50,21 @@ MainWindow::MainWindow(QWidget *parent)
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
       m_documents(new DocumentLoader(this)), m_demoJob(new LatestJob(this)),
-      m_exportJob(new LatestJob(this)), m_vault(new PasswordVault(this))
+      m_exportJob(new LatestJob(this)), m_vault(new PasswordVault(this)),
+      m_interrupted(new InterruptedRunWatcher(this))
 {
     setWindowTitle(tr("Outlier Explorer"));
+    createLayout();
+    createActions();
+
+    wire();
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createLayout()
+{
     m_tree->setModel(m_sources);
     m_tree->setObjectName(QStringLiteral("sourceTree"));
     m_tree->header()->setSectionResizeMode(SourceTreeModel::Name, QHeaderView::Stretch);
@@ -91,9 +103,10 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     m_status->setText(tr("Ready."));
+}
 
-    createActions();
-
+void MainWindow::wire()
+{
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &MainWindow::currentSourceChanged);
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
@@ -112,6 +125,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_runner, &AnalysisRunner::finished, this, &MainWindow::showResult);
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
+    connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
     connect(m_documents, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &id) {
                 auto *viewer = new DocumentViewer(this);
@@ -123,10 +137,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_documents, &DocumentLoader::failed, this, [this](const QString &message) {
         showError(tr("Open document"), tr("The document could not be loaded."), message);
     });
-    restoreLayout();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions()
 {
@@ -257,7 +268,7 @@ void MainWindow::loadCatalog(const QString &name)
                                  catalog.error.toString());
                    emit connectionLoaded(name, ok);
                    if (ok)
-                       checkInterruptedMigrations(name, m_sources->settingsOf(persistent), catalog);
+                       m_interrupted->check(name, m_sources->settingsOf(persistent), catalog);
                });
 }
 
@@ -399,52 +410,24 @@ MigrationsDialog *MainWindow::openMigrations()
 }
 
 // A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.
-void MainWindow::checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,
-                                            const Catalog &catalog)
+void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
 {
-    QStringList databases;
-    for (const Catalog::Database &db : catalog.databases)
-        for (const CollectionInfo &c : db.collections)
-            if (c.name.endsWith(QStringLiteral("_outlier_migrations")) &&
-                !databases.contains(db.info.name))
-                databases << db.info.name;
-    if (databases.isEmpty())
+    emit interruptedMigrationsFound(name, runs);
+    if (runs.isEmpty())
         return;
-    LatestJob *&job = m_historyJobs[name];
-    if (!job)
-        job = new LatestJob(this);
-    job->start(
-        [settings, databases] {
-            MigrationRuns runs;
-            SourceError error;
-            MigrationHistory::runs(settings, databases, &runs, &error);
-            return runs;
-        },
-        [this, name](const MigrationRuns &runs) {
-            QStringList interrupted;
-            for (const MigrationRun &r : runs)
-                if (r.interrupted())
-                    interrupted << QStringLiteral("%1.%2 (%3, %4)")
-                                       .arg(r.database, r.config.collection, r.config.field,
-                                            journalText(r.state));
-            emit interruptedMigrationsFound(name, interrupted);
-            if (interrupted.isEmpty())
-                return;
-            m_status->setText(tr("%1: an interrupted migration can be resumed (Analysis → "
-                                 "Migrations).")
-                                  .arg(name));
-            if (!m_interactive)
-                return;
-            auto *box = new QMessageBox(
-                QMessageBox::Question, tr("Interrupted migration"),
-                tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
-                   "Migrations to resume, verify or roll it back?")
-                    .arg(name, interrupted.join(QLatin1Char('\n'))),
-                QMessageBox::Open | QMessageBox::Close, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            connect(box, &QMessageBox::accepted, this, [this] { openMigrations(); });
-            box->open();
-        });
+    m_status->setText(
+        tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name));
+    if (!m_interactive)
+        return;
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Interrupted migration"),
+        tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
+           "Migrations to resume, verify or roll it back?")
+            .arg(name, runs.join(QLatin1Char('\n'))),
+        QMessageBox::Open | QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::accepted, this, [this] { openMigrations(); });
+    box->open();
 }
 
 // The window's own shortcuts win over a text field's editing keys: on X11 a line edit takes
@@ -562,7 +545,7 @@ void MainWindow::showResult(const AnalysisResult &result)
                               .arg(QLocale().toString(qulonglong(p.documents)),
                                    result.request.source.displayName(),
                                    QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
-                                   timeLimitNote(result.request.maxTimeMs, p.seconds)));
+                                   Format::timeLimitNote(result.request.maxTimeMs, p.seconds)));
         break;
     case CollectionProfile::Status::Cancelled:
         m_status->setText(tr("Cancelled after %1 documents: the charts show a partial result.")
@@ -588,17 +571,6 @@ void MainWindow::runNextQueued()
             if (!m_queued.isEmpty() && !m_runner->isRunning())
                 runAnalysisOf(m_queued.takeFirst());
         });
-}
-
-// A server time limit bounds each operation (the query, each getMore), not the scan: one that
-// "did not apply" to a longer scan says why.
-QString MainWindow::timeLimitNote(qint64 maxTimeMs, double seconds)
-{
-    if (maxTimeMs <= 0 || seconds * 1000.0 <= double(maxTimeMs))
-        return {};
-    return tr(" The %1 server time limit applies to each server operation (every batch), not to "
-              "the whole scan.")
-        .arg(Format::duration(double(maxTimeMs) / 1000.0));
 }
 
 void MainWindow::showError(const QString &title, const QString &message, const QString &details)

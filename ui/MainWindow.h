@@ -18,6 +18,7 @@ class AnalysisOptionsBar;
 class AnalysisRunner;
 class CollectionView;
 class DocumentLoader;
+class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
 class MigrationsDialog;
@@ -81,7 +82,9 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void createLayout();
     void createActions();
+    void wire();
     void currentSourceChanged();
     void showProgress(const AnalysisProgress &progress);
     void showResult(const AnalysisResult &result);
@@ -92,10 +95,8 @@ private:
     void updateActions();
     bool isShown(const SourceRef &source) const; // the source selected in the tree
     void runNextQueued();
-    static QString timeLimitNote(qint64 maxTimeMs, double seconds);
     QModelIndex currentConnection() const;
-    void checkInterruptedMigrations(const QString &name, const ConnectionSettings &settings,
-                                    const Catalog &catalog);
+    void offerInterrupted(const QString &name, const QStringList &runs);
     void restoreLayout();
 
     SourceTreeModel *m_sources;
@@ -112,8 +113,8 @@ private:
     LatestJob *m_demoJob;
     LatestJob *m_exportJob;
     QHash<QString, LatestJob *> m_catalogJobs; // by connection name
-    QHash<QString, LatestJob *> m_historyJobs; // by connection name
     PasswordVault *m_vault;
+    InterruptedRunWatcher *m_interrupted;
     QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
     QString m_runningKey;
     QList<SourceRef> m_queued; // analysed after the running one (the demo's other datasets)

@@ -127,6 +127,14 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     layout->addWidget(m_docSummary);
     layout->addWidget(split, 1);
 
+    wire();
+    clear();
+}
+
+SplitPreviewPage::~SplitPreviewPage() = default;
+
+void SplitPreviewPage::wire()
+{
     connect(m_path, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_setting && isCurrent())
             state()->choosePath(path());
@@ -145,10 +153,7 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString &message) {
         m_docSummary->setText(tr("Could not load the document: %1").arg(message));
     });
-    clear();
 }
-
-SplitPreviewPage::~SplitPreviewPage() = default;
 
 QString SplitPreviewPage::path() const
 {

@@ -53,6 +53,7 @@ protected:
     void bind(SourceState *state) override;
 
 private:
+    void wire();
     void showPath(const QString &path);
     void showKeep(std::uint64_t keep);
     void showPageSize(std::uint64_t pageSize);

@@ -179,8 +179,9 @@ bool sourceFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request)
 bool checkCombinations(const QCommandLineParser &parser)
 {
     if (!parser.positionalArguments().isEmpty()) {
-        cli::fail(ExitUsage, QStringLiteral("unexpected argument '%1'")
-                                 .arg(parser.positionalArguments().first()));
+        cli::fail(
+            ExitUsage,
+            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
         return false;
     }
     const bool live = parser.isSet(QStringLiteral("uri"));
@@ -248,8 +249,7 @@ bool detectionFrom(const QCommandLineParser &parser, oe::DetectionOptions *detec
 }
 
 // The numbers of the request: how much to read, thresholds, target, threads, live limits.
-bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
-                 std::uint64_t *top)
+bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request, std::uint64_t *top)
 {
     constexpr std::uint64_t kInt32Max = 2147483647;
     std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, topRows,
@@ -274,8 +274,7 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
     request->threads = int(threads.value_or(0));
     request->maxTimeMs = qint64(maxTime.value_or(0));
     request->batchSize = int(batchSize.value_or(0));
-    request->targetPrimaryBytes =
-        target.value_or(oe::SplitRecommendation::kDefaultTargetBytes);
+    request->targetPrimaryBytes = target.value_or(oe::SplitRecommendation::kDefaultTargetBytes);
     request->detection.sizeThreshold = sizeThreshold;
     request->detection.arrayThreshold = arrayThreshold;
     *top = topRows.value_or(20);
@@ -326,10 +325,10 @@ int AnalyzeCommand::run(const QStringList &arguments)
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();
-    const oe::AnalysisResult result = oe::AnalysisSession::run(
-        request, nullptr,
-        showProgress ? oe::AnalysisSession::ProgressCallback(printProgress)
-                     : oe::AnalysisSession::ProgressCallback());
+    const oe::AnalysisResult result =
+        oe::AnalysisSession::run(request, nullptr,
+                                 showProgress ? oe::AnalysisSession::ProgressCallback(printProgress)
+                                              : oe::AnalysisSession::ProgressCallback());
     if (showProgress)
         std::fputs("\n", stderr);
     if (result.sourceUnreadable())

@@ -191,7 +191,7 @@ private:
     std::optional<SampleSelection> m_selection;
     std::optional<std::uint64_t> m_population;
     std::atomic<bool> m_stop{false};
-    std::uint64_t m_doneDocs = 0;  // read and queued (the reading thread only)
+    std::uint64_t m_doneDocs = 0; // read and queued (the reading thread only)
     std::uint64_t m_doneBytes = 0;
     FirstFault m_fault;
     std::vector<ProfileBuilder> m_builders;

@@ -29,8 +29,7 @@ struct JournalEntry
     // The run's own document: its configuration and state.
     static QByteArray runDocument(const SplitConfig &config, RunState state);
     // False when `bson` is not a run document, or records a state this version does not know.
-    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config,
-                                      RunState *state);
+    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config, RunState *state);
 };
 
 } // namespace oe

@@ -42,8 +42,7 @@ public:
                      Loaded *loaded, SourceError *error);
     // Reads the journal's document entries of this run in the given states, in batches.
     static bool forEachEntryBatch(MongoConnection &connection, const QString &database,
-                                  const SplitConfig &config,
-                                  const std::vector<EntryState> &states,
+                                  const SplitConfig &config, const std::vector<EntryState> &states,
                                   std::size_t batch,
                                   const std::function<bool(std::vector<JournalEntry> &)> &visit,
                                   SourceError *error);

@@ -249,8 +249,7 @@ bool writeSplit(const QString &dumpPath, const QString &overflowPath, const QStr
     }
     if (error->isError())
         return false;
-    return output.write(journal, JournalEntry::runDocument(config, RunState::Applied),
-                        error) &&
+    return output.write(journal, JournalEntry::runDocument(config, RunState::Applied), error) &&
            output.commit(written, error);
 }
 

@@ -22,7 +22,8 @@
 
 namespace {
 
-struct WalkTotals {
+struct WalkTotals
+{
     std::uint64_t elements = 0;
     // Folds every element's type (which the walk reads anyway, to know where to recurse), so
     // the walk has an observable result the compiler cannot drop.
@@ -54,7 +55,9 @@ void walk(bson_iter_t *iter, WalkTotals &totals)
 
 long peakRssKb()
 {
-    struct rusage usage {};
+    struct rusage usage
+    {
+    };
     if (getrusage(RUSAGE_SELF, &usage) != 0)
         return -1;
     return usage.ru_maxrss; // kilobytes on Linux
@@ -106,7 +109,9 @@ int main(int argc, char **argv)
         return 1;
     }
     // bson_reader reports end of file even when a truncated document is left over.
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (stat(path, &info) == 0 && std::uint64_t(info.st_size) != bytes) {
         std::fprintf(stderr,
                      "bench_bare_walk: %s: %" PRIu64 " trailing byte(s) after document %" PRIu64

@@ -1,0 +1,40 @@
+#include "InterruptedRunWatcher.h"
+
+#include "LatestJob.h"
+#include "MigrationHistory.h"
+
+namespace oe {
+
+void InterruptedRunWatcher::check(const QString &connection, const ConnectionSettings &settings,
+                                  const Catalog &catalog)
+{
+    QStringList databases;
+    for (const Catalog::Database &db : catalog.databases)
+        for (const CollectionInfo &c : db.collections)
+            if (c.name.endsWith(QStringLiteral("_outlier_migrations")) &&
+                !databases.contains(db.info.name))
+                databases << db.info.name;
+    if (databases.isEmpty())
+        return;
+    LatestJob *&job = m_jobs[connection];
+    if (!job)
+        job = new LatestJob(this);
+    job->start(
+        [settings, databases] {
+            MigrationRuns runs;
+            SourceError error;
+            MigrationHistory::runs(settings, databases, &runs, &error);
+            return runs;
+        },
+        [this, connection](const MigrationRuns &runs) {
+            QStringList interrupted;
+            for (const MigrationRun &r : runs)
+                if (r.interrupted())
+                    interrupted << QStringLiteral("%1.%2 (%3, %4)")
+                                       .arg(r.database, r.config.collection, r.config.field,
+                                            journalText(r.state));
+            emit found(connection, interrupted);
+        });
+}
+
+} // namespace oe

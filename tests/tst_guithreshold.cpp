@@ -384,6 +384,22 @@ private slots:
             QVERIFY(QRectF(chart.axisRect()->rect()).adjusted(-1, -1, 1, 1).contains(label));
         }
     }
+
+    // A bin that straddles the line is drawn as both: orange only from the line on, as the
+    // counter counts only the values above it.
+    void straddlingBinIsSplitAtTheLine()
+    {
+        HistogramChart chart(HistogramChart::Unit::Elements);
+        chart.setBins({{10, 20, 5}, {20, 40, 3}, {40, 80, 1}});
+        chart.setThreshold(25);
+        QCOMPARE(chart.firstOutlierKey().value(), 25.0);
+        QCOMPARE(chart.outlierBinCount(), 2);
+        chart.setThreshold(39); // the bin's largest value, 39, is not above: not an outlier bin
+        QCOMPARE(chart.firstOutlierKey().value(), 40.0);
+        QCOMPARE(chart.outlierBinCount(), 1);
+        chart.setThreshold(5); // below every bin: all orange from the first edge
+        QCOMPARE(chart.firstOutlierKey().value(), 10.0);
+    }
 };
 
 QTEST_MAIN(TestGuiThreshold)

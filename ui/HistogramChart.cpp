@@ -208,11 +208,18 @@ void HistogramChart::rebuild()
     for (const auto &b : m_bins) {
         const double count = b.count ? double(b.count) : kFloor;
         // A bin is highlighted when it holds values above the threshold: its largest value
-        // (upper - 1) exceeds it.
+        // (upper - 1) exceeds it. One that straddles the line is drawn as both, split at the
+        // line: its part left of the line is not counted as outliers, its right part may be.
         const bool isHot = m_threshold && double(b.upper - 1) > *m_threshold && b.count > 0;
+        const bool straddles = isHot && double(b.lower) < *m_threshold;
         keys << keyOf(b.lower);
-        normal << (isHot ? kFloor : count);
-        hot << (isHot ? count : kFloor);
+        normal << (isHot && !straddles ? kFloor : count);
+        hot << (isHot && !straddles ? count : kFloor);
+        if (straddles) {
+            keys << std::max(*m_threshold, kFloor);
+            normal << kFloor;
+            hot << count;
+        }
         m_outlierBins += isHot ? 1 : 0;
         running += b.count;
         cdf << (m_total ? 100.0 * double(running) / double(m_total) : 0.0);
@@ -279,6 +286,14 @@ void HistogramChart::placeLineLabel()
     if (key.isValid() && left < key.right() && left + width > key.left())
         top = key.bottom() + 4.0;
     m_lineLabel->position->setCoords(x, top);
+}
+
+std::optional<double> HistogramChart::firstOutlierKey() const
+{
+    for (auto it = m_outliers->data()->constBegin(); it != m_outliers->data()->constEnd(); ++it)
+        if (it->value > kFloor)
+            return it->key;
+    return std::nullopt;
 }
 
 QRectF HistogramChart::thresholdLabelRect() const

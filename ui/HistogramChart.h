@@ -47,6 +47,8 @@ public:
     // legend, and on the line's left when there is no room on its right.
     QRectF thresholdLabelRect() const;
     int outlierBinCount() const { return m_outlierBins; }
+    // Where the orange (outlier) steps begin on the x axis; nullopt when none is drawn.
+    std::optional<double> firstOutlierKey() const;
     QString formatValue(double value) const;
 
 signals:

@@ -8,6 +8,7 @@
 #include "QuantitySpinBox.h"
 #include "SizesPage.h"
 #include "SourceState.h"
+#include "SplitExampleView.h"
 #include "SplitPreviewPage.h"
 #include "ThresholdControl.h"
 
@@ -275,21 +276,21 @@ private slots:
 
         // The chosen document after the split keeps exactly `keep` elements.
         QTRY_VERIFY_WITH_TIMEOUT(preview.count() >= 1 &&
-                                     !view.splitPreview()->primaryView()->toPlainText().isEmpty(),
+                                     !view.splitPreview()->example()->primaryView()->toPlainText().isEmpty(),
                                  20000);
         QTRY_VERIFY_WITH_TIMEOUT(
-            QJsonDocument::fromJson(view.splitPreview()->primaryView()->toPlainText().toUtf8())
+            QJsonDocument::fromJson(view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
                     .object()
                     .value(QStringLiteral("activities"))
                     .toArray()
                     .size() == int(keep),
             20000);
         const QJsonObject primary =
-            QJsonDocument::fromJson(view.splitPreview()->primaryView()->toPlainText().toUtf8())
+            QJsonDocument::fromJson(view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
                 .object();
         QCOMPARE(primary.value(QStringLiteral("has_extras")).toBool(), true);
         const QJsonObject page0 =
-            QJsonDocument::fromJson(view.splitPreview()->pageView()->toPlainText().toUtf8())
+            QJsonDocument::fromJson(view.splitPreview()->example()->pageView()->toPlainText().toUtf8())
                 .object();
         QCOMPARE(page0.value(QStringLiteral("page")).toInt(), 0);
         QCOMPARE(page0.value(QStringLiteral("parent_id")), primary.value(QStringLiteral("_id")));

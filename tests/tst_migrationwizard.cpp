@@ -3,19 +3,27 @@
 // session and byte-identical to `outlier-explorer-cli split` with the same options, verified,
 // rolled back to the original bytes, and the finish page's reports and log written.
 #include "CliRunner.h"
+#include "DocumentId.h"
 #include "GuiFixtures.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
 #include "SourceState.h"
 #include "WizardDriver.h"
 #include "WizardFinishPage.h"
+#include "SplitExampleView.h"
 #include "WizardLayoutPage.h"
+#include "WizardPreviewPage.h"
 #include "WizardSafetyPage.h"
 #include "WizardVerifyPage.h"
+
+#include <QProgressBar>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -106,6 +114,54 @@ private slots:
         QVERIFY(!layout->isComplete());
     }
 
+    // One outlier before and after: the longest array at the path, whole before, the first
+    // `keep` elements in the primary and the rest across the pages, in order.
+    void previewShowsTheLongestOutlierBeforeAndAfter()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        state.setKeep(40);
+        MigrationWizard wizard(&state);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("unused_preview")));
+        wizard.show();
+        driveTo(wizard, MigrationWizard::PreviewPageId);
+        auto *page = qobject_cast<WizardPreviewPage *>(wizard.currentPage());
+        QVERIFY(page);
+        QTRY_VERIFY_WITH_TIMEOUT(page->exampleSummary()->text().contains(QStringLiteral("before")),
+                                 60000);
+        const SplitConfig config = wizard.config();
+        const auto longest =
+            m_result.profile.field(config.field.toStdString())->longestPerDocument.largest(1);
+        QVERIFY(!longest.empty());
+        const qsizetype length = qsizetype(longest.front().value);
+        QVERIFY(length > 40);
+
+        auto parse = [](QPlainTextEdit *view) {
+            QJsonParseError error{};
+            const QJsonObject o =
+                QJsonDocument::fromJson(view->toPlainText().toUtf8(), &error).object();
+            if (error.error != QJsonParseError::NoError)
+                qWarning("unparsable JSON: %s", qPrintable(error.errorString()));
+            return o;
+        };
+        const QJsonArray before = parse(page->example()->beforeView())[config.field].toArray();
+        QCOMPARE(before.size(), length);
+        const QJsonObject primary = parse(page->example()->primaryView());
+        QJsonArray rebuilt = primary[config.field].toArray();
+        QCOMPARE(rebuilt.size(), qsizetype(40));
+        QCOMPARE(primary[config.flagField].toBool(), true);
+        QComboBox *pages = page->example()->pagesBox();
+        QVERIFY(pages->count() > 0);
+        for (int i = 0; i < pages->count(); ++i) {
+            pages->setCurrentIndex(i);
+            for (const auto &item : parse(page->example()->pageView())[config.itemsField].toArray())
+                rebuilt.append(item);
+        }
+        QCOMPARE(rebuilt, before);
+        QVERIFY(page->exampleSummary()->text().contains(
+            DocumentId::toRelaxedJson(longest.front().rawId).toHtmlEscaped()));
+    }
+
     void dumpSplitEqualsTheClisAndRollsBack()
     {
         SourceState state;
@@ -183,6 +239,9 @@ private slots:
             QDir(wizard.rollbackDir()).filePath(QStringLiteral("book_sales.bson"));
         QVERIFY(rolledBack.written.contains(restored));
         QVERIFY(bytesOf(restored) == bytesOf(m_books));
+        QVERIFY(verify->rollbackBar()->isVisible());
+        QCOMPARE(verify->rollbackBar()->value(), verify->rollbackBar()->maximum());
+        QVERIFY(verify->rollbackBar()->maximum() > 0);
 
         // Finish: reports as the explorer exports them, the log, the application's paths.
         driveTo(wizard, MigrationWizard::FinishPageId);

@@ -13,6 +13,7 @@
 #include "WizardDriver.h"
 #include "WizardSafetyPage.h"
 #include "WizardVerifyPage.h"
+#include <QProgressBar>
 
 #include <QCheckBox>
 #include <QLabel>
@@ -189,6 +190,12 @@ private slots:
         const MigrationOutcome &rolledBack = wizard.outcome(MigrationOutcome::Step::Rollback);
         QVERIFY2(rolledBack.ok, qPrintable(rolledBack.error.toString()));
         QCOMPARE(rolledBack.progress.migrated, toSplit);
+        // Its own progress: the bar counted every restored document.
+        QVERIFY(verify->rollbackBar()->isVisible());
+        QCOMPARE(verify->rollbackBar()->maximum(), int(toSplit));
+        QCOMPARE(verify->rollbackBar()->value(), int(toSplit));
+        QVERIFY2(verify->rollbackStatus()->text().contains(QStringLiteral("Rolled back")),
+                 qPrintable(verify->rollbackStatus()->text()));
         QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection) ==
                 originals);
     }

@@ -5,18 +5,14 @@
 #include "DocumentId.h"
 #include "DocumentLoader.h"
 #include "Format.h"
-#include "JsonIndenter.h"
-#include "LatestJob.h"
 #include "SourceState.h"
+#include "SplitExampleView.h"
 #include "SplitPlanner.h"
 
 #include <QComboBox>
-#include <QFontDatabase>
 #include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -27,45 +23,12 @@
 
 namespace oe {
 
-namespace {
-
-QPlainTextEdit *jsonView(QWidget *parent)
-{
-    auto *view = new QPlainTextEdit(parent);
-    view->setReadOnly(true);
-    view->setUndoRedoEnabled(false);
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    return view;
-}
-
-// Long JSON is cut for display; the sizes above it are always the real ones.
-QString displayed(const QString &json)
-{
-    constexpr qsizetype kMax = 128 * 1024; // more would hold the window while it is laid out
-    if (json.size() <= kMax)
-        return json;
-    return json.left(kMax) +
-           QCoreApplication::translate("SplitPreviewPage", "\n… (%1 more characters not shown)")
-               .arg(json.size() - kMax);
-}
-
-QString indented(const QString &json)
-{
-    const QByteArray utf8 = json.toUtf8();
-    const std::string text = JsonIndenter::indent(utf8.constData(), std::size_t(utf8.size()));
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-} // namespace
-
 SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     : SourcePage(parent), m_path(new QComboBox(this)), m_keep(new QSpinBox(this)),
       m_pageSize(new QSpinBox(this)), m_document(new QComboBox(this)),
-      m_docSummary(new QLabel(this)), m_primary(jsonView(this)), m_pages(new QComboBox(this)),
-      m_page(jsonView(this)), m_planSummary(new QLabel(this)),
-      m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
-      m_loader(new DocumentLoader(this)), m_previewJob(new LatestJob(this))
+      m_docSummary(new QLabel(this)), m_example(new SplitExampleView(this)),
+      m_planSummary(new QLabel(this)), m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
+      m_loader(new DocumentLoader(this))
 {
     m_keep->setRange(0, std::numeric_limits<int>::max());
     m_keep->setGroupSeparatorShown(true);
@@ -96,19 +59,10 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     auto *migrate = new QPushButton(tr("&Migrate…"), this);
     migrate->setToolTip(tr("Apply this split, guided: checks, progress, verify and rollback."));
     documentRow->addWidget(migrate);
-    form->addRow(tr("&Document:"), documentRow);
+    auto *documentLabel = new QLabel(tr("&Document:"), this);
+    documentLabel->setBuddy(m_document);
+    form->addRow(documentLabel, documentRow);
     connect(migrate, &QPushButton::clicked, this, &SplitPreviewPage::migrateRequested);
-
-    auto *before = new QGroupBox(tr("Primary after the split"), this);
-    auto *beforeLayout = new QVBoxLayout(before);
-    beforeLayout->addWidget(m_primary);
-    auto *after = new QGroupBox(tr("Overflow pages"), this);
-    auto *afterLayout = new QVBoxLayout(after);
-    afterLayout->addWidget(m_pages);
-    afterLayout->addWidget(m_page);
-    auto *docs = new QSplitter(Qt::Horizontal, this);
-    docs->addWidget(before);
-    docs->addWidget(after);
 
     auto *planBox = new QWidget(this);
     auto *planLayout = new QVBoxLayout(planBox);
@@ -117,7 +71,7 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     planLayout->addWidget(m_planSummary);
     planLayout->addWidget(m_panel, 1);
     auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(docs);
+    split->addWidget(m_example);
     split->addWidget(planBox);
 
     m_docSummary->setWordWrap(true);
@@ -148,7 +102,7 @@ void SplitPreviewPage::wire()
             state()->setPageSize(std::uint64_t(v));
     });
     connect(m_document, &QComboBox::currentIndexChanged, this, [this] { requestDocument(); });
-    connect(m_pages, &QComboBox::currentIndexChanged, this, &SplitPreviewPage::showPage);
+    connect(m_example, &SplitExampleView::shown, this, &SplitPreviewPage::showDocumentPreview);
     connect(m_loader, &DocumentLoader::loaded, this, &SplitPreviewPage::showPreview);
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString &message) {
         m_docSummary->setText(tr("Could not load the document: %1").arg(message));
@@ -193,16 +147,12 @@ void SplitPreviewPage::clearDocumentViews()
 {
     m_setting = true;
     m_document->clear();
-    m_pages->clear();
     m_setting = false;
-    m_primary->clear();
-    m_page->clear();
-    m_pageJson.clear();
+    m_example->clear();
 }
 
 void SplitPreviewPage::clear()
 {
-    m_previewJob->cancel();
     m_setting = true;
     m_path->clear();
     m_setting = false;
@@ -309,27 +259,12 @@ void SplitPreviewPage::showPreview(const QByteArray &document, const QString &id
 {
     m_documentBytes = document;
     m_documentId = idJson;
-    const SplitConfig config = this->config();
-    m_previewJob->start(
-        [document, config] {
-            DocumentPreview preview = SplitPlanner::preview(document, config);
-            preview.primaryJson = indented(preview.primaryJson);
-            for (QString &page : preview.pageJson)
-                page = indented(page);
-            return preview;
-        },
-        [this, idJson, config](const DocumentPreview &p) {
-            showDocumentPreview(p, idJson, config);
-        });
+    m_example->show(document, idJson, config());
 }
 
 void SplitPreviewPage::showDocumentPreview(const DocumentPreview &p, const QString &idJson,
                                            const SplitConfig &config)
 {
-    m_primary->clear();
-    m_page->clear();
-    m_pages->clear();
-    m_pageJson.clear();
     if (!p.problem.isEmpty()) {
         m_docSummary->setText(tr("%1: %2").arg(idJson, p.problem));
         emit previewReady();
@@ -339,7 +274,6 @@ void SplitPreviewPage::showDocumentPreview(const DocumentPreview &p, const QStri
         m_docSummary->setText(
             tr("%1 (%2) has no more than %3 elements in %4: it stays as it is.")
                 .arg(idJson, Format::bytes(p.sizeBefore), Format::count(keep()), config.field));
-        m_primary->setPlainText(displayed(p.primaryJson));
         emit previewReady();
         return;
     }
@@ -353,22 +287,7 @@ void SplitPreviewPage::showDocumentPreview(const DocumentPreview &p, const QStri
                                    Format::percent(Format::ofLimit(p.primarySize)),
                                    Format::count(std::uint64_t(p.pageJson.size())),
                                    config.overflowCollection, Format::bytes(pageBytes)));
-    m_primary->setPlainText(displayed(p.primaryJson));
-    m_pageJson = p.pageJson;
-    m_setting = true;
-    for (int i = 0; i < p.pageJson.size(); ++i)
-        m_pages->addItem(tr("Page %1 — %2").arg(i).arg(Format::bytes(p.pageSizes[i])));
-    m_setting = false;
-    showPage(0);
     emit previewReady();
-}
-
-void SplitPreviewPage::showPage(int index)
-{
-    if (m_setting)
-        return;
-    m_page->setPlainText(index >= 0 && index < m_pageJson.size() ? displayed(m_pageJson[index])
-                                                                 : QString());
 }
 
 void SplitPreviewPage::showPlan()

@@ -18,7 +18,7 @@ namespace oe {
 
 class ChartPanel;
 class DocumentLoader;
-class LatestJob;
+class SplitExampleView;
 
 // The split before it happens: one chosen outlier before and after (the primary and its
 // overflow pages as extended JSON, with sizes), and the predicted size distribution of the
@@ -38,8 +38,7 @@ public:
     QComboBox *pathBox() const { return m_path; }
     QComboBox *documentBox() const { return m_document; }
     QSpinBox *keepBox() const { return m_keep; }
-    QPlainTextEdit *primaryView() const { return m_primary; }
-    QPlainTextEdit *pageView() const { return m_page; }
+    SplitExampleView *example() const { return m_example; }
     QLabel *documentSummary() const { return m_docSummary; }
     QLabel *planSummary() const { return m_planSummary; }
     ChartPanel *panel() const { return m_panel; }
@@ -65,23 +64,18 @@ private:
     void showDocumentPreview(const DocumentPreview &preview, const QString &idJson,
                              const SplitConfig &config);
     void showPlan(); // the state's plan, if it is for the current choices
-    void showPage(int index);
 
     QComboBox *m_path;
     QSpinBox *m_keep;
     QSpinBox *m_pageSize;
     QComboBox *m_document;
     QLabel *m_docSummary;
-    QPlainTextEdit *m_primary;
-    QComboBox *m_pages;
-    QPlainTextEdit *m_page;
+    SplitExampleView *m_example; // the chosen document before and after
     QLabel *m_planSummary;
     ChartPanel *m_panel;
     DocumentLoader *m_loader;
     QByteArray m_documentBytes;
     QString m_documentId;
-    QStringList m_pageJson;
-    LatestJob *m_previewJob; // one document before/after
     bool m_setting = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
+#include "WizardPreviewPage.h"
 
 namespace oe {
 
@@ -22,6 +23,14 @@ WizardDriver::WizardDriver(MigrationWizard *wizard, int targetId, QObject *paren
     m_stuck.start();
 }
 
+// The preview still filling in: its plan or its example document on the way. (Other pages
+// are reached at once: a test may stop an apply as soon as it shows.)
+bool WizardDriver::settling() const
+{
+    const auto *preview = qobject_cast<const WizardPreviewPage *>(m_wizard->currentPage());
+    return preview && (preview->exampleLoading() || m_wizard->runner()->isRunning());
+}
+
 void WizardDriver::step()
 {
     if (!m_wizard) {
@@ -30,12 +39,14 @@ void WizardDriver::step()
         return;
     }
     const int id = m_wizard->currentId();
-    if (id == m_target) {
+    if (id == m_target && !settling()) {
         m_poll.stop();
         m_stuck.stop();
         emit reached();
         return;
     }
+    if (id == m_target)
+        return;
     if (id == MigrationWizard::SafetyPageId)
         m_wizard->confirmForScript();
     QWizardPage *page = m_wizard->currentPage();

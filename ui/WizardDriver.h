@@ -25,6 +25,7 @@ signals:
 
 private:
     void step();
+    bool settling() const;
 
     QPointer<MigrationWizard> m_wizard;
     int m_target;

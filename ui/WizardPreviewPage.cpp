@@ -2,18 +2,24 @@
 
 #include "ChartPanel.h"
 #include "DocumentId.h"
+#include "DocumentLoader.h"
 #include "Format.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
+#include "SourceState.h"
+#include "SplitExampleView.h"
 
 #include <QLabel>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace oe {
 
 WizardPreviewPage::WizardPreviewPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
-      m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this))
+      m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
+      m_exampleSummary(new QLabel(this)), m_example(new SplitExampleView(this)),
+      m_loader(new DocumentLoader(this))
 {
     setTitle(tr("Preview"));
     setSubTitle(tr("What the split will do, read from every document it will touch."));
@@ -21,10 +27,31 @@ WizardPreviewPage::WizardPreviewPage(MigrationWizard *wizard)
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_panel->setHint(tr("Wheel: zoom · drag: pan"));
+    m_exampleSummary->setWordWrap(true);
+    m_exampleSummary->setTextFormat(Qt::RichText);
+    m_exampleSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *exampleBox = new QWidget(this);
+    auto *exampleLayout = new QVBoxLayout(exampleBox);
+    exampleLayout->setContentsMargins(0, 0, 0, 0);
+    exampleLayout->addWidget(m_exampleSummary);
+    exampleLayout->addWidget(m_example, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_panel);
+    split->addWidget(exampleBox);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
-    layout->addWidget(m_panel, 1);
+    layout->addWidget(split, 1);
     connect(m_wizard->runner(), &MigrationRunner::finished, this, &WizardPreviewPage::finished);
+    connect(m_loader, &DocumentLoader::loaded, this,
+            [this](const QByteArray &document, const QString &idJson) {
+                m_example->show(document, idJson, m_wizard->config());
+            });
+    connect(m_loader, &DocumentLoader::failed, this, [this](const QString &message) {
+        m_exampleLoading = false;
+        m_exampleSummary->setText(tr("Could not load the example document: %1")
+                                      .arg(message.toHtmlEscaped()));
+    });
+    connect(m_example, &SplitExampleView::shown, this, &WizardPreviewPage::showExample);
 }
 
 void WizardPreviewPage::initializePage()
@@ -40,7 +67,50 @@ void WizardPreviewPage::initializePage()
     m_panel->chart()->setBins({});
     m_panel->chart()->clearComparison();
     m_wizard->runner()->start(MigrationOutcome::Step::Prepare);
+    loadExample();
     emit completeChanged();
+}
+
+// The outlier with the longest array at the chosen path, as the analysis found it.
+void WizardPreviewPage::loadExample()
+{
+    m_example->clear();
+    const AnalysisResult &result = m_wizard->state()->result();
+    const FieldProfile *field = result.profile.field(m_wizard->config().field.toStdString());
+    const std::vector<TailCandidate> longest =
+        field ? field->longestPerDocument.largest(1) : std::vector<TailCandidate>{};
+    if (longest.empty()) {
+        m_exampleSummary->setText(tr("No document with this array in the analysis."));
+        return;
+    }
+    const QString id = DocumentId::toRelaxedJson(longest.front().rawId);
+    m_exampleSummary->setText(tr("Loading the longest <i>%1</i> (_id %2)…")
+                                  .arg(m_wizard->config().field.toHtmlEscaped(),
+                                       id.toHtmlEscaped()));
+    m_exampleLoading = true;
+    m_loader->load(result.request.source, longest.front().docIndex, id);
+}
+
+void WizardPreviewPage::showExample(const DocumentPreview &p, const QString &idJson,
+                                    const SplitConfig &config)
+{
+    if (!p.problem.isEmpty())
+        m_exampleSummary->setText(tr("_id %1 cannot be split: %2")
+                                      .arg(idJson.toHtmlEscaped(), p.problem.toHtmlEscaped()));
+    else if (!p.affected)
+        m_exampleSummary->setText(tr("The longest <i>%1</i> (_id %2, %3) stays as it is at keep %4.")
+                                      .arg(config.field.toHtmlEscaped(), idJson.toHtmlEscaped(),
+                                           Format::bytes(p.sizeBefore),
+                                           Format::count(std::uint64_t(config.keep))));
+    else
+        m_exampleSummary->setText(
+            tr("One outlier, the longest <i>%1</i> (_id %2): %3 before → primary %4 + %5 "
+               "overflow document(s).")
+                .arg(config.field.toHtmlEscaped(), idJson.toHtmlEscaped(),
+                     Format::bytes(p.sizeBefore), Format::bytes(p.primarySize),
+                     Format::count(std::uint64_t(p.pageJson.size()))));
+    m_exampleLoading = false;
+    emit exampleShown();
 }
 
 void WizardPreviewPage::finished(const MigrationOutcome &outcome)

@@ -7,12 +7,16 @@ class QLabel;
 namespace oe {
 
 class ChartPanel;
+class DocumentLoader;
 class MigrationWizard;
+class SplitExampleView;
+struct DocumentPreview;
 struct MigrationOutcome;
+struct SplitConfig;
 
 // 5. Preview: the pre-flight checks and the plan over the whole target (the session's own,
-// exactly what apply will do): totals, the largest primary after, and the predicted size
-// distribution before and after.
+// exactly what apply will do): totals, the largest primary after, the predicted size
+// distribution before and after, and one outlier (the longest array) before and after.
 class WizardPreviewPage : public QWizardPage
 {
     Q_OBJECT
@@ -21,14 +25,27 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QLabel *summary() const { return m_summary; }
+    QLabel *exampleSummary() const { return m_exampleSummary; }
+    SplitExampleView *example() const { return m_example; }
+    bool exampleLoading() const { return m_exampleLoading; }
+
+signals:
+    void exampleShown();
 
 private:
     void finished(const MigrationOutcome &outcome);
+    void loadExample();
+    void showExample(const DocumentPreview &preview, const QString &idJson,
+                     const SplitConfig &config);
 
     MigrationWizard *m_wizard;
     QLabel *m_summary;
     ChartPanel *m_panel;
+    QLabel *m_exampleSummary;
+    SplitExampleView *m_example;
+    DocumentLoader *m_loader;
     bool m_ready = false;
+    bool m_exampleLoading = false;
 };
 
 } // namespace oe

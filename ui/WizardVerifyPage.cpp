@@ -9,9 +9,14 @@
 #include <QDir>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
 
 namespace oe {
 
@@ -19,7 +24,8 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
       m_details(new QPlainTextEdit(this)),
       m_confirm(new QCheckBox(tr("I want the original documents &back"), this)),
-      m_rollback(new QPushButton(tr("Roll &back"), this)), m_rollbackStatus(new QLabel(this))
+      m_rollback(new QPushButton(tr("Roll &back"), this)), m_rollbackBar(new QProgressBar(this)),
+      m_rollbackStatus(new QLabel(this))
 {
     setTitle(tr("Verify"));
     setSubTitle(tr("Each split document reassembled and compared with its original."));
@@ -28,6 +34,8 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
     m_details->setReadOnly(true);
     m_details->setPlaceholderText(tr("Mismatches, one per line with the document's _id."));
     m_rollback->setEnabled(false);
+    m_rollbackBar->setFormat(tr("%v of %m restored"));
+    m_rollbackBar->hide();
     m_rollbackStatus->setWordWrap(true);
     m_rollbackStatus->setTextFormat(Qt::RichText);
     auto *rollbackRow = new QHBoxLayout;
@@ -38,17 +46,21 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
     layout->addWidget(m_summary);
     layout->addWidget(m_details, 1);
     layout->addLayout(rollbackRow);
+    layout->addWidget(m_rollbackBar);
     layout->addWidget(m_rollbackStatus);
     connect(m_confirm, &QCheckBox::toggled, this,
             [this](bool on) { m_rollback->setEnabled(on && !m_busy); });
     connect(m_rollback, &QPushButton::clicked, this, &WizardVerifyPage::startRollback);
     connect(m_wizard->runner(), &MigrationRunner::finished, this, &WizardVerifyPage::finished);
+    connect(m_wizard->runner(), &MigrationRunner::progressed, this,
+            &WizardVerifyPage::rollbackProgressed);
 }
 
 void WizardVerifyPage::initializePage()
 {
     m_details->clear();
     m_rollbackStatus->clear();
+    m_rollbackBar->hide();
     if (m_wizard->dryRun()) {
         m_summary->setText(tr("Dry run: nothing was written, so there is nothing to verify."));
         m_confirm->hide();
@@ -80,6 +92,7 @@ void WizardVerifyPage::finished(const MigrationOutcome &outcome)
         return;
     m_wizard->recordOutcome(outcome);
     m_busy = false;
+    m_rollingBack = false;
     m_rollback->setEnabled(m_confirm->isChecked());
     emit completeChanged();
 }
@@ -94,7 +107,7 @@ void WizardVerifyPage::showVerify(const MigrationOutcome &outcome)
     }
     const VerifyReport &r = outcome.verify;
     m_summary->setText(
-        tr("%1 <b>%2 documents checked</b>: %3 match their originals, %4 mismatch%5.")
+        tr("%1 <b>%2 documents checked</b>: %3 match their originals, %4 do not%5.")
             .arg(r.ok() ? tr("✔") : tr("✘"), Format::count(r.checked), Format::count(r.matching),
                  Format::count(r.mismatches),
                  r.appended
@@ -110,15 +123,46 @@ void WizardVerifyPage::showVerify(const MigrationOutcome &outcome)
 void WizardVerifyPage::startRollback()
 {
     m_busy = true;
+    m_rollingBack = true;
     m_rollback->setEnabled(false);
+    // Every split document goes back; the verify just done counted them.
+    m_rollbackTotal = m_wizard->outcome(MigrationOutcome::Step::Verify).verify.checked;
+    if (m_wizard->isLive() && m_rollbackTotal > 0) {
+        m_rollbackBar->setRange(0, int(std::min<std::uint64_t>(m_rollbackTotal, INT_MAX)));
+        m_rollbackBar->setValue(0);
+    } else {
+        m_rollbackBar->setRange(0, 0); // an offline rollback reports no steps: busy
+    }
+    m_rollbackBar->setFormat(tr("%v of %m restored"));
+    m_rollbackBar->show();
     m_rollbackStatus->setText(tr("Rolling back…"));
     m_wizard->appendLog(tr("Rollback started"));
     m_wizard->runner()->start(MigrationOutcome::Step::Rollback, m_wizard->options());
     emit completeChanged();
 }
 
+void WizardVerifyPage::rollbackProgressed(const MigrationProgress &p)
+{
+    if (!m_rollingBack)
+        return;
+    if (m_rollbackBar->maximum() > 0)
+        m_rollbackBar->setValue(
+            int(std::min<std::uint64_t>(p.migrated, std::uint64_t(m_rollbackBar->maximum()))));
+    const double rate = double(p.migrated) / std::max(p.seconds, 1e-3);
+    m_rollbackStatus->setText(tr("Rolling back: %1 of %2 documents restored · %3 docs/s · %4 "
+                                 "left as they were")
+                                  .arg(Format::count(p.migrated), Format::count(m_rollbackTotal),
+                                       QLocale().toString(rate, 'f', 1),
+                                       Format::count(p.skipped)));
+}
+
 void WizardVerifyPage::showRollback(const MigrationOutcome &outcome)
 {
+    if (m_rollbackBar->maximum() == 0) { // offline: done or not
+        m_rollbackBar->setRange(0, 1);
+        m_rollbackBar->setValue(outcome.ok ? 1 : 0);
+        m_rollbackBar->setFormat(outcome.ok ? tr("Rolled back") : tr("Stopped"));
+    }
     if (!outcome.ok) {
         m_rollbackStatus->setText(tr("<b>The rollback stopped:</b> %1 — run it again: it "
                                      "continues from the journal.")

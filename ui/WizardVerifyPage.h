@@ -2,15 +2,19 @@
 
 #include <QWizardPage>
 
+#include <cstdint>
+
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 
 namespace oe {
 
 class MigrationWizard;
 struct MigrationOutcome;
+struct MigrationProgress;
 
 // 8. Verify: every split document against its journaled original (counts, and each mismatch
 // with its _id), and Rollback, confirmed, with its own progress: the originals restored.
@@ -25,20 +29,26 @@ public:
     QPlainTextEdit *details() const { return m_details; }
     QCheckBox *rollbackConfirm() const { return m_confirm; }
     QPushButton *rollbackButton() const { return m_rollback; }
+    QProgressBar *rollbackBar() const { return m_rollbackBar; }
+    QLabel *rollbackStatus() const { return m_rollbackStatus; }
 
 private:
     void finished(const MigrationOutcome &outcome);
     void showVerify(const MigrationOutcome &outcome);
     void showRollback(const MigrationOutcome &outcome);
     void startRollback();
+    void rollbackProgressed(const MigrationProgress &progress);
 
     MigrationWizard *m_wizard;
     QLabel *m_summary;
     QPlainTextEdit *m_details;
     QCheckBox *m_confirm;
     QPushButton *m_rollback;
+    QProgressBar *m_rollbackBar;
     QLabel *m_rollbackStatus;
+    std::uint64_t m_rollbackTotal = 0; // documents the rollback restores
     bool m_busy = false;
+    bool m_rollingBack = false;
 };
 
 } // namespace oe

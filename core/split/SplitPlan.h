@@ -53,6 +53,7 @@ struct DocumentPreview
     QString problem; // empty when the document can be previewed
     bool affected = false;
     std::uint64_t sizeBefore = 0;
+    QString beforeJson; // the document as it is
     QString primaryJson;
     std::uint64_t primarySize = 0;
     QStringList pageJson;

@@ -156,6 +156,9 @@ DocumentPreview SplitPlanner::preview(const QByteArray &document, const SplitCon
     const SplitConfig config = configIn.withDefaults();
     DocumentPreview p;
     p.sizeBefore = std::uint64_t(document.size());
+    p.beforeJson = DocumentId::documentToRelaxedJson(
+        reinterpret_cast<const std::uint8_t *>(document.constData()),
+        std::size_t(document.size()));
     const auto r =
         DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(document.constData()),
                                 std::uint32_t(document.size()), config);
@@ -164,9 +167,7 @@ DocumentPreview SplitPlanner::preview(const QByteArray &document, const SplitCon
         return p;
     }
     if (r.kind != DocumentSplitter::Result::Kind::Split) {
-        p.primaryJson = DocumentId::documentToRelaxedJson(
-            reinterpret_cast<const std::uint8_t *>(document.constData()),
-            std::size_t(document.size()));
+        p.primaryJson = p.beforeJson;
         p.primarySize = p.sizeBefore;
         return p;
     }

@@ -275,22 +275,26 @@ private slots:
                  qPrintable(summary));
 
         // The chosen document after the split keeps exactly `keep` elements.
-        QTRY_VERIFY_WITH_TIMEOUT(preview.count() >= 1 &&
-                                     !view.splitPreview()->example()->primaryView()->toPlainText().isEmpty(),
-                                 20000);
         QTRY_VERIFY_WITH_TIMEOUT(
-            QJsonDocument::fromJson(view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
+            preview.count() >= 1 &&
+                !view.splitPreview()->example()->primaryView()->toPlainText().isEmpty(),
+            20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QJsonDocument::fromJson(
+                view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
                     .object()
                     .value(QStringLiteral("activities"))
                     .toArray()
                     .size() == int(keep),
             20000);
         const QJsonObject primary =
-            QJsonDocument::fromJson(view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
+            QJsonDocument::fromJson(
+                view.splitPreview()->example()->primaryView()->toPlainText().toUtf8())
                 .object();
         QCOMPARE(primary.value(QStringLiteral("has_extras")).toBool(), true);
         const QJsonObject page0 =
-            QJsonDocument::fromJson(view.splitPreview()->example()->pageView()->toPlainText().toUtf8())
+            QJsonDocument::fromJson(
+                view.splitPreview()->example()->pageView()->toPlainText().toUtf8())
                 .object();
         QCOMPARE(page0.value(QStringLiteral("page")).toInt(), 0);
         QCOMPARE(page0.value(QStringLiteral("parent_id")), primary.value(QStringLiteral("_id")));

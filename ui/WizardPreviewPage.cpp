@@ -48,8 +48,8 @@ WizardPreviewPage::WizardPreviewPage(MigrationWizard *wizard)
             });
     connect(m_loader, &DocumentLoader::failed, this, [this](const QString &message) {
         m_exampleLoading = false;
-        m_exampleSummary->setText(tr("Could not load the example document: %1")
-                                      .arg(message.toHtmlEscaped()));
+        m_exampleSummary->setText(
+            tr("Could not load the example document: %1").arg(message.toHtmlEscaped()));
     });
     connect(m_example, &SplitExampleView::shown, this, &WizardPreviewPage::showExample);
 }
@@ -84,9 +84,9 @@ void WizardPreviewPage::loadExample()
         return;
     }
     const QString id = DocumentId::toRelaxedJson(longest.front().rawId);
-    m_exampleSummary->setText(tr("Loading the longest <i>%1</i> (_id %2)…")
-                                  .arg(m_wizard->config().field.toHtmlEscaped(),
-                                       id.toHtmlEscaped()));
+    m_exampleSummary->setText(
+        tr("Loading the longest <i>%1</i> (_id %2)…")
+            .arg(m_wizard->config().field.toHtmlEscaped(), id.toHtmlEscaped()));
     m_exampleLoading = true;
     m_loader->load(result.request.source, longest.front().docIndex, id);
 }
@@ -98,10 +98,10 @@ void WizardPreviewPage::showExample(const DocumentPreview &p, const QString &idJ
         m_exampleSummary->setText(tr("_id %1 cannot be split: %2")
                                       .arg(idJson.toHtmlEscaped(), p.problem.toHtmlEscaped()));
     else if (!p.affected)
-        m_exampleSummary->setText(tr("The longest <i>%1</i> (_id %2, %3) stays as it is at keep %4.")
-                                      .arg(config.field.toHtmlEscaped(), idJson.toHtmlEscaped(),
-                                           Format::bytes(p.sizeBefore),
-                                           Format::count(std::uint64_t(config.keep))));
+        m_exampleSummary->setText(
+            tr("The longest <i>%1</i> (_id %2, %3) stays as it is at keep %4.")
+                .arg(config.field.toHtmlEscaped(), idJson.toHtmlEscaped(),
+                     Format::bytes(p.sizeBefore), Format::count(std::uint64_t(config.keep))));
     else
         m_exampleSummary->setText(
             tr("One outlier, the longest <i>%1</i> (_id %2): %3 before → primary %4 + %5 "

@@ -152,8 +152,7 @@ void WizardVerifyPage::rollbackProgressed(const MigrationProgress &p)
     m_rollbackStatus->setText(tr("Rolling back: %1 of %2 documents restored · %3 docs/s · %4 "
                                  "left as they were")
                                   .arg(Format::count(p.migrated), Format::count(m_rollbackTotal),
-                                       QLocale().toString(rate, 'f', 1),
-                                       Format::count(p.skipped)));
+                                       QLocale().toString(rate, 'f', 1), Format::count(p.skipped)));
 }
 
 void WizardVerifyPage::showRollback(const MigrationOutcome &outcome)

@@ -157,8 +157,7 @@ DocumentPreview SplitPlanner::preview(const QByteArray &document, const SplitCon
     DocumentPreview p;
     p.sizeBefore = std::uint64_t(document.size());
     p.beforeJson = DocumentId::documentToRelaxedJson(
-        reinterpret_cast<const std::uint8_t *>(document.constData()),
-        std::size_t(document.size()));
+        reinterpret_cast<const std::uint8_t *>(document.constData()), std::size_t(document.size()));
     const auto r =
         DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(document.constData()),
                                 std::uint32_t(document.size()), config);

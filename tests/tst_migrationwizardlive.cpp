@@ -11,6 +11,7 @@
 #include "SourceTreeModel.h"
 #include "WizardApplyPage.h"
 #include "WizardDriver.h"
+#include "WizardLayoutPage.h"
 #include "WizardSafetyPage.h"
 #include "WizardVerifyPage.h"
 #include <QProgressBar>
@@ -109,6 +110,37 @@ private slots:
         m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
         m_collection = QStringLiteral("books_%1").arg(QCoreApplication::applicationPid());
         importBooks(m_collection);
+    }
+
+    // Validation as you type reaches the server: an overflow collection holding documents that
+    // are not pages is refused before the preview; an empty one is accepted.
+    void layoutChecksTheOverflowCollectionOnTheServer()
+    {
+        const QString occupied = m_collection + QStringLiteral("_occupied");
+        importBooks(occupied);
+        SourceState state;
+        state.setResult(analyseLive(m_collection));
+        state.setKeep(10);
+        MigrationWizard wizard(&state);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::LayoutPageId);
+        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        QVERIFY(layout);
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
+
+        layout->edit(QStringLiteral("overflow"))->setText(occupied);
+        QVERIFY(layout->isCheckingServer());
+        QVERIFY(!layout->isComplete()); // not while the server is asked
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY(!layout->isComplete());
+        QVERIFY2(layout->problemText().contains(QStringLiteral("300 document(s) that are not "
+                                                               "overflow pages")),
+                 qPrintable(layout->problemText()));
+
+        layout->edit(QStringLiteral("overflow"))->setText(m_collection + QStringLiteral("_pages"));
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
     }
 
     void stopResumeVerifyRollBack()

@@ -1,5 +1,7 @@
 #include "WizardLayoutPage.h"
 
+#include "LatestJob.h"
+#include "MigrationSession.h"
 #include "MigrationWizard.h"
 #include "SourceState.h"
 #include "SplitLayoutPreset.h"
@@ -9,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace oe {
@@ -18,7 +21,8 @@ WizardLayoutPage::WizardLayoutPage(MigrationWizard *wizard)
       m_presetNote(new QLabel(this)), m_overflow(new QLineEdit(this)), m_link(new QLineEdit(this)),
       m_page(new QLineEdit(this)), m_items(new QLineEdit(this)), m_flag(new QLineEdit(this)),
       m_count(new QLineEdit(this)), m_pages(new QLineEdit(this)), m_pageSize(new QSpinBox(this)),
-      m_problems(new QLabel(this))
+      m_problems(new QLabel(this)), m_serverStatus(new QLabel(this)), m_debounce(new QTimer(this)),
+      m_serverCheck(new LatestJob(this))
 {
     setTitle(tr("Layout"));
     setSubTitle(tr("Where the moved elements go and how the application finds them."));
@@ -33,6 +37,10 @@ WizardLayoutPage::WizardLayoutPage(MigrationWizard *wizard)
     m_problems->setWordWrap(true);
     m_problems->setTextFormat(Qt::PlainText);
     m_problems->setStyleSheet(QStringLiteral("color: #b3261e"));
+    m_serverStatus->setWordWrap(true);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(400);
+    connect(m_debounce, &QTimer::timeout, this, &WizardLayoutPage::checkOnServer);
     const QList<QPair<QString, QLineEdit *>> names{
         {QStringLiteral("overflow"), m_overflow}, {QStringLiteral("link"), m_link},
         {QStringLiteral("page"), m_page},         {QStringLiteral("items"), m_items},
@@ -56,6 +64,7 @@ WizardLayoutPage::WizardLayoutPage(MigrationWizard *wizard)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problems);
+    layout->addWidget(m_serverStatus);
     layout->addStretch(1);
     connect(m_preset, &QComboBox::activated, this, &WizardLayoutPage::applyPreset);
     connect(m_pageSize, &QSpinBox::valueChanged, this, [this](int v) {
@@ -148,16 +157,60 @@ void WizardLayoutPage::changed()
 {
     if (m_setting)
         return;
-    const QStringList list = problems();
-    m_problems->setText(list.join(QLatin1Char('\n')));
-    if (list.isEmpty())
+    const bool valid = problems().isEmpty();
+    if (valid)
         m_wizard->setLayout(layout());
+    m_serverCheck->cancel();
+    m_serverProblem.clear();
+    m_checking = valid && m_wizard->isLive();
+    if (m_checking)
+        m_debounce->start();
+    else
+        m_debounce->stop();
+    showProblems();
     emit completeChanged();
+}
+
+void WizardLayoutPage::checkOnServer()
+{
+    const SourceRef source = m_wizard->source();
+    const SplitConfig config = layout();
+    m_serverCheck->start(
+        [source, config] {
+            MigrationSession session(source, config);
+            SourceError error;
+            session.checkLayout(&error);
+            return error;
+        },
+        [this](const SourceError &error) {
+            m_checking = false;
+            if (error.isError())
+                m_serverProblem =
+                    error.kind == SourceError::Kind::Usage
+                        ? error.message
+                        : tr("could not check the overflow collection: %1").arg(error.toString());
+            showProblems();
+            emit completeChanged();
+        });
+}
+
+void WizardLayoutPage::showProblems()
+{
+    QStringList list = problems();
+    if (!m_serverProblem.isEmpty())
+        list << m_serverProblem;
+    m_problems->setText(list.join(QLatin1Char('\n')));
+    m_serverStatus->setText(
+        m_checking ? tr("Checking the overflow collection and earlier runs on the server…")
+        : m_wizard->isLive() && list.isEmpty()
+            ? tr("✔ The server has no objection: the overflow collection is empty or this "
+                 "field's, and no other run is in the way.")
+            : QString());
 }
 
 bool WizardLayoutPage::isComplete() const
 {
-    return problems().isEmpty();
+    return problems().isEmpty() && !m_checking && m_serverProblem.isEmpty();
 }
 
 } // namespace oe

@@ -300,13 +300,15 @@ bool Checks::overflowIsOurs(bool runExists)
                 n > 0
                     ? QStringLiteral(
                           "the overflow collection %1 holds %2 document(s) that are not overflow "
-                          "pages (no '%3' or '%4'); choose another --overflow-collection")
+                          "pages (no '%3' or '%4'); choose another overflow collection "
+                          "(--overflow-collection)")
                           .arg(overflow.ns())
                           .arg(n)
                           .arg(config.linkField, config.pageField)
                     : QStringLiteral(
                           "the overflow collection %1 already holds %2 document(s) not written by "
-                          "a migration of '%3'; choose another --overflow-collection")
+                          "a migration of '%3'; choose another overflow collection "
+                          "(--overflow-collection)")
                           .arg(overflow.ns())
                           .arg(pages)
                           .arg(config.field));
@@ -326,6 +328,15 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
     return checks.collectionExists() && checks.fieldPresent(&withField) &&
            checks.fieldIsArray(withField) && checks.fieldOutsideArrays() &&
            checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
+}
+
+bool MigrationPreflight::checkLayout(MongoConnection &connection, const QString &database,
+                                     const SplitConfig &config, SourceError *error)
+{
+    QStringList notes;
+    Checks checks(connection, database, config, &notes, error);
+    bool runExists = false;
+    return checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
 }
 
 } // namespace oe

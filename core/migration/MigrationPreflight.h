@@ -20,6 +20,11 @@ class MigrationPreflight
 public:
     static bool check(MongoConnection &connection, const QString &database,
                       const SplitConfig &config, QStringList *notes, SourceError *error);
+    // The layout's own part of check(), cheap enough to run as the user types: no other run
+    // of the field used another configuration or shares the flag or the overflow collection,
+    // and the overflow collection is empty or holds only this field's pages.
+    static bool checkLayout(MongoConnection &connection, const QString &database,
+                            const SplitConfig &config, SourceError *error);
     // The warning a split of `collection` on this server needs because its updates are not
     // (or may not be) atomic, as a note; empty where they are (MongoDB, FerretDB 2.x).
     static QString atomicityNote(const ServerInfo &server, const QString &collection);

@@ -40,6 +40,12 @@ bool MigrationSession::prepare(SourceError *error)
     return ok;
 }
 
+bool MigrationSession::checkLayout(SourceError *error)
+{
+    return !isLive() || (connect(error) && MigrationPreflight::checkLayout(
+                                               *m_connection, m_target.database, m_config, error));
+}
+
 bool MigrationSession::plan(SplitPlan *plan, SourceError *error,
                             const SplitPlanner::RowCallback &onRow, const std::atomic<bool> *cancel)
 {

@@ -43,6 +43,9 @@ public:
     // Live: every check that can be made before writing (MigrationPreflight). Offline: none
     // (the plan refuses what cannot be split).
     bool prepare(SourceError *error);
+    // Live: the layout checks of the pre-flight alone (MigrationPreflight::checkLayout), for
+    // validation as the user types. Offline: nothing to check (the split writes a new dump).
+    bool checkLayout(SourceError *error);
     // What apply() would do, reading the same documents; `onRow` sees each document to split.
     // Offline it refuses as apply() would (a missing field, a split dump, a corrupt document).
     bool plan(SplitPlan *plan, SourceError *error, const SplitPlanner::RowCallback &onRow = {},

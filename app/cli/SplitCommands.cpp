@@ -4,6 +4,7 @@
 #include "ConnectionOptions.h"
 #include "CsvWriter.h"
 #include "DocumentId.h"
+#include "LayoutOptions.h"
 #include "MigrationSession.h"
 #include "MongoConnection.h"
 #include "SplitPlanner.h"
@@ -137,29 +138,13 @@ void addSplitOptions(QCommandLineParser &parser, SplitCommands::Action action)
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
+    cli::addLayoutOptions(parser);
     parser.addOptions({
         {QStringLiteral("dump"),
          QStringLiteral("A .bson dump (split: the input; verify/rollback: the split output)."),
          QStringLiteral("FILE")},
         {QStringLiteral("out-dir"), QStringLiteral("Where offline results and plan.csv go."),
          QStringLiteral("DIR")},
-        {QStringLiteral("field"), QStringLiteral("The array, in dot notation."),
-         QStringLiteral("PATH")},
-        {QStringLiteral("keep"), QStringLiteral("Elements left in the document."),
-         QStringLiteral("N")},
-        {QStringLiteral("page-size"),
-         QStringLiteral("Elements per overflow document (default 1000)."), QStringLiteral("P")},
-        {QStringLiteral("overflow-collection"), QStringLiteral("Default <collection>_overflow."),
-         QStringLiteral("NAME")},
-        {QStringLiteral("link-field"), QStringLiteral("Default parent_id."), QStringLiteral("F")},
-        {QStringLiteral("page-field"), QStringLiteral("Default page."), QStringLiteral("F")},
-        {QStringLiteral("items-field"), QStringLiteral("Default: the array's name."),
-         QStringLiteral("F")},
-        {QStringLiteral("flag-field"), QStringLiteral("Default has_extras."), QStringLiteral("F")},
-        {QStringLiteral("count-field"), QStringLiteral("Optional: the total length."),
-         QStringLiteral("F")},
-        {QStringLiteral("pages-field"), QStringLiteral("Optional: the number of pages."),
-         QStringLiteral("F")},
         {QStringLiteral("filter"),
          QStringLiteral("Only documents matching this query (extended JSON)."),
          QStringLiteral("JSON")},
@@ -177,43 +162,18 @@ void addSplitOptions(QCommandLineParser &parser, SplitCommands::Action action)
     });
 }
 
-bool numberOption(const QCommandLineParser &parser, const char *name, std::int64_t *out)
-{
-    const QString option = QString::fromLatin1(name);
-    if (!parser.isSet(option))
-        return true;
-    bool ok = false;
-    *out = parser.value(option).toLongLong(&ok);
-    if (!ok)
-        cli::fail(ExitUsage, QStringLiteral("--%1 expects a whole number, got '%2'")
-                                 .arg(option, parser.value(option)));
-    return ok;
-}
-
 // The split's layout from the options (checked later, by SplitConfig::problems()).
 bool configFrom(const QCommandLineParser &parser, SplitCommands::Action action,
                 oe::SplitConfig *config)
 {
-    config->field = parser.value(QStringLiteral("field"));
-    if (!numberOption(parser, "keep", &config->keep) ||
-        !numberOption(parser, "page-size", &config->pageSize))
+    if (!cli::layoutFrom(parser, config))
         return false;
     if (action == SplitCommands::Action::Split && !parser.isSet(QStringLiteral("keep"))) {
         cli::fail(ExitUsage, QStringLiteral("split needs --keep N"));
         return false;
     }
-    const std::pair<const char *, QString *> names[] = {
-        {"overflow-collection", &config->overflowCollection},
-        {"link-field", &config->linkField},
-        {"page-field", &config->pageField},
-        {"items-field", &config->itemsField},
-        {"flag-field", &config->flagField},
-        {"count-field", &config->countField},
-        {"pages-field", &config->pagesField},
-        {"filter", &config->filter}};
-    for (const auto &[option, target] : names)
-        if (parser.isSet(QString::fromLatin1(option)))
-            *target = parser.value(QString::fromLatin1(option));
+    if (parser.isSet(QStringLiteral("filter")))
+        config->filter = parser.value(QStringLiteral("filter"));
     config->strict = parser.isSet(QStringLiteral("strict"));
     return true;
 }

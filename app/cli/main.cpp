@@ -1,6 +1,7 @@
 // outlier-explorer-cli: the headless face of the core library, a contract for scripts.
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
+#include "CodegenCommand.h"
 #include "DemoDataCommand.h"
 #include "LiveCommands.h"
 #include "SplitCommands.h"
@@ -21,6 +22,7 @@ const char kUsage[] =
     "  split            move array overflow into an overflow collection (--dry-run first)\n"
     "  verify           check a split against its journal\n"
     "  rollback         undo a split\n"
+    "  codegen          the application's read and write paths for a split layout\n"
     "  demo-data        write the deterministic demo datasets\n"
     "\n"
     "<command> --help lists a command's options.\n"
@@ -50,6 +52,8 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("analyze"))
         return AnalyzeCommand::run(args);
+    if (command == QLatin1String("codegen"))
+        return CodegenCommand::run(args);
     if (command == QLatin1String("demo-data"))
         return DemoDataCommand::run(args);
     if (command == QLatin1String("list"))

@@ -8,6 +8,37 @@ QList<SplitLayoutPreset> all()
             SplitLayoutPreset::ActivityFeed, SplitLayoutPreset::ViralPost};
 }
 
+QString name(SplitLayoutPreset preset)
+{
+    switch (preset) {
+    case SplitLayoutPreset::Default:
+        return QStringLiteral("default");
+    case SplitLayoutPreset::BookSales:
+        return QStringLiteral("book-sales");
+    case SplitLayoutPreset::ActivityFeed:
+        return QStringLiteral("activity-feed");
+    case SplitLayoutPreset::ViralPost:
+        return QStringLiteral("viral-post");
+    }
+    return {};
+}
+
+QStringList names()
+{
+    QStringList out;
+    for (SplitLayoutPreset p : all())
+        out << name(p);
+    return out;
+}
+
+std::optional<SplitLayoutPreset> parse(const QString &text)
+{
+    for (SplitLayoutPreset p : all())
+        if (name(p) == text)
+            return p;
+    return std::nullopt;
+}
+
 QString label(SplitLayoutPreset preset)
 {
     switch (preset) {

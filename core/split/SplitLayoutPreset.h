@@ -4,6 +4,9 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace oe {
 
@@ -21,6 +24,9 @@ enum class SplitLayoutPreset
 namespace splitlayout {
 
 QList<SplitLayoutPreset> all();
+QString name(SplitLayoutPreset preset); // "default", "book-sales", "activity-feed", "viral-post"
+QStringList names();
+std::optional<SplitLayoutPreset> parse(const QString &name);
 QString label(SplitLayoutPreset preset);       // "Book sales (keep 50, has_extras)"
 QString description(SplitLayoutPreset preset); // where it comes from, in a sentence
 SplitConfig apply(SplitLayoutPreset preset, const SplitConfig &base);

@@ -1,0 +1,103 @@
+#include "CodegenCommand.h"
+
+#include "CliSupport.h"
+#include "CodeGenerator.h"
+#include "LayoutOptions.h"
+#include "SplitLayoutPreset.h"
+
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace {
+
+void addOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Write the application's read and write paths for a split layout (the outlier "
+        "pattern's guarded append and paged read) with the language's official driver."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("lang"), QStringLiteral("js, python, java, c, go or mongosh."),
+         QStringLiteral("LANG")},
+        {QStringLiteral("collection"), QStringLiteral("The collection that holds the array."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("preset"),
+         QStringLiteral("A layout from the seed texts: book-sales, activity-feed, viral-post "
+                        "(options given as well override it)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("out"), QStringLiteral("Write to this file (default: standard output)."),
+         QStringLiteral("FILE")},
+    });
+    cli::addLayoutOptions(parser);
+}
+
+// --lang, --collection, --field, --keep (or a preset's), then the layout's own checks.
+int configFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
+               oe::SplitConfig *config)
+{
+    const auto lang = oe::codelanguage::parse(parser.value(QStringLiteral("lang")));
+    if (!lang)
+        return cli::fail(ExitUsage, QStringLiteral("--lang expects one of %1, got '%2'")
+                                        .arg(oe::codelanguage::names().join(QStringLiteral(", ")),
+                                             parser.value(QStringLiteral("lang"))));
+    *language = *lang;
+    config->collection = parser.value(QStringLiteral("collection"));
+    if (config->collection.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("codegen needs --collection NAME"));
+    bool keepGiven = parser.isSet(QStringLiteral("keep"));
+    if (parser.isSet(QStringLiteral("preset"))) {
+        const auto preset = oe::splitlayout::parse(parser.value(QStringLiteral("preset")));
+        if (!preset)
+            return cli::fail(ExitUsage,
+                             QStringLiteral("--preset expects one of %1, got '%2'")
+                                 .arg(oe::splitlayout::names().join(QStringLiteral(", ")),
+                                      parser.value(QStringLiteral("preset"))));
+        *config = oe::splitlayout::apply(*preset, *config);
+        keepGiven = keepGiven || *preset != oe::SplitLayoutPreset::Default;
+    }
+    if (!cli::layoutFrom(parser, config))
+        return ExitUsage;
+    if (config->field.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("codegen needs --field PATH"));
+    if (!keepGiven)
+        return cli::fail(ExitUsage, QStringLiteral("codegen needs --keep N (or --preset)"));
+    if (const QStringList problems = config->withDefaults().problems(); !problems.isEmpty())
+        return cli::fail(ExitUsage, problems.first());
+    return ExitSuccess;
+}
+
+int write(const QString &path, const QString &code)
+{
+    const QByteArray utf8 = code.toUtf8();
+    if (path.isEmpty()) {
+        std::fwrite(utf8.constData(), 1, std::size_t(utf8.size()), stdout);
+        return ExitSuccess;
+    }
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(utf8) != utf8.size() || !out.commit())
+        return cli::fail(ExitIo,
+                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    std::fprintf(stderr, "wrote %s\n", qPrintable(path));
+    return ExitSuccess;
+}
+
+} // namespace
+
+namespace CodegenCommand {
+
+int run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!cli::parse(parser, arguments))
+        return ExitUsage;
+    oe::CodeLanguage language{};
+    oe::SplitConfig config;
+    if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)
+        return rc;
+    return write(parser.value(QStringLiteral("out")),
+                 oe::CodeGenerator::generate(language, config.withDefaults()));
+}
+
+} // namespace CodegenCommand

@@ -1,0 +1,34 @@
+#include "CodeGenerator.h"
+
+#include "AccessSnippet.h"
+#include "CodeTemplate.h"
+#include "JsSnippet.h"
+#include "PythonSnippet.h"
+
+namespace oe {
+
+QString CodeGenerator::generate(CodeLanguage language, const SplitConfig &config)
+{
+    switch (language) {
+    case CodeLanguage::JavaScript:
+        return JsSnippet::generate(config);
+    case CodeLanguage::Python:
+        return PythonSnippet::generate(config);
+    case CodeLanguage::Mongosh:
+        return AccessSnippet::mongosh(config);
+    default:
+        break;
+    }
+    return {};
+}
+
+QString CodeGenerator::fileName(CodeLanguage language, const SplitConfig &config)
+{
+    if (language == CodeLanguage::Java)
+        return CodeTemplate::upperCamel(config.field) + QStringLiteral("Access.java");
+    return CodeTemplate::snakeCase(config.collection) + QLatin1Char('_') +
+           CodeTemplate::snakeCase(config.field) + QLatin1Char('.') +
+           codelanguage::extension(language);
+}
+
+} // namespace oe

@@ -1,0 +1,261 @@
+// The generated application code, run for real: for each language, its official driver (from
+// npm, PyPI, the Go module proxy, Maven Central, Debian) runs the snippet `codegen` writes
+// against the FerretDB test server, on documents the CLI has just split. Appends past the
+// threshold land in the right pages with the flag and counters right, and the read path
+// returns every element exactly once, in order (whole and by range).
+#include "BsonFixtures.h"
+#include "CliRunner.h"
+#include "CodeGenerator.h"
+#include "LiveDocuments.h"
+#include "SplitLayoutPreset.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+QString items(int from, int to)
+{
+    QStringList out;
+    for (int n = from; n <= to; ++n)
+        out << QStringLiteral("{\"n\": %1}").arg(n);
+    return out.join(QStringLiteral(", "));
+}
+
+QByteArray idOf(const char *id)
+{
+    return fixtures::fieldOf(
+        fixtures::bson(qPrintable(QStringLiteral("{\"_id\": \"%1\"}").arg(QLatin1String(id)))),
+        QStringLiteral("_id"));
+}
+
+// The overflow pages of one parent, by page number: their element counts.
+QList<int> pageSizes(const std::map<QByteArray, QByteArray> &pages, const char *parent)
+{
+    QMap<std::int64_t, int> byPage;
+    for (const auto &[id, doc] : pages)
+        if (fixtures::fieldOf(doc, QStringLiteral("parent_id")) == idOf(parent))
+            byPage.insert(fixtures::numberOf(doc, QStringLiteral("page")),
+                          int(fixtures::elementsOf(doc, QStringLiteral("comments")).size()));
+    QList<int> out;
+    for (auto it = byPage.cbegin(); it != byPage.cend(); ++it) {
+        if (it.key() != out.size())
+            return {-1}; // a missing or duplicated page number
+        out << it.value();
+    }
+    return out;
+}
+
+} // namespace
+
+class TestCodegen : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_uri;
+    QString m_drivers;
+    QString m_harness;
+    const QString m_db = QStringLiteral("oe_codegen");
+
+    static QStringList layoutArgs(int keep)
+    {
+        return {QStringLiteral("--field"),       QStringLiteral("comments"),
+                QStringLiteral("--keep"),        QString::number(keep),
+                QStringLiteral("--page-size"),   QStringLiteral("4"),
+                QStringLiteral("--count-field"), QStringLiteral("n_comments"),
+                QStringLiteral("--pages-field"), QStringLiteral("n_pages")};
+    }
+
+    // `documents` into m_db.<collection>, split by the CLI at `keep` (pages of 4).
+    void loadAndSplit(const QString &collection, const QStringList &documents, int keep)
+    {
+        QList<QByteArray> docs;
+        for (const QString &d : documents)
+            docs << fixtures::bson(qPrintable(d));
+        const QString dump = m_dir.filePath(collection + QStringLiteral(".bson"));
+        QVERIFY(fixtures::writeFile(dump, fixtures::concat(docs)));
+        CliRun r = runCli({QStringLiteral("import"), QStringLiteral("--uri"), m_uri,
+                           QStringLiteral("--db"), m_db, QStringLiteral("--collection"), collection,
+                           QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli(QStringList{QStringLiteral("split"), QStringLiteral("--uri"), m_uri,
+                               QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                               collection, QStringLiteral("--yes")} +
+                   layoutArgs(keep));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+
+    QString generate(CodeLanguage language, const QString &collection, int keep)
+    {
+        const QString dir = m_dir.filePath(codelanguage::name(language) + collection);
+        QDir().mkpath(dir);
+        const QString out =
+            QDir(dir).filePath(QStringLiteral("snippet.") + codelanguage::extension(language));
+        const CliRun r =
+            runCli(QStringList{QStringLiteral("codegen"), QStringLiteral("--lang"),
+                               codelanguage::name(language), QStringLiteral("--collection"),
+                               collection, QStringLiteral("--out"), out} +
+                   layoutArgs(keep));
+        if (r.exitCode != 0)
+            qWarning("codegen failed: %s", qPrintable(r.err));
+        return out;
+    }
+
+    // Runs the language's harness on `snippet` with `script` on its standard input.
+    QString runHarness(CodeLanguage language, const QString &snippet, const QString &script)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QString program;
+        QStringList args;
+        switch (language) {
+        case CodeLanguage::JavaScript:
+            env.insert(QStringLiteral("NODE_PATH"),
+                       m_drivers + QStringLiteral("/node/node_modules"));
+            program = QStringLiteral("node");
+            args = {m_harness + QStringLiteral("/harness.js"), snippet, m_uri, m_db,
+                    QStringLiteral("Comments")};
+            break;
+        case CodeLanguage::Python:
+            env.insert(QStringLiteral("PYTHONPATH"), m_drivers + QStringLiteral("/python"));
+            program = QStringLiteral("python3");
+            args = {m_harness + QStringLiteral("/harness.py"), snippet, m_uri, m_db,
+                    QStringLiteral("comments")};
+            break;
+        default:
+            qFatal("no harness for %s", qPrintable(codelanguage::name(language)));
+        }
+        p.setProcessEnvironment(env);
+        p.start(program, args);
+        p.write(script.toUtf8());
+        p.closeWriteChannel();
+        if (!p.waitForFinished(600000))
+            qFatal("harness hung");
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+            qWarning("harness failed: %s", p.readAllStandardError().constData());
+        return QString::fromUtf8(p.readAllStandardOutput());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_uri = fixtures::liveUri();
+        QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
+        const QString cache = qEnvironmentVariable(
+            "OE_CACHE_DIR", QDir::homePath() + QStringLiteral("/.cache/outlier-explorer"));
+        m_drivers = cache + QStringLiteral("/codegen-drivers");
+        QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
+    }
+
+    // Every language and every preset: the names filled in, no token left.
+    void everyLanguageAndPresetIsFilledIn()
+    {
+        for (const CodeLanguage language :
+             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Mongosh}) {
+            for (const SplitLayoutPreset preset : splitlayout::all()) {
+                SplitConfig c;
+                c.collection = QStringLiteral("books");
+                c.field = QStringLiteral("customers_purchased");
+                c = splitlayout::apply(preset, c).withDefaults();
+                const QString code = CodeGenerator::generate(language, c);
+                QVERIFY(!code.isEmpty());
+                QVERIFY2(!code.contains(QStringLiteral("{{")), qPrintable(code));
+                for (const QString &name : {c.overflowCollection, c.linkField, c.flagField})
+                    QVERIFY2(code.contains(name), qPrintable(name));
+                if (!c.countField.isEmpty() && language != CodeLanguage::Mongosh)
+                    QVERIFY(code.contains(c.countField));
+            }
+        }
+    }
+
+    void appendsAndReadsOnTheServer_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::newRow("js") << int(CodeLanguage::JavaScript);
+        QTest::newRow("python") << int(CodeLanguage::Python);
+    }
+
+    // keep 5, pages of 4: A (12 elements, split: 5 + pages of 4, 3) gets 8 more; B (3, not
+    // split) gets 6 more and becomes an outlier through the write path itself.
+    void appendsAndReadsOnTheServer()
+    {
+        QFETCH(int, language);
+        const auto lang = CodeLanguage(language);
+        const QString collection = QStringLiteral("posts_") + codelanguage::name(lang);
+        loadAndSplit(collection,
+                     {QStringLiteral("{\"_id\": \"A\", \"comments\": [%1]}").arg(items(1, 12)),
+                      QStringLiteral("{\"_id\": \"B\", \"comments\": [%1]}").arg(items(1, 3))},
+                     5);
+        QString script = QStringLiteral("index\n");
+        for (int n = 13; n <= 20; ++n)
+            script += QStringLiteral("append A %1\n").arg(n);
+        for (int n = 4; n <= 9; ++n)
+            script += QStringLiteral("append B %1\n").arg(n);
+        script +=
+            QStringLiteral("all A\nall B\nread A 3 6\nread A 10 8\nread A 18 5\nread B 0 3\n");
+        const QString out = runHarness(lang, generate(lang, collection, 5), script);
+        QCOMPARE(
+            out.split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+            QStringList({QStringLiteral("A: 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"),
+                         QStringLiteral("B: 1,2,3,4,5,6,7,8,9"), QStringLiteral("A: 4,5,6,7,8,9"),
+                         QStringLiteral("A: 11,12,13,14,15,16,17,18"), QStringLiteral("A: 19,20"),
+                         QStringLiteral("B: 1,2,3")}));
+
+        const auto docs = fixtures::readCollection(m_uri, m_db, collection);
+        const auto pages =
+            fixtures::readCollection(m_uri, m_db, collection + QStringLiteral("_overflow"));
+        const QByteArray a = docs.at(idOf("A")), b = docs.at(idOf("B"));
+        QCOMPARE(fixtures::elementsOf(a, QStringLiteral("comments")).size(), qsizetype(5));
+        QCOMPARE(fixtures::numberOf(a, QStringLiteral("n_comments")), std::int64_t(20));
+        QCOMPARE(fixtures::numberOf(a, QStringLiteral("n_pages")), std::int64_t(4));
+        QCOMPARE(pageSizes(pages, "A"), QList<int>({4, 4, 4, 3}));
+        QCOMPARE(fixtures::elementsOf(b, QStringLiteral("comments")).size(), qsizetype(5));
+        QVERIFY(!fixtures::fieldOf(b, QStringLiteral("has_extras")).isEmpty());
+        QCOMPARE(fixtures::numberOf(b, QStringLiteral("n_comments")), std::int64_t(9));
+        QCOMPARE(fixtures::numberOf(b, QStringLiteral("n_pages")), std::int64_t(1));
+        QCOMPARE(pageSizes(pages, "B"), QList<int>({4}));
+    }
+
+    void keepZeroMovesEveryAppend_data() { appendsAndReadsOnTheServer_data(); }
+
+    // The viral-post layout: keep 0, every element in the pages, even for a document the
+    // split left alone (Q, no array at all).
+    void keepZeroMovesEveryAppend()
+    {
+        QFETCH(int, language);
+        const auto lang = CodeLanguage(language);
+        const QString collection = QStringLiteral("viral_") + codelanguage::name(lang);
+        loadAndSplit(collection,
+                     {QStringLiteral("{\"_id\": \"P\", \"comments\": [%1]}").arg(items(1, 3)),
+                      QStringLiteral("{\"_id\": \"Q\", \"title\": \"quiet\"}")},
+                     0);
+        const QString out = runHarness(lang, generate(lang, collection, 0),
+                                       QStringLiteral("index\nappend P 4\nappend P 5\nappend P 6\n"
+                                                      "append Q 1\nappend Q 2\nall P\nall Q\n"
+                                                      "read P 2 3\n"));
+        QCOMPARE(out.split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                 QStringList({QStringLiteral("P: 1,2,3,4,5,6"), QStringLiteral("Q: 1,2"),
+                              QStringLiteral("P: 3,4,5")}));
+        const auto docs = fixtures::readCollection(m_uri, m_db, collection);
+        const auto pages =
+            fixtures::readCollection(m_uri, m_db, collection + QStringLiteral("_overflow"));
+        QCOMPARE(pageSizes(pages, "P"), QList<int>({4, 2}));
+        QCOMPARE(pageSizes(pages, "Q"), QList<int>({2}));
+        QCOMPARE(fixtures::numberOf(docs.at(idOf("P")), QStringLiteral("n_comments")),
+                 std::int64_t(6));
+        QCOMPARE(fixtures::numberOf(docs.at(idOf("Q")), QStringLiteral("n_comments")),
+                 std::int64_t(2));
+        QCOMPARE(fixtures::numberOf(docs.at(idOf("Q")), QStringLiteral("n_pages")),
+                 std::int64_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCodegen)
+#include "tst_codegen.moc"

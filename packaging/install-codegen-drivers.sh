@@ -38,8 +38,21 @@ fi
 if [ ! -f "$root/go/.downloaded-$go_driver_version" ]; then
   say "go: go.mongodb.org/mongo-driver/v2@$go_driver_version"
   rm -rf "$root/go" && mkdir -p "$root/go"
+  # A program that uses the driver, so that go.sum lists every module it needs and the build
+  # cache holds the driver compiled (the tests then build only their own code).
+  cat > "$root/go/main.go" <<'GO'
+package main
+
+import (
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+func main() { _, _ = mongo.Connect(options.Client()) }
+GO
   (cd "$root/go" && go mod init oe-codegen-test >&2 2>&1 &&
      go get "go.mongodb.org/mongo-driver/v2@$go_driver_version" >&2 &&
+     go mod tidy >&2 && go build -o /dev/null . >&2 &&
      touch ".downloaded-$go_driver_version")
 fi
 

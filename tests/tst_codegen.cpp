@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -127,6 +128,20 @@ class TestCodegen : public QObject
             args = {m_harness + QStringLiteral("/harness.py"), snippet, m_uri, m_db,
                     QStringLiteral("comments")};
             break;
+        case CodeLanguage::Go: {
+            // A module: the harness as main, the snippet as package ./snippet.
+            const QString module = QFileInfo(snippet).dir().filePath(QStringLiteral("module"));
+            QDir().mkpath(module + QStringLiteral("/snippet"));
+            for (const QString &f : {QStringLiteral("go.mod"), QStringLiteral("go.sum")})
+                QFile::copy(m_drivers + QStringLiteral("/go/") + f, module + QLatin1Char('/') + f);
+            QFile::copy(m_harness + QStringLiteral("/harness.go"), module + QStringLiteral("/main.go"));
+            QFile::copy(snippet, module + QStringLiteral("/snippet/snippet.go"));
+            env.insert(QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod"));
+            p.setWorkingDirectory(module);
+            program = QStringLiteral("go");
+            args = {QStringLiteral("run"), QStringLiteral("."), m_uri, m_db};
+            break;
+        }
         default:
             qFatal("no harness for %s", qPrintable(codelanguage::name(language)));
         }
@@ -158,7 +173,8 @@ private slots:
     void everyLanguageAndPresetIsFilledIn()
     {
         for (const CodeLanguage language :
-             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Mongosh}) {
+             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Go,
+              CodeLanguage::Mongosh}) {
             for (const SplitLayoutPreset preset : splitlayout::all()) {
                 SplitConfig c;
                 c.collection = QStringLiteral("books");
@@ -166,7 +182,8 @@ private slots:
                 c = splitlayout::apply(preset, c).withDefaults();
                 const QString code = CodeGenerator::generate(language, c);
                 QVERIFY(!code.isEmpty());
-                QVERIFY2(!code.contains(QStringLiteral("{{")), qPrintable(code));
+                static const QRegularExpression token(QStringLiteral("\\{\\{[A-Za-z_]+\\}\\}"));
+                QVERIFY2(!code.contains(token), qPrintable(code));
                 for (const QString &name : {c.overflowCollection, c.linkField, c.flagField})
                     QVERIFY2(code.contains(name), qPrintable(name));
                 if (!c.countField.isEmpty() && language != CodeLanguage::Mongosh)
@@ -180,6 +197,7 @@ private slots:
         QTest::addColumn<int>("language");
         QTest::newRow("js") << int(CodeLanguage::JavaScript);
         QTest::newRow("python") << int(CodeLanguage::Python);
+        QTest::newRow("go") << int(CodeLanguage::Go);
     }
 
     // keep 5, pages of 4: A (12 elements, split: 5 + pages of 4, 3) gets 8 more; B (3, not

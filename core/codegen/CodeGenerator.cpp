@@ -2,6 +2,7 @@
 
 #include "AccessSnippet.h"
 #include "CodeTemplate.h"
+#include "GoSnippet.h"
 #include "JsSnippet.h"
 #include "PythonSnippet.h"
 
@@ -14,6 +15,8 @@ QString CodeGenerator::generate(CodeLanguage language, const SplitConfig &config
         return JsSnippet::generate(config);
     case CodeLanguage::Python:
         return PythonSnippet::generate(config);
+    case CodeLanguage::Go:
+        return GoSnippet::generate(config);
     case CodeLanguage::Mongosh:
         return AccessSnippet::mongosh(config);
     default:

@@ -128,13 +128,38 @@ class TestCodegen : public QObject
             args = {m_harness + QStringLiteral("/harness.py"), snippet, m_uri, m_db,
                     QStringLiteral("comments")};
             break;
+        case CodeLanguage::C: {
+            // Compiled warning-free against Debian's libmongoc, the snippet #included.
+            const QString dir = QFileInfo(snippet).absolutePath();
+            QProcess flags;
+            flags.start(QStringLiteral("pkg-config"),
+                        {QStringLiteral("--cflags"), QStringLiteral("--libs"),
+                         QStringLiteral("libmongoc-1.0")});
+            flags.waitForFinished();
+            QProcess cc;
+            cc.start(QStringLiteral("cc"),
+                     QStringList{QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
+                                 QStringLiteral("-Werror"), QStringLiteral("-o"),
+                                 dir + QStringLiteral("/harness"),
+                                 m_harness + QStringLiteral("/harness.c"),
+                                 QStringLiteral("-I") + dir} +
+                         QString::fromUtf8(flags.readAllStandardOutput())
+                             .simplified()
+                             .split(QLatin1Char(' '), Qt::SkipEmptyParts));
+            if (!cc.waitForFinished(120000) || cc.exitCode() != 0)
+                qWarning("cc failed: %s", cc.readAllStandardError().constData());
+            program = dir + QStringLiteral("/harness");
+            args = {m_uri, m_db};
+            break;
+        }
         case CodeLanguage::Go: {
             // A module: the harness as main, the snippet as package ./snippet.
             const QString module = QFileInfo(snippet).dir().filePath(QStringLiteral("module"));
             QDir().mkpath(module + QStringLiteral("/snippet"));
             for (const QString &f : {QStringLiteral("go.mod"), QStringLiteral("go.sum")})
                 QFile::copy(m_drivers + QStringLiteral("/go/") + f, module + QLatin1Char('/') + f);
-            QFile::copy(m_harness + QStringLiteral("/harness.go"), module + QStringLiteral("/main.go"));
+            QFile::copy(m_harness + QStringLiteral("/harness.go"),
+                        module + QStringLiteral("/main.go"));
             QFile::copy(snippet, module + QStringLiteral("/snippet/snippet.go"));
             env.insert(QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod"));
             p.setWorkingDirectory(module);
@@ -173,7 +198,7 @@ private slots:
     void everyLanguageAndPresetIsFilledIn()
     {
         for (const CodeLanguage language :
-             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Go,
+             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Go, CodeLanguage::C,
               CodeLanguage::Mongosh}) {
             for (const SplitLayoutPreset preset : splitlayout::all()) {
                 SplitConfig c;
@@ -198,6 +223,7 @@ private slots:
         QTest::newRow("js") << int(CodeLanguage::JavaScript);
         QTest::newRow("python") << int(CodeLanguage::Python);
         QTest::newRow("go") << int(CodeLanguage::Go);
+        QTest::newRow("c") << int(CodeLanguage::C);
     }
 
     // keep 5, pages of 4: A (12 elements, split: 5 + pages of 4, 3) gets 8 more; B (3, not

@@ -1,6 +1,7 @@
 #include "CodeGenerator.h"
 
 #include "AccessSnippet.h"
+#include "CSnippet.h"
 #include "CodeTemplate.h"
 #include "GoSnippet.h"
 #include "JsSnippet.h"
@@ -15,6 +16,8 @@ QString CodeGenerator::generate(CodeLanguage language, const SplitConfig &config
         return JsSnippet::generate(config);
     case CodeLanguage::Python:
         return PythonSnippet::generate(config);
+    case CodeLanguage::C:
+        return CSnippet::generate(config);
     case CodeLanguage::Go:
         return GoSnippet::generate(config);
     case CodeLanguage::Mongosh:

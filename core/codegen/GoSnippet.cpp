@@ -6,7 +6,8 @@ namespace oe {
 
 namespace {
 
-constexpr const char *kTemplate = R"go(// Outlier pattern for {{collection}}.{{field}}, as Outlier Explorer split it: the first
+constexpr const char *kTemplate =
+    R"go(// Outlier pattern for {{collection}}.{{field}}, as Outlier Explorer split it: the first
 // {{keep}} elements stay in the document; the rest live in {{overflow}}, in pages of
 // {{pageSize}} linked by {{link}} and numbered by {{page}}; {{flag}} marks a split document.
 // Go with the official driver: go get go.mongodb.org/mongo-driver/v2
@@ -156,7 +157,8 @@ QString GoSnippet::generate(const SplitConfig &input)
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c);
     QStringList counters{
-        QStringLiteral("{Key: \"$set\", Value: bson.D{{Key: \"%1\", Value: true}}}").arg(c.flagField)};
+        QStringLiteral("{Key: \"$set\", Value: bson.D{{Key: \"%1\", Value: true}}}")
+            .arg(c.flagField)};
     if (!c.countField.isEmpty())
         counters << QStringLiteral("{Key: \"$inc\", Value: bson.D{{Key: \"%1\", Value: added}}}")
                         .arg(c.countField);

@@ -1,5 +1,6 @@
 // The generated application code, run for real: for each language, its official driver (from
 // npm, PyPI, the Go module proxy, Maven Central, Debian) runs the snippet `codegen` writes
+// (compiled warning-free where the language compiles)
 // against the FerretDB test server, on documents the CLI has just split. Appends past the
 // threshold land in the right pages with the flag and counters right, and the read path
 // returns every element exactly once, in order (whole and by range).
@@ -152,6 +153,26 @@ class TestCodegen : public QObject
             args = {m_uri, m_db};
             break;
         }
+        case CodeLanguage::Java: {
+            // Compiled warning-free (-Xlint:all -Werror) against the sync driver's jars.
+            const QString dir = QFileInfo(snippet).absolutePath();
+            const QString classpath = m_drivers + QStringLiteral("/java/lib/*");
+            QFile::copy(snippet, dir + QStringLiteral("/CommentsAccess.java"));
+            QFile::copy(m_harness + QStringLiteral("/Harness.java"),
+                        dir + QStringLiteral("/Harness.java"));
+            QProcess javac;
+            javac.start(QStringLiteral("javac"),
+                        {QStringLiteral("-Xlint:all"), QStringLiteral("-Werror"),
+                         QStringLiteral("-cp"), classpath, QStringLiteral("-d"),
+                         dir + QStringLiteral("/classes"), dir + QStringLiteral("/Harness.java"),
+                         dir + QStringLiteral("/CommentsAccess.java")});
+            if (!javac.waitForFinished(300000) || javac.exitCode() != 0)
+                qWarning("javac failed: %s", javac.readAllStandardError().constData());
+            program = QStringLiteral("java");
+            args = {QStringLiteral("-cp"), dir + QStringLiteral("/classes:") + classpath,
+                    QStringLiteral("Harness"), m_uri, m_db};
+            break;
+        }
         case CodeLanguage::Go: {
             // A module: the harness as main, the snippet as package ./snippet.
             const QString module = QFileInfo(snippet).dir().filePath(QStringLiteral("module"));
@@ -181,6 +202,67 @@ class TestCodegen : public QObject
         return QString::fromUtf8(p.readAllStandardOutput());
     }
 
+    // Compiles (or, for scripts, parses) `code` in `dir`; the compiler's complaint, or empty.
+    QString compile(CodeLanguage language, const QString &code, const QString &dir,
+                    const QString &fileName)
+    {
+        QDir().mkpath(dir);
+        const QString path = QDir(dir).filePath(fileName);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(code.toUtf8()) < 0)
+            return QStringLiteral("cannot write ") + path;
+        f.close();
+        QProcess p;
+        p.setWorkingDirectory(dir);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        switch (language) {
+        case CodeLanguage::JavaScript:
+        case CodeLanguage::Mongosh:
+            p.start(QStringLiteral("node"), {QStringLiteral("--check"), path});
+            break;
+        case CodeLanguage::Python:
+            p.start(QStringLiteral("python3"),
+                    {QStringLiteral("-m"), QStringLiteral("py_compile"), path});
+            break;
+        case CodeLanguage::C: {
+            QProcess flags;
+            flags.start(QStringLiteral("pkg-config"),
+                        {QStringLiteral("--cflags"), QStringLiteral("libmongoc-1.0")});
+            flags.waitForFinished();
+            p.start(QStringLiteral("cc"),
+                    QStringList{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"),
+                                QStringLiteral("-Wextra"), QStringLiteral("-Werror"), path} +
+                        QString::fromUtf8(flags.readAllStandardOutput())
+                            .simplified()
+                            .split(QLatin1Char(' '), Qt::SkipEmptyParts));
+            break;
+        }
+        case CodeLanguage::Java:
+            p.start(QStringLiteral("javac"),
+                    {QStringLiteral("-Xlint:all"), QStringLiteral("-Werror"), QStringLiteral("-cp"),
+                     m_drivers + QStringLiteral("/java/lib/*"), QStringLiteral("-d"),
+                     dir + QStringLiteral("/classes"), path});
+            break;
+        case CodeLanguage::Go: {
+            // go vet type-checks the package (and reports what a Go reviewer would).
+            QDir().mkpath(dir + QStringLiteral("/snippet"));
+            QFile::rename(path, dir + QStringLiteral("/snippet/") + fileName);
+            for (const QString &name : {QStringLiteral("go.mod"), QStringLiteral("go.sum")})
+                QFile::copy(m_drivers + QStringLiteral("/go/") + name,
+                            dir + QLatin1Char('/') + name);
+            env.insert(QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod"));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral("go"), {QStringLiteral("vet"), QStringLiteral("./snippet")});
+            break;
+        }
+        }
+        if (!p.waitForFinished(300000))
+            return QStringLiteral("compiler hung");
+        return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0
+                   ? QString()
+                   : QString::fromUtf8(p.readAllStandardError() + p.readAllStandardOutput());
+    }
+
 private slots:
     void initTestCase()
     {
@@ -199,7 +281,7 @@ private slots:
     {
         for (const CodeLanguage language :
              {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Go, CodeLanguage::C,
-              CodeLanguage::Mongosh}) {
+              CodeLanguage::Java, CodeLanguage::Mongosh}) {
             for (const SplitLayoutPreset preset : splitlayout::all()) {
                 SplitConfig c;
                 c.collection = QStringLiteral("books");
@@ -217,6 +299,39 @@ private slots:
         }
     }
 
+    void presetsCompile_data()
+    {
+        QTest::addColumn<int>("language");
+        for (const CodeLanguage language :
+             {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Go, CodeLanguage::C,
+              CodeLanguage::Java, CodeLanguage::Mongosh})
+            QTest::newRow(qPrintable(codelanguage::name(language))) << int(language);
+    }
+
+    // Each language, each preset of the seed texts (and a nested field): the snippet compiles
+    // (or parses) without a warning.
+    void presetsCompile()
+    {
+        QFETCH(int, language);
+        const auto lang = CodeLanguage(language);
+        for (const SplitLayoutPreset preset : splitlayout::all()) {
+            SplitConfig c;
+            c.collection = QStringLiteral("books");
+            c.field = preset == SplitLayoutPreset::Default ? QStringLiteral("stats.sales")
+                                                           : QStringLiteral("customers_purchased");
+            c = splitlayout::apply(preset, c).withDefaults();
+            const QString dir =
+                m_dir.filePath(QStringLiteral("compile-%1-%2")
+                                   .arg(codelanguage::name(lang), splitlayout::name(preset)));
+            const QString problem =
+                compile(lang, CodeGenerator::generate(lang, c), dir,
+                        lang == CodeLanguage::Go ? QStringLiteral("snippet.go")
+                                                 : CodeGenerator::fileName(lang, c));
+            QVERIFY2(problem.isEmpty(),
+                     qPrintable(splitlayout::name(preset) + QStringLiteral(": ") + problem));
+        }
+    }
+
     void appendsAndReadsOnTheServer_data()
     {
         QTest::addColumn<int>("language");
@@ -224,6 +339,7 @@ private slots:
         QTest::newRow("python") << int(CodeLanguage::Python);
         QTest::newRow("go") << int(CodeLanguage::Go);
         QTest::newRow("c") << int(CodeLanguage::C);
+        QTest::newRow("java") << int(CodeLanguage::Java);
     }
 
     // keep 5, pages of 4: A (12 elements, split: 5 + pages of 4, 3) gets 8 more; B (3, not

@@ -4,6 +4,7 @@
 #include "CSnippet.h"
 #include "CodeTemplate.h"
 #include "GoSnippet.h"
+#include "JavaSnippet.h"
 #include "JsSnippet.h"
 #include "PythonSnippet.h"
 
@@ -18,12 +19,12 @@ QString CodeGenerator::generate(CodeLanguage language, const SplitConfig &config
         return PythonSnippet::generate(config);
     case CodeLanguage::C:
         return CSnippet::generate(config);
+    case CodeLanguage::Java:
+        return JavaSnippet::generate(config);
     case CodeLanguage::Go:
         return GoSnippet::generate(config);
     case CodeLanguage::Mongosh:
         return AccessSnippet::mongosh(config);
-    default:
-        break;
     }
     return {};
 }

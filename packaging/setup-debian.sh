@@ -13,6 +13,14 @@ packages=(
   clang libclang-rt-14-dev                                 # libFuzzer targets (packaging/run-fuzz.sh)
 )
 
+# The codegen tests' toolchains (each driver itself comes from its own registry later):
+# taken from Debian only where the machine has none of its own.
+declare -A tools=([node]=nodejs [npm]=npm [javac]=default-jdk-headless [mvn]=maven [go]=golang-go)
+for tool in "${!tools[@]}"; do
+  command -v "$tool" >/dev/null || packages+=("${tools[$tool]}")
+done
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

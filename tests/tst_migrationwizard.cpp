@@ -3,6 +3,7 @@
 // session and byte-identical to `outlier-explorer-cli split` with the same options, verified,
 // rolled back to the original bytes, and the finish page's reports and log written.
 #include "CliRunner.h"
+#include "CodeLanguage.h"
 #include "DocumentId.h"
 #include "GuiFixtures.h"
 #include "MigrationRunner.h"
@@ -263,6 +264,24 @@ private slots:
         const QByteArray logText = bytesOf(log);
         for (const char *step : {"Plan:", "Applied:", "Verified:", "Rolled back:"})
             QVERIFY2(logText.contains(step), step);
+
+        // The application's code in each language, saved, is what `codegen` writes for the
+        // same layout (the code tst_codegen runs against a server).
+        QComboBox *language = finish->languageBox();
+        QCOMPARE(language->count(), 6);
+        for (int i = 0; i < language->count(); ++i) {
+            language->setCurrentIndex(i);
+            const auto lang = CodeLanguage(language->currentData().toInt());
+            const QString saved = m_dir.filePath(QStringLiteral("app.") + codelanguage::extension(lang));
+            finish->saveCode(saved);
+            const CliRun cli = runCli(
+                {QStringLiteral("codegen"), QStringLiteral("--lang"), codelanguage::name(lang),
+                 QStringLiteral("--collection"), config.collection, QStringLiteral("--preset"),
+                 QStringLiteral("book-sales"), QStringLiteral("--field"), config.field});
+            QCOMPARE(cli.exitCode, 0);
+            QVERIFY2(bytesOf(saved) == cli.out.toUtf8(), qPrintable(codelanguage::name(lang)));
+            QVERIFY(finish->codeView()->toPlainText().contains(QStringLiteral("extra_sales")));
+        }
     }
 
     void dryRunWritesNothing()

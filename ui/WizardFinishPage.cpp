@@ -1,12 +1,13 @@
 #include "WizardFinishPage.h"
 
-#include "AccessSnippet.h"
+#include "CodeGenerator.h"
 #include "LatestJob.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
 #include "ReportWriter.h"
 #include "SourceState.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFontDatabase>
@@ -21,7 +22,7 @@ namespace oe {
 
 WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
-      m_code(new QPlainTextEdit(this)), m_status(new QLabel(this)), m_job(new LatestJob(this))
+      m_language(new QComboBox(this)), m_code(new QPlainTextEdit(this)), m_status(new QLabel(this)), m_job(new LatestJob(this))
 {
     setTitle(tr("Finish"));
     setSubTitle(tr("Keep a record, and change the application's read and write paths."));
@@ -29,6 +30,10 @@ WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
     m_code->setReadOnly(true);
     m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    for (const CodeLanguage language :
+         {CodeLanguage::JavaScript, CodeLanguage::Python, CodeLanguage::Java, CodeLanguage::C,
+          CodeLanguage::Go, CodeLanguage::Mongosh})
+        m_language->addItem(codelanguage::label(language), int(language));
     auto *reports = new QPushButton(tr("Export CSV &reports…"), this);
     auto *log = new QPushButton(tr("Save the migration &log…"), this);
     auto *buttons = new QHBoxLayout;
@@ -39,8 +44,18 @@ WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
     layout->addWidget(m_summary);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
-    layout->addWidget(new QLabel(tr("The application after the split (mongosh):"), this));
+    auto *codeRow = new QHBoxLayout;
+    auto *languageLabel = new QLabel(tr("The application after the split, in &language:"), this);
+    languageLabel->setBuddy(m_language);
+    auto *saveCode = new QPushButton(tr("Save the &code…"), this);
+    codeRow->addWidget(languageLabel);
+    codeRow->addWidget(m_language);
+    codeRow->addStretch(1);
+    codeRow->addWidget(saveCode);
+    layout->addLayout(codeRow);
     layout->addWidget(m_code, 1);
+    connect(m_language, &QComboBox::currentIndexChanged, this, &WizardFinishPage::showCode);
+    connect(saveCode, &QPushButton::clicked, this, [this] { this->saveCode(); });
     connect(reports, &QPushButton::clicked, this, [this] { exportReports(); });
     connect(log, &QPushButton::clicked, this, [this] { saveLog(); });
 }
@@ -51,7 +66,13 @@ void WizardFinishPage::initializePage()
     m_summary->setText(tr("%1 split at %2 elements of %3; the rest in %4.")
                            .arg(m_wizard->source().displayName(), QString::number(config.keep),
                                 config.field, config.overflowCollection));
-    m_code->setPlainText(AccessSnippet::mongosh(config));
+    showCode();
+}
+
+void WizardFinishPage::showCode()
+{
+    m_code->setPlainText(CodeGenerator::generate(CodeLanguage(m_language->currentData().toInt()),
+                                                 m_wizard->runner()->config()));
 }
 
 void WizardFinishPage::exportReports(const QString &chosen)
@@ -87,14 +108,33 @@ void WizardFinishPage::saveLog(const QString &chosen)
                              : chosen;
     if (file.isEmpty())
         return;
-    // Written under a temporary name and renamed into place: never a half-written log.
+    saveText(file, m_wizard->log().toUtf8() + '\n', tr("Log"));
+}
+
+void WizardFinishPage::saveCode(const QString &chosen)
+{
+    const auto language = CodeLanguage(m_language->currentData().toInt());
+    const QString file =
+        chosen.isEmpty()
+            ? QFileDialog::getSaveFileName(
+                  this, tr("Save the code"),
+                  CodeGenerator::fileName(language, m_wizard->runner()->config()),
+                  tr("%1 (*.%2)").arg(codelanguage::label(language),
+                                      codelanguage::extension(language)))
+            : chosen;
+    if (!file.isEmpty())
+        saveText(file, m_code->toPlainText().toUtf8(), tr("Code"));
+}
+
+void WizardFinishPage::saveText(const QString &file, const QByteArray &bytes, const QString &what)
+{
+    // Written under a temporary name and renamed into place: never a half-written file.
     QSaveFile out(file);
-    const QByteArray bytes = m_wizard->log().toUtf8() + '\n';
     const bool ok =
         out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
-    m_status->setText(ok ? tr("Log written to %1.").arg(QDir::toNativeSeparators(file))
-                         : tr("The log could not be written to %1: %2")
-                               .arg(QDir::toNativeSeparators(file), out.errorString()));
+    m_status->setText(ok ? tr("%1 written to %2.").arg(what, QDir::toNativeSeparators(file))
+                         : tr("%1 could not be written to %2: %3")
+                               .arg(what, QDir::toNativeSeparators(file), out.errorString()));
 }
 
 } // namespace oe

@@ -2,6 +2,7 @@
 
 #include <QWizardPage>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 
@@ -11,7 +12,8 @@ class LatestJob;
 class MigrationWizard;
 
 // 9. Finish: the CSV reports and the migration log exported, and what to change in the
-// application: the read and write paths for the chosen names.
+// application: the read and write paths for the chosen names, in the language chosen, with its
+// official driver (the code `outlier-explorer-cli codegen` writes and the tests run).
 class WizardFinishPage : public QWizardPage
 {
     Q_OBJECT
@@ -21,15 +23,22 @@ public:
     // Scripted runs pass the destination; otherwise a dialog asks.
     void exportReports(const QString &directory = {});
     void saveLog(const QString &file = {});
+    void saveCode(const QString &file = {});
     QPlainTextEdit *codeView() const { return m_code; }
+    QComboBox *languageBox() const { return m_language; }
     QLabel *status() const { return m_status; }
 
 signals:
     void exported(bool ok, const QString &message);
 
 private:
+    void showCode();
+    // Writes `bytes` to `file` whole or not at all; the status line says which.
+    void saveText(const QString &file, const QByteArray &bytes, const QString &what);
+
     MigrationWizard *m_wizard;
     QLabel *m_summary;
+    QComboBox *m_language;
     QPlainTextEdit *m_code;
     QLabel *m_status;
     LatestJob *m_job;

@@ -92,6 +92,10 @@ int run(const QStringList &arguments)
     addOptions(parser);
     if (!cli::parse(parser, arguments))
         return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return ExitSuccess;
+    }
     oe::CodeLanguage language{};
     oe::SplitConfig config;
     if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)

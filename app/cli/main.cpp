@@ -5,6 +5,7 @@
 #include "DemoDataCommand.h"
 #include "LiveCommands.h"
 #include "SplitCommands.h"
+#include "WhatIfCommand.h"
 
 #include <QCoreApplication>
 
@@ -23,11 +24,12 @@ const char kUsage[] =
     "  verify           check a split against its journal\n"
     "  rollback         undo a split\n"
     "  codegen          the application's read and write paths for a split layout\n"
+    "  whatif           time appends to big documents, unbounded vs split, on a server\n"
     "  demo-data        write the deterministic demo datasets\n"
     "\n"
     "<command> --help lists a command's options.\n"
     "\n"
-    "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data\n";
+    "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data, 130 interrupted\n";
 }
 
 int main(int argc, char *argv[])
@@ -54,6 +56,8 @@ int main(int argc, char *argv[])
         return AnalyzeCommand::run(args);
     if (command == QLatin1String("codegen"))
         return CodegenCommand::run(args);
+    if (command == QLatin1String("whatif"))
+        return WhatIfCommand::run(args);
     if (command == QLatin1String("demo-data"))
         return DemoDataCommand::run(args);
     if (command == QLatin1String("list"))

@@ -81,10 +81,13 @@ oe::OutlierMethod chosenMethod(const QCommandLineParser &parser, oe::OutlierMeth
     }
     return explicitMethod || !implied ? method : implied->method;
 }
-void addAnalyzeOptions(QCommandLineParser &parser)
+void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
 {
-    parser.setApplicationDescription(QStringLiteral(
-        "Analyse document sizes and array lengths, detect outliers and write CSV reports."));
+    parser.setApplicationDescription(
+        forReport ? QStringLiteral("Analyse a collection or dump and write one shareable report "
+                                   "(HTML or PDF): figures, charts, outliers, thresholds.")
+                  : QStringLiteral("Analyse document sizes and array lengths, detect outliers and "
+                                   "write CSV reports."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
@@ -99,8 +102,10 @@ void addAnalyzeOptions(QCommandLineParser &parser)
          QStringLiteral("N")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
-        {QStringLiteral("out"), QStringLiteral("Directory for the CSV reports."),
-         QStringLiteral("DIR")},
+        {QStringLiteral("out"),
+         forReport ? QStringLiteral("The report file: .html or .pdf.")
+                   : QStringLiteral("Directory for the CSV reports."),
+         forReport ? QStringLiteral("FILE") : QStringLiteral("DIR")},
         {QStringLiteral("full"), QStringLiteral("Analyse every document (the default for dumps).")},
         {QStringLiteral("sample"),
          QStringLiteral("Analyse a uniform random sample of N documents."), QStringLiteral("N")},
@@ -199,7 +204,8 @@ bool checkCombinations(const QCommandLineParser &parser)
             }
     }
     if (!parser.isSet(QStringLiteral("out"))) {
-        cli::fail(ExitUsage, QStringLiteral("analyze needs --out DIR for the reports"));
+        cli::fail(ExitUsage, QStringLiteral("--out is required (analyze: a folder for the CSV "
+                                            "reports; report: an .html or .pdf file)"));
         return false;
     }
     if (int(parser.isSet(QStringLiteral("full"))) + int(parser.isSet(QStringLiteral("sample"))) +
@@ -307,10 +313,12 @@ void printSummary(const oe::AnalysisResult &result, const QString &out)
 
 } // namespace
 
-int AnalyzeCommand::run(const QStringList &arguments)
+namespace {
+
+// Parses, analyses and hands the result to `output`; the exit code.
+int analyse(QCommandLineParser &parser, const QStringList &arguments,
+            const AnalyzeCommand::Writer &output)
 {
-    QCommandLineParser parser;
-    addAnalyzeOptions(parser);
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
@@ -333,17 +341,43 @@ int AnalyzeCommand::run(const QStringList &arguments)
         std::fputs("\n", stderr);
     if (result.sourceUnreadable())
         return cli::fail(cli::exitCodeFor(result.profile.error), result.profile.error.toString());
-
-    const QString out = parser.value(QStringLiteral("out"));
-    QString writeError;
-    if (!oe::ReportWriter::write(out, oe::ReportWriter::Report::of(result, int(top)), &writeError))
-        return cli::fail(ExitIo, writeError);
-    if (!quiet)
-        printSummary(result, out);
+    if (const int rc = output(parser, result); rc != ExitSuccess)
+        return rc;
     if (result.profile.status == oe::CollectionProfile::Status::Failed)
         return cli::fail(cli::exitCodeFor(result.profile.error),
                          result.profile.error.toString() +
                              QStringLiteral(" (reports cover the %1 documents before it)")
                                  .arg(result.profile.documents));
     return ExitSuccess;
+}
+
+} // namespace
+
+int AnalyzeCommand::run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addAnalyzeOptions(parser, false);
+    return analyse(
+        parser, arguments, [](const QCommandLineParser &parser, const oe::AnalysisResult &result) {
+            const QString out = parser.value(QStringLiteral("out"));
+            std::optional<std::uint64_t> top;
+            cli::unsignedOption(parser, QStringLiteral("top"), top, 0, kMaxTop);
+            QString writeError;
+            if (!oe::ReportWriter::write(
+                    out, oe::ReportWriter::Report::of(result, int(top.value_or(20))), &writeError))
+                return cli::fail(ExitIo, writeError);
+            if (!parser.isSet(QStringLiteral("quiet")))
+                printSummary(result, out);
+            return int(ExitSuccess);
+        });
+}
+
+int AnalyzeCommand::runForReport(const QStringList &arguments,
+                                 const std::function<void(QCommandLineParser &)> &addOptions,
+                                 const Writer &write)
+{
+    QCommandLineParser parser;
+    addAnalyzeOptions(parser, true);
+    addOptions(parser);
+    return analyse(parser, arguments, write);
 }

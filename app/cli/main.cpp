@@ -4,10 +4,13 @@
 #include "CodegenCommand.h"
 #include "DemoDataCommand.h"
 #include "LiveCommands.h"
+#include "ReportCommand.h"
 #include "SplitCommands.h"
 #include "WhatIfCommand.h"
 
-#include <QCoreApplication>
+#include <QApplication>
+
+#include <memory>
 
 #include <cstdio>
 
@@ -25,6 +28,7 @@ const char kUsage[] =
     "  rollback         undo a split\n"
     "  codegen          the application's read and write paths for a split layout\n"
     "  whatif           time appends to big documents, unbounded vs split, on a server\n"
+    "  report           analyse and write one shareable HTML or PDF report\n"
     "  demo-data        write the deterministic demo datasets\n"
     "\n"
     "<command> --help lists a command's options.\n"
@@ -34,7 +38,14 @@ const char kUsage[] =
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // `report` draws its charts with the desktop app's chart widget: a widget application,
+    // offscreen unless the caller chose a platform. Every other command stays headless.
+    const bool report = argc > 1 && qstrcmp(argv[1], "report") == 0;
+    if (report && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    const std::unique_ptr<QCoreApplication> app =
+        report ? std::make_unique<QApplication>(argc, argv)
+               : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("outlier-explorer-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
     QStringList args = QCoreApplication::arguments();
@@ -56,6 +67,8 @@ int main(int argc, char *argv[])
         return AnalyzeCommand::run(args);
     if (command == QLatin1String("codegen"))
         return CodegenCommand::run(args);
+    if (command == QLatin1String("report"))
+        return ReportCommand::run(args);
     if (command == QLatin1String("whatif"))
         return WhatIfCommand::run(args);
     if (command == QLatin1String("demo-data"))

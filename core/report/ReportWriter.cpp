@@ -50,11 +50,19 @@ QString ReportWriter::typesText(const FieldProfile &field)
 
 bool ReportWriter::summary(const Report &r, QIODevice *out)
 {
+    CsvWriter csv(out, {QStringLiteral("metric"), QStringLiteral("value")});
+    for (const auto &[metric, value] : summaryRows(r))
+        csv.addRow({metric, value});
+    return csv.flush();
+}
+
+QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
+{
     const CollectionProfile &p = r.profile;
     const Distribution &s = p.sizes;
-    CsvWriter csv(out, {QStringLiteral("metric"), QStringLiteral("value")});
+    QList<QPair<QString, QString>> rows;
     auto row = [&](const char *metric, const QString &value) {
-        csv.addRow({QString::fromLatin1(metric), value});
+        rows.append({QString::fromLatin1(metric), value});
     };
     row("documents", num(p.documents));
     row("size_min", num(s.min()));
@@ -84,7 +92,7 @@ bool ReportWriter::summary(const Report &r, QIODevice *out)
     row("error", p.error.isError() ? p.error.toString() : QString());
     row("seconds", QString::number(p.seconds, 'f', 3));
     row("warnings", r.outliers.warnings.join(QStringLiteral("; ")));
-    return csv.flush();
+    return rows;
 }
 
 bool ReportWriter::sizeHistogram(const Report &r, QIODevice *out)

@@ -43,6 +43,8 @@ public:
     // Each report on its own, streamed to `out` (a file, or a QBuffer for in-memory use);
     // false if `out` refused the data.
     static bool summary(const Report &report, QIODevice *out);
+    // summary.csv's rows (metric, value), for the HTML and PDF report.
+    static QList<QPair<QString, QString>> summaryRows(const Report &report);
     static bool sizeHistogram(const Report &report, QIODevice *out);
     static bool fields(const Report &report, QIODevice *out);
     static bool arrayHistograms(const Report &report, QIODevice *out);

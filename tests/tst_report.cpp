@@ -1,0 +1,171 @@
+// `outlier-explorer-cli report`: one self-contained HTML file (charts inline as SVG, nothing
+// fetched) and a PDF (A4 or Letter, charts as vector drawing), whose summary figures are
+// summary.csv's, text for text; bad output paths refused in one line; and, against the
+// FerretDB server with authentication, a report that never shows the password.
+#include "CliRunner.h"
+#include "CsvTestReader.h"
+#include "LiveDocuments.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTextDocumentFragment>
+#include <QtTest>
+
+namespace {
+
+QByteArray bytesOf(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The rows of the HTML table with this class, as plain text cells.
+QList<QStringList> tableRows(const QString &html, const QString &cls)
+{
+    const qsizetype start = html.indexOf(QStringLiteral("<table class=\"%1\"").arg(cls));
+    const qsizetype end = html.indexOf(QStringLiteral("</table>"), start);
+    if (start < 0 || end < 0)
+        return {};
+    static const QRegularExpression rowRe(QStringLiteral("<tr>(.*?)</tr>"));
+    static const QRegularExpression cellRe(QStringLiteral("<t[dh]>(.*?)</t[dh]>"));
+    QList<QStringList> rows;
+    const QString table = html.mid(start, end - start);
+    for (auto r = rowRe.globalMatch(table); r.hasNext();) {
+        QStringList cells;
+        const QString inner = r.next().captured(1);
+        for (auto c = cellRe.globalMatch(inner); c.hasNext();)
+            cells << QTextDocumentFragment::fromHtml(c.next().captured(1)).toPlainText();
+        rows << cells;
+    }
+    return rows;
+}
+
+int mediaBoxWidth(const QByteArray &pdf)
+{
+    static const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 (\\d+)"));
+    return box.match(QString::fromLatin1(pdf)).captured(1).toInt();
+}
+
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_feeds;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const CliRun r = runCli({QStringLiteral("demo-data"), QStringLiteral("--out"),
+                                 m_dir.filePath(QStringLiteral("demo"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        m_feeds = m_dir.filePath(QStringLiteral("demo/activity_feeds.bson"));
+    }
+
+    void htmlSummaryIsSummaryCsv()
+    {
+        const QString html = m_dir.filePath(QStringLiteral("report.html"));
+        const QString csvDir = m_dir.filePath(QStringLiteral("csv"));
+        const QStringList options{QStringLiteral("--dump"),       m_feeds,
+                                  QStringLiteral("--method"),     QStringLiteral("percentile"),
+                                  QStringLiteral("--percentile"), QStringLiteral("95")};
+        CliRun r = runCli(QStringList{QStringLiteral("report")} + options +
+                          QStringList{QStringLiteral("--out"), html});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli(QStringList{QStringLiteral("analyze")} + options +
+                   QStringList{QStringLiteral("--out"), csvDir, QStringLiteral("--quiet")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+        const QString text = QString::fromUtf8(bytesOf(html));
+        QList<QStringList> shown = tableRows(text, QStringLiteral("summary"));
+        QList<QStringList> csv = csvtest::readFile(csvDir + QStringLiteral("/summary.csv"));
+        QVERIFY(csv.size() > 20);
+        QCOMPARE(shown.size(), csv.size());
+        for (qsizetype i = 0; i < csv.size(); ++i) {
+            if (csv[i].value(0) == QLatin1String("seconds"))
+                continue; // the time each run took
+            QCOMPARE(shown[i], csv[i]);
+        }
+        // Self-contained: charts inline (sizes + the one splittable array), nothing fetched.
+        QCOMPARE(text.count(QStringLiteral("<svg")), 2);
+        static const QRegularExpression external(
+            QStringLiteral("(src|href)\\s*=|@import|url\\(|<link|<script"));
+        QVERIFY2(!text.contains(external), qPrintable(external.match(text).captured(0)));
+        QVERIFY(text.contains(QStringLiteral("Array lengths: activities")));
+        // The outlier table: outliers.csv's first 20 rows (the default top K).
+        const QList<QStringList> outliers =
+            csvtest::readFile(csvDir + QStringLiteral("/outliers.csv"));
+        const QList<QStringList> listed = tableRows(text, QStringLiteral("outliers"));
+        QCOMPARE(listed.size(), 1 + std::min<qsizetype>(20, outliers.size() - 1));
+        for (qsizetype i = 1; i < listed.size(); ++i)
+            QCOMPARE(listed[i].value(0), outliers[i].value(0)); // the same _id, in order
+    }
+
+    void pdfOnA4AndLetter()
+    {
+        const QString a4 = m_dir.filePath(QStringLiteral("report.pdf"));
+        const QString letter = m_dir.filePath(QStringLiteral("letter.pdf"));
+        CliRun r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), m_feeds,
+                           QStringLiteral("--out"), a4});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), m_feeds,
+                    QStringLiteral("--out"), letter, QStringLiteral("--page-size"),
+                    QStringLiteral("letter")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QByteArray pdf = bytesOf(a4);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QCOMPARE(mediaBoxWidth(pdf), 595);
+        QCOMPARE(mediaBoxWidth(bytesOf(letter)), 612);
+        QVERIFY(pdf.count("/Type /Page\n") + pdf.count("/Type /Page ") +
+                    pdf.count("/Type /Page>") >=
+                2);
+    }
+
+    void badOutputIsRefusedInOneLine()
+    {
+        CliRun r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), m_feeds,
+                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("r.docx"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral(".html or .pdf")), qPrintable(r.err));
+        r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), m_feeds,
+                    QStringLiteral("--out"), QStringLiteral("/nonexistent/dir/r.html")});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("could not write /nonexistent/dir/r.html")),
+                 qPrintable(r.err));
+    }
+
+    // A report of a collection on the server with authentication: the URI redacted, the
+    // password nowhere in either file.
+    void credentialsNeverAppear()
+    {
+        const QString uri = fixtures::liveUri(QStringLiteral("auth"));
+        QVERIFY2(!uri.isEmpty(), "no FerretDB auth fixture");
+        const QByteArray password("oe-test-password");
+        QVERIFY(uri.toUtf8().contains(password));
+        CliRun r = runCli({QStringLiteral("import"), QStringLiteral("--uri"), uri,
+                           QStringLiteral("--db"), QStringLiteral("oe_report"),
+                           QStringLiteral("--collection"), QStringLiteral("feeds"),
+                           QStringLiteral("--dump"), m_feeds, QStringLiteral("--drop")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const char *name : {"live.html", "live.pdf"}) {
+            const QString out = m_dir.filePath(QString::fromLatin1(name));
+            r = runCli({QStringLiteral("report"), QStringLiteral("--uri"), uri,
+                        QStringLiteral("--db"), QStringLiteral("oe_report"),
+                        QStringLiteral("--collection"), QStringLiteral("feeds"),
+                        QStringLiteral("--out"), out});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            const QByteArray bytes = bytesOf(out);
+            QVERIFY(bytes.size() > 1000);
+            QVERIFY2(!bytes.contains(password), name);
+            QVERIFY(!r.out.toUtf8().contains(password) && !r.err.toUtf8().contains(password));
+        }
+        QVERIFY(bytesOf(m_dir.filePath(QStringLiteral("live.html"))).contains("feeds"));
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

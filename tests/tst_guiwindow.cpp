@@ -259,6 +259,29 @@ private slots:
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
             QVERIFY2(a.readAll() == b.readAll(), qPrintable(name));
         }
+
+        // File → Export report: the same analysis as one HTML file, its summary the CSV's
+        // (the duration aside), its charts inline; the window stays usable meanwhile.
+        QVERIFY(window.exportReportAction()->isEnabled());
+        QSignalSpy reported(&window, &MainWindow::reportExported);
+        const QString html = m_dir.filePath(QStringLiteral("gui-report.html"));
+        window.exportReport(html);
+        QVERIFY(reported.wait(20000));
+        QVERIFY2(reported.first().first().toBool(), qPrintable(reported.first().at(1).toString()));
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QByteArray text = page.readAll();
+        QCOMPARE(text.count("<svg"), 2);
+        QFile summary(QDir(gui).filePath(QStringLiteral("summary.csv")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        for (const QByteArray &line : summary.readAll().split('\n')) {
+            const QList<QByteArray> cells = line.trimmed().split(',');
+            if (cells.size() == 2 && !cells[1].isEmpty() && !cells[1].contains('"') &&
+                cells[0] != "seconds" && cells[0] != "metric")
+                QVERIFY2(
+                    text.contains(QByteArray("<td>" + cells[0] + "</td><td>" + cells[1] + "</td>")),
+                    line.constData());
+        }
     }
 
     void screenshotsOfEveryTab_data()

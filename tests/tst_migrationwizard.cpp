@@ -265,6 +265,22 @@ private slots:
         for (const char *step : {"Plan:", "Applied:", "Verified:", "Rolled back:"})
             QVERIFY2(logText.contains(step), step);
 
+        // The shareable report, with the layout, the log and the verdict; HTML and PDF.
+        QSignalSpy reported(finish, &WizardFinishPage::reportExported);
+        const QString html = m_dir.filePath(QStringLiteral("wizard-report.html"));
+        finish->exportReport(html);
+        QVERIFY(reported.wait(30000));
+        QVERIFY2(reported.last().first().toBool(), qPrintable(reported.last().last().toString()));
+        const QByteArray page = bytesOf(html);
+        for (const char *text : {"<svg", "extra_sales", "customers_purchased_extra",
+                                 "Plan:", "Verified:", "0 mismatches"})
+            QVERIFY2(page.contains(text), text);
+        const QString pdf = m_dir.filePath(QStringLiteral("wizard-report.pdf"));
+        finish->exportReport(pdf);
+        QVERIFY(reported.wait(30000));
+        QVERIFY(reported.last().first().toBool());
+        QVERIFY(bytesOf(pdf).startsWith("%PDF-"));
+
         // The application's code in each language, saved, is what `codegen` writes for the
         // same layout (the code tst_codegen runs against a server).
         QComboBox *language = finish->languageBox();
@@ -272,7 +288,8 @@ private slots:
         for (int i = 0; i < language->count(); ++i) {
             language->setCurrentIndex(i);
             const auto lang = CodeLanguage(language->currentData().toInt());
-            const QString saved = m_dir.filePath(QStringLiteral("app.") + codelanguage::extension(lang));
+            const QString saved =
+                m_dir.filePath(QStringLiteral("app.") + codelanguage::extension(lang));
             finish->saveCode(saved);
             const CliRun cli = runCli(
                 {QStringLiteral("codegen"), QStringLiteral("--lang"), codelanguage::name(lang),

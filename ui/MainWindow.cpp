@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "ReportExporter.h"
+
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
 #include "ArraysPage.h"
@@ -50,7 +52,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
       m_documents(new DocumentLoader(this)), m_demoJob(new LatestJob(this)),
-      m_exportJob(new LatestJob(this)), m_vault(new PasswordVault(this)),
+      m_reportExporter(new ReportExporter(this)), m_vault(new PasswordVault(this)),
       m_interrupted(new InterruptedRunWatcher(this))
 {
     setWindowTitle(tr("Outlier Explorer"));
@@ -113,6 +115,22 @@ void MainWindow::wire()
         if (m_sources->sourceAt(index).isValid())
             runAnalysis();
     });
+    connect(m_reportExporter, &ReportExporter::finished, this,
+            [this](bool ok, const QString &message) {
+                if (ok)
+                    m_status->setText(tr("Report written to %1.").arg(message));
+                else
+                    showError(tr("Export report"), tr("The report could not be written."), message);
+                emit reportExported(ok, message);
+            });
+    connect(m_reportExporter, &ReportExporter::csvFinished, this,
+            [this](bool ok, const QString &message) {
+                if (ok)
+                    m_status->setText(tr("Reports written to %1.").arg(message));
+                else
+                    showError(tr("Export"), tr("The reports could not be written."), message);
+                emit reportsExported(ok, message);
+            });
     connect(m_options, &AnalysisOptionsBar::runRequested, this, &MainWindow::runAnalysis);
     connect(m_options, &AnalysisOptionsBar::cancelRequested, this, &MainWindow::cancelAnalysis);
     connect(m_runner, &AnalysisRunner::runningChanged, this, [this](bool running) {
@@ -157,6 +175,10 @@ void MainWindow::createActions()
     m_exportAction = file->addAction(tr("&Export CSV reports…"), this, [this] { exportReports(); });
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setEnabled(false);
+    m_exportReportAction =
+        file->addAction(tr("Export &report (HTML, PDF)…"), this, [this] { exportReport(); });
+    m_exportReportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportReportAction->setEnabled(false);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -437,7 +459,7 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     if (event->type() == QEvent::ShortcutOverride && isActiveWindow()) {
         const auto *key = static_cast<QKeyEvent *>(event);
         const QKeySequence pressed(key->keyCombination());
-        for (const QAction *action : {m_exportAction, m_migrateAction})
+        for (const QAction *action : {m_exportAction, m_exportReportAction, m_migrateAction})
             if (action->isEnabled() && action->shortcut() == pressed)
                 return true; // not accepted: the shortcut map triggers the action
     }
@@ -449,6 +471,7 @@ void MainWindow::updateActions()
     const SourceState *state = m_view->state();
     const bool analysed = state->hasResult() && state->result().profile.documents > 0;
     m_exportAction->setEnabled(analysed);
+    m_exportReportAction->setEnabled(analysed);
     m_migrateAction->setEnabled(analysed && !state->analysis().preferredSplitPath().empty());
 }
 
@@ -594,6 +617,16 @@ void MainWindow::openDocument(const OutlierRow &row)
     m_documents->load(source, row.docIndex, row.id);
 }
 
+void MainWindow::exportReport(const QString &file)
+{
+    if (!m_view->hasResult() || (file.isEmpty() && !m_interactive))
+        return;
+    const SourceState *state = m_view->state();
+    ReportOptions options;
+    options.pageSize = ReportExporter::localPageSize();
+    m_reportExporter->exportReport(m_view->result(), options, file, state->keep(), state->path());
+}
+
 void MainWindow::exportReports(const QString &chosen)
 {
     if (!m_view->hasResult() || (chosen.isEmpty() && !m_interactive))
@@ -601,24 +634,8 @@ void MainWindow::exportReports(const QString &chosen)
     const QString directory =
         chosen.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export CSV reports into"))
                          : chosen;
-    if (directory.isEmpty())
-        return;
-    const AnalysisResult result = m_view->result();
-    m_exportJob->start(
-        [result, directory] {
-            QString error;
-            if (!ReportWriter::write(directory, ReportWriter::Report::of(result), &error))
-                return error.isEmpty() ? QStringLiteral("unknown error") : error;
-            return QString();
-        },
-        [this, directory](const QString &error) {
-            if (error.isEmpty())
-                m_status->setText(
-                    tr("Reports written to %1.").arg(QDir::toNativeSeparators(directory)));
-            else
-                showError(tr("Export"), tr("The reports could not be written."), error);
-            emit reportsExported(error.isEmpty(), error.isEmpty() ? directory : error);
-        });
+    if (!directory.isEmpty())
+        m_reportExporter->exportCsv(m_view->result(), directory);
 }
 
 } // namespace oe

@@ -21,6 +21,7 @@ class DocumentLoader;
 class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
+class ReportExporter;
 class MigrationsDialog;
 struct Catalog;
 class PasswordVault;
@@ -51,6 +52,8 @@ public:
     void cancelAnalysis();
     void showConnectDialog();
     void exportReports(const QString &directory = {});
+    // File → Export report…: one HTML or PDF file (a dialog asks where unless `file` is given).
+    void exportReport(const QString &file = {});
     // The guided migration for the current source, from its state; null (and a status line)
     // without an analysed array.
     MigrationWizard *openMigrationWizard();
@@ -63,6 +66,7 @@ public:
     AnalysisOptionsBar *optionsBar() const { return m_options; }
     AnalysisRunner *runner() const { return m_runner; }
     QAction *exportAction() const { return m_exportAction; }
+    QAction *exportReportAction() const { return m_exportReportAction; }
     QString statusText() const;
     QString lastError() const { return m_lastError; }
     // Dialogs that would wait for a user (error boxes) are skipped, for scripted runs.
@@ -76,6 +80,7 @@ signals:
     // After a connection's catalog loads: the runs its journals record as interrupted.
     void interruptedMigrationsFound(const QString &connection, const QStringList &runs);
     void reportsExported(bool ok, const QString &message);
+    void reportExported(bool ok, const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -111,7 +116,7 @@ private:
     AnalysisRunner *m_runner;
     DocumentLoader *m_documents;
     LatestJob *m_demoJob;
-    LatestJob *m_exportJob;
+    ReportExporter *m_reportExporter;          // CSV reports and the HTML/PDF report
     QHash<QString, LatestJob *> m_catalogJobs; // by connection name
     PasswordVault *m_vault;
     InterruptedRunWatcher *m_interrupted;
@@ -123,6 +128,7 @@ private:
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_exportAction = nullptr;
+    QAction *m_exportReportAction = nullptr;
     QAction *m_migrateAction = nullptr;
     QAction *m_migrationsAction = nullptr;
 };

@@ -4,6 +4,7 @@
 #include "LatestJob.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
+#include "ReportExporter.h"
 #include "ReportWriter.h"
 #include "SourceState.h"
 
@@ -22,7 +23,8 @@ namespace oe {
 
 WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
-      m_language(new QComboBox(this)), m_code(new QPlainTextEdit(this)), m_status(new QLabel(this)), m_job(new LatestJob(this))
+      m_language(new QComboBox(this)), m_code(new QPlainTextEdit(this)), m_status(new QLabel(this)),
+      m_job(new LatestJob(this)), m_reporter(new ReportExporter(this))
 {
     setTitle(tr("Finish"));
     setSubTitle(tr("Keep a record, and change the application's read and write paths."));
@@ -36,9 +38,11 @@ WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
         m_language->addItem(codelanguage::label(language), int(language));
     auto *reports = new QPushButton(tr("Export CSV &reports…"), this);
     auto *log = new QPushButton(tr("Save the migration &log…"), this);
+    auto *report = new QPushButton(tr("Export the r&eport (HTML, PDF)…"), this);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(reports);
     buttons->addWidget(log);
+    buttons->addWidget(report);
     buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
@@ -58,6 +62,12 @@ WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
     connect(saveCode, &QPushButton::clicked, this, [this] { this->saveCode(); });
     connect(reports, &QPushButton::clicked, this, [this] { exportReports(); });
     connect(log, &QPushButton::clicked, this, [this] { saveLog(); });
+    connect(report, &QPushButton::clicked, this, [this] { exportReport(); });
+    connect(m_reporter, &ReportExporter::finished, this, [this](bool ok, const QString &message) {
+        m_status->setText(ok ? tr("Report written to %1.").arg(message)
+                             : tr("The report could not be written: %1").arg(message));
+        emit reportExported(ok, message);
+    });
 }
 
 void WizardFinishPage::initializePage()
@@ -111,6 +121,24 @@ void WizardFinishPage::saveLog(const QString &chosen)
     saveText(file, m_wizard->log().toUtf8() + '\n', tr("Log"));
 }
 
+void WizardFinishPage::exportReport(const QString &file)
+{
+    if (!m_wizard->state())
+        return;
+    ReportOptions options;
+    options.pageSize = ReportExporter::localPageSize();
+    options.layout = m_wizard->runner()->config();
+    options.migrationLog = m_wizard->log();
+    const MigrationOutcome &verified = m_wizard->outcome(MigrationOutcome::Step::Verify);
+    if (verified.step == MigrationOutcome::Step::Verify && verified.ok)
+        options.verification = tr("Verified: %1 documents checked, %2 matching, %3 mismatches.")
+                                   .arg(verified.verify.checked)
+                                   .arg(verified.verify.matching)
+                                   .arg(verified.verify.mismatches);
+    m_reporter->exportReport(m_wizard->state()->result(), options, file,
+                             std::uint64_t(options.layout->keep), options.layout->field);
+}
+
 void WizardFinishPage::saveCode(const QString &chosen)
 {
     const auto language = CodeLanguage(m_language->currentData().toInt());
@@ -119,8 +147,8 @@ void WizardFinishPage::saveCode(const QString &chosen)
             ? QFileDialog::getSaveFileName(
                   this, tr("Save the code"),
                   CodeGenerator::fileName(language, m_wizard->runner()->config()),
-                  tr("%1 (*.%2)").arg(codelanguage::label(language),
-                                      codelanguage::extension(language)))
+                  tr("%1 (*.%2)")
+                      .arg(codelanguage::label(language), codelanguage::extension(language)))
             : chosen;
     if (!file.isEmpty())
         saveText(file, m_code->toPlainText().toUtf8(), tr("Code"));

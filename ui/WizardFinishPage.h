@@ -9,6 +9,7 @@ class QPlainTextEdit;
 namespace oe {
 
 class LatestJob;
+class ReportExporter;
 class MigrationWizard;
 
 // 9. Finish: the CSV reports and the migration log exported, and what to change in the
@@ -24,12 +25,15 @@ public:
     void exportReports(const QString &directory = {});
     void saveLog(const QString &file = {});
     void saveCode(const QString &file = {});
+    // The shareable report (HTML or PDF) with the layout, the migration log and the verdict.
+    void exportReport(const QString &file = {});
     QPlainTextEdit *codeView() const { return m_code; }
     QComboBox *languageBox() const { return m_language; }
     QLabel *status() const { return m_status; }
 
 signals:
     void exported(bool ok, const QString &message);
+    void reportExported(bool ok, const QString &message);
 
 private:
     void showCode();
@@ -42,6 +46,7 @@ private:
     QPlainTextEdit *m_code;
     QLabel *m_status;
     LatestJob *m_job;
+    ReportExporter *m_reporter;
 };
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "ReportExporter.h"
+#include "WhatIfDialog.h"
 
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
@@ -199,6 +200,9 @@ void MainWindow::createActions()
     m_migrationsAction = analysis->addAction(tr("Migrations on this &connection…"), this,
                                              [this] { openMigrations(); });
     m_migrationsAction->setEnabled(false);
+    m_whatIfAction = analysis->addAction(tr("&What if… (time appends on this server)"), this,
+                                         [this] { openWhatIf(); });
+    m_whatIfAction->setEnabled(false);
     qApp->installEventFilter(this);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -389,6 +393,7 @@ void MainWindow::currentSourceChanged()
     const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
     m_options->setSource(source);
     m_migrationsAction->setEnabled(currentConnection().isValid());
+    m_whatIfAction->setEnabled(currentConnection().isValid());
     if (!source.isValid())
         return;
     SourceState *state = stateOf(source);
@@ -426,6 +431,18 @@ MigrationsDialog *MainWindow::openMigrations()
         return nullptr;
     auto *dialog =
         new MigrationsDialog(connection.data().toString(), m_sources->settingsOf(connection), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+WhatIfDialog *MainWindow::openWhatIf()
+{
+    const QModelIndex connection = currentConnection();
+    if (!connection.isValid())
+        return nullptr;
+    auto *dialog =
+        new WhatIfDialog(connection.data().toString(), m_sources->settingsOf(connection), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;

@@ -22,6 +22,7 @@ class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
 class ReportExporter;
+class WhatIfDialog;
 class MigrationsDialog;
 struct Catalog;
 class PasswordVault;
@@ -59,6 +60,8 @@ public:
     MigrationWizard *openMigrationWizard();
     // The runs recorded in the current connection's journals; null without a connection.
     MigrationsDialog *openMigrations();
+    // The what-if benchmark on the current connection; null without one.
+    WhatIfDialog *openWhatIf();
 
     SourceTreeModel *sourceModel() const { return m_sources; }
     QTreeView *sourceTree() const { return m_tree; }
@@ -129,6 +132,7 @@ private:
     QAction *m_cancelAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_exportReportAction = nullptr;
+    QAction *m_whatIfAction = nullptr;
     QAction *m_migrateAction = nullptr;
     QAction *m_migrationsAction = nullptr;
 };

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "ConnectionSettings.h"
+#include "WhatIfRow.h"
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace oe {
+
+class LatestJob;
+
+// Analysis → What if… on a connection: the what-if benchmark (WhatIfBenchmark, the one
+// `whatif` runs) on a worker, each size's row in a table and on a chart (milliseconds per
+// append, unbounded against the split layout) as it is measured; Stop ends it (the scratch
+// database is dropped either way); Export CSV writes whatif.csv's columns.
+class WhatIfDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    WhatIfDialog(const QString &connection, ConnectionSettings settings, QWidget *parent = nullptr);
+    ~WhatIfDialog() override;
+
+    void start();
+    void stop();
+    bool exportCsv(const QString &file = {});
+    QLineEdit *sizesEdit() const { return m_sizes; }
+    QSpinBox *opsBox() const { return m_ops; }
+    QTableWidget *table() const { return m_table; }
+    QCustomPlot *chart() const { return m_chart; }
+    QLabel *status() const { return m_status; }
+    const std::vector<WhatIfRow> &rows() const { return m_rows; }
+
+signals:
+    void finished(bool ok, const QString &message);
+
+private:
+    void addRow(const WhatIfRow &row);
+    void done(bool ok, const QString &message);
+
+    ConnectionSettings m_settings;
+    QLineEdit *m_sizes;
+    QSpinBox *m_ops;
+    QPushButton *m_run;
+    QPushButton *m_stop;
+    QPushButton *m_export;
+    QTableWidget *m_table;
+    QCustomPlot *m_chart;
+    QLabel *m_status;
+    LatestJob *m_job;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::vector<WhatIfRow> m_rows;
+};
+
+} // namespace oe

@@ -177,8 +177,8 @@ void WhatIfDialog::addRow(const WhatIfRow &r)
     m_chart->graph(0)->addData(x, r.unboundedMeanMs);
     m_chart->graph(1)->addData(x, r.splitMeanMs);
     m_chart->rescaleAxes();
-    const QCPRange x = m_chart->xAxis->range(); // room around the first and last points
-    m_chart->xAxis->setRange(x.lower / 1.5, x.upper * 1.5);
+    const QCPRange keys = m_chart->xAxis->range(); // room around the first and last points
+    m_chart->xAxis->setRange(keys.lower / 1.5, keys.upper * 1.5);
     m_chart->yAxis->setRange(0, m_chart->yAxis->range().upper * 1.1);
     m_chart->replot();
 }

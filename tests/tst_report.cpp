@@ -165,6 +165,42 @@ private slots:
         }
         QVERIFY(bytesOf(m_dir.filePath(QStringLiteral("live.html"))).contains("feeds"));
     }
+
+    // --migration FIELD: the journal's run for the field, its layout and a fresh verification.
+    void migrationFromTheJournal()
+    {
+        const QString uri = fixtures::liveUri(QStringLiteral("auth"));
+        const QStringList target{QStringLiteral("--uri"),        uri,
+                                 QStringLiteral("--db"),         QStringLiteral("oe_report"),
+                                 QStringLiteral("--collection"), QStringLiteral("feeds")};
+        CliRun r = runCli(QStringList{QStringLiteral("split")} + target +
+                          QStringList{QStringLiteral("--field"), QStringLiteral("activities"),
+                                      QStringLiteral("--keep"), QStringLiteral("500"),
+                                      QStringLiteral("--overflow-collection"),
+                                      QStringLiteral("feed_pages"), QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString out = m_dir.filePath(QStringLiteral("migration.html"));
+        r = runCli(QStringList{QStringLiteral("report")} + target +
+                   QStringList{QStringLiteral("--migration"), QStringLiteral("activities"),
+                               QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString html = QString::fromUtf8(bytesOf(out));
+        static const QRegularExpression verdict(
+            QStringLiteral("Verified: (\\d+) documents checked, \\1 matching, 0 mismatches"));
+        const auto m = verdict.match(html);
+        QVERIFY2(m.hasMatch() && m.captured(1).toInt() > 0, qPrintable(html.right(2000)));
+        QVERIFY(html.contains(QStringLiteral("state applied")));
+        const QList<QStringList> layout = tableRows(html, QStringLiteral("layout"));
+        QVERIFY(layout.contains(
+            QStringList({QStringLiteral("overflow collection"), QStringLiteral("feed_pages")})));
+        QVERIFY(layout.contains(QStringList({QStringLiteral("keep"), QStringLiteral("500")})));
+        // A dump has no journal: refused in one line.
+        r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), m_feeds,
+                    QStringLiteral("--migration"), QStringLiteral("activities"),
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.html"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--migration goes with --uri")), qPrintable(r.err));
+    }
 };
 
 QTEST_MAIN(TestReport)

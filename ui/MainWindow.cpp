@@ -10,7 +10,7 @@
 #include "CollectionView.h"
 #include "ConnectionDialog.h"
 #include "ConnectionStore.h"
-#include "DemoDataGenerator.h"
+#include "DemoPreparer.h"
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
 #include "Format.h"
@@ -37,7 +37,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -52,7 +51,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
-      m_documents(new DocumentLoader(this)), m_demoJob(new LatestJob(this)),
+      m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
       m_reportExporter(new ReportExporter(this)), m_vault(new PasswordVault(this)),
       m_interrupted(new InterruptedRunWatcher(this))
 {
@@ -115,6 +114,10 @@ void MainWindow::wire()
     connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
         if (m_sources->sourceAt(index).isValid())
             runAnalysis();
+    });
+    connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
+    connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
+        showError(tr("Demo data"), tr("The demo data could not be written."), error);
     });
     connect(m_reportExporter, &ReportExporter::finished, this,
             [this](bool ok, const QString &message) {
@@ -345,36 +348,19 @@ void MainWindow::runDemo(const QString &select)
 
 void MainWindow::openDemo(const QString &select)
 {
-    const QString directory =
-        QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/demo");
+    m_demoSelect = select;
     m_status->setText(tr("Preparing the demo data…"));
-    struct Prepared
-    {
-        QStringList files;
-        QString error;
-    };
-    m_demoJob->start(
-        [directory] {
-            Prepared prepared;
-            if (!DemoDataGenerator::ensureDemo(directory, &prepared.files, &prepared.error) &&
-                prepared.error.isEmpty())
-                prepared.error = QStringLiteral("unknown error");
-            return prepared;
-        },
-        [this, directory, select](const Prepared &prepared) {
-            if (!prepared.error.isEmpty()) {
-                showError(tr("Demo data"), tr("The demo data could not be written."),
-                          prepared.error);
-                return;
-            }
-            for (const QString &file : prepared.files)
-                m_sources->addDump(file);
-            m_tree->expandAll();
-            selectSource(select + QStringLiteral(".bson"));
-            m_status->setText(
-                tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
-            emit demoReady();
-        });
+    m_demo->prepare();
+}
+
+void MainWindow::showDemo(const QStringList &files, const QString &directory)
+{
+    for (const QString &file : files)
+        m_sources->addDump(file);
+    m_tree->expandAll();
+    selectSource(m_demoSelect + QStringLiteral(".bson"));
+    m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
+    emit demoReady();
 }
 
 bool MainWindow::selectSource(const QString &displayName)

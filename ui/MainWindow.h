@@ -21,6 +21,7 @@ class DocumentLoader;
 class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
+class DemoPreparer;
 class ReportExporter;
 class WhatIfDialog;
 class MigrationsDialog;
@@ -103,6 +104,7 @@ private:
     void updateActions();
     bool isShown(const SourceRef &source) const; // the source selected in the tree
     void runNextQueued();
+    void showDemo(const QStringList &files, const QString &directory);
     QModelIndex currentConnection() const;
     void offerInterrupted(const QString &name, const QStringList &runs);
     void restoreLayout();
@@ -118,8 +120,9 @@ private:
     QProgressBar *m_progress;
     AnalysisRunner *m_runner;
     DocumentLoader *m_documents;
-    LatestJob *m_demoJob;
-    ReportExporter *m_reportExporter;          // CSV reports and the HTML/PDF report
+    DemoPreparer *m_demo;
+    QString m_demoSelect;             // the dataset openDemo() shows once the data is ready
+    ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     QHash<QString, LatestJob *> m_catalogJobs; // by connection name
     PasswordVault *m_vault;
     InterruptedRunWatcher *m_interrupted;

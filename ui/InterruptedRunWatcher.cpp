@@ -3,6 +3,8 @@
 #include "LatestJob.h"
 #include "MigrationHistory.h"
 
+#include <QMessageBox>
+
 namespace oe {
 
 void InterruptedRunWatcher::check(const QString &connection, const ConnectionSettings &settings,
@@ -35,6 +37,20 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
                                             journalText(r.state));
             emit found(connection, interrupted);
         });
+}
+
+void InterruptedRunWatcher::offer(QWidget *parent, const QString &connection,
+                                  const QStringList &runs)
+{
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Interrupted migration"),
+        tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
+           "Migrations to resume, verify or roll it back?")
+            .arg(connection, runs.join(QLatin1Char('\n'))),
+        QMessageBox::Open | QMessageBox::Close, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::accepted, this, &InterruptedRunWatcher::openRequested);
+    box->open();
 }
 
 } // namespace oe

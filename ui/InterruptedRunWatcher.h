@@ -5,6 +5,8 @@
 
 #include <QHash>
 #include <QObject>
+
+class QWidget;
 #include <QStringList>
 
 namespace oe {
@@ -22,9 +24,14 @@ public:
     void check(const QString &connection, const ConnectionSettings &settings,
                const Catalog &catalog);
 
+    // Asks the user (a non-modal question over `parent`) whether to open Migrations for the
+    // runs found; openRequested() when they say yes.
+    void offer(QWidget *parent, const QString &connection, const QStringList &runs);
+
 signals:
     // "db.collection (field, applying)" for each interrupted run; empty when there is none.
     void found(const QString &connection, const QStringList &runs);
+    void openRequested();
 
 private:
     QHash<QString, LatestJob *> m_jobs; // by connection name

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AboutBox.h"
 #include "ReportExporter.h"
 #include "WhatIfDialog.h"
 
@@ -148,6 +149,8 @@ void MainWindow::wire()
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
     connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
+    connect(m_interrupted, &InterruptedRunWatcher::openRequested, this,
+            [this] { openMigrations(); });
     connect(m_documents, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &id) {
                 auto *viewer = new DocumentViewer(this);
@@ -209,13 +212,7 @@ void MainWindow::createActions()
     qApp->installEventFilter(this);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Outlier Explorer"), this, [this] {
-        QMessageBox::about(this, tr("About Outlier Explorer"),
-                           tr("<p><b>Outlier Explorer</b> %1</p><p>Finds MongoDB documents "
-                              "whose arrays grow without bound and applies the outlier "
-                              "pattern safely.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
-    });
+    help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
 
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
@@ -442,17 +439,8 @@ void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
         return;
     m_status->setText(
         tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name));
-    if (!m_interactive)
-        return;
-    auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Interrupted migration"),
-        tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
-           "Migrations to resume, verify or roll it back?")
-            .arg(name, runs.join(QLatin1Char('\n'))),
-        QMessageBox::Open | QMessageBox::Close, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::accepted, this, [this] { openMigrations(); });
-    box->open();
+    if (m_interactive)
+        m_interrupted->offer(this, name, runs);
 }
 
 // The window's own shortcuts win over a text field's editing keys: on X11 a line edit takes

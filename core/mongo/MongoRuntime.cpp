@@ -80,4 +80,9 @@ QString MongoRuntime::WarningCapture::text() const
     return t_captured.join(QStringLiteral("; "));
 }
 
+QString MongoRuntime::driverVersion()
+{
+    return QString::fromLatin1(mongoc_get_version());
+}
+
 } // namespace oe

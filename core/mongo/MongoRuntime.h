@@ -12,6 +12,8 @@ class MongoRuntime
 {
 public:
     static void ensureInitialized();
+    // The MongoDB C driver in use (mongoc_get_version()), e.g. "1.23.1".
+    static QString driverVersion();
 
     // The driver's warnings and errors logged on this thread since the last clear, redacted,
     // distinct and joined with "; " (the latest few only); empty if none.

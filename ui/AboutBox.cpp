@@ -1,0 +1,23 @@
+#include "AboutBox.h"
+
+#include "MongoRuntime.h"
+
+#include <QCoreApplication>
+#include <QMessageBox>
+#include <qcustomplot.h>
+
+namespace oe {
+
+void AboutBox::show(QWidget *parent)
+{
+    QMessageBox::about(
+        parent, QCoreApplication::translate("AboutBox", "About Outlier Explorer"),
+        QCoreApplication::translate(
+            "AboutBox", "<p><b>Outlier Explorer</b> %1</p><p>Finds MongoDB documents whose "
+                        "arrays grow without bound and applies the outlier pattern safely.</p>"
+                        "<p>Qt %2 · QCustomPlot %3 · MongoDB C driver %4</p>")
+            .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion()),
+                 QStringLiteral(QCUSTOMPLOT_VERSION_STR), MongoRuntime::driverVersion()));
+}
+
+} // namespace oe

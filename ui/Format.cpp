@@ -46,4 +46,25 @@ QString Format::timeLimitNote(qint64 maxTimeMs, double seconds)
         .arg(duration(double(maxTimeMs) / 1000.0));
 }
 
+QString Format::analysisStatus(const AnalysisResult &result)
+{
+    const CollectionProfile &p = result.profile;
+    const QString documents = QLocale().toString(qulonglong(p.documents));
+    switch (p.status) {
+    case CollectionProfile::Status::Complete:
+        return QCoreApplication::translate("MainWindow", "Analysed %1 documents of %2 in %3.%4")
+            .arg(documents, result.request.source.displayName(),
+                 QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
+                 timeLimitNote(result.request.maxTimeMs, p.seconds));
+    case CollectionProfile::Status::Cancelled:
+        return QCoreApplication::translate(
+                   "MainWindow", "Cancelled after %1 documents: the charts show a partial result.")
+            .arg(documents);
+    case CollectionProfile::Status::Failed:
+        return QCoreApplication::translate("MainWindow", "Stopped by an error after %1 documents.")
+            .arg(documents);
+    }
+    return {};
+}
+
 } // namespace oe

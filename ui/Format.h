@@ -1,5 +1,7 @@
 #pragma once
 
+#include "AnalysisResult.h"
+
 #include <QString>
 #include <QtGlobal>
 
@@ -21,6 +23,8 @@ public:
     // a scan longer than the limit, a sentence saying so (" The 1 s server time limit …");
     // empty otherwise.
     static QString timeLimitNote(qint64 maxTimeMs, double seconds);
+    // The status line after an analysis: how many documents, how long, or why it stopped.
+    static QString analysisStatus(const AnalysisResult &result);
 };
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutBox.h"
+#include "CatalogLoader.h"
 #include "ReportExporter.h"
 #include "WhatIfDialog.h"
 
@@ -53,8 +54,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
       m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
-      m_reportExporter(new ReportExporter(this)), m_vault(new PasswordVault(this)),
-      m_interrupted(new InterruptedRunWatcher(this))
+      m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
+      m_vault(new PasswordVault(this)), m_interrupted(new InterruptedRunWatcher(this))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -116,6 +117,7 @@ void MainWindow::wire()
         if (m_sources->sourceAt(index).isValid())
             runAnalysis();
     });
+    connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
     connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
     connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
         showError(tr("Demo data"), tr("The demo data could not be written."), error);
@@ -268,34 +270,38 @@ void MainWindow::addConnection(const QString &name, const ConnectionSettings &se
     loadCatalog(name);
 }
 
-void MainWindow::loadCatalog(const QString &name)
+// The connection's row in the source tree (invalid if it is gone).
+QModelIndex MainWindow::connectionRow(const QString &name) const
 {
-    QModelIndex index;
     for (int row = 0; row < m_sources->rowCount(); ++row)
         if (m_sources->index(row, 0).data().toString() == name)
-            index = m_sources->index(row, 0);
-    const ConnectionSettings settings = m_sources->settingsOf(index);
+            return m_sources->index(row, 0);
+    return {};
+}
+
+void MainWindow::loadCatalog(const QString &name)
+{
+    const ConnectionSettings settings = m_sources->settingsOf(connectionRow(name));
     m_status->setText(tr("Connecting to %1…").arg(UriRedactor::redact(settings.uri)));
-    const QPersistentModelIndex persistent(index);
-    LatestJob *&job = m_catalogJobs[name]; // per connection: a reload supersedes the last one
-    if (!job)
-        job = new LatestJob(this);
-    job->start([settings] { return Catalog::load(settings); },
-               [this, persistent, name](const Catalog &catalog) {
-                   if (!persistent.isValid())
-                       return;
-                   m_sources->setCatalog(persistent, catalog);
-                   m_tree->expand(persistent);
-                   const bool ok = !catalog.error.isError();
-                   m_status->setText(ok ? tr("Connected to %1.").arg(name)
-                                        : tr("Could not connect to %1.").arg(name));
-                   if (!ok)
-                       showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
-                                 catalog.error.toString());
-                   emit connectionLoaded(name, ok);
-                   if (ok)
-                       m_interrupted->check(name, m_sources->settingsOf(persistent), catalog);
-               });
+    m_catalogs->load(name, settings);
+}
+
+void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
+{
+    const QModelIndex index = connectionRow(name);
+    if (!index.isValid())
+        return;
+    m_sources->setCatalog(index, catalog);
+    m_tree->expand(index);
+    const bool ok = !catalog.error.isError();
+    m_status->setText(ok ? tr("Connected to %1.").arg(name)
+                         : tr("Could not connect to %1.").arg(name));
+    if (!ok)
+        showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
+                  catalog.error.toString());
+    emit connectionLoaded(name, ok);
+    if (ok)
+        m_interrupted->check(name, m_sources->settingsOf(index), catalog);
 }
 
 void MainWindow::showConnectDialog()
@@ -553,27 +559,12 @@ void MainWindow::showResult(const AnalysisResult &result)
         runNextQueued();
         return;
     }
-    switch (p.status) {
-    case CollectionProfile::Status::Complete:
-        m_status->setText(tr("Analysed %1 documents of %2 in %3.%4")
-                              .arg(QLocale().toString(qulonglong(p.documents)),
-                                   result.request.source.displayName(),
-                                   QLocale().toString(p.seconds, 'f', 2) + QStringLiteral(" s"),
-                                   Format::timeLimitNote(result.request.maxTimeMs, p.seconds)));
-        break;
-    case CollectionProfile::Status::Cancelled:
-        m_status->setText(tr("Cancelled after %1 documents: the charts show a partial result.")
-                              .arg(QLocale().toString(qulonglong(p.documents))));
-        break;
-    case CollectionProfile::Status::Failed:
-        m_status->setText(tr("Stopped by an error after %1 documents.")
-                              .arg(QLocale().toString(qulonglong(p.documents))));
+    m_status->setText(Format::analysisStatus(result));
+    if (p.status == CollectionProfile::Status::Failed)
         showError(tr("Analysis"),
                   tr("The analysis of %1 stopped: %2")
                       .arg(result.request.source.displayName(), p.error.message),
                   p.error.toString());
-        break;
-    }
     emit analysisFinished(result);
     runNextQueued();
 }

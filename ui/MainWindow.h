@@ -21,7 +21,9 @@ class DocumentLoader;
 class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
+class CatalogLoader;
 class DemoPreparer;
+struct Catalog;
 class ReportExporter;
 class WhatIfDialog;
 class MigrationsDialog;
@@ -100,6 +102,8 @@ private:
     void showError(const QString &title, const QString &message, const QString &details = {});
     void openDocument(const OutlierRow &row);
     void loadCatalog(const QString &name);
+    QModelIndex connectionRow(const QString &name) const;
+    void showCatalog(const QString &name, const Catalog &catalog);
     SourceState *stateOf(const SourceRef &source);
     void updateActions();
     bool isShown(const SourceRef &source) const; // the source selected in the tree
@@ -121,9 +125,9 @@ private:
     AnalysisRunner *m_runner;
     DocumentLoader *m_documents;
     DemoPreparer *m_demo;
+    CatalogLoader *m_catalogs;
     QString m_demoSelect;             // the dataset openDemo() shows once the data is ready
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
-    QHash<QString, LatestJob *> m_catalogJobs; // by connection name
     PasswordVault *m_vault;
     InterruptedRunWatcher *m_interrupted;
     QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown

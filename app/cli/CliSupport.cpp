@@ -1,5 +1,7 @@
 #include "CliSupport.h"
 
+#include <QSaveFile>
+
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -35,6 +37,15 @@ int fail(int code, const QString &message)
     line.replace(QLatin1Char('\n'), QLatin1Char(' '));
     std::fprintf(stderr, "outlier-explorer-cli: %s\n", line.toLocal8Bit().constData());
     return code;
+}
+
+int writeFile(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
+        return fail(ExitIo, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    std::fprintf(stderr, "wrote %s\n", qPrintable(path));
+    return ExitSuccess;
 }
 
 bool parse(QCommandLineParser &parser, const QStringList &arguments)

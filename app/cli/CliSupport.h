@@ -16,6 +16,9 @@
 namespace cli {
 
 int fail(int code, const QString &message);
+// Writes `bytes` to `path` whole or not at all (QSaveFile) and says so on stderr; ExitIo with
+// a one-line reason otherwise.
+int writeFile(const QString &path, const QByteArray &bytes);
 // The exit code for a core error: usage 2, invalid data 4, I/O or connection 3.
 int exitCodeFor(const oe::SourceError &error);
 // Parses `arguments`; false after a one-line usage error, also when an option is given twice

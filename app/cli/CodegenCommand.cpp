@@ -5,8 +5,6 @@
 #include "LayoutOptions.h"
 #include "SplitLayoutPreset.h"
 
-#include <QSaveFile>
-
 #include <cstdio>
 
 namespace {
@@ -74,12 +72,7 @@ int write(const QString &path, const QString &code)
         std::fwrite(utf8.constData(), 1, std::size_t(utf8.size()), stdout);
         return ExitSuccess;
     }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(utf8) != utf8.size() || !out.commit())
-        return cli::fail(ExitIo,
-                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
-    std::fprintf(stderr, "wrote %s\n", qPrintable(path));
-    return ExitSuccess;
+    return cli::writeFile(path, utf8);
 }
 
 } // namespace

@@ -6,7 +6,6 @@
 
 #include <QDir>
 #include <QLocale>
-#include <QSaveFile>
 
 #include <cstdio>
 
@@ -93,15 +92,9 @@ int writeCsv(const QString &dir, const std::vector<oe::WhatIfRow> &rows)
 {
     if (dir.isEmpty())
         return ExitSuccess;
-    const QString path = QDir(dir).filePath(QStringLiteral("whatif.csv"));
-    QSaveFile out(path);
-    const QByteArray bytes = oe::WhatIfBenchmark::csv(rows);
-    if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly) ||
-        out.write(bytes) != bytes.size() || !out.commit())
-        return cli::fail(ExitIo,
-                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
-    std::fprintf(stderr, "wrote %s\n", qPrintable(path));
-    return ExitSuccess;
+    QDir().mkpath(dir); // a failure shows as the file's
+    return cli::writeFile(QDir(dir).filePath(QStringLiteral("whatif.csv")),
+                          oe::WhatIfBenchmark::csv(rows));
 }
 
 } // namespace

@@ -68,6 +68,14 @@ QString CodeTemplate::upperCamel(const QString &name)
     return camel(name);
 }
 
+QString CodeTemplate::quotedParts(const QString &path)
+{
+    QStringList parts;
+    for (const QString &part : path.split(QLatin1Char('.')))
+        parts << QStringLiteral("\"%1\"").arg(part);
+    return parts.join(QStringLiteral(", "));
+}
+
 QString CodeTemplate::fill(QString text, const QHash<QString, QString> &values)
 {
     static const QRegularExpression token(QStringLiteral("\\{\\{([A-Za-z_]+)\\}\\}"));

@@ -20,6 +20,9 @@ public:
     // generator and aborts (tests generate every language for every preset).
     static QString snakeCase(const QString &name); // "customersPurchased" → "customers_purchased"
     static QString upperCamel(const QString &name); // "customers_purchased" → "CustomersPurchased"
+    // A dotted field path as a list of quoted parts: "a.b" → "\"a\", \"b\"" (Go's Lookup,
+    // Java's getEmbedded).
+    static QString quotedParts(const QString &path);
     static QString fill(QString text, const QHash<QString, QString> &values);
 };
 

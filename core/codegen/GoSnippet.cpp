@@ -176,10 +176,7 @@ QString GoSnippet::generate(const SplitConfig &input)
                                       "\t\t\tadded += Keep%1\n"
                                       "\t\t}\n")
                            .arg(names.value(QStringLiteral("Name"))));
-    QStringList parts;
-    for (const QString &part : c.field.split(QLatin1Char('.')))
-        parts << QStringLiteral("\"%1\"").arg(part);
-    names.insert(QStringLiteral("lookup"), parts.join(QStringLiteral(", ")));
+    names.insert(QStringLiteral("lookup"), CodeTemplate::quotedParts(c.field));
     names.insert(QStringLiteral("package"),
                  CodeTemplate::snakeCase(c.collection).remove(QLatin1Char('_')));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);

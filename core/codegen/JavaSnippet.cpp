@@ -156,10 +156,7 @@ QString JavaSnippet::generate(const SplitConfig &input)
                                       "KEEP elements in the document.\n"
                                       "                boolean opened = r.getUpsertedId() != null "
                                       "&& page == 0;\n"));
-    QStringList parts;
-    for (const QString &part : c.field.split(QLatin1Char('.')))
-        parts << QStringLiteral("\"%1\"").arg(part);
-    names.insert(QStringLiteral("path"), parts.join(QStringLiteral(", ")));
+    names.insert(QStringLiteral("path"), CodeTemplate::quotedParts(c.field));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }
 

@@ -11,6 +11,8 @@ packages=(
   qtkeychain-qt6-dev                                       # secrets in the system keychain
   xvfb xauth time util-linux openssl python3               # screenshots, benchmark RSS, setpriv, test certificates, fixtures
   clang libclang-rt-14-dev                                 # libFuzzer targets (packaging/run-fuzz.sh)
+  dpkg-dev lintian desktop-file-utils appstream            # the .deb and its validators (build-deb.sh,
+  bash-completion man-db                                   #   tst_package)
 )
 
 # The codegen tests' toolchains (each driver itself comes from its own registry later):

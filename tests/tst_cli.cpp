@@ -394,6 +394,27 @@ private slots:
             checkOneLineError(r);
     }
 
+    void everyCommandsHelpNamesTheCommand()
+    {
+        // The man page and bash completion are generated from these texts (cli-docs.py).
+        const Run top = cli({QStringLiteral("--help")});
+        QCOMPARE(top.exitCode, 0);
+        const QString list =
+            top.out.section(QStringLiteral("commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+        QStringList commands;
+        for (const QString &line : list.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            commands << line.trimmed().section(QLatin1Char(' '), 0, 0);
+        QCOMPARE(commands.size(), 11);
+        for (const QString &command : commands) {
+            const Run r = cli({command, QStringLiteral("--help")});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out.startsWith(
+                         QStringLiteral("usage: outlier-explorer-cli %1 [options]\n").arg(command)),
+                     qPrintable(r.out.left(200)));
+            QVERIFY2(r.out.contains(QLatin1String("\n  -h, --help ")), qPrintable(r.out));
+        }
+    }
+
     void ioErrorsExitThree()
     {
         Run r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"),

@@ -3,6 +3,7 @@
 // (the CLI's writer, the CLI's bytes) and `--demo --screenshot` for every tab.
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
+#include "AppIcon.h"
 #include "CollectionView.h"
 #include "DocumentTreeModel.h"
 #include "DocumentViewer.h"
@@ -409,6 +410,20 @@ private slots:
                  QStringLiteral("book_sales.bson"));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("book_sales.bson: 2,000 documents")),
                  qPrintable(window.statusText()));
+    }
+
+    void windowIconIsTheAppIcon()
+    {
+        const QIcon icon = AppIcon::icon();
+        QVERIFY(!icon.isNull());
+        QCOMPARE(AppIcon::id(), QStringLiteral("io.github.outlier_explorer.OutlierExplorer"));
+        for (const int size : {16, 32, 48, 256}) {
+            QVERIFY(icon.availableSizes().contains(QSize(size, size)));
+            // The orange outlier bar, above the frame, at the top right.
+            const QImage image = icon.pixmap(size, size).toImage();
+            const QColor bar = image.pixelColor(size * 102 / 128, size * 12 / 128);
+            QVERIFY2(bar.red() > 200 && bar.blue() < 120, qPrintable(bar.name()));
+        }
     }
 };
 

@@ -322,7 +322,7 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     oe::AnalysisRequest request;

@@ -1,5 +1,6 @@
 #include "CliSupport.h"
 
+#include <QCoreApplication>
 #include <QSaveFile>
 
 #include <cmath>
@@ -69,6 +70,18 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments)
         return false;
     }
     return true;
+}
+
+void printHelp(const QCommandLineParser &parser)
+{
+    QString text = parser.helpText();
+    const QString program = QCoreApplication::arguments().constFirst();
+    const QString qtUsage = QStringLiteral("Usage: ") + program;
+    if (text.startsWith(qtUsage))
+        text.replace(0, qtUsage.size(),
+                     QStringLiteral("usage: outlier-explorer-cli ") +
+                         QCoreApplication::arguments().value(1));
+    std::fputs(qPrintable(text), stdout);
 }
 
 namespace {

@@ -24,6 +24,10 @@ int exitCodeFor(const oe::SourceError &error);
 // Parses `arguments`; false after a one-line usage error, also when an option is given twice
 // (the CLI never picks one of two values silently).
 bool parse(QCommandLineParser &parser, const QStringList &arguments);
+// A command's --help on stdout, its usage line naming the command ("usage: outlier-explorer-cli
+// split [options]") rather than the path the binary was started from. The man page and the bash
+// completion are generated from this text (packaging/cli-docs.py).
+void printHelp(const QCommandLineParser &parser);
 // Parses a whole-number option within [minimum, maximum]; prints a usage error naming the
 // option and its range if invalid.
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,

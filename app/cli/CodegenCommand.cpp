@@ -86,7 +86,7 @@ int run(const QStringList &arguments)
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     oe::CodeLanguage language{};

@@ -34,7 +34,7 @@ int DemoDataCommand::run(const QStringList &arguments)
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     if (!parser.isSet(QStringLiteral("out")))

@@ -61,7 +61,7 @@ int LiveCommands::list(const QStringList &arguments)
                QStringLiteral("List databases and collections with their statistics (CSV).")))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     int exitCode = ExitSuccess;
@@ -130,7 +130,7 @@ int LiveCommands::import(const QStringList &arguments)
                QStringLiteral("Bulk-load a mongodump .bson file into a collection.")))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     for (const char *required : {"uri", "db", "collection", "dump"})
@@ -175,7 +175,7 @@ int LiveCommands::testConnection(const QStringList &arguments)
             QStringLiteral("Connect and report the server's version, topology and capabilities.")))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     int exitCode = ExitSuccess;

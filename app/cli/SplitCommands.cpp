@@ -399,7 +399,7 @@ int SplitCommands::run(Action action, const QStringList &arguments)
     if (!cli::parse(parser, arguments))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
+        cli::printHelp(parser);
         return ExitSuccess;
     }
     oe::SplitConfig config;

@@ -1,4 +1,5 @@
 // outlier-explorer: the desktop explorer. Entry point only; everything else is in ui/ and core/.
+#include "AppIcon.h"
 #include "CollectionView.h"
 #include "ConnectionUri.h"
 #include "MainWindow.h"
@@ -69,6 +70,20 @@ int checkOptions(const QCommandLineParser &parser, const GuiOptions &o)
     return 0;
 }
 
+// --help and --version print and exit: they must work over ssh without a display too.
+void headlessForHelpAndVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "--version" ||
+            arg == "-v") {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            return;
+        }
+    }
+}
+
 bool connectAtStart(oe::MainWindow &window, const QString &uri)
 {
     oe::ConnectionUri parts;
@@ -87,11 +102,14 @@ bool connectAtStart(oe::MainWindow &window, const QString &uri)
 
 int main(int argc, char *argv[])
 {
+    headlessForHelpAndVersion(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("OutlierExplorer"));
     QApplication::setApplicationName(QStringLiteral("outlier-explorer"));
     QApplication::setApplicationDisplayName(QStringLiteral("Outlier Explorer"));
     QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+    QApplication::setDesktopFileName(oe::AppIcon::id());
+    QApplication::setWindowIcon(oe::AppIcon::icon());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(

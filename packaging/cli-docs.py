@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""The man pages and the bash completion, generated from the binaries' own --help.
+
+Run at build time (packaging/CMakeLists.txt), so a new command or option reaches
+`man outlier-explorer-cli` and tab completion with no second place to edit:
+
+  cli-docs.py man-cli    CLI OUT.1 VERSION DATE
+  cli-docs.py man-gui    GUI OUT.1 VERSION DATE
+  cli-docs.py completion CLI OUT
+
+What --help cannot say (the description, exit codes, environment, examples) is written here.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Option:
+    names: list          # ["-h", "--help"]
+    value: str = ""      # "FILE" for "--dump <FILE>"
+    text: str = ""
+
+    @property
+    def long(self):
+        return next((n for n in self.names if n.startswith("--")), self.names[0])
+
+
+@dataclass
+class Help:
+    usage: str = ""
+    description: str = ""
+    options: list = field(default_factory=list)
+    arguments: list = field(default_factory=list)   # [(name, text)]
+
+
+QT_ONLY = {"--help-all"}   # Qt's own options: not the program's
+
+
+def run_help(binary, *args):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
+               XDG_RUNTIME_DIR=os.environ.get("XDG_RUNTIME_DIR", "/tmp"))
+    done = subprocess.run([binary, *args, "--help"], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        sys.exit(f"cli-docs: {binary} {' '.join(args)} --help exited {done.returncode}")
+    return done.stdout
+
+
+def parse_qt_help(text):
+    """QCommandLineParser::helpText(): usage, description, Options:, Arguments:."""
+    lines = text.splitlines()
+    result = Help(usage=lines[0].strip())
+    section, description = None, []
+    for line in lines[1:]:
+        if line in ("Options:", "Arguments:"):
+            section = line
+            continue
+        if section is None:
+            if line.strip():
+                description.append(line.strip())
+            continue
+        if not line.strip():
+            continue
+        head = re.match(r"^  (\S.*?)(?:\s{2,}(\S.*))?$", line)
+        if line.startswith("   ") or head is None:
+            # a continuation of the previous entry's text
+            target = result.options[-1] if section == "Options:" else None
+            if target is not None:
+                target.text = (target.text + " " + line.strip()).strip()
+            elif result.arguments:
+                name, body = result.arguments[-1]
+                result.arguments[-1] = (name, (body + " " + line.strip()).strip())
+            continue
+        spec, body = head.group(1), head.group(2) or ""
+        if section == "Arguments:":
+            result.arguments.append((spec, body))
+            continue
+        value = re.search(r"<([^>]+)>", spec)
+        names = [n.strip() for n in re.sub(r"<[^>]+>", "", spec).split(",")]
+        result.options.append(Option(names=names, value=value.group(1) if value else "",
+                                     text=body))
+    result.description = " ".join(description)
+    result.options = [o for o in result.options if not set(o.names) & QT_ONLY]
+    return result
+
+
+def parse_commands(usage):
+    """The top-level usage: (name, summary) per command, and the exit codes line."""
+    commands, exit_codes, in_commands = [], "", False
+    for line in usage.splitlines():
+        if line == "commands:":
+            in_commands = True
+            continue
+        if in_commands and not line.strip():
+            in_commands = False
+        if in_commands:
+            name, summary = line.strip().split(None, 1)
+            commands.append((name, summary.strip()))
+        if line.startswith("exit codes:"):
+            exit_codes = line[len("exit codes:"):].strip()
+    if not commands or not exit_codes:
+        sys.exit("cli-docs: the CLI's --help lists no commands or no exit codes")
+    return commands, exit_codes
+
+
+def choices(option):
+    """The values an option takes, when its text lists them."""
+    if not option.value:
+        return []
+    text = re.sub(r"\s*\(default\)", "", option.text)
+    piped = re.search(r"\b([\w-]+(?:\|[\w-]+)+)\b", text)
+    if piped:
+        return piped.group(1).split("|")
+    listed = re.search(r"(?:^|[:(]\s*)((?:[\w-]+, )*[\w-]+(?:,? or [\w-]+)"
+                       r"|(?:[\w-]+, )+[\w-]+)(?:[.)]|\s\()", text)
+    if listed:
+        return re.split(r",? or |, ", listed.group(1))
+    return []
+
+
+# --- roff -------------------------------------------------------------------------------------
+
+def roff(text):
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return re.sub(r"^([.'])", r"\\&\1", text)
+
+
+def roff_option(option):
+    names = ", ".join(f"\\fB{roff(n)}\\fR" for n in option.names)
+    value = f" \\fI{roff(option.value)}\\fR" if option.value else ""
+    return f".TP\n{names}{value}\n{roff(option.text)}\n"
+
+
+def header(name, version, date, title):
+    return (f'.\\" Generated by packaging/cli-docs.py from `{name} --help`; edit that, not this.\n'
+            f'.TH {name.upper()} 1 "{date}" "Outlier Explorer {version}" "{title}"\n')
+
+
+CLI_DESCRIPTION = """\
+.B outlier-explorer-cli
+is the headless face of Outlier Explorer, for scripts and automation. It analyses a MongoDB
+collection (over any mongodb:// or mongodb+srv:// URI: authentication, TLS, replica sets,
+mongos) or a mongodump .bson file, writes CSV reports of document sizes and array lengths,
+detects the documents that grow without bound, and applies the
+.I outlier pattern
+to them: it keeps the first N elements of an array in the document, sets a flag, and moves
+the rest into pages of an overflow collection. A split is journaled, resumable, verified
+against its journal and reversible; no element is lost.
+.PP
+Every command is the same core library the desktop explorer,
+.BR outlier\\-explorer (1),
+drives, so both give the same numbers and apply the very same migration.
+.PP
+Passwords belong in the URI. They are never printed: every URI the CLI writes has its
+credentials redacted.
+"""
+
+CLI_EXAMPLES = r"""
+.SH EXAMPLES
+Write the demo datasets and analyse one offline:
+.PP
+.nf
+.RS
+outlier\-explorer\-cli demo\-data \-\-out demo
+outlier\-explorer\-cli analyze \-\-dump demo/activity_feeds.bson \-\-out reports
+.RE
+.fi
+.PP
+Sample 10,000 documents of a live collection and write a PDF report:
+.PP
+.nf
+.RS
+outlier\-explorer\-cli report \-\-uri "mongodb://user@db.example.com/?tls=true" \e
+    \-\-db shop \-\-collection books \-\-sample 10000 \-\-out books.pdf
+.RE
+.fi
+.PP
+Preview, apply, verify and undo a split that keeps 50 buyers per book:
+.PP
+.nf
+.RS
+outlier\-explorer\-cli split \-\-uri "$URI" \-\-db shop \-\-collection books \e
+    \-\-field customers_purchased \-\-keep 50 \-\-dry\-run \-\-out\-dir plan
+outlier\-explorer\-cli split  ... \-\-yes
+outlier\-explorer\-cli verify ...
+outlier\-explorer\-cli rollback ... \-\-yes
+.RE
+.fi
+.PP
+The same layout as code for the application, in Python:
+.PP
+.nf
+.RS
+outlier\-explorer\-cli codegen \-\-lang python \-\-collection books \e
+    \-\-field customers_purchased \-\-keep 50
+.RE
+.fi
+"""
+
+CLI_ENVIRONMENT = r"""
+.SH ENVIRONMENT
+.TP
+.B QT_QPA_PLATFORM
+The
+.B report
+command draws its charts with Qt; it uses the offscreen platform unless this is set.
+.SH FILES
+.TP
+.I ~/.config/OutlierExplorer/
+Settings shared with the desktop explorer (saved connections without their passwords, which
+live in the system keychain).
+"""
+
+
+def man_cli(binary, out, version, date):
+    commands, exit_codes = parse_commands(run_help(binary))
+    page = [header("outlier-explorer-cli", version, date, "User Commands"),
+            ".SH NAME\noutlier\\-explorer\\-cli \\- analyse MongoDB collections and dumps for "
+            "unbounded arrays and split them with the outlier pattern\n",
+            ".SH SYNOPSIS\n.B outlier\\-explorer\\-cli\n.I command\n[\\fIoptions\\fR]\n.br\n"
+            ".B outlier\\-explorer\\-cli\n.I command\n\\fB\\-\\-help\\fR\n.br\n"
+            ".B outlier\\-explorer\\-cli\n\\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR\n",
+            ".SH DESCRIPTION\n" + CLI_DESCRIPTION,
+            ".SH COMMANDS\n"]
+    for name, summary in commands:
+        help_ = parse_qt_help(run_help(binary, name))
+        page.append(f'.SS "{roff(help_.usage.replace("usage: ", ""))}"\n'
+                    f"{roff(help_.description or summary)}\n")
+        for option in help_.options:
+            page.append(roff_option(option))
+    page.append(".SH EXIT STATUS\n")
+    for code in exit_codes.split(","):
+        number, meaning = code.strip().split(None, 1)
+        page.append(f".TP\n.B {number}\n{roff(meaning)}\n")
+    page.append(CLI_ENVIRONMENT + CLI_EXAMPLES)
+    page.append(".SH SEE ALSO\n.BR outlier\\-explorer (1),\n.BR mongodump (1)\n")
+    write(out, "".join(page))
+
+
+GUI_DESCRIPTION = r"""
+.B outlier\-explorer
+is a desktop explorer for MongoDB operators and schema designers. It connects to a cluster
+(any mongodb:// or mongodb+srv:// URI) or opens mongodump .bson files offline, samples or
+scans a collection with progress and cancel, charts the distribution of document sizes and of
+array lengths per field path, highlights the outliers, and drills down to the documents.
+.PP
+A threshold is picked by dragging a line, typing a number or taking the recommendation; the
+split it implies is previewed, and the migration wizard (Analysis \(-> Migrate to the outlier
+pattern) applies it: journaled, resumable, verified and reversible. Reports export as CSV,
+HTML or PDF.
+.PP
+Passwords are kept in the system keychain, never in the settings and never in a log.
+"""
+
+
+def man_gui(binary, out, version, date):
+    help_ = parse_qt_help(run_help(binary))
+    page = [header("outlier-explorer", version, date, "User Commands"),
+            ".SH NAME\noutlier\\-explorer \\- find and split MongoDB documents that grow without "
+            "bound\n",
+            ".SH SYNOPSIS\n.B outlier\\-explorer\n[\\fIoptions\\fR] [\\fIFILE.bson\\fR ...]\n",
+            ".SH DESCRIPTION" + GUI_DESCRIPTION,
+            ".SH OPTIONS\n"]
+    for option in help_.options:
+        page.append(roff_option(option))
+    for name, text in help_.arguments:
+        page.append(f".TP\n\\fI{roff(name)}\\fR\n{roff(text)}\n")
+    page.append(r"""
+.SH EXAMPLES
+.TP
+.B outlier\-explorer \-\-demo
+Analyse the built-in demo data; no server needed.
+.TP
+.B outlier\-explorer dump/shop/books.bson
+Open a mongodump file (also .bson.gz).
+.TP
+.B outlier\-explorer \-\-uri mongodb://localhost:27017
+Connect at start.
+.SH EXIT STATUS
+0 when the window is closed, 2 for options that do not go together.
+.SH SEE ALSO
+.BR outlier\-explorer\-cli (1)
+""")
+    write(out, "".join(page))
+
+
+# --- bash completion ----------------------------------------------------------------------------
+
+def completion(binary, out):
+    commands, _ = parse_commands(run_help(binary))
+    cases = []
+    for name, _ in commands:
+        help_ = parse_qt_help(run_help(binary, name))
+        words = " ".join(n for o in help_.options for n in o.names if n.startswith("--"))
+        values = []
+        for option in help_.options:
+            if not option.value:
+                continue
+            listed = choices(option)
+            if listed:
+                action = f'COMPREPLY=($(compgen -W "{" ".join(listed)}" -- "$cur"))'
+            elif option.value == "FILE" and ".bson" in option.text:
+                action = "_filedir '@(bson|gz)'"
+            elif option.value in ("FILE", "FILE.png"):
+                action = "_filedir"
+            elif option.value == "DIR":
+                action = "_filedir -d"
+            else:
+                action = ""   # a number, a name, a URI: nothing to offer
+            values.append(f"            {option.long}) {action}; return ;;"
+                          if action else f"            {option.long}) return ;;")
+        cases.append(f"""        {name})
+            case "$prev" in
+{chr(10).join(values)}
+            esac
+            opts="{words}" ;;""")
+    script = f"""# bash completion for outlier-explorer-cli
+# Generated by packaging/cli-docs.py from the CLI's own --help; edit that, not this.
+_outlier_explorer_cli()
+{{
+    local cur prev words cword
+    _init_completion || return
+    local commands="{" ".join(n for n, _ in commands)} --help --version"
+    if [[ $cword -eq 1 ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        return
+    fi
+    local opts=""
+    case "${{words[1]}}" in
+{chr(10).join(cases)}
+        *) return ;;
+    esac
+    if [[ $cur == -* || -z $cur ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    fi
+}} &&
+    complete -F _outlier_explorer_cli outlier-explorer-cli
+"""
+    write(out, script)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def main(argv):
+    if len(argv) == 6 and argv[1] in ("man-cli", "man-gui"):
+        (man_cli if argv[1] == "man-cli" else man_gui)(*argv[2:6])
+    elif len(argv) == 4 and argv[1] == "completion":
+        completion(argv[2], argv[3])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

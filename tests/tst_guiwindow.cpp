@@ -3,13 +3,18 @@
 // (the CLI's writer, the CLI's bytes) and `--demo --screenshot` for every tab.
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
+#include "Analyzer.h"
 #include "AppIcon.h"
 #include "CollectionView.h"
 #include "DocumentTreeModel.h"
 #include "DocumentViewer.h"
+#include "DumpFileSource.h"
+#include "Format.h"
 #include "GuiFixtures.h"
 #include "MainWindow.h"
 #include "OutliersPage.h"
+#include "OverviewPage.h"
+#include "SamplePrecision.h"
 #include "SizesPage.h"
 #include "SourceTreeModel.h"
 
@@ -410,6 +415,40 @@ private slots:
                  QStringLiteral("book_sales.bson"));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("book_sales.bson: 2,000 documents")),
                  qPrintable(window.statusText()));
+    }
+
+    void overviewStatesASamplesPrecision()
+    {
+        AnalysisOptions sample;
+        sample.mode = AnalysisOptions::Mode::Sample;
+        sample.count = 100;
+        AnalysisResult result;
+        {
+            DumpFileSource source(m_feeds);
+            result.profile = Analyzer::run(source, sample);
+        }
+        OverviewPage page;
+        page.showResult(result);
+        const SamplePrecision precision = SamplePrecision::of(result.profile);
+        QVERIFY(precision.applies);
+        QCOMPARE(page.precisionText(QStringLiteral("Size p50")),
+                 QStringLiteral("95 % CI %1 – %2")
+                     .arg(Format::bytes(*precision.p50.low), Format::bytes(*precision.p50.high)));
+        // 100 of 300 documents cannot bound p99 from above.
+        QVERIFY(!precision.p99.high);
+        QVERIFY2(
+            page.precisionText(QStringLiteral("Size p99")).endsWith(QLatin1String("unbounded")),
+            qPrintable(page.precisionText(QStringLiteral("Size p99"))));
+        QCOMPARE(page.precisionText(QStringLiteral("Largest")),
+                 QStringLiteral("≤ %1 larger unseen").arg(*precision.documentsAboveMax));
+        // A full scan is exact: no intervals.
+        {
+            DumpFileSource source(m_feeds);
+            result.profile = Analyzer::run(source, AnalysisOptions{});
+        }
+        page.showResult(result);
+        QVERIFY(page.precisionText(QStringLiteral("Size p50")).isEmpty());
+        QVERIFY(page.precisionText(QStringLiteral("Largest")).isEmpty());
     }
 
     void windowIconIsTheAppIcon()

@@ -1,6 +1,7 @@
 #include "OverviewPage.h"
 
 #include "Format.h"
+#include "SamplePrecision.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -47,8 +48,13 @@ OverviewPage::OverviewPage(QWidget *parent)
         f.setBold(true);
         value->setFont(f);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        auto *precision = new QLabel(m_cards);
+        precision->setObjectName(QString::fromLatin1(key) + QStringLiteral(" precision"));
+        precision->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        precision->setWordWrap(true); // never widens the cards past the window
         grid->addWidget(caption, 0, column);
         grid->addWidget(value, 1, column);
+        grid->addWidget(precision, 2, column);
         ++column;
     }
     layout->addWidget(m_cards);
@@ -80,6 +86,55 @@ void OverviewPage::setValue(const QString &key, const QString &text, const QStri
     }
 }
 
+void OverviewPage::setPrecision(const QString &key, const QString &text, const QString &tip)
+{
+    if (auto *label = m_cards->findChild<QLabel *>(key + QStringLiteral(" precision"))) {
+        label->setText(text);
+        label->setToolTip(tip);
+    }
+}
+
+QString OverviewPage::precisionText(const QString &key) const
+{
+    const auto *label = m_cards->findChild<QLabel *>(key + QStringLiteral(" precision"));
+    return label ? label->text() : QString();
+}
+
+// A sample's figures are estimates: their 95 % intervals under the figures themselves.
+void OverviewPage::showPrecision(const CollectionProfile &profile)
+{
+    for (const char *key : kKeys)
+        setPrecision(QString::fromLatin1(key), QString());
+    const SamplePrecision precision = SamplePrecision::of(profile);
+    if (!precision.applies)
+        return;
+    const QString level = Format::percent(precision.confidence, 0);
+    auto interval = [&](const SamplePrecision::Interval &i) {
+        return tr("%1 CI %2 – %3")
+            .arg(level, i.low ? Format::bytes(*i.low) : tr("unbounded"),
+                 i.high ? Format::bytes(*i.high) : tr("unbounded"));
+    };
+    const QString rankTip =
+        tr("The collection's value lies in this range with %1 confidence (order-statistic "
+           "bounds, whatever the distribution of sizes).")
+            .arg(level);
+    setPrecision(QStringLiteral("Size p50"), interval(precision.p50), rankTip);
+    setPrecision(QStringLiteral("Size p99"), interval(precision.p99), rankTip);
+    setPrecision(
+        QStringLiteral("Largest"),
+        precision.documentsAboveMax
+            ? tr("≤ %1 larger unseen").arg(Format::count(*precision.documentsAboveMax))
+            : tr("≤ %1 larger unseen").arg(Format::percent(precision.shareAboveMax, 2)),
+        tr("The largest document sampled is a lower bound: with %1 confidence at most this many "
+           "documents of the collection are larger. A full scan finds them all.")
+            .arg(level));
+    setPrecision(QStringLiteral("Documents"),
+                 tr("sample; p99 ±0.1 pt needs %1").arg(Format::count(precision.sampleForP99)),
+                 tr("A random sample of this size pins p99 to within ±0.1 percentile points "
+                    "at %1 confidence.")
+                     .arg(level));
+}
+
 QString OverviewPage::valueText(const QString &key) const
 {
     const auto *label = m_cards->findChild<QLabel *>(key);
@@ -89,8 +144,10 @@ QString OverviewPage::valueText(const QString &key) const
 void OverviewPage::clear()
 {
     m_headline->setText(tr("No analysis yet"));
-    for (const char *key : kKeys)
+    for (const char *key : kKeys) {
         setValue(QString::fromLatin1(key), QStringLiteral("–"));
+        setPrecision(QString::fromLatin1(key), QString());
+    }
     m_paths->setRowCount(0);
     m_next->setText(tr("Choose a collection or dump on the left and press <b>Run</b> (F5). "
                        "Sampling 10,000 documents takes seconds; a full scan is exact."));
@@ -119,6 +176,7 @@ void OverviewPage::showResult(const AnalysisResult &result)
     setValue(QStringLiteral("Documents"), Format::count(p.documents));
     setValue(QStringLiteral("Size p50"), Format::bytes(p.sizes.quantile(0.5)));
     setValue(QStringLiteral("Size p99"), Format::bytes(p.sizes.quantile(0.99)));
+    showPrecision(p);
     setValue(QStringLiteral("Largest"), Format::bytes(p.sizes.max()),
              tr("%1 of the 16 MiB limit").arg(Format::percent(Format::ofLimit(p.sizes.max()))));
     setValue(QStringLiteral("Over 8 MiB"),

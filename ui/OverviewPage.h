@@ -17,6 +17,8 @@ public:
     void clear() override;
     void showResult(const AnalysisResult &result) override;
     QString valueText(const QString &key) const; // for tests: the figure shown under a key
+    // For tests: the precision line under a key's figure (a sample's confidence interval).
+    QString precisionText(const QString &key) const;
 
 protected:
     void bind(SourceState *state) override;
@@ -26,6 +28,8 @@ signals:
 
 private:
     void setValue(const QString &key, const QString &text, const QString &tip = {});
+    void setPrecision(const QString &key, const QString &text, const QString &tip = {});
+    void showPrecision(const CollectionProfile &profile);
 
     QLabel *m_headline;
     QWidget *m_cards;

@@ -340,6 +340,9 @@ CollectionProfile Scan::collect(const SourceError &framingError)
     profile.mode = m_source.modeDescription().isEmpty() ? modeText(m_options, m_population)
                                                         : m_source.modeDescription();
     profile.bytesRead = profile.sizes.sum();
+    profile.population = m_population;
+    profile.randomSample = m_options.mode == AnalysisOptions::Mode::Sample &&
+                           (!m_population || profile.documents < *m_population);
     if (m_fault.docIndex != UINT64_MAX) {
         profile.status = CollectionProfile::Status::Failed;
         profile.error = m_fault.error;

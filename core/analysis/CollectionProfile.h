@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace oe {
@@ -26,7 +27,11 @@ struct CollectionProfile
     Status status = Status::Complete;
     SourceError error;           // set when Failed
     std::uint64_t documents = 0; // documents analysed
-    std::uint64_t bytesRead = 0; // bytes consumed from the source
+    // A uniform random sample of fewer documents than the collection holds: its quantiles
+    // are estimates, with the confidence intervals QuantileInterval gives.
+    bool randomSample = false;
+    std::optional<std::uint64_t> population; // documents sampled from, when known
+    std::uint64_t bytesRead = 0;             // bytes consumed from the source
     double seconds = 0.0;
     Distribution sizes;               // BSON document sizes
     std::vector<FieldProfile> fields; // sorted by path

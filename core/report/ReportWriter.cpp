@@ -2,6 +2,7 @@
 
 #include "BsonTypes.h"
 #include "DocumentId.h"
+#include "SamplePrecision.h"
 #include "StagedOutput.h"
 
 #include <QDir>
@@ -56,6 +57,31 @@ bool ReportWriter::summary(const Report &r, QIODevice *out)
     return csv.flush();
 }
 
+namespace {
+
+// The sample's precision (empty cells for a full scan or a limit, whose figures are exact or
+// not a random sample); a bound the sample size cannot give is "unbounded".
+void appendPrecisionRows(const SamplePrecision &precision, QList<QPair<QString, QString>> &rows)
+{
+    auto row = [&](const char *metric, const QString &value) {
+        rows.append({QString::fromLatin1(metric), precision.applies ? value : QString()});
+    };
+    auto bound = [](const std::optional<std::uint64_t> &value) {
+        return value ? QString::number(*value) : QStringLiteral("unbounded");
+    };
+    row("confidence", QString::number(precision.confidence, 'f', 2));
+    row("size_p50_ci_low", bound(precision.p50.low));
+    row("size_p50_ci_high", bound(precision.p50.high));
+    row("size_p99_ci_low", bound(precision.p99.low));
+    row("size_p99_ci_high", bound(precision.p99.high));
+    row("share_above_sample_max", QString::number(precision.shareAboveMax, 'g', 4));
+    row("documents_above_sample_max",
+        precision.documentsAboveMax ? QString::number(*precision.documentsAboveMax) : QString());
+    row("sample_for_p99_within_0_1", QString::number(precision.sampleForP99));
+}
+
+} // namespace
+
 QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
 {
     const CollectionProfile &p = r.profile;
@@ -74,6 +100,7 @@ QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
     row("size_max", num(s.max()));
     row("size_mean", dec(s.mean()));
     row("size_total", num(s.sum()));
+    appendPrecisionRows(SamplePrecision::of(p), rows);
     row("outlier_documents", num(r.outliers.outlierDocuments));
     row("size_threshold", num(r.outliers.size.value));
     row("size_outliers", num(r.outliers.sizeOutliers));

@@ -32,6 +32,10 @@ public:
     double mean() const { return m_count ? double(m_sum) / double(m_count) : 0.0; }
     // Nearest-rank quantile, q in [0,1] (see QuantileSketch for the error bound).
     std::uint64_t quantile(double q) const { return m_sketch.quantile(q, m_min, m_max); }
+    std::uint64_t valueAtRank(std::uint64_t rank) const
+    {
+        return m_sketch.valueAtRank(rank, m_min, m_max);
+    }
 
     const QuantileSketch &sketch() const { return m_sketch; }
     const LogHistogram &histogram() const { return m_histogram; }

@@ -83,7 +83,14 @@ std::uint64_t QuantileSketch::quantile(double q, std::uint64_t minimum, std::uin
 {
     if (m_count == 0)
         return 0;
-    const std::uint64_t rank = nearestRank(q, m_count);
+    return valueAtRank(nearestRank(q, m_count), minimum, maximum);
+}
+
+std::uint64_t QuantileSketch::valueAtRank(std::uint64_t rank, std::uint64_t minimum,
+                                          std::uint64_t maximum) const
+{
+    if (m_count == 0)
+        return 0;
     std::uint64_t seen = 0;
     for (std::size_t key = 0; key < m_counts.size(); ++key) {
         seen += m_counts[key];

@@ -25,6 +25,9 @@ public:
     // Nearest-rank quantile, q in [0, 1]: the smallest value whose rank is >= ceil(q * n).
     // Exact below kExactLimit, within 0.5% relative error above; clamped to [minimum, maximum].
     std::uint64_t quantile(double q, std::uint64_t minimum, std::uint64_t maximum) const;
+    // The value of the given 1-based rank (the rank-th smallest), same error and clamping.
+    std::uint64_t valueAtRank(std::uint64_t rank, std::uint64_t minimum,
+                              std::uint64_t maximum) const;
 
     // The 1-based nearest rank ceil(q * n), robust to floating-point error in q * n.
     static std::uint64_t nearestRank(double q, std::uint64_t n);

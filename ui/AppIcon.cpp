@@ -1,6 +1,5 @@
 #include "AppIcon.h"
 
-#include <QImage>
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgRenderer>
@@ -12,20 +11,28 @@ QString AppIcon::id()
     return QStringLiteral(OE_APP_ID);
 }
 
-QIcon AppIcon::icon()
+QImage AppIcon::image(int size)
 {
     QSvgRenderer svg(QStringLiteral(":/icons/%1.svg").arg(id()));
     if (!svg.isValid())
         return {};
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    svg.render(&painter);
+    painter.end();
+    return image;
+}
+
+QIcon AppIcon::icon()
+{
     QIcon icon;
     for (const int size : {16, 22, 24, 32, 48, 64, 128, 256}) {
-        QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::transparent);
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        svg.render(&painter);
-        painter.end();
-        icon.addPixmap(QPixmap::fromImage(image));
+        const QImage rendered = image(size);
+        if (rendered.isNull())
+            return {};
+        icon.addPixmap(QPixmap::fromImage(rendered));
     }
     return icon;
 }

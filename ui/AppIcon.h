@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QIcon>
+#include <QImage>
 #include <QString>
 
 namespace oe {
@@ -15,6 +16,9 @@ public:
     static QString id();
     // The SVG rendered at the sizes a window manager asks for; null if the resource is missing.
     static QIcon icon();
+    // The SVG rendered at size × size pixels; null if the resource is missing. The package's
+    // hicolor PNGs are these images (packaging/tools/render_icon.cpp).
+    static QImage image(int size);
 };
 
 } // namespace oe

@@ -18,6 +18,8 @@
 #include "Format.h"
 #include "InterruptedRunWatcher.h"
 #include "LatestJob.h"
+#include "LayoutSettings.h"
+#include "MainToolBar.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"
 #include "PasswordVault.h"
@@ -41,7 +43,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
-#include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -216,37 +217,18 @@ void MainWindow::createActions()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
 
-    QToolBar *bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->addAction(open);
-    bar->addAction(connectAction);
-    bar->addSeparator();
-    bar->addAction(m_runAction);
-    bar->addAction(m_cancelAction);
-    bar->addAction(m_exportAction);
-    for (QAction *a : {open, connectAction, m_runAction, m_cancelAction, m_exportAction})
-        a->setToolTip(QStringLiteral("%1 (%2)").arg(
-            a->text().remove(QLatin1Char('&')), a->shortcut().toString(QKeySequence::NativeText)));
+    MainToolBar::create(
+        this, {open, connectAction, nullptr, m_runAction, m_cancelAction, m_exportAction});
 }
 
 void MainWindow::restoreLayout()
 {
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
-    m_splitter->restoreState(settings.value(QStringLiteral("mainWindow/splitter")).toByteArray());
-    m_view->arrays()->splitter()->restoreState(
-        settings.value(QStringLiteral("mainWindow/arraysSplitter")).toByteArray());
+    LayoutSettings::restore(this, m_splitter, m_view->arrays()->splitter());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("mainWindow/state"), saveState());
-    settings.setValue(QStringLiteral("mainWindow/splitter"), m_splitter->saveState());
-    settings.setValue(QStringLiteral("mainWindow/arraysSplitter"),
-                      m_view->arrays()->splitter()->saveState());
+    LayoutSettings::save(this, m_splitter, m_view->arrays()->splitter());
     m_runner->cancel();
     QMainWindow::closeEvent(event);
 }
@@ -396,7 +378,7 @@ void MainWindow::currentSourceChanged()
     } else if (source.key() == m_runningKey) {
         m_stack->setCurrentWidget(m_view);
         m_status->setText(tr("Analysing %1…").arg(source.displayName()));
-    } else if (source.key() != m_runningKey) {
+    } else {
         m_stack->setCurrentWidget(m_empty);
         updateActions();
         m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
@@ -413,28 +395,28 @@ QModelIndex MainWindow::currentConnection() const
                : QModelIndex();
 }
 
-MigrationsDialog *MainWindow::openMigrations()
+// A dialog about the current connection (its migrations, the what-if benchmark); null when the
+// current source belongs to no connection.
+template <typename Dialog> Dialog *MainWindow::openOnConnection()
 {
     const QModelIndex connection = currentConnection();
     if (!connection.isValid())
         return nullptr;
     auto *dialog =
-        new MigrationsDialog(connection.data().toString(), m_sources->settingsOf(connection), this);
+        new Dialog(connection.data().toString(), m_sources->settingsOf(connection), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;
 }
 
+MigrationsDialog *MainWindow::openMigrations()
+{
+    return openOnConnection<MigrationsDialog>();
+}
+
 WhatIfDialog *MainWindow::openWhatIf()
 {
-    const QModelIndex connection = currentConnection();
-    if (!connection.isValid())
-        return nullptr;
-    auto *dialog =
-        new WhatIfDialog(connection.data().toString(), m_sources->settingsOf(connection), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
-    return dialog;
+    return openOnConnection<WhatIfDialog>();
 }
 
 // A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.

@@ -110,6 +110,7 @@ private:
     void runNextQueued();
     void showDemo(const QStringList &files, const QString &directory);
     QModelIndex currentConnection() const;
+    template <typename Dialog> Dialog *openOnConnection();
     void offerInterrupted(const QString &name, const QStringList &runs);
     void restoreLayout();
 

@@ -1,11 +1,11 @@
-// render_icon: the application icon's SVG rendered to the PNG sizes the hicolor icon theme
-// expects, at build time, so the PNGs can never drift from the SVG.
-//   render_icon ICON.svg OUTDIR NAME SIZE...  writes OUTDIR/<SIZE>x<SIZE>/apps/NAME.png
+// render_icon: the application icon rendered to the PNG sizes the hicolor icon theme expects,
+// at build time, from the same SVG resource the window icon uses (AppIcon), so the PNGs can
+// never drift from the SVG.
+//   render_icon OUTDIR SIZE...  writes OUTDIR/<SIZE>x<SIZE>/apps/<app id>.png
+#include "AppIcon.h"
+
 #include <QDir>
 #include <QGuiApplication>
-#include <QImage>
-#include <QPainter>
-#include <QSvgRenderer>
 
 #include <cstdio>
 
@@ -15,16 +15,11 @@ int main(int argc, char *argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QGuiApplication app(argc, argv);
     const QStringList args = QGuiApplication::arguments();
-    if (args.size() < 5) {
-        std::fputs("usage: render_icon ICON.svg OUTDIR NAME SIZE...\n", stderr);
+    if (args.size() < 3) {
+        std::fputs("usage: render_icon OUTDIR SIZE...\n", stderr);
         return 2;
     }
-    QSvgRenderer svg(args.at(1));
-    if (!svg.isValid()) {
-        std::fprintf(stderr, "render_icon: %s: not a valid SVG\n", qPrintable(args.at(1)));
-        return 4;
-    }
-    for (const QString &sizeText : args.mid(4)) {
+    for (const QString &sizeText : args.mid(2)) {
         bool ok = false;
         const int size = sizeText.toInt(&ok);
         if (!ok || size < 8 || size > 1024) {
@@ -32,14 +27,13 @@ int main(int argc, char *argv[])
                          qPrintable(sizeText));
             return 2;
         }
-        QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::transparent);
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        svg.render(&painter);
-        painter.end();
-        const QString dir = QStringLiteral("%1/%2x%2/apps").arg(args.at(2)).arg(size);
-        const QString path = dir + QLatin1Char('/') + args.at(3) + QStringLiteral(".png");
+        const QImage image = oe::AppIcon::image(size);
+        if (image.isNull()) {
+            std::fputs("render_icon: the icon resource is missing or not a valid SVG\n", stderr);
+            return 4;
+        }
+        const QString dir = QStringLiteral("%1/%2x%2/apps").arg(args.at(1)).arg(size);
+        const QString path = dir + QLatin1Char('/') + oe::AppIcon::id() + QStringLiteral(".png");
         if (!QDir().mkpath(dir) || !image.save(path, "PNG")) {
             std::fprintf(stderr, "render_icon: cannot write %s\n", qPrintable(path));
             return 3;

@@ -41,6 +41,7 @@ constexpr std::uint64_t kMaxSample = 100'000'000; // the sample is held in memor
 constexpr std::uint64_t kMaxTop = 100'000;
 constexpr std::uint64_t kMaxBsonBytes = 16 * 1024 * 1024;
 constexpr std::uint64_t kMaxThreads = 256;
+constexpr std::uint64_t kMaxRanges = 64; // cursors at once: beyond, the server is the bound
 constexpr double kMaxMultiplier = 100;
 
 // The options one detection method alone reads, and that method.
@@ -141,6 +142,17 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("BYTES")},
         {QStringLiteral("threads"), QStringLiteral("Analysis threads (default: one per core)."),
          QStringLiteral("N")},
+        {QStringLiteral("parallel"),
+         QStringLiteral("Full scan (with --uri) by N _id ranges read at once, in _id order; "
+                        "resumable. Any N gives the same reports."),
+         QStringLiteral("N")},
+        {QStringLiteral("checkpoint-ms"),
+         QStringLiteral("How often a --parallel scan saves its state (default 3000; 0: after "
+                        "every batch)."),
+         QStringLiteral("MS")},
+        {QStringLiteral("resume"),
+         QStringLiteral("Continue the interrupted --parallel scan of the same collection, filter "
+                        "and options (Ctrl-C, a crash or a lost network saved its state).")},
         {QStringLiteral("quiet"), QStringLiteral("No progress or summary output.")},
     });
 }
@@ -196,7 +208,8 @@ bool checkCombinations(const QCommandLineParser &parser)
         return false;
     }
     if (!live) {
-        for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size"})
+        for (const char *liveOnly :
+             {"db", "collection", "filter", "max-time-ms", "batch-size", "parallel"})
             if (parser.isSet(QString::fromLatin1(liveOnly))) {
                 cli::fail(ExitUsage,
                           QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
@@ -206,6 +219,17 @@ bool checkCombinations(const QCommandLineParser &parser)
     if (!parser.isSet(QStringLiteral("out"))) {
         cli::fail(ExitUsage, QStringLiteral("--out is required (analyze: a folder for the CSV "
                                             "reports; report: an .html or .pdf file)"));
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("parallel")) &&
+        (parser.isSet(QStringLiteral("sample")) || parser.isSet(QStringLiteral("limit")))) {
+        cli::fail(ExitUsage, QStringLiteral("--parallel reads every document: it goes with --full, "
+                                            "not --sample or --limit"));
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("resume")) && !parser.isSet(QStringLiteral("parallel"))) {
+        cli::fail(ExitUsage, QStringLiteral("--resume continues a --parallel scan: give the same "
+                                            "--parallel N as the interrupted run"));
         return false;
     }
     if (int(parser.isSet(QStringLiteral("full"))) + int(parser.isSet(QStringLiteral("sample"))) +
@@ -259,7 +283,7 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
 {
     constexpr std::uint64_t kInt32Max = 2147483647;
     std::optional<std::uint64_t> sample, limit, seed, sizeThreshold, arrayThreshold, topRows,
-        target, threads, maxTime, batchSize;
+        target, threads, maxTime, batchSize, parallel, checkpointMs;
     if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1, kMaxSample) ||
         !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("seed"), seed) ||
@@ -270,8 +294,13 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
                              kMaxBsonBytes) ||
         !cli::unsignedOption(parser, QStringLiteral("threads"), threads, 1, kMaxThreads) ||
         !cli::unsignedOption(parser, QStringLiteral("max-time-ms"), maxTime, 1, kInt32Max) ||
-        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max))
+        !cli::unsignedOption(parser, QStringLiteral("batch-size"), batchSize, 1, kInt32Max) ||
+        !cli::unsignedOption(parser, QStringLiteral("parallel"), parallel, 1, kMaxRanges) ||
+        !cli::unsignedOption(parser, QStringLiteral("checkpoint-ms"), checkpointMs, 0, 3600000))
         return false;
+    request->checkpointMs = qint64(checkpointMs.value_or(3000));
+    request->parallelRanges = int(parallel.value_or(0));
+    request->resume = parser.isSet(QStringLiteral("resume"));
     request->mode = sample  ? oe::AnalysisOptions::Mode::Sample
                     : limit ? oe::AnalysisOptions::Mode::Limit
                             : oe::AnalysisOptions::Mode::Full;
@@ -333,16 +362,27 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();
+    // A range scan stops cleanly on Ctrl-C and saves its state; a plain one just ends.
+    const std::atomic<bool> *interrupted =
+        request.parallelRanges > 0 ? cli::interruptFlag() : nullptr;
     const oe::AnalysisResult result =
-        oe::AnalysisSession::run(request, nullptr,
+        oe::AnalysisSession::run(request, interrupted,
                                  showProgress ? oe::AnalysisSession::ProgressCallback(printProgress)
                                               : oe::AnalysisSession::ProgressCallback());
     if (showProgress)
         std::fputs("\n", stderr);
+    if (!quiet)
+        for (const QString &note : result.profile.notes)
+            std::fprintf(stderr, "%s\n", qPrintable(note));
     if (result.sourceUnreadable())
         return cli::fail(cli::exitCodeFor(result.profile.error), result.profile.error.toString());
     if (const int rc = output(parser, result); rc != ExitSuccess)
         return rc;
+    if (result.profile.status == oe::CollectionProfile::Status::Cancelled)
+        return cli::fail(ExitInterrupted,
+                         QStringLiteral("interrupted: reports cover the %1 documents read; the "
+                                        "scan state was saved (--resume continues it)")
+                             .arg(result.profile.documents));
     if (result.profile.status == oe::CollectionProfile::Status::Failed)
         return cli::fail(cli::exitCodeFor(result.profile.error),
                          result.profile.error.toString() +

@@ -22,6 +22,11 @@ struct AnalysisRequest
     QString filter;              // extended JSON, live collections only
     qint64 maxTimeMs = 0;        // server-side limit per operation; 0 = none
     int batchSize = 0;           // documents per cursor batch, live; 0 = the driver's
+    // Full scans of a live collection: read by this many `_id` ranges at once (RangedScan),
+    // resumable; 0 = one cursor in natural order. `resume` continues an interrupted one.
+    int parallelRanges = 0;
+    bool resume = false;
+    qint64 checkpointMs = 3000; // how often a range scan saves its state
     DetectionOptions detection;
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
 };

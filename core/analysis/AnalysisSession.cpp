@@ -1,6 +1,7 @@
 #include "AnalysisSession.h"
 
 #include "OutlierDetector.h"
+#include "RangedScan.h"
 
 namespace oe {
 
@@ -27,7 +28,15 @@ LiveQuery queryFor(const AnalysisRequest &request)
     query.seed = request.seed;
     query.maxTimeMs = request.maxTimeMs;
     query.batchSize = request.batchSize;
+    query.database = request.source.database;
+    query.collection = request.source.collection;
     return query;
+}
+
+bool usesRanges(const AnalysisRequest &request)
+{
+    return request.parallelRanges > 0 && request.mode == AnalysisOptions::Mode::Full &&
+           request.source.kind == SourceRef::Kind::Collection;
 }
 
 } // namespace
@@ -42,8 +51,15 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
 {
     AnalysisResult result;
     result.request = request;
-    const auto source = openSource(request);
-    result.profile = Analyzer::run(*source, scanOptions(request), cancel, progress);
+    if (usesRanges(request)) {
+        RangedScan::Request ranged{request.source.settings, queryFor(request),
+                                   scanOptions(request), request.parallelRanges, request.resume,
+                                   request.checkpointMs};
+        result.profile = RangedScan::run(ranged, cancel, progress);
+    } else {
+        const auto source = openSource(request);
+        result.profile = Analyzer::run(*source, scanOptions(request), cancel, progress);
+    }
     if (result.sourceUnreadable())
         return result;
     result.outliers = OutlierDetector::detect(result.profile, request.detection);

@@ -12,4 +12,48 @@ const FieldProfile *CollectionProfile::field(const std::string &path) const
     return it != fields.end() && it->path == path ? &*it : nullptr;
 }
 
+namespace {
+
+void absorbField(FieldProfile &into, FieldProfile &&from)
+{
+    into.typeMask |= from.typeMask;
+    into.elementTypeMask |= from.elementTypeMask;
+    into.presentDocuments += from.presentDocuments;
+    into.values += from.values;
+    into.bytes += from.bytes;
+    into.arrays += from.arrays;
+    into.lengths.merge(from.lengths);
+    into.elementCount += from.elementCount;
+    into.elementBytes += from.elementBytes;
+    into.longestPerDocument.merge(std::move(from.longestPerDocument));
+}
+
+} // namespace
+
+void CollectionProfile::absorb(CollectionProfile &&other)
+{
+    documents += other.documents;
+    bytesRead += other.bytesRead;
+    sizes.merge(other.sizes);
+    largestDocuments.merge(std::move(other.largestDocuments));
+    longestArrays.merge(std::move(other.longestArrays));
+    std::vector<FieldProfile> merged;
+    merged.reserve(std::max(fields.size(), other.fields.size()));
+    auto a = fields.begin();
+    auto b = other.fields.begin();
+    while (a != fields.end() || b != other.fields.end()) {
+        if (b == other.fields.end() || (a != fields.end() && a->path < b->path)) {
+            merged.push_back(std::move(*a++));
+        } else if (a == fields.end() || b->path < a->path) {
+            merged.push_back(std::move(*b++));
+        } else {
+            absorbField(*a, std::move(*b++));
+            merged.push_back(std::move(*a++));
+        }
+    }
+    fields = std::move(merged);
+    other.fields.clear();
+    other.documents = 0;
+}
+
 } // namespace oe

@@ -6,6 +6,7 @@
 #include "SourceError.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -37,8 +38,22 @@ struct CollectionProfile
     std::vector<FieldProfile> fields; // sorted by path
     CandidateTail largestDocuments;   // by BSON size
     CandidateTail longestArrays;      // by each document's longest array (path in candidate)
+    // What the scan tells the user about how it read (a parallel plan, a resumed state): shown
+    // by the CLI and the window, never written into the reports.
+    QStringList notes;
 
     bool isPartial() const { return status != Status::Complete; }
+    // Adds what `other` counted over other documents (a range of a parallel scan, or what a
+    // resumed scan read before): counts add, distributions and tails merge, fields by path.
+    void absorb(CollectionProfile &&other);
+    // Gives every remembered document a new index, in the same order (see CandidateTail).
+    template <typename Renumber> void renumberDocuments(Renumber &&renumber)
+    {
+        largestDocuments.renumber(renumber);
+        longestArrays.renumber(renumber);
+        for (FieldProfile &f : fields)
+            f.longestPerDocument.renumber(renumber);
+    }
     const FieldProfile *field(const std::string &path) const;
 };
 

@@ -23,6 +23,22 @@ BsonDocument parseFilter(const QString &filter)
         return {};
     return BsonDocument::fromJson(filter.toUtf8()).value_or(BsonDocument());
 }
+// The user's filter and a range scan's `_id` condition, both to hold.
+BsonDocument withIdCondition(BsonDocument filter, const QByteArray &idCondition)
+{
+    const auto condition = BsonDocument::fromBytes(idCondition);
+    if (!condition || bson_empty(condition->get()))
+        return filter;
+    if (bson_empty(filter.get()))
+        return BsonDocument::fromBytes(idCondition).value_or(BsonDocument());
+    BsonDocument both;
+    bson_t all;
+    BSON_APPEND_ARRAY_BEGIN(both.get(), "$and", &all);
+    BSON_APPEND_DOCUMENT(&all, "0", filter.get());
+    BSON_APPEND_DOCUMENT(&all, "1", condition->get());
+    bson_append_array_end(both.get(), &all);
+    return both;
+}
 } // namespace
 
 struct LiveCollectionSource::Cursor
@@ -113,7 +129,7 @@ bool LiveCollectionSource::open(SourceError *error)
         m_collectionCount = std::uint64_t(estimated);
     // For progress: what the scan will return, where that can be known without counting.
     m_estimated.reset();
-    if (m_collectionCount && m_query.filter.trimmed().isEmpty())
+    if (m_collectionCount && m_query.filter.trimmed().isEmpty() && m_query.idCondition.isEmpty())
         m_estimated = m_query.mode == AnalysisOptions::Mode::Full
                           ? *m_collectionCount
                           : std::min(*m_collectionCount, m_query.count);
@@ -124,7 +140,7 @@ bool LiveCollectionSource::open(SourceError *error)
 void LiveCollectionSource::startCursor()
 {
     m_cursor->cursor.reset();
-    const BsonDocument filterDoc = parseFilter(m_query.filter);
+    const BsonDocument filterDoc = withIdCondition(parseFilter(m_query.filter), m_query.idCondition);
     const bson_t *filter = filterDoc.get();
     BsonDocument optsDoc;
     bson_t &opts = *optsDoc.get();
@@ -171,6 +187,12 @@ void LiveCollectionSource::startCursor()
     } else {
         if (m_query.mode == AnalysisOptions::Mode::Limit)
             BSON_APPEND_INT64(&opts, "limit", std::int64_t(m_query.count));
+        if (m_query.sortById && m_query.mode == AnalysisOptions::Mode::Full) {
+            bson_t sort;
+            BSON_APPEND_DOCUMENT_BEGIN(&opts, "sort", &sort);
+            BSON_APPEND_INT32(&sort, "_id", 1);
+            bson_append_document_end(&opts, &sort);
+        }
         m_cursor->cursor.reset(
             mongoc_collection_find_with_opts(m_cursor->collection.get(), filter, &opts, nullptr));
         m_step = QStringLiteral("reading %1 (find)").arg(m_query.ns());

@@ -3,6 +3,7 @@
 #include "AnalysisOptions.h"
 #include "SourceError.h"
 
+#include <QByteArray>
 #include <QString>
 
 namespace oe {
@@ -18,6 +19,10 @@ struct LiveQuery
     std::uint64_t seed = 42; // for the client-side reservoir
     qint64 maxTimeMs = 0;    // server-side time limit per operation; 0 = none
     int batchSize = 0;       // cursor batch size; 0 = the driver's
+    // Range scans: an `_id` condition (BSON document bytes) ANDed with the filter, and the
+    // documents in `_id` order (full scans only).
+    QByteArray idCondition;
+    bool sortById = false;
 
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.

@@ -34,6 +34,17 @@ public:
     bool wants(std::uint64_t value, std::uint64_t docIndex) const;
     void offer(TailCandidate &&candidate);
     void merge(CandidateTail &&other);
+    // Gives every candidate a new document index; `renumber` must keep their order (a range
+    // scan numbers documents per range while it reads and globally once every range is done).
+    template <typename Renumber> void renumber(Renumber &&renumberIndex)
+    {
+        for (auto &c : m_kept)
+            c.docIndex = renumberIndex(c.docIndex);
+        for (auto &c : m_items)
+            c.docIndex = renumberIndex(c.docIndex);
+        if (m_hasCutoff)
+            m_cutoffDoc = renumberIndex(m_cutoffDoc);
+    }
 
     // Every retained candidate, largest value first (ties: earlier document first).
     std::vector<TailCandidate> sorted() const;
@@ -53,6 +64,7 @@ public:
     std::uint64_t keepAbove() const { return m_keepAbove; }
 
 private:
+    friend class ProfileCodec;
     // Candidates are appended to a buffer while they beat the cut-off (the worst retained at
     // the last compaction); when the buffer outgrows the capacity by a quarter, nth_element
     // keeps the best `capacity`. Sequential, cache-friendly, amortised O(1) per offer, and

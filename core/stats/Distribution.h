@@ -41,6 +41,7 @@ public:
     const LogHistogram &histogram() const { return m_histogram; }
 
 private:
+    friend class ProfileCodec;
     std::uint64_t m_count = 0;
     std::uint64_t m_min = 0;
     std::uint64_t m_max = 0;

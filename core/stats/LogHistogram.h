@@ -32,6 +32,7 @@ public:
     static std::uint64_t binUpper(std::uint32_t index) { return binLower(index + 1); }
 
 private:
+    friend class ProfileCodec;
     std::vector<std::uint64_t> m_counts;
     std::uint64_t m_total = 0;
 };

@@ -1,0 +1,190 @@
+#include "IdRangePlanner.h"
+#include "DriverHandles.h"
+#include "MongoDriver.h"
+
+#include "BsonDocument.h"
+#include "BsonRaw.h"
+#include "MongoConnection.h"
+#include "ServerInfo.h"
+#include "ServerProbe.h"
+#include "SplitMix64.h"
+
+#include <mongoc/mongoc.h>
+
+namespace oe {
+
+namespace {
+
+BsonDocument filterOf(const LiveQuery &query)
+{
+    if (query.filter.trimmed().isEmpty())
+        return {};
+    return BsonDocument::fromJson(query.filter.toUtf8()).value_or(BsonDocument());
+}
+
+QByteArray idOf(const bson_t *doc, const char *key = "_id")
+{
+    bson_iter_t it;
+    return bson_iter_init_find(&it, doc, key) ? bsonraw::valueOf(&it) : QByteArray();
+}
+
+// Drains `cursor`, passing each document's _id to `take`; false with `error` on a cursor error.
+template <typename Take>
+bool drain(MongoConnection &connection, mongoc_cursor_t *cursor, const QString &step,
+           const std::atomic<bool> *cancel, SourceError *error, Take &&take)
+{
+    const bson_t *doc = nullptr;
+    std::uint64_t seen = 0;
+    while (mongoc_cursor_next(cursor, &doc)) {
+        take(idOf(doc));
+        if ((++seen & 1023) == 0 && cancel && cancel->load())
+            return true;
+    }
+    bson_error_t e;
+    if (mongoc_cursor_error(cursor, &e)) {
+        *error = MongoDriver::errorFrom(connection, e, step);
+        return false;
+    }
+    return true;
+}
+
+BsonDocument idOnly()
+{
+    BsonDocument opts;
+    bson_t projection;
+    BSON_APPEND_DOCUMENT_BEGIN(opts.get(), "projection", &projection);
+    BSON_APPEND_INT32(&projection, "_id", 1);
+    bson_append_document_end(opts.get(), &projection);
+    return opts;
+}
+
+// _ids by $sample: [{$match}, {$sample: {size}}, {$project: {_id: 1}}].
+bool serverSample(MongoConnection &connection, mongoc_collection_t *coll, const LiveQuery &query,
+                  std::vector<QByteArray> *ids, SourceError *error)
+{
+    BsonDocument pipeline;
+    bson_t stages, stage, body;
+    BSON_APPEND_ARRAY_BEGIN(pipeline.get(), "pipeline", &stages);
+    int n = 0;
+    if (!query.filter.trimmed().isEmpty()) {
+        bson_append_document_begin(&stages, std::to_string(n++).c_str(), -1, &stage);
+        const BsonDocument filter = filterOf(query);
+        BSON_APPEND_DOCUMENT(&stage, "$match", filter.get());
+        bson_append_document_end(&stages, &stage);
+    }
+    bson_append_document_begin(&stages, std::to_string(n++).c_str(), -1, &stage);
+    BSON_APPEND_DOCUMENT_BEGIN(&stage, "$sample", &body);
+    BSON_APPEND_INT32(&body, "size", IdRangePlanner::kSampleSize);
+    bson_append_document_end(&stage, &body);
+    bson_append_document_end(&stages, &stage);
+    bson_append_document_begin(&stages, std::to_string(n++).c_str(), -1, &stage);
+    BSON_APPEND_DOCUMENT_BEGIN(&stage, "$project", &body);
+    BSON_APPEND_INT32(&body, "_id", 1);
+    bson_append_document_end(&stage, &body);
+    bson_append_document_end(&stages, &stage);
+    bson_append_array_end(pipeline.get(), &stages);
+    BsonDocument opts;
+    if (query.maxTimeMs > 0)
+        BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
+    const CursorHandle cursor(mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(),
+                                                          opts.get(), nullptr));
+    return drain(connection, cursor.get(),
+                 QStringLiteral("sampling _ids of %1 ($sample)").arg(query.ns()), nullptr, error,
+                 [&](QByteArray id) { ids->push_back(std::move(id)); });
+}
+
+// A uniform reservoir of _ids over an _id-only scan (Algorithm R, seeded).
+bool reservoirSample(MongoConnection &connection, mongoc_collection_t *coll,
+                     const LiveQuery &query, const std::atomic<bool> *cancel,
+                     std::vector<QByteArray> *ids, SourceError *error)
+{
+    const BsonDocument filter = filterOf(query);
+    BsonDocument opts = idOnly();
+    if (query.maxTimeMs > 0)
+        BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
+    const CursorHandle cursor(
+        mongoc_collection_find_with_opts(coll, filter.get(), opts.get(), nullptr));
+    SplitMix64 rng(query.seed);
+    std::uint64_t seen = 0;
+    const auto k = std::size_t(IdRangePlanner::kSampleSize);
+    return drain(connection, cursor.get(),
+                 QStringLiteral("sampling _ids of %1 (reservoir)").arg(query.ns()), cancel, error,
+                 [&](QByteArray id) {
+                     if (ids->size() < k)
+                         ids->push_back(std::move(id));
+                     else if (const std::uint64_t j = rng.below(seen + 1); j < k)
+                         (*ids)[std::size_t(j)] = std::move(id);
+                     ++seen;
+                 });
+}
+
+// The lower bounds of the chunks of a collection sharded on {_id: 1}; empty when it is not.
+std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const LiveQuery &query)
+{
+    mongoc_client_t *client = MongoDriver::client(connection);
+    const CollectionHandle collections(
+        mongoc_client_get_collection(client, "config", "collections"));
+    const BsonDocument byNs = BsonDocument::adopt(BCON_NEW("_id", BCON_UTF8(qPrintable(query.ns()))));
+    const CursorHandle found(
+        mongoc_collection_find_with_opts(collections.get(), byNs.get(), nullptr, nullptr));
+    const bson_t *entry = nullptr;
+    if (!mongoc_cursor_next(found.get(), &entry))
+        return {};
+    bson_iter_t it, key;
+    // Only a range key on _id alone gives boundaries in _id (hashed keys do not).
+    if (!bson_iter_init_find(&it, entry, "key") || !BSON_ITER_HOLDS_DOCUMENT(&it) ||
+        !bson_iter_recurse(&it, &key) || !bson_iter_next(&key) ||
+        std::string_view(bson_iter_key(&key)) != "_id" || !BSON_ITER_HOLDS_NUMBER(&key) ||
+        bson_iter_next(&key))
+        return {};
+    // MongoDB 5.0+ links chunks by the collection's uuid, older versions by namespace.
+    BsonDocument chunkFilter;
+    if (bson_iter_init_find(&it, entry, "uuid"))
+        bson_append_iter(chunkFilter.get(), "uuid", 4, &it);
+    else
+        BSON_APPEND_UTF8(chunkFilter.get(), "ns", qPrintable(query.ns()));
+    const CollectionHandle chunks(mongoc_client_get_collection(client, "config", "chunks"));
+    const BsonDocument opts = BsonDocument::adopt(BCON_NEW("projection", "{", "min", BCON_INT32(1), "}"));
+    const CursorHandle cursor(
+        mongoc_collection_find_with_opts(chunks.get(), chunkFilter.get(), opts.get(), nullptr));
+    std::vector<QByteArray> bounds;
+    const bson_t *chunk = nullptr;
+    while (mongoc_cursor_next(cursor.get(), &chunk)) {
+        bson_iter_t min, id;
+        if (bson_iter_init_find(&min, chunk, "min") && BSON_ITER_HOLDS_DOCUMENT(&min) &&
+            bson_iter_recurse(&min, &id) && bson_iter_find(&id, "_id"))
+            bounds.push_back(bsonraw::valueOf(&id));
+    }
+    return bounds;
+}
+
+} // namespace
+
+std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection,
+                                                const LiveQuery &query, int ranges,
+                                                const std::atomic<bool> *cancel,
+                                                SourceError *error)
+{
+    ServerInfo info;
+    if (!ServerProbe::probe(connection, query.database, &info, error))
+        return std::nullopt;
+    if (info.topology == ServerInfo::Topology::Sharded) {
+        IdRangePlan chunked = IdRangePlan::fromChunkBounds(chunkLowerBounds(connection, query), ranges);
+        if (!chunked.isWhole())
+            return chunked;
+    }
+    const CollectionHandle coll(mongoc_client_get_collection(MongoDriver::client(connection),
+                                                             query.database.toUtf8().constData(),
+                                                             query.collection.toUtf8().constData()));
+    std::vector<QByteArray> ids;
+    if (info.supportsSample) {
+        if (!serverSample(connection, coll.get(), query, &ids, error))
+            return std::nullopt;
+        return IdRangePlan::fromSample(std::move(ids), ranges, IdRangePlan::Origin::ServerSample);
+    }
+    if (!reservoirSample(connection, coll.get(), query, cancel, &ids, error))
+        return std::nullopt;
+    return IdRangePlan::fromSample(std::move(ids), ranges, IdRangePlan::Origin::ReservoirSample);
+}
+
+} // namespace oe

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "IdRangePlan.h"
+#include "LiveQuery.h"
+#include "SourceError.h"
+
+#include <atomic>
+#include <optional>
+
+namespace oe {
+
+class MongoConnection;
+
+// Chooses where a parallel full scan cuts the `_id` space: at the chunk boundaries of a
+// collection sharded on {_id: 1} (config.chunks, through mongos), else at quantiles of a
+// sample of _ids ($sample, or a uniform reservoir over an _id-only scan where the server lacks
+// $sample). The sample honours the query's filter. Blocking; nullopt with `error` when the
+// server could not be read.
+class IdRangePlanner
+{
+public:
+    static constexpr int kSampleSize = 4096;
+
+    static std::optional<IdRangePlan> plan(MongoConnection &connection, const LiveQuery &query,
+                                           int ranges, const std::atomic<bool> *cancel,
+                                           SourceError *error);
+};
+
+} // namespace oe

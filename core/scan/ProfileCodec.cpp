@@ -1,0 +1,207 @@
+#include "ProfileCodec.h"
+
+#include <QDataStream>
+#include <QIODevice>
+
+namespace oe {
+
+namespace {
+constexpr quint32 kMagic = 0x4f455046; // "OEPF"
+constexpr quint32 kVersion = 1;
+} // namespace
+
+struct ProfileCodec::Writer
+{
+    QDataStream &out;
+
+    void text(const std::string &s) { out << QByteArray::fromStdString(s); }
+    void counts(const std::vector<std::uint64_t> &v)
+    {
+        out << quint64(v.size());
+        for (std::uint64_t c : v)
+            out << quint64(c);
+    }
+    void distribution(const Distribution &d)
+    {
+        out << quint64(d.m_count) << quint64(d.m_min) << quint64(d.m_max) << quint64(d.m_sum);
+        counts(d.m_sketch.m_counts);
+        out << quint64(d.m_sketch.m_count);
+        counts(d.m_histogram.m_counts);
+        out << quint64(d.m_histogram.m_total);
+    }
+    void candidates(const std::vector<TailCandidate> &v)
+    {
+        out << quint64(v.size());
+        for (const TailCandidate &c : v) {
+            out << quint64(c.value) << quint64(c.docIndex) << quint64(c.docSize);
+            text(c.rawId);
+            text(c.path);
+        }
+    }
+    void tail(const CandidateTail &t)
+    {
+        out << quint64(t.m_capacity) << quint64(t.m_keepAbove);
+        candidates(t.m_kept);
+        candidates(t.m_items);
+        out << t.m_hasCutoff << quint64(t.m_cutoffValue) << quint64(t.m_cutoffDoc) << t.m_dropped
+            << quint64(t.m_droppedMax);
+    }
+    void field(const FieldProfile &f)
+    {
+        text(f.path);
+        out << quint32(f.typeMask) << quint32(f.elementTypeMask) << quint64(f.presentDocuments)
+            << quint64(f.values) << quint64(f.bytes) << quint64(f.arrays);
+        distribution(f.lengths);
+        out << quint64(f.elementCount) << quint64(f.elementBytes) << f.insideArray
+            << qint32(f.depth);
+        tail(f.longestPerDocument);
+    }
+};
+
+struct ProfileCodec::Reader
+{
+    QDataStream &in;
+
+    std::uint64_t u64()
+    {
+        quint64 v = 0;
+        in >> v;
+        return v;
+    }
+    std::string text()
+    {
+        QByteArray b;
+        in >> b;
+        return b.toStdString();
+    }
+    bool flag()
+    {
+        bool b = false;
+        in >> b;
+        return b;
+    }
+    // Sizes come from the file: a corrupt one must not ask for a huge allocation.
+    bool size(std::uint64_t *n)
+    {
+        *n = u64();
+        return in.status() == QDataStream::Ok && *n <= (1u << 26);
+    }
+    bool counts(std::vector<std::uint64_t> *v)
+    {
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        v->resize(std::size_t(n));
+        for (auto &c : *v)
+            c = u64();
+        return in.status() == QDataStream::Ok;
+    }
+    bool distribution(Distribution *d)
+    {
+        d->m_count = u64();
+        d->m_min = u64();
+        d->m_max = u64();
+        d->m_sum = u64();
+        if (!counts(&d->m_sketch.m_counts))
+            return false;
+        d->m_sketch.m_count = u64();
+        if (!counts(&d->m_histogram.m_counts))
+            return false;
+        d->m_histogram.m_total = u64();
+        return in.status() == QDataStream::Ok;
+    }
+    bool candidates(std::vector<TailCandidate> *v)
+    {
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        v->resize(std::size_t(n));
+        for (TailCandidate &c : *v) {
+            c.value = u64();
+            c.docIndex = u64();
+            c.docSize = u64();
+            c.rawId = text();
+            c.path = text();
+        }
+        return in.status() == QDataStream::Ok;
+    }
+    bool tail(CandidateTail *t)
+    {
+        t->m_capacity = std::size_t(u64());
+        t->m_keepAbove = u64();
+        if (!candidates(&t->m_kept) || !candidates(&t->m_items))
+            return false;
+        t->m_hasCutoff = flag();
+        t->m_cutoffValue = u64();
+        t->m_cutoffDoc = u64();
+        t->m_dropped = flag();
+        t->m_droppedMax = u64();
+        return in.status() == QDataStream::Ok;
+    }
+    bool field(FieldProfile *f)
+    {
+        f->path = text();
+        quint32 types = 0, elementTypes = 0;
+        in >> types >> elementTypes;
+        f->typeMask = types;
+        f->elementTypeMask = elementTypes;
+        f->presentDocuments = u64();
+        f->values = u64();
+        f->bytes = u64();
+        f->arrays = u64();
+        if (!distribution(&f->lengths))
+            return false;
+        f->elementCount = u64();
+        f->elementBytes = u64();
+        f->insideArray = flag();
+        qint32 depth = 0;
+        in >> depth;
+        f->depth = depth;
+        return tail(&f->longestPerDocument);
+    }
+};
+
+QByteArray ProfileCodec::encode(const CollectionProfile &profile)
+{
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_0);
+    Writer w{out};
+    out << kMagic << kVersion << quint64(profile.documents) << quint64(profile.bytesRead);
+    w.distribution(profile.sizes);
+    w.tail(profile.largestDocuments);
+    w.tail(profile.longestArrays);
+    out << quint64(profile.fields.size());
+    for (const FieldProfile &f : profile.fields)
+        w.field(f);
+    return bytes;
+}
+
+std::optional<CollectionProfile> ProfileCodec::decode(const QByteArray &bytes)
+{
+    QDataStream in(bytes);
+    in.setVersion(QDataStream::Qt_6_0);
+    Reader r{in};
+    quint32 magic = 0, version = 0;
+    in >> magic >> version;
+    if (magic != kMagic || version != kVersion)
+        return std::nullopt;
+    CollectionProfile profile;
+    profile.documents = r.u64();
+    profile.bytesRead = r.u64();
+    if (!r.distribution(&profile.sizes) || !r.tail(&profile.largestDocuments) ||
+        !r.tail(&profile.longestArrays))
+        return std::nullopt;
+    std::uint64_t fields = 0;
+    if (!r.size(&fields))
+        return std::nullopt;
+    profile.fields.resize(std::size_t(fields));
+    for (FieldProfile &f : profile.fields)
+        if (!r.field(&f))
+            return std::nullopt;
+    if (in.status() != QDataStream::Ok || !in.atEnd())
+        return std::nullopt;
+    return profile;
+}
+
+} // namespace oe

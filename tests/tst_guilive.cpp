@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QProcess>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -123,6 +124,45 @@ private slots:
         window.runAnalysis();
         QVERIFY(again.wait(120000));
         QCOMPARE(again.first().first().value<AnalysisResult>().profile.documents, std::uint64_t(1));
+    }
+
+    // Ranges: the option is there for a collection's full scan only, and the parallel scan
+    // gives the figures of the single cursor, its plan shown under the headline.
+    void parallelFullScan()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        ConnectionSettings settings;
+        settings.uri = m_uri;
+        window.addConnection(QStringLiteral("ferretdb"), settings);
+        QVERIFY(loaded.wait(60000));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex feeds = model->findCollection(model->index(0, 0), QStringLiteral("oe_gui"),
+                                                        QStringLiteral("feeds"));
+        QVERIFY(feeds.isValid());
+        window.sourceTree()->setCurrentIndex(feeds);
+        AnalysisOptionsBar *bar = window.optionsBar();
+        bar->modeBox()->setCurrentIndex(bar->modeBox()->findData(int(AnalysisOptions::Mode::Sample)));
+        QVERIFY(!bar->parallelBox()->isEnabled());
+        bar->modeBox()->setCurrentIndex(bar->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        QVERIFY(bar->parallelBox()->isEnabled());
+        bar->parallelBox()->setValue(3);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        const AnalysisResult ranged = finished.first().first().value<AnalysisResult>();
+        QCOMPARE(ranged.profile.status, CollectionProfile::Status::Complete);
+        QCOMPARE(ranged.request.parallelRanges, 3);
+        QVERIFY2(ranged.profile.notes.join(QLatin1Char(' ')).contains(QStringLiteral("3 ranges")),
+                 qPrintable(ranged.profile.notes.join(QLatin1Char(' '))));
+        const AnalysisResult offline = guifixtures::analyse(m_dump);
+        QCOMPARE(ranged.profile.documents, offline.profile.documents);
+        QCOMPARE(ranged.profile.sizes.sum(), offline.profile.sizes.sum());
+        QCOMPARE(ranged.profile.sizes.quantile(0.99), offline.profile.sizes.quantile(0.99));
+        QCOMPARE(ranged.outliers.rows.size(), offline.outliers.rows.size());
+        QCOMPARE(ranged.profile.fields.size(), offline.profile.fields.size());
     }
 };
 

@@ -15,7 +15,8 @@ namespace oe {
 
 AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
-      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)), m_rule(new QComboBox(this)),
+      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)), m_parallel(new QSpinBox(this)),
+      m_rule(new QComboBox(this)),
       m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_problem(new QLabel(this))
 {
@@ -47,6 +48,14 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_timeLimit->setSpecialValueText(tr("no time limit"));
     m_timeLimit->setSuffix(tr(" s limit"));
     m_timeLimit->setToolTip(tr("Server-side maxTimeMS for each operation (live collections)."));
+    m_parallel->setRange(0, 64);
+    m_parallel->setSpecialValueText(tr("1 cursor"));
+    m_parallel->setPrefix(tr("ranges: "));
+    m_parallel->setToolTip(
+        tr("Full scan of a collection: read this many _id ranges at once, in _id order (from the "
+           "shard chunks, or a sample of _ids). Any number gives the same figures; the scan's "
+           "state is saved every few seconds, and Run continues a cancelled one. \"1 cursor\": "
+           "one cursor in natural order, not resumable."));
     m_run->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_run->setToolTip(tr("Analyse the selected collection or dump (F5)."));
     m_cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
@@ -59,6 +68,7 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     layout->addWidget(m_count);
     layout->addWidget(m_filter, 2);
     layout->addWidget(m_timeLimit);
+    layout->addWidget(m_parallel);
     layout->addWidget(m_rule);
     layout->addWidget(m_run);
     layout->addWidget(m_cancel);
@@ -80,6 +90,10 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
     if (source.kind == SourceRef::Kind::Collection) {
         r.filter = m_filter->text().trimmed();
         r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
+        if (r.mode == AnalysisOptions::Mode::Full && m_parallel->value() > 0) {
+            r.parallelRanges = m_parallel->value();
+            r.resume = true; // a cancelled range scan continues where it stopped
+        }
     }
     const QString rule = m_rule->currentData().toString();
     if (rule.startsWith(QStringLiteral("absolute:"))) {
@@ -126,6 +140,8 @@ void AnalysisOptionsBar::update()
                         AnalysisOptions::Mode::Full);
     m_filter->setEnabled(live);
     m_timeLimit->setEnabled(live);
+    m_parallel->setEnabled(live && AnalysisOptions::Mode(m_mode->currentData().toInt()) ==
+                                       AnalysisOptions::Mode::Full);
     const QString p = problem();
     m_problem->setText(m_source.isValid() ? p : QString());
     m_filter->setStyleSheet(live && p.startsWith(tr("Filter")) ? QStringLiteral("color: #d9480f")

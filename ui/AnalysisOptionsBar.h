@@ -13,7 +13,8 @@ class QSpinBox;
 namespace oe {
 
 // How to analyse: sample N, the first N or a full scan; a filter (validated extended JSON,
-// live collections only); a server-side time limit; the outlier rule (the CLI's methods and
+// live collections only); a server-side time limit; for a collection's full scan, how many
+// `_id` ranges are read at once (resumable: Run continues a cancelled one); the outlier rule (the CLI's methods and
 // presets); Run and Cancel.
 class AnalysisOptionsBar : public QWidget
 {
@@ -30,6 +31,7 @@ public:
 
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *countBox() const { return m_count; }
+    QSpinBox *parallelBox() const { return m_parallel; }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *ruleBox() const { return m_rule; }
     QPushButton *runButton() const { return m_run; }
@@ -46,6 +48,7 @@ private:
     QSpinBox *m_count;
     QLineEdit *m_filter;
     QSpinBox *m_timeLimit;
+    QSpinBox *m_parallel; // full scans of a collection: _id ranges read at once
     QComboBox *m_rule; // the detection method (and preset)
     QPushButton *m_run;
     QPushButton *m_cancel;

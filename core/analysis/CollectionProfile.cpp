@@ -21,22 +21,34 @@ void absorbField(FieldProfile &into, FieldProfile &&from)
     into.presentDocuments += from.presentDocuments;
     into.values += from.values;
     into.bytes += from.bytes;
-    into.arrays += from.arrays;
     into.lengths.merge(from.lengths);
     into.elementCount += from.elementCount;
     into.elementBytes += from.elementBytes;
-    into.longestPerDocument.merge(std::move(from.longestPerDocument));
+    into.arrays += from.arrays;
+    // A path without arrays so far has a default tail, not the scan's capacity: take the other.
+    if (into.arrays == from.arrays)
+        into.longestPerDocument = std::move(from.longestPerDocument);
+    else if (from.arrays > 0)
+        into.longestPerDocument.merge(std::move(from.longestPerDocument));
 }
 
 } // namespace
 
 void CollectionProfile::absorb(CollectionProfile &&other)
 {
-    documents += other.documents;
     bytesRead += other.bytesRead;
+    if (other.documents == 0)
+        return;
+    // An empty profile's tails have default capacities, not the scan's: it takes the other's.
+    if (documents == 0) {
+        largestDocuments = std::move(other.largestDocuments);
+        longestArrays = std::move(other.longestArrays);
+    } else {
+        largestDocuments.merge(std::move(other.largestDocuments));
+        longestArrays.merge(std::move(other.longestArrays));
+    }
+    documents += other.documents;
     sizes.merge(other.sizes);
-    largestDocuments.merge(std::move(other.largestDocuments));
-    longestArrays.merge(std::move(other.longestArrays));
     std::vector<FieldProfile> merged;
     merged.reserve(std::max(fields.size(), other.fields.size()));
     auto a = fields.begin();

@@ -76,6 +76,9 @@ QString IdRangePlan::describe() const
         from = QStringLiteral("quantiles of %1 _ids sampled by a reservoir (no $sample)")
                    .arg(QLocale::c().toString(qulonglong(sampled)));
         break;
+    case Origin::FirstId:
+        from = QStringLiteral("the first document's _id type");
+        break;
     case Origin::Whole:
         break;
     }

@@ -20,6 +20,7 @@ struct IdRangePlan
         ShardChunks,     // a sharded collection's chunk boundaries (config.chunks)
         ServerSample,    // quantiles of a $sample of _ids
         ReservoirSample, // quantiles of a reservoir sample of _ids (servers without $sample)
+        FirstId,         // one range: the type of the first _id (no sample needed)
     };
 
     Origin origin = Origin::Whole;

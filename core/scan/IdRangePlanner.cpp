@@ -118,6 +118,22 @@ bool reservoirSample(MongoConnection &connection, mongoc_collection_t *coll,
                  });
 }
 
+// One _id of the query (the first in natural order): a single range needs no quantiles, only a
+// value of the cut type.
+bool firstId(MongoConnection &connection, mongoc_collection_t *coll, const LiveQuery &query,
+             std::vector<QByteArray> *ids, SourceError *error)
+{
+    const BsonDocument filter = filterOf(query);
+    BsonDocument opts = idOnly();
+    BSON_APPEND_INT64(opts.get(), "limit", 1);
+    if (query.maxTimeMs > 0)
+        BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
+    const CursorHandle cursor(
+        mongoc_collection_find_with_opts(coll, filter.get(), opts.get(), nullptr));
+    return drain(connection, cursor.get(), QStringLiteral("reading an _id of %1").arg(query.ns()),
+                 nullptr, error, [&](QByteArray id) { ids->push_back(std::move(id)); });
+}
+
 // The lower bounds of the chunks of a collection sharded on {_id: 1}; empty when it is not.
 std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const LiveQuery &query)
 {
@@ -177,6 +193,11 @@ std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection,
                                                              query.database.toUtf8().constData(),
                                                              query.collection.toUtf8().constData()));
     std::vector<QByteArray> ids;
+    if (ranges <= 1) {
+        if (!firstId(connection, coll.get(), query, &ids, error))
+            return std::nullopt;
+        return IdRangePlan::fromSample(std::move(ids), 1, IdRangePlan::Origin::FirstId);
+    }
     if (info.supportsSample) {
         if (!serverSample(connection, coll.get(), query, &ids, error))
             return std::nullopt;

@@ -14,8 +14,8 @@ class MongoConnection;
 // Chooses where a parallel full scan cuts the `_id` space: at the chunk boundaries of a
 // collection sharded on {_id: 1} (config.chunks, through mongos), else at quantiles of a
 // sample of _ids ($sample, or a uniform reservoir over an _id-only scan where the server lacks
-// $sample). The sample honours the query's filter. Blocking; nullopt with `error` when the
-// server could not be read.
+// $sample). The sample honours the query's filter. One range needs no sample: the cut type is
+// the first _id's. Blocking; nullopt with `error` when the server could not be read.
 class IdRangePlanner
 {
 public:

@@ -12,8 +12,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QProcess>
-#include <QSpinBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -139,12 +139,13 @@ private slots:
         window.addConnection(QStringLiteral("ferretdb"), settings);
         QVERIFY(loaded.wait(60000));
         SourceTreeModel *model = window.sourceModel();
-        const QModelIndex feeds = model->findCollection(model->index(0, 0), QStringLiteral("oe_gui"),
-                                                        QStringLiteral("feeds"));
+        const QModelIndex feeds = model->findCollection(
+            model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));
         QVERIFY(feeds.isValid());
         window.sourceTree()->setCurrentIndex(feeds);
         AnalysisOptionsBar *bar = window.optionsBar();
-        bar->modeBox()->setCurrentIndex(bar->modeBox()->findData(int(AnalysisOptions::Mode::Sample)));
+        bar->modeBox()->setCurrentIndex(
+            bar->modeBox()->findData(int(AnalysisOptions::Mode::Sample)));
         QVERIFY(!bar->parallelBox()->isEnabled());
         bar->modeBox()->setCurrentIndex(bar->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
         QVERIFY(bar->parallelBox()->isEnabled());

@@ -19,11 +19,26 @@ template <typename T> QByteArray raw(int type, T value)
     r.append(reinterpret_cast<const char *>(&value), sizeof value); // little-endian host
     return r;
 }
-QByteArray i32(qint32 v) { return raw(0x10, v); }
-QByteArray i64(qint64 v) { return raw(0x12, v); }
-QByteArray dbl(double v) { return raw(0x01, v); }
-QByteArray date(qint64 ms) { return raw(0x09, ms); }
-QByteArray oid(const char *hex) { return QByteArray(1, char(0x07)) + QByteArray::fromHex(hex); }
+QByteArray i32(qint32 v)
+{
+    return raw(0x10, v);
+}
+QByteArray i64(qint64 v)
+{
+    return raw(0x12, v);
+}
+QByteArray dbl(double v)
+{
+    return raw(0x01, v);
+}
+QByteArray date(qint64 ms)
+{
+    return raw(0x09, ms);
+}
+QByteArray oid(const char *hex)
+{
+    return QByteArray(1, char(0x07)) + QByteArray::fromHex(hex);
+}
 QByteArray str(const QByteArray &s)
 {
     QByteArray r(1, char(0x02));
@@ -31,8 +46,14 @@ QByteArray str(const QByteArray &s)
     r.append(reinterpret_cast<const char *>(&n), 4);
     return r + s + '\0';
 }
-QByteArray null() { return QByteArray(1, char(0x0A)); }
-QByteArray boolean(bool b) { return QByteArray(1, char(0x08)) + char(b ? 1 : 0); }
+QByteArray null()
+{
+    return QByteArray(1, char(0x0A));
+}
+QByteArray boolean(bool b)
+{
+    return QByteArray(1, char(0x08)) + char(b ? 1 : 0);
+}
 } // namespace
 
 Q_DECLARE_METATYPE(QList<QByteArray>)
@@ -46,11 +67,24 @@ private slots:
     void orderMatchesTheServer_data()
     {
         QTest::addColumn<QList<QByteArray>>("ascending");
-        QTest::newRow("types") << QList<QByteArray>{null(), i32(-5), str("a"), oid("000000000000000000000001"), boolean(false), boolean(true), date(0)};
-        QTest::newRow("numbers across types") << QList<QByteArray>{dbl(-1.5), i32(0), dbl(0.5), i64(1), i32(2), dbl(2.25), i64(qint64(1) << 53) , i64((qint64(1) << 53) + 1)};
-        QTest::newRow("strings by bytes") << QList<QByteArray>{str(""), str("A"), str("a"), str("ab"), str("b"), str("\xc3\xa9")};
-        QTest::newRow("ObjectIds big-endian") << QList<QByteArray>{oid("000000000000000000000001"), oid("0000000000000000000000ff"), oid("650000000000000000000000"), oid("ff0000000000000000000000")};
-        QTest::newRow("dates signed") << QList<QByteArray>{date(-86400000), date(0), date(1700000000000)};
+        QTest::newRow("types") << QList<QByteArray>{
+            null(),         i32(-5),       str("a"), oid("000000000000000000000001"),
+            boolean(false), boolean(true), date(0)};
+        QTest::newRow("numbers across types") << QList<QByteArray>{dbl(-1.5),
+                                                                   i32(0),
+                                                                   dbl(0.5),
+                                                                   i64(1),
+                                                                   i32(2),
+                                                                   dbl(2.25),
+                                                                   i64(qint64(1) << 53),
+                                                                   i64((qint64(1) << 53) + 1)};
+        QTest::newRow("strings by bytes")
+            << QList<QByteArray>{str(""), str("A"), str("a"), str("ab"), str("b"), str("\xc3\xa9")};
+        QTest::newRow("ObjectIds big-endian")
+            << QList<QByteArray>{oid("000000000000000000000001"), oid("0000000000000000000000ff"),
+                                 oid("650000000000000000000000"), oid("ff0000000000000000000000")};
+        QTest::newRow("dates signed")
+            << QList<QByteArray>{date(-86400000), date(0), date(1700000000000)};
     }
     void orderMatchesTheServer()
     {
@@ -89,7 +123,8 @@ private slots:
             ids.push_back(str("user-" + QByteArray::number(i)));
         ids.push_back(null());
         ids.push_back(boolean(true));
-        const IdRangePlan plan = IdRangePlan::fromSample(ids, 3, IdRangePlan::Origin::ReservoirSample);
+        const IdRangePlan plan =
+            IdRangePlan::fromSample(ids, 3, IdRangePlan::Origin::ReservoirSample);
         QCOMPARE(plan.cutTypeRank(), IdOrder::typeRank(0x07));
         QCOMPARE(plan.typedRanges(), 3);
         for (const QByteArray &b : plan.boundaries)
@@ -107,8 +142,8 @@ private slots:
         QVERIFY(plan.typedRanges() <= 2);
         QCOMPARE(IdRangePlan::fromSample({}, 4, IdRangePlan::Origin::ServerSample).isWhole(), true);
         // Only uncuttable types (embedded documents, booleans): one cursor over everything.
-        const IdRangePlan whole = IdRangePlan::fromSample({boolean(true), null()}, 4,
-                                                          IdRangePlan::Origin::ServerSample);
+        const IdRangePlan whole =
+            IdRangePlan::fromSample({boolean(true), null()}, 4, IdRangePlan::Origin::ServerSample);
         QVERIFY(whole.isWhole());
         QCOMPARE(whole.typedRanges(), 1);
     }

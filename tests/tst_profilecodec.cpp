@@ -145,7 +145,8 @@ private slots:
             ProfileBuilder builder(smallLimits());
             CollectionProfile profile;
             for (int i = starts[part]; i < starts[part + 1]; ++i) {
-                add(builder, docs[i], (std::uint64_t(part) << 40) | std::uint64_t(i - starts[part]));
+                add(builder, docs[i],
+                    (std::uint64_t(part) << 40) | std::uint64_t(i - starts[part]));
                 if (i % 97 == 0) // a resumed scan folds its builder in from time to time
                     profile.absorb(builder.takeProfile());
             }
@@ -156,7 +157,8 @@ private slots:
         for (auto it = parts.rbegin(); it != parts.rend(); ++it) // order must not matter
             merged.absorb(std::move(*it));
         merged.renumberDocuments([&](std::uint64_t index) {
-            return std::uint64_t(starts[int(index >> 40)]) + (index & ((std::uint64_t(1) << 40) - 1));
+            return std::uint64_t(starts[int(index >> 40)]) +
+                   (index & ((std::uint64_t(1) << 40) - 1));
         });
         const QStringList got = text(merged).split(QLatin1Char('\n'));
         const QStringList expected = text(whole(docs)).split(QLatin1Char('\n'));

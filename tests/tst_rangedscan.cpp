@@ -86,13 +86,17 @@ class TestRangedScan : public QObject
                 items += (k ? QStringLiteral(",") : QString()) + QString::number(k % 5);
             const QString json = QStringLiteral("{\"_id\": %1, \"items\": [%2], \"tags\": [%3], "
                                                 "\"pad\": \"%4\"}")
-                                     .arg(id, items, QString(QStringLiteral("\"t\",")).repeated(i % 4) + QStringLiteral("\"z\""),
+                                     .arg(id, items,
+                                          QString(QStringLiteral("\"t\",")).repeated(i % 4) +
+                                              QStringLiteral("\"z\""),
                                           QString(i % 9 * 40, QLatin1Char('x')));
             docs << fixtures::bson(json.toUtf8().constData());
         };
         int i = 0;
         for (int k = 0; k < 400; ++k, ++i)
-            add(QStringLiteral("{\"$oid\": \"65a0%1\"}").arg(k * 7919 % 100000, 20, 10, QLatin1Char('0')), i);
+            add(QStringLiteral("{\"$oid\": \"65a0%1\"}")
+                    .arg(k * 7919 % 100000, 20, 10, QLatin1Char('0')),
+                i);
         for (int k = 0; k < 150; ++k, ++i)
             add(QString::number(k * 3), i);
         for (int k = 0; k < 60; ++k, ++i)
@@ -102,7 +106,9 @@ class TestRangedScan : public QObject
         for (int k = 0; k < 120; ++k, ++i)
             add(QStringLiteral("\"user-%1\"").arg(k * 37 % 1000, 4, 10, QLatin1Char('0')), i);
         for (int k = 0; k < 60; ++k, ++i)
-            add(QStringLiteral("{\"$date\": {\"$numberLong\": \"%1\"}}").arg(1600000000000 + qint64(k) * 86400000), i);
+            add(QStringLiteral("{\"$date\": {\"$numberLong\": \"%1\"}}")
+                    .arg(1600000000000 + qint64(k) * 86400000),
+                i);
         for (int k = 0; k < 47; ++k, ++i)
             add(QStringLiteral("{\"a\": %1}").arg(k), i);
         add(QStringLiteral("null"), i++);
@@ -111,7 +117,10 @@ class TestRangedScan : public QObject
         return fixtures::concat(docs);
     }
 
-    QString stateDir() const { return m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans")); }
+    QString stateDir() const
+    {
+        return m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans"));
+    }
     int stateFiles() const
     {
         return int(QDir(stateDir()).entryList({QStringLiteral("*.oescan")}, QDir::Files).size());
@@ -141,7 +150,8 @@ private slots:
         QTest::addColumn<QString>("filter");
         QTest::newRow("demo book_sales") << "books" << QString();
         QTest::newRow("mixed _id types") << "mixed" << QString();
-        QTest::newRow("mixed, filtered") << "mixed" << "{\"tags\": \"t\"}";
+        QTest::newRow("mixed, filtered") << "mixed"
+                                         << "{\"tags\": \"t\"}";
     }
     void anyRangeCountGivesTheSameReports()
     {
@@ -154,9 +164,9 @@ private slots:
         QVERIFY(!single.isEmpty());
         std::map<QString, QByteArray> first;
         for (int n : {1, 2, 4, 7}) {
-            const QString out = analyze(collection, tag + QStringLiteral("-p%1").arg(n),
-                                        filterArgs + QStringList{QStringLiteral("--parallel"),
-                                                                 QString::number(n)});
+            const QString out =
+                analyze(collection, tag + QStringLiteral("-p%1").arg(n),
+                        filterArgs + QStringList{QStringLiteral("--parallel"), QString::number(n)});
             QVERIFY(!out.isEmpty());
             const auto files = reports(out);
             QCOMPARE(files.size(), std::size_t(8));
@@ -165,7 +175,8 @@ private slots:
                 continue;
             }
             for (const auto &[name, bytes] : files)
-                QVERIFY2(bytes == first[name], qPrintable(QStringLiteral("N=%1 %2").arg(n).arg(name)));
+                QVERIFY2(bytes == first[name],
+                         qPrintable(QStringLiteral("N=%1 %2").arg(n).arg(name)));
         }
         // The figures equal the single cursor's (which numbers documents in natural order,
         // so only the files without a doc_index column compare whole).
@@ -175,8 +186,9 @@ private slots:
                 QVERIFY2(bytes == first[name], qPrintable(name));
         }
         QVERIFY(first[QStringLiteral("summary.csv")].contains(
-            filter.isEmpty() ? (collection == QLatin1String("books") ? "documents,3000" : "documents,900")
-                             : "documents,"));
+            filter.isEmpty()
+                ? (collection == QLatin1String("books") ? "documents,3000" : "documents,900")
+                : "documents,"));
         QCOMPARE(stateFiles(), 0); // a finished scan leaves no state behind
     }
 
@@ -224,8 +236,8 @@ private slots:
     {
         QFETCH(int, signal);
         QFETCH(int, ranges);
-        const QStringList scanArgs{QStringLiteral("--parallel"), QString::number(ranges),
-                                   QStringLiteral("--batch-size"), QStringLiteral("5"),
+        const QStringList scanArgs{QStringLiteral("--parallel"),      QString::number(ranges),
+                                   QStringLiteral("--batch-size"),    QStringLiteral("5"),
                                    QStringLiteral("--checkpoint-ms"), QStringLiteral("0")};
         const QString whole =
             analyze(QStringLiteral("books"), QStringLiteral("whole%1").arg(ranges), scanArgs);
@@ -234,10 +246,12 @@ private slots:
         int interrupted = 0;
         QList<int> resumedFrom;
         for (int trial = 0; trial < 3; ++trial) {
-            const QString out = m_dir.filePath(QStringLiteral("killed-%1-%2-%3").arg(signal).arg(ranges).arg(trial));
+            const QString out = m_dir.filePath(
+                QStringLiteral("killed-%1-%2-%3").arg(signal).arg(ranges).arg(trial));
             QProcess p;
             p.setProgram(qEnvironmentVariable("OE_CLI"));
-            p.setArguments(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("books")) +
+            p.setArguments(QStringList{QStringLiteral("analyze")} +
+                           target(QStringLiteral("books")) +
                            QStringList{QStringLiteral("--full"), QStringLiteral("--top"),
                                        QStringLiteral("500"), QStringLiteral("--out"), out,
                                        QStringLiteral("--quiet")} +
@@ -248,7 +262,8 @@ private slots:
             // state: the client's own work keeps the scan going for a while on any server).
             QElapsedTimer waited;
             waited.start();
-            while (stateFiles() == 0 && p.state() != QProcess::NotRunning && waited.elapsed() < 60000)
+            while (stateFiles() == 0 && p.state() != QProcess::NotRunning &&
+                   waited.elapsed() < 60000)
                 QTest::qWait(2);
             QTest::qWait(int(QRandomGenerator::global()->bounded(150)));
             if (p.state() == QProcess::Running) {
@@ -258,7 +273,8 @@ private slots:
             QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60000));
             if (signal == SIGINT && p.exitStatus() == QProcess::NormalExit && p.exitCode() != 0) {
                 QCOMPARE(p.exitCode(), 130);
-                QVERIFY2(p.readAllStandardError().contains("--resume"), "the message names --resume");
+                QVERIFY2(p.readAllStandardError().contains("--resume"),
+                         "the message names --resume");
             }
             if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) {
                 QCOMPARE(stateFiles(), 0);
@@ -266,9 +282,10 @@ private slots:
             }
             QCOMPARE(stateFiles(), 1);
             // Resumed (into a fresh folder): the reports of the uninterrupted scan.
-            const QString resumed = analyze(QStringLiteral("books"),
-                                            QStringLiteral("resumed-%1-%2-%3").arg(signal).arg(ranges).arg(trial),
-                                            scanArgs + QStringList{QStringLiteral("--resume")});
+            const QString resumed =
+                analyze(QStringLiteral("books"),
+                        QStringLiteral("resumed-%1-%2-%3").arg(signal).arg(ranges).arg(trial),
+                        scanArgs + QStringList{QStringLiteral("--resume")});
             QVERIFY(!resumed.isEmpty());
             const QRegularExpressionMatch before =
                 QRegularExpression(QStringLiteral("resumed: (\\d+) documents were read before"))
@@ -285,36 +302,52 @@ private slots:
         // At least one resumed run skipped what an earlier one had read (SIGKILL: what the
         // last state saved before the kill; SIGINT: everything read before the signal).
         QVERIFY2(std::any_of(resumedFrom.begin(), resumedFrom.end(), [](int n) { return n > 0; }),
-                 qPrintable(QStringLiteral("resumed from %1").arg(QString::number(resumedFrom.value(0)))));
+                 qPrintable(
+                     QStringLiteral("resumed from %1").arg(QString::number(resumedFrom.value(0)))));
         qInfo("interrupted %d of 3 runs; resumed after %s documents", interrupted,
-              qPrintable(QStringList([&] { QStringList l; for (int n : resumedFrom) l << QString::number(n); return l; }()).join(QLatin1Char('/'))));
+              qPrintable(QStringList([&] {
+                             QStringList l;
+                             for (int n : resumedFrom)
+                                 l << QString::number(n);
+                             return l;
+                         }())
+                             .join(QLatin1Char('/'))));
     }
 
     void resumeWithoutStateStartsAfresh()
     {
-        const CliRun r = cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("mixed")) +
-                             QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
-                                         QStringLiteral("2"), QStringLiteral("--resume"),
-                                         QStringLiteral("--out"), m_dir.filePath(QStringLiteral("fresh"))});
+        const CliRun r =
+            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("mixed")) +
+                QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
+                            QStringLiteral("2"), QStringLiteral("--resume"),
+                            QStringLiteral("--out"), m_dir.filePath(QStringLiteral("fresh"))});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.err.contains(QStringLiteral("no interrupted scan to resume")), qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("parallel scan: 2 ranges of ObjectId")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("no interrupted scan to resume")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("parallel scan: 2 ranges of ObjectId")),
+                 qPrintable(r.err));
     }
 
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("with --sample") << QStringList{QStringLiteral("--sample"), QStringLiteral("10"), QStringLiteral("--parallel"), QStringLiteral("2")} << "--parallel reads every document";
-        QTest::newRow("resume alone") << QStringList{QStringLiteral("--resume")} << "--resume continues a --parallel scan";
-        QTest::newRow("zero ranges") << QStringList{QStringLiteral("--parallel"), QStringLiteral("0")} << "--parallel";
+        QTest::newRow("with --sample")
+            << QStringList{QStringLiteral("--sample"), QStringLiteral("10"),
+                           QStringLiteral("--parallel"), QStringLiteral("2")}
+            << "--parallel reads every document";
+        QTest::newRow("resume alone")
+            << QStringList{QStringLiteral("--resume")} << "--resume continues a --parallel scan";
+        QTest::newRow("zero ranges")
+            << QStringList{QStringLiteral("--parallel"), QStringLiteral("0")} << "--parallel";
     }
     void usageErrors()
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const CliRun r = cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("mixed")) +
-                             QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("usage"))} + args);
+        const CliRun r = cli(
+            QStringList{QStringLiteral("analyze")} + target(QStringLiteral("mixed")) +
+            QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("usage"))} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);

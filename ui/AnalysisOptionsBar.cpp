@@ -15,8 +15,8 @@ namespace oe {
 
 AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
-      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)), m_parallel(new QSpinBox(this)),
-      m_rule(new QComboBox(this)),
+      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)),
+      m_parallel(new QSpinBox(this)), m_rule(new QComboBox(this)),
       m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_problem(new QLabel(this))
 {

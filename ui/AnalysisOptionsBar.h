@@ -14,8 +14,8 @@ namespace oe {
 
 // How to analyse: sample N, the first N or a full scan; a filter (validated extended JSON,
 // live collections only); a server-side time limit; for a collection's full scan, how many
-// `_id` ranges are read at once (resumable: Run continues a cancelled one); the outlier rule (the CLI's methods and
-// presets); Run and Cancel.
+// `_id` ranges are read at once (resumable: Run continues a cancelled one); the outlier rule (the
+// CLI's methods and presets); Run and Cancel.
 class AnalysisOptionsBar : public QWidget
 {
     Q_OBJECT
@@ -49,7 +49,7 @@ private:
     QLineEdit *m_filter;
     QSpinBox *m_timeLimit;
     QSpinBox *m_parallel; // full scans of a collection: _id ranges read at once
-    QComboBox *m_rule; // the detection method (and preset)
+    QComboBox *m_rule;    // the detection method (and preset)
     QPushButton *m_run;
     QPushButton *m_cancel;
     QLabel *m_problem;

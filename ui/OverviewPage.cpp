@@ -161,11 +161,11 @@ void OverviewPage::showResult(const AnalysisResult &result)
         status = tr(" — cancelled, partial result");
     else if (p.status == CollectionProfile::Status::Failed)
         status = tr(" — stopped by an error, partial result");
-    m_headline->setText(tr("%1 · %2 · %3 documents in %4%5")
-                            .arg(result.request.source.displayName(), p.mode,
-                                 Format::count(p.documents), Format::duration(p.seconds), status) +
-                         (p.notes.isEmpty() ? QString()
-                                            : QLatin1Char('\n') + p.notes.join(QStringLiteral(" · "))));
+    m_headline->setText(
+        tr("%1 · %2 · %3 documents in %4%5")
+            .arg(result.request.source.displayName(), p.mode, Format::count(p.documents),
+                 Format::duration(p.seconds), status) +
+        (p.notes.isEmpty() ? QString() : QLatin1Char('\n') + p.notes.join(QStringLiteral(" · "))));
     if (p.documents == 0) {
         clear();
         m_headline->setText(

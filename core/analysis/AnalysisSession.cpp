@@ -53,8 +53,8 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     result.request = request;
     if (usesRanges(request)) {
         RangedScan::Request ranged{request.source.settings, queryFor(request),
-                                   scanOptions(request), request.parallelRanges, request.resume,
-                                   request.checkpointMs};
+                                   scanOptions(request),    request.parallelRanges,
+                                   request.resume,          request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
         const auto source = openSource(request);

@@ -140,7 +140,8 @@ bool LiveCollectionSource::open(SourceError *error)
 void LiveCollectionSource::startCursor()
 {
     m_cursor->cursor.reset();
-    const BsonDocument filterDoc = withIdCondition(parseFilter(m_query.filter), m_query.idCondition);
+    const BsonDocument filterDoc =
+        withIdCondition(parseFilter(m_query.filter), m_query.idCondition);
     const bson_t *filter = filterDoc.get();
     BsonDocument optsDoc;
     bson_t &opts = *optsDoc.get();

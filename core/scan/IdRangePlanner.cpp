@@ -86,17 +86,17 @@ bool serverSample(MongoConnection &connection, mongoc_collection_t *coll, const 
     BsonDocument opts;
     if (query.maxTimeMs > 0)
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
-    const CursorHandle cursor(mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(),
-                                                          opts.get(), nullptr));
+    const CursorHandle cursor(
+        mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(), opts.get(), nullptr));
     return drain(connection, cursor.get(),
                  QStringLiteral("sampling _ids of %1 ($sample)").arg(query.ns()), nullptr, error,
                  [&](QByteArray id) { ids->push_back(std::move(id)); });
 }
 
 // A uniform reservoir of _ids over an _id-only scan (Algorithm R, seeded).
-bool reservoirSample(MongoConnection &connection, mongoc_collection_t *coll,
-                     const LiveQuery &query, const std::atomic<bool> *cancel,
-                     std::vector<QByteArray> *ids, SourceError *error)
+bool reservoirSample(MongoConnection &connection, mongoc_collection_t *coll, const LiveQuery &query,
+                     const std::atomic<bool> *cancel, std::vector<QByteArray> *ids,
+                     SourceError *error)
 {
     const BsonDocument filter = filterOf(query);
     BsonDocument opts = idOnly();
@@ -140,7 +140,8 @@ std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const Live
     mongoc_client_t *client = MongoDriver::client(connection);
     const CollectionHandle collections(
         mongoc_client_get_collection(client, "config", "collections"));
-    const BsonDocument byNs = BsonDocument::adopt(BCON_NEW("_id", BCON_UTF8(qPrintable(query.ns()))));
+    const BsonDocument byNs =
+        BsonDocument::adopt(BCON_NEW("_id", BCON_UTF8(qPrintable(query.ns()))));
     const CursorHandle found(
         mongoc_collection_find_with_opts(collections.get(), byNs.get(), nullptr, nullptr));
     const bson_t *entry = nullptr;
@@ -160,7 +161,8 @@ std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const Live
     else
         BSON_APPEND_UTF8(chunkFilter.get(), "ns", qPrintable(query.ns()));
     const CollectionHandle chunks(mongoc_client_get_collection(client, "config", "chunks"));
-    const BsonDocument opts = BsonDocument::adopt(BCON_NEW("projection", "{", "min", BCON_INT32(1), "}"));
+    const BsonDocument opts =
+        BsonDocument::adopt(BCON_NEW("projection", "{", "min", BCON_INT32(1), "}"));
     const CursorHandle cursor(
         mongoc_collection_find_with_opts(chunks.get(), chunkFilter.get(), opts.get(), nullptr));
     std::vector<QByteArray> bounds;
@@ -176,22 +178,22 @@ std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const Live
 
 } // namespace
 
-std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection,
-                                                const LiveQuery &query, int ranges,
-                                                const std::atomic<bool> *cancel,
+std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection, const LiveQuery &query,
+                                                int ranges, const std::atomic<bool> *cancel,
                                                 SourceError *error)
 {
     ServerInfo info;
     if (!ServerProbe::probe(connection, query.database, &info, error))
         return std::nullopt;
     if (info.topology == ServerInfo::Topology::Sharded) {
-        IdRangePlan chunked = IdRangePlan::fromChunkBounds(chunkLowerBounds(connection, query), ranges);
+        IdRangePlan chunked =
+            IdRangePlan::fromChunkBounds(chunkLowerBounds(connection, query), ranges);
         if (!chunked.isWhole())
             return chunked;
     }
-    const CollectionHandle coll(mongoc_client_get_collection(MongoDriver::client(connection),
-                                                             query.database.toUtf8().constData(),
-                                                             query.collection.toUtf8().constData()));
+    const CollectionHandle coll(mongoc_client_get_collection(
+        MongoDriver::client(connection), query.database.toUtf8().constData(),
+        query.collection.toUtf8().constData()));
     std::vector<QByteArray> ids;
     if (ranges <= 1) {
         if (!firstId(connection, coll.get(), query, &ids, error))

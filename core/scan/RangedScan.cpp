@@ -75,7 +75,7 @@ private:
     std::mutex m_mutex; // guards everything below
     ScanCheckpoint m_checkpoint;
     std::vector<ScanCheckpoint::Range> m_positions; // where each range is, saved or not
-    std::vector<CollectionProfile> m_profiles; // per range, when it ends
+    std::vector<CollectionProfile> m_profiles;      // per range, when it ends
     SourceError m_error;
     qint64 m_lastSave = 0;
     std::uint64_t m_documents = 0;
@@ -131,8 +131,8 @@ bool RangedScan::Scan::loadOrPlan(MongoConnection &connection)
         m_notes << QStringLiteral("an interrupted scan of this collection was not resumed "
                                   "(--resume continues one); starting again");
     SourceError error;
-    auto plan = IdRangePlanner::plan(connection, m_request.query, m_request.ranges, m_cancel,
-                                     &error);
+    auto plan =
+        IdRangePlanner::plan(connection, m_request.query, m_request.ranges, m_cancel, &error);
     if (!plan) {
         m_error = error;
         return false;
@@ -201,8 +201,8 @@ void RangedScan::Scan::saveCheckpoint(bool force)
         m_notes << problem;
 }
 
-void RangedScan::Scan::flush(std::size_t range, CollectionProfile &profile,
-                             ProfileBuilder &builder, const ScanCheckpoint::Range &state)
+void RangedScan::Scan::flush(std::size_t range, CollectionProfile &profile, ProfileBuilder &builder,
+                             const ScanCheckpoint::Range &state)
 {
     profile.absorb(builder.takeProfile());
     ScanCheckpoint::Range saved = state;

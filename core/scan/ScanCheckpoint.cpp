@@ -16,8 +16,8 @@ constexpr quint32 kVersion = 1;
 
 QDataStream &operator<<(QDataStream &out, const ScanCheckpoint::Range &r)
 {
-    return out << r.done << r.lastId << quint64(r.documents) << quint64(r.below)
-               << quint64(r.above) << r.profile;
+    return out << r.done << r.lastId << quint64(r.documents) << quint64(r.below) << quint64(r.above)
+               << r.profile;
 }
 
 QDataStream &operator>>(QDataStream &in, ScanCheckpoint::Range &r)
@@ -33,9 +33,8 @@ QDataStream &operator>>(QDataStream &in, ScanCheckpoint::Range &r)
 
 QString ScanCheckpoint::pathFor(const QString &identity)
 {
-    const QString base =
-        QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-        QStringLiteral("/outlier-explorer/scans/");
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                         QStringLiteral("/outlier-explorer/scans/");
     const QByteArray hash = QCryptographicHash::hash(identity.toUtf8(), QCryptographicHash::Sha1);
     return base + QString::fromLatin1(hash.toHex().left(24)) + QStringLiteral(".oescan");
 }
@@ -80,8 +79,7 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
     for (Range &r : c.ranges)
         in >> r;
     in >> c.seconds;
-    const std::size_t expected =
-        std::size_t(c.plan.typedRanges()) + (c.plan.isWhole() ? 0u : 1u);
+    const std::size_t expected = std::size_t(c.plan.typedRanges()) + (c.plan.isWhole() ? 0u : 1u);
     if (in.status() != QDataStream::Ok || c.ranges.size() != expected) {
         *error = QStringLiteral("the scan state %1 is damaged").arg(file.fileName());
         return std::nullopt;

@@ -45,7 +45,7 @@ public:
     static std::uint64_t representativeOfKey(std::uint32_t key);
 
 private:
-    friend class ProfileCodec; // the resume state saves and restores it exactly
+    friend class ProfileCodec;           // the resume state saves and restores it exactly
     std::vector<std::uint64_t> m_counts; // indexed by key, grown on demand
     std::uint64_t m_count = 0;
 };

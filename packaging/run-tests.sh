@@ -7,6 +7,9 @@ bash packaging/setup-debian.sh
 # The live tests' server: FerretDB v1.24.2, built once per machine and cached.
 OE_FERRETDB="$(bash packaging/install-ferretdb.sh | tail -n 1)"
 export OE_FERRETDB
+# The faults tests' network proxy: Shopify's toxiproxy, built once per machine and cached.
+OE_TOXIPROXY="$(bash packaging/install-toxiproxy.sh | tail -n 1)"
+export OE_TOXIPROXY
 bash packaging/build.sh dev
 export QT_QPA_PLATFORM=offscreen
 ctest --preset dev --output-on-failure "$@"

@@ -1,0 +1,203 @@
+// Real network faults between the CLI and a real FerretDB server, made by a real toxiproxy
+// (never sleeps or mocks in the code under test): a connection cut in the middle of a batch, a
+// link that stalls past the socket timeout, a bandwidth cap — during a parallel full scan. Each
+// failure is one clear line naming the host, the reports are marked partial, the scan state
+// is kept, and the resumed scan ends with the reports of one that met no fault.
+#include "CliRunner.h"
+#include "Toxiproxy.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+class TestFaults : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_direct;  // the server itself
+    QString m_proxied; // through toxiproxy
+    Toxiproxy m_proxy;
+    std::map<QString, QByteArray> m_expected; // reports of a scan that met no fault
+    const QStringList kScan{
+        QStringLiteral("--db"),  QStringLiteral("oe_faults"), QStringLiteral("--collection"),
+        QStringLiteral("books"), QStringLiteral("--full"),    QStringLiteral("--parallel"),
+        QStringLiteral("2"),     QStringLiteral("--top"),     QStringLiteral("500")};
+
+    static std::map<QString, QByteArray> reports(const QString &dir)
+    {
+        std::map<QString, QByteArray> files;
+        const QDir d(dir);
+        for (const QString &name : d.entryList({QStringLiteral("*.csv")}, QDir::Files)) {
+            QFile f(d.filePath(name));
+            if (!f.open(QIODevice::ReadOnly))
+                return {};
+            QList<QByteArray> lines = f.readAll().split('\n');
+            lines.removeIf([](const QByteArray &l) { return l.startsWith("seconds,"); });
+            files[name] = lines.join('\n');
+        }
+        return files;
+    }
+    QString summaryValue(const QString &dir, const QString &metric) const
+    {
+        QFile f(QDir(dir).filePath(QStringLiteral("summary.csv")));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (line.startsWith(QByteArray(metric.toUtf8() + ',')))
+                return QString::fromUtf8(line.mid(metric.size() + 1)).trimmed();
+        return {};
+    }
+    CliRun analyze(const QString &uri, const QString &out, const QStringList &extra = {})
+    {
+        return runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), uri} + kScan +
+                          QStringList{QStringLiteral("--out"), m_dir.filePath(out)} + extra,
+                      300000);
+    }
+    int stateFiles() const
+    {
+        return int(QDir(m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans")))
+                       .entryList({QStringLiteral("*.oescan")}, QDir::Files)
+                       .size());
+    }
+    // The failed run's promises: one error line naming the proxy, partial reports, a state.
+    void checkPartial(const CliRun &r, const QString &out)
+    {
+        QCOMPARE(r.exitCode, 3);
+        const QStringList lines = r.err.trimmed().split(QLatin1Char('\n'));
+        const QString error = lines.last();
+        qInfo("%s", qPrintable(error));
+        QVERIFY2(error.startsWith(QStringLiteral("outlier-explorer-cli: ")), qPrintable(r.err));
+        QVERIFY2(error.contains(m_proxy.listen()), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("reports cover the")), qPrintable(error));
+        QVERIFY2(!r.err.contains(QStringLiteral("assert")), qPrintable(r.err));
+        QCOMPARE(summaryValue(m_dir.filePath(out), QStringLiteral("status")),
+                 QStringLiteral("failed (partial)"));
+        QVERIFY(summaryValue(m_dir.filePath(out), QStringLiteral("documents")).toInt() < 3000);
+        QCOMPARE(stateFiles(), 1);
+    }
+    void resumeGivesTheExpectedReports(const QString &out)
+    {
+        const CliRun r = analyze(m_proxied, out, {QStringLiteral("--resume")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("resumed: ")), qPrintable(r.err));
+        const auto got = reports(m_dir.filePath(out));
+        QCOMPARE(got.size(), m_expected.size());
+        for (const auto &[name, bytes] : got)
+            QVERIFY2(bytes == m_expected.at(name), qPrintable(name));
+        QCOMPARE(stateFiles(), 0);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+        QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QStringLiteral("/plain/env"));
+        QVERIFY2(env.open(QIODevice::ReadOnly), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        QString hostPort;
+        for (const QByteArray &line : env.readAll().split('\n')) {
+            if (line.startsWith("OE_TEST_URI="))
+                m_direct = QString::fromUtf8(line.mid(12));
+            if (line.startsWith("OE_TEST_HOSTPORT="))
+                hostPort = QString::fromUtf8(line.mid(17));
+        }
+        QVERIFY(!hostPort.isEmpty());
+        QString error;
+        QVERIFY2(m_proxy.start(hostPort, &error), qPrintable(error));
+        // Short timeouts, so a stalled link fails in seconds rather than the default minutes.
+        m_proxied =
+            QStringLiteral("mongodb://%1/?socketTimeoutMS=2000&serverSelectionTimeoutMS=4000")
+                .arg(m_proxy.listen());
+
+        CliRun r = runCli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path(),
+                           QStringLiteral("--dataset"), QStringLiteral("book_sales"),
+                           QStringLiteral("--docs"), QStringLiteral("3000")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({QStringLiteral("import"), QStringLiteral("--uri"), m_direct,
+                    QStringLiteral("--db"), QStringLiteral("oe_faults"),
+                    QStringLiteral("--collection"), QStringLiteral("books"),
+                    QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("book_sales.bson")),
+                    QStringLiteral("--drop")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = analyze(m_proxied, QStringLiteral("expected"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        m_expected = reports(m_dir.filePath(QStringLiteral("expected")));
+        QCOMPARE(m_expected.size(), std::size_t(8));
+    }
+
+    // Every connection is cut after 400 KB: both ranges die mid-batch, deterministically.
+    void connectionCutMidBatch()
+    {
+        QString error;
+        QVERIFY2(m_proxy.addToxic(QStringLiteral("cut"), QStringLiteral("limit_data"),
+                                  QStringLiteral("downstream"),
+                                  QStringLiteral("{\"bytes\": 400000}"), &error),
+                 qPrintable(error));
+        const CliRun r = analyze(m_proxied, QStringLiteral("cut"),
+                                 {QStringLiteral("--checkpoint-ms"), QStringLiteral("0")});
+        QVERIFY(m_proxy.removeToxic(QStringLiteral("cut"), &error));
+        checkPartial(r, QStringLiteral("cut"));
+        resumeGivesTheExpectedReports(QStringLiteral("cut-resumed"));
+    }
+
+    // The link stops carrying anything (a dead route: no reset, no data) once the scan is under
+    // way: the socket timeout ends it, and the state saved before lets it resume.
+    void stalledLinkPastTheSocketTimeout()
+    {
+        QProcess p;
+        p.setProgram(qEnvironmentVariable("OE_CLI"));
+        p.setArguments(QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), m_proxied} +
+                       kScan +
+                       QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("stall")),
+                                   QStringLiteral("--batch-size"), QStringLiteral("5"),
+                                   QStringLiteral("--checkpoint-ms"), QStringLiteral("0")});
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QElapsedTimer waited;
+        waited.start();
+        while (stateFiles() == 0 && p.state() != QProcess::NotRunning && waited.elapsed() < 60000)
+            QTest::qWait(2);
+        QVERIFY2(p.state() == QProcess::Running, "the scan ended before its first state");
+        QString error;
+        QVERIFY2(m_proxy.addToxic(QStringLiteral("stall"), QStringLiteral("timeout"),
+                                  QStringLiteral("downstream"), QStringLiteral("{\"timeout\": 0}"),
+                                  &error),
+                 qPrintable(error));
+        QElapsedTimer stalled;
+        stalled.start();
+        QVERIFY(p.waitForFinished(60000));
+        const qint64 ms = stalled.elapsed();
+        QVERIFY(m_proxy.removeToxic(QStringLiteral("stall"), &error));
+        CliRun r;
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        checkPartial(r, QStringLiteral("stall"));
+        QVERIFY2(ms < 30000, qPrintable(QStringLiteral("ended %1 ms after the stall").arg(ms)));
+        resumeGivesTheExpectedReports(QStringLiteral("stall-resumed"));
+    }
+
+    // A slow link (256 KB/s each way) changes nothing but the time.
+    void bandwidthCapChangesNothingButTime()
+    {
+        QString error;
+        QVERIFY(m_proxy.addToxic(QStringLiteral("slow"), QStringLiteral("bandwidth"),
+                                 QStringLiteral("downstream"), QStringLiteral("{\"rate\": 256}"),
+                                 &error));
+        const CliRun r = analyze(m_proxied, QStringLiteral("slow"));
+        QVERIFY(m_proxy.removeToxic(QStringLiteral("slow"), &error));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto got = reports(m_dir.filePath(QStringLiteral("slow")));
+        for (const auto &[name, bytes] : got)
+            QVERIFY2(bytes == m_expected.at(name), qPrintable(name));
+        QVERIFY2(r.ms > 3000, qPrintable(QString::number(r.ms))); // 3.1 MB at 2 x 256 KB/s
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFaults)
+#include "tst_faults.moc"

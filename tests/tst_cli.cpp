@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -228,6 +229,28 @@ private slots:
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("250"));
         QVERIFY(
             metric(out, QStringLiteral("mode")).startsWith(QStringLiteral("sample 250 of 2000")));
+        // A sample states its precision, and the sample a chosen precision of p99 needs.
+        QCOMPARE(metric(out, QStringLiteral("p99_precision_target")), QStringLiteral("0.1"));
+        QCOMPARE(metric(out, QStringLiteral("sample_for_p99_target")), QStringLiteral("38031"));
+        const Run finer =
+            cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                 QStringLiteral("--out"), out, QStringLiteral("--sample"), QStringLiteral("250"),
+                 QStringLiteral("--precision"), QStringLiteral("0.05")});
+        QCOMPARE(finer.exitCode, 0);
+        QCOMPARE(metric(out, QStringLiteral("p99_precision_target")), QStringLiteral("0.05"));
+        // z^2 p (1 - p) / h^2 = 1.959964^2 * 0.99 * 0.01 / 0.0005^2, rounded up.
+        QCOMPARE(metric(out, QStringLiteral("sample_for_p99_target")), QStringLiteral("152122"));
+        QVERIFY2(finer.out.contains(QStringLiteral("a sample of %1 pins p99 to +/-0.05 "
+                                                   "percentile points")
+                                        .arg(QLocale::c().toString(152122))),
+                 qPrintable(finer.out));
+        QVERIFY2(finer.out.contains(QStringLiteral("95% CI")), qPrintable(finer.out));
+        // A full scan is exact: no precision rows filled.
+        QCOMPARE(cli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
+                      QStringLiteral("--out"), out})
+                     .exitCode,
+                 0);
+        QCOMPARE(metric(out, QStringLiteral("sample_for_p99_target")), QString());
     }
 
     void gzipDump()
@@ -340,6 +363,8 @@ private slots:
                "--target-primary-bytes");
         option("sample too large", {QStringLiteral("--sample"), QStringLiteral("1000000000000")},
                "--sample");
+        option("precision of a whole point", {QStringLiteral("--precision"), QStringLiteral("1")},
+               "--precision expects a number from 0.0001 to 0.99, got '1'");
         QTest::newRow("selection timeout 0")
             << QStringList{QStringLiteral("test-connection"), QStringLiteral("--uri"),
                            QStringLiteral("mongodb://127.0.0.1:1"),

@@ -441,6 +441,27 @@ private slots:
             qPrintable(page.precisionText(QStringLiteral("Size p99"))));
         QCOMPARE(page.precisionText(QStringLiteral("Largest")),
                  QStringLiteral("≤ %1 larger unseen").arg(*precision.documentsAboveMax));
+        // The sample size for a chosen precision of p99, next to the documents counted.
+        QComboBox *target = page.precisionTarget();
+        QVERIFY(target->isVisibleTo(&page));
+        QCOMPARE(target->currentData().toDouble(), 0.1);
+        QCOMPARE(page.precisionText(QStringLiteral("Documents")),
+                 QStringLiteral("sample; %1 needed").arg(Format::count(38031)));
+        const int finer = target->findData(0.01);
+        QVERIFY(finer >= 0);
+        target->setCurrentIndex(finer);
+        emit target->activated(finer);
+        QCOMPARE(page.precisionText(QStringLiteral("Documents")),
+                 QStringLiteral("sample; %1 needed")
+                     .arg(Format::count(SamplePrecision::sampleForP99Within(0.01))));
+        QVERIFY(SamplePrecision::sampleForP99Within(0.01) > 3000000);
+        // A request's own precision (the CLI's --precision) is shown and offered.
+        result.request.p99PrecisionPoints = 0.3;
+        page.showResult(result);
+        QCOMPARE(target->currentData().toDouble(), 0.3);
+        QCOMPARE(page.precisionText(QStringLiteral("Documents")),
+                 QStringLiteral("sample; %1 needed")
+                     .arg(Format::count(SamplePrecision::sampleForP99Within(0.3))));
         // A full scan is exact: no intervals.
         {
             DumpFileSource source(m_feeds);
@@ -449,6 +470,7 @@ private slots:
         page.showResult(result);
         QVERIFY(page.precisionText(QStringLiteral("Size p50")).isEmpty());
         QVERIFY(page.precisionText(QStringLiteral("Largest")).isEmpty());
+        QVERIFY(!target->isVisibleTo(&page));
     }
 
     void windowIconIsTheAppIcon()

@@ -3,6 +3,7 @@
 #include "Format.h"
 #include "SamplePrecision.h"
 
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,11 +23,26 @@ const char *const kKeys[] = {
     QT_TRANSLATE_NOOP("OverviewPage", "Outlier documents"),
 };
 
+// A sharded collection's outliers by shard, under the thresholds shown.
+QString shardLine(const AnalysisResult &result)
+{
+    if (!result.sharding)
+        return {};
+    QStringList parts;
+    for (const ShardBreakdown::Row &row : result.sharding->rows(result.outliers))
+        parts << OverviewPage::tr("%1 %2 (%3 over)")
+                     .arg(row.shard, Format::count(row.outlierDocuments),
+                          Format::bytes(row.bytesOverThreshold));
+    return QLatin1Char('\n') +
+           OverviewPage::tr("Outliers by shard: %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
 } // namespace
 
 OverviewPage::OverviewPage(QWidget *parent)
     : SourcePage(parent), m_headline(new QLabel(this)), m_cards(new QWidget(this)),
-      m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this))
+      m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this)),
+      m_precisionTarget(new QComboBox(this))
 {
     auto *layout = new QVBoxLayout(this);
     QFont big = m_headline->font();
@@ -57,6 +73,21 @@ OverviewPage::OverviewPage(QWidget *parent)
         grid->addWidget(precision, 2, column);
         ++column;
     }
+    m_precisionTarget->setObjectName(QStringLiteral("precisionTarget"));
+    m_precisionTarget->setToolTip(
+        tr("The precision of p99 to suggest a sample size for; the export's summary.csv says "
+           "the same (p99_precision_target, sample_for_p99_target)."));
+    for (const double points : {0.5, 0.2, 0.1, 0.05, 0.01})
+        m_precisionTarget->addItem(tr("for p99 ±%1 pt").arg(points), points);
+    m_precisionTarget->setCurrentIndex(2);
+    m_precisionTarget->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    grid->addWidget(m_precisionTarget, 3, 0, Qt::AlignLeft);
+    connect(m_precisionTarget, &QComboBox::activated, this, [this] {
+        const double points = m_precisionTarget->currentData().toDouble();
+        if (state())
+            state()->setPrecisionTarget(points);
+        showSampleSuggestion(points);
+    });
     layout->addWidget(m_cards);
 
     auto *pathsTitle =
@@ -101,14 +132,18 @@ QString OverviewPage::precisionText(const QString &key) const
 }
 
 // A sample's figures are estimates: their 95 % intervals under the figures themselves.
-void OverviewPage::showPrecision(const CollectionProfile &profile)
+void OverviewPage::showPrecision(const AnalysisResult &result)
 {
     for (const char *key : kKeys)
         setPrecision(QString::fromLatin1(key), QString());
-    const SamplePrecision precision = SamplePrecision::of(profile);
+    const double target = result.request.p99PrecisionPoints;
+    const SamplePrecision precision = SamplePrecision::of(result.profile, target);
+    m_precisionTarget->setVisible(precision.applies);
+    m_confidenceText.clear();
     if (!precision.applies)
         return;
     const QString level = Format::percent(precision.confidence, 0);
+    m_confidenceText = level;
     auto interval = [&](const SamplePrecision::Interval &i) {
         return tr("%1 CI %2 – %3")
             .arg(level, i.low ? Format::bytes(*i.low) : tr("unbounded"),
@@ -128,11 +163,27 @@ void OverviewPage::showPrecision(const CollectionProfile &profile)
         tr("The largest document sampled is a lower bound: with %1 confidence at most this many "
            "documents of the collection are larger. A full scan finds them all.")
             .arg(level));
-    setPrecision(QStringLiteral("Documents"),
-                 tr("sample; p99 ±0.1 pt needs %1").arg(Format::count(precision.sampleForP99)),
-                 tr("A random sample of this size pins p99 to within ±0.1 percentile points "
-                    "at %1 confidence.")
-                     .arg(level));
+    int index = m_precisionTarget->findData(target);
+    if (index < 0) { // a precision the CLI or a test set: offer it too
+        m_precisionTarget->addItem(tr("for p99 ±%1 pt").arg(target), target);
+        index = m_precisionTarget->count() - 1;
+    }
+    m_precisionTarget->setCurrentIndex(index);
+    showSampleSuggestion(target);
+}
+
+// The sample size for p99 within ±points, under the documents counted (a sample only).
+void OverviewPage::showSampleSuggestion(double points)
+{
+    if (m_confidenceText.isEmpty())
+        return;
+    setPrecision(
+        QStringLiteral("Documents"),
+        tr("sample; %1 needed").arg(Format::count(SamplePrecision::sampleForP99Within(points))),
+        tr("A random sample of this size pins p99 to within ±%1 percentile points at "
+           "%2 confidence.")
+            .arg(points)
+            .arg(m_confidenceText));
 }
 
 QString OverviewPage::valueText(const QString &key) const
@@ -149,6 +200,8 @@ void OverviewPage::clear()
         setPrecision(QString::fromLatin1(key), QString());
     }
     m_paths->setRowCount(0);
+    m_precisionTarget->hide();
+    m_confidenceText.clear();
     m_next->setText(tr("Choose a collection or dump on the left and press <b>Run</b> (F5). "
                        "Sampling 10,000 documents takes seconds; a full scan is exact."));
 }
@@ -165,7 +218,8 @@ void OverviewPage::showResult(const AnalysisResult &result)
         tr("%1 · %2 · %3 documents in %4%5")
             .arg(result.request.source.displayName(), p.mode, Format::count(p.documents),
                  Format::duration(p.seconds), status) +
-        (p.notes.isEmpty() ? QString() : QLatin1Char('\n') + p.notes.join(QStringLiteral(" · "))));
+        (p.notes.isEmpty() ? QString() : QLatin1Char('\n') + p.notes.join(QStringLiteral(" · "))) +
+        shardLine(result));
     if (p.documents == 0) {
         clear();
         m_headline->setText(
@@ -178,7 +232,7 @@ void OverviewPage::showResult(const AnalysisResult &result)
     setValue(QStringLiteral("Documents"), Format::count(p.documents));
     setValue(QStringLiteral("Size p50"), Format::bytes(p.sizes.quantile(0.5)));
     setValue(QStringLiteral("Size p99"), Format::bytes(p.sizes.quantile(0.99)));
-    showPrecision(p);
+    showPrecision(result);
     setValue(QStringLiteral("Largest"), Format::bytes(p.sizes.max()),
              tr("%1 of the 16 MiB limit").arg(Format::percent(Format::ofLimit(p.sizes.max()))));
     setValue(QStringLiteral("Over 8 MiB"),

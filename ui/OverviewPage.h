@@ -2,6 +2,7 @@
 
 #include "SourcePage.h"
 
+class QComboBox;
 class QLabel;
 class QTableWidget;
 
@@ -19,6 +20,7 @@ public:
     QString valueText(const QString &key) const; // for tests: the figure shown under a key
     // For tests: the precision line under a key's figure (a sample's confidence interval).
     QString precisionText(const QString &key) const;
+    QComboBox *precisionTarget() const { return m_precisionTarget; } // for tests
 
 protected:
     void bind(SourceState *state) override;
@@ -29,12 +31,15 @@ signals:
 private:
     void setValue(const QString &key, const QString &text, const QString &tip = {});
     void setPrecision(const QString &key, const QString &text, const QString &tip = {});
-    void showPrecision(const CollectionProfile &profile);
+    void showPrecision(const AnalysisResult &result);
+    void showSampleSuggestion(double points);
 
     QLabel *m_headline;
     QWidget *m_cards;
     QTableWidget *m_paths;
     QLabel *m_next;
+    QComboBox *m_precisionTarget; // the p99 precision a sample size is suggested for
+    QString m_confidenceText;     // "95 %" of the sample shown; empty when none is
 };
 
 } // namespace oe

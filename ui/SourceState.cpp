@@ -106,6 +106,14 @@ void SourceState::setSizeThreshold(std::uint64_t bytes)
     scheduleRedetect();
 }
 
+void SourceState::setPrecisionTarget(double points)
+{
+    if (points == m_result.request.p99PrecisionPoints)
+        return;
+    m_analysis.request.p99PrecisionPoints = m_result.request.p99PrecisionPoints = points;
+    emit precisionTargetChanged(points);
+}
+
 void SourceState::scheduleRedetect()
 {
     if (m_hasResult)

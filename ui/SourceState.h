@@ -58,6 +58,9 @@ public:
     void setPageSize(std::uint64_t pageSize);
     std::uint64_t sizeThreshold() const { return m_sizeThreshold; }
     void setSizeThreshold(std::uint64_t bytes);
+    // The p99 precision (± percentile points) a sample's report suggests a sample size for:
+    // result() and the export follow it; no rescan.
+    void setPrecisionTarget(double points);
     // The thresholds the user set, beyond the analysis's own rules.
     bool sizeThresholdChosen() const { return m_sizeChosen; }
     bool keepChosen() const { return m_keepChosen; }
@@ -75,6 +78,7 @@ signals:
     void keepChanged(std::uint64_t keep);
     void pageSizeChanged(std::uint64_t pageSize);
     void sizeThresholdChanged(std::uint64_t bytes);
+    void precisionTargetChanged(double points);
     void outliersChanged(); // result() has new outliers (a threshold was chosen)
     void planStarted();
     void planChanged();

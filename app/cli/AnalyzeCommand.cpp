@@ -5,6 +5,7 @@
 #include "ConnectionOptions.h"
 #include "MongoConnection.h"
 #include "ReportWriter.h"
+#include "SamplePrecision.h"
 #include "SplitRecommendation.h"
 
 #include <QCommandLineParser>
@@ -114,6 +115,10 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("N")},
         {QStringLiteral("seed"), QStringLiteral("Seed for --sample (default 42)."),
          QStringLiteral("S")},
+        {QStringLiteral("precision"),
+         QStringLiteral("With --sample: the sample size that pins p99 to within +/-PTS "
+                        "percentile points goes into summary.csv (0.0001 to 0.99, default 0.1)."),
+         QStringLiteral("PTS")},
         {QStringLiteral("size-threshold"),
          QStringLiteral("Documents larger than BYTES are outliers."), QStringLiteral("BYTES")},
         {QStringLiteral("array-threshold"),
@@ -298,6 +303,9 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
         !cli::unsignedOption(parser, QStringLiteral("parallel"), parallel, 1, kMaxRanges) ||
         !cli::unsignedOption(parser, QStringLiteral("checkpoint-ms"), checkpointMs, 0, 3600000))
         return false;
+    if (!cli::doubleOption(parser, QStringLiteral("precision"), request->p99PrecisionPoints, 0.0001,
+                           0.99))
+        return false;
     request->checkpointMs = qint64(checkpointMs.value_or(3000));
     request->parallelRanges = int(parallel.value_or(0));
     request->resume = parser.isSet(QStringLiteral("resume"));
@@ -324,8 +332,28 @@ void printSummary(const oe::AnalysisResult &result, const QString &out)
     std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source),
                 qPrintable(count(profile.documents)), qPrintable(sizeText(s.sum())),
                 qPrintable(profile.mode), profile.seconds);
-    std::printf("sizes: p50 %s, p99 %s, max %s\n", qPrintable(sizeText(s.quantile(0.5))),
-                qPrintable(sizeText(s.quantile(0.99))), qPrintable(sizeText(s.max())));
+    const oe::SamplePrecision precision =
+        oe::SamplePrecision::of(profile, result.request.p99PrecisionPoints);
+    if (!precision.applies) {
+        std::printf("sizes: p50 %s, p99 %s, max %s\n", qPrintable(sizeText(s.quantile(0.5))),
+                    qPrintable(sizeText(s.quantile(0.99))), qPrintable(sizeText(s.max())));
+    } else {
+        auto ci = [](const oe::SamplePrecision::Interval &i) {
+            return QStringLiteral("%1-%2").arg(i.low ? sizeText(*i.low) : QStringLiteral("?"),
+                                               i.high ? sizeText(*i.high) : QStringLiteral("?"));
+        };
+        std::printf("sizes: p50 %s (%.0f%% CI %s), p99 %s (CI %s), max %s (at most %s of the "
+                    "collection larger)\n",
+                    qPrintable(sizeText(s.quantile(0.5))), precision.confidence * 100,
+                    qPrintable(ci(precision.p50)), qPrintable(sizeText(s.quantile(0.99))),
+                    qPrintable(ci(precision.p99)), qPrintable(sizeText(s.max())),
+                    precision.documentsAboveMax ? qPrintable(count(*precision.documentsAboveMax))
+                                                : qPrintable(QStringLiteral("%1%").arg(
+                                                      precision.shareAboveMax * 100, 0, 'g', 3)));
+        std::printf("precision: a sample of %s pins p99 to +/-%s percentile points\n",
+                    qPrintable(count(precision.sampleForTarget)),
+                    qPrintable(QString::number(precision.targetPoints, 'g', 6)));
+    }
     std::printf("outliers: %s documents (%s by size: %s; %s by arrays)\n",
                 qPrintable(count(outliers.outlierDocuments)),
                 qPrintable(count(outliers.sizeOutliers)), qPrintable(outliers.size.rule),
@@ -335,6 +363,12 @@ void printSummary(const oe::AnalysisResult &result, const QString &out)
             std::printf("split %s: keep %s (%s documents over)\n", r.path.c_str(),
                         qPrintable(count(r.keep)), qPrintable(count(r.documentsOver)));
     }
+    if (result.sharding)
+        for (const auto &row : result.sharding->rows(outliers))
+            std::printf("shard %s: %s outlier documents, %s over the size threshold; %d "
+                        "chunk(s), %d jumbo\n",
+                        qPrintable(row.shard), qPrintable(count(row.outlierDocuments)),
+                        qPrintable(sizeText(row.bytesOverThreshold)), row.chunks, row.jumboChunks);
     for (const QString &w : outliers.warnings)
         std::printf("warning: %s\n", qPrintable(w));
     std::printf("reports: %s\n", qPrintable(out));

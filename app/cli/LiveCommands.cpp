@@ -197,6 +197,8 @@ int LiveCommands::testConnection(const QStringList &arguments)
                                                  info.version + QLatin1Char(')')
                                            : info.version));
     std::printf("topology: %s\n", qPrintable(info.topologyName()));
+    for (const QString &shard : info.shards)
+        std::printf("shard: %s\n", qPrintable(shard));
     std::printf("hosts: %s\n", qPrintable(info.hosts));
     std::printf("wire version: %d\n", info.maxWireVersion);
     std::printf("$sample: %s\n", info.supportsSample ? "yes" : "no");

@@ -29,6 +29,8 @@ struct AnalysisRequest
     qint64 checkpointMs = 3000; // how often a range scan saves its state
     DetectionOptions detection;
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
+    // A sample's report suggests the sample size that pins p99 to ± this many percentile points.
+    double p99PrecisionPoints = 0.1;
 };
 
 } // namespace oe

@@ -3,6 +3,7 @@
 #include "AnalysisRequest.h"
 #include "CollectionProfile.h"
 #include "OutlierReport.h"
+#include "ShardBreakdown.h"
 #include "SplitRecommendation.h"
 
 #include <QMetaType>
@@ -20,6 +21,8 @@ struct AnalysisResult
     CollectionProfile profile;
     OutlierReport outliers;
     std::vector<SplitRecommendation> recommendations;
+    // A sharded collection's layout and where its outliers live; nullopt otherwise.
+    std::optional<ShardBreakdown> sharding;
 
     const SplitRecommendation *recommendationFor(const std::string &path) const
     {

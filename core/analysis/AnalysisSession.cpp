@@ -3,6 +3,8 @@
 #include "OutlierDetector.h"
 #include "RangedScan.h"
 
+#include <set>
+
 namespace oe {
 
 namespace {
@@ -31,6 +33,32 @@ LiveQuery queryFor(const AnalysisRequest &request)
     query.database = request.source.database;
     query.collection = request.source.collection;
     return query;
+}
+
+// The documents a breakdown by shard may have to place: the outliers, and the largest documents
+// and longest arrays a threshold chosen later may flag.
+std::vector<std::string> placeable(const AnalysisResult &result)
+{
+    std::set<std::string> ids;
+    for (const OutlierRow &row : result.outliers.rows)
+        ids.insert(row.rawId);
+    for (const TailCandidate &c : result.profile.largestDocuments.sorted())
+        ids.insert(c.rawId);
+    for (const TailCandidate &c : result.profile.longestArrays.sorted())
+        ids.insert(c.rawId);
+    return {ids.begin(), ids.end()};
+}
+
+void readSharding(AnalysisResult *result)
+{
+    const SourceRef &source = result->request.source;
+    result->sharding = ShardBreakdown::read(source.settings, source.database, source.collection,
+                                            placeable(*result));
+    if (!result->sharding)
+        return;
+    result->profile.notes << result->sharding->layout.describe();
+    if (!result->sharding->note.isEmpty())
+        result->profile.notes << result->sharding->note;
 }
 
 bool usesRanges(const AnalysisRequest &request)
@@ -65,6 +93,9 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     result.outliers = OutlierDetector::detect(result.profile, request.detection);
     result.recommendations = SplitRecommendation::recommend(
         result.profile, request.targetPrimaryBytes, request.detection.parameters.fenceK);
+    if (request.source.kind == SourceRef::Kind::Collection &&
+        result.profile.status == CollectionProfile::Status::Complete)
+        readSharding(&result);
     return result;
 }
 

@@ -21,6 +21,7 @@ OutlierRow rowFor(const TailCandidate &c, const QString &reason, const QString &
 {
     OutlierRow row;
     row.id = DocumentId::toRelaxedJson(c.rawId);
+    row.rawId = c.rawId;
     row.docIndex = c.docIndex;
     row.bsonSize = c.docSize;
     row.reason = reason;

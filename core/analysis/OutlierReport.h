@@ -14,6 +14,7 @@ namespace oe {
 struct OutlierRow
 {
     QString id;                 // relaxed extended JSON
+    std::string rawId;          // the same _id in DocumentId's compact form
     std::uint64_t docIndex = 0; // position in the scan
     std::uint64_t bsonSize = 0;
     QString path; // empty for size reasons

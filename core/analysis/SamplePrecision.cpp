@@ -19,9 +19,15 @@ SamplePrecision::Interval SamplePrecision::interval(const Distribution &values, 
     return result;
 }
 
-SamplePrecision SamplePrecision::of(const CollectionProfile &profile)
+std::uint64_t SamplePrecision::sampleForP99Within(double points)
+{
+    return QuantileInterval::sampleSizeFor(0.99, points / 100.0);
+}
+
+SamplePrecision SamplePrecision::of(const CollectionProfile &profile, double targetPoints)
 {
     SamplePrecision result;
+    result.targetPoints = targetPoints;
     if (!profile.randomSample || profile.sizes.count() == 0)
         return result;
     const std::uint64_t n = profile.sizes.count();
@@ -34,6 +40,7 @@ SamplePrecision SamplePrecision::of(const CollectionProfile &profile)
         result.documentsAboveMax =
             std::uint64_t(std::ceil(result.shareAboveMax * double(*profile.population)));
     result.sampleForP99 = QuantileInterval::sampleSizeFor(0.99, kP99HalfWidth);
+    result.sampleForTarget = sampleForP99Within(targetPoints);
     return result;
 }
 

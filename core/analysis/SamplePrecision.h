@@ -26,10 +26,19 @@ struct SamplePrecision
     double shareAboveMax = 0.0;                     // of the population
     std::optional<std::uint64_t> documentsAboveMax; // when the population is known
     std::uint64_t sampleForP99 = 0;                 // for p99 within ±0.1 percentile points
+    double targetPoints = kDefaultTargetPoints;     // the precision the user chose for p99
+    std::uint64_t sampleForTarget = 0;              // for p99 within ±targetPoints
 
     static constexpr double kP99HalfWidth = 0.001;
+    static constexpr double kDefaultTargetPoints = 0.1;
 
-    static SamplePrecision of(const CollectionProfile &profile);
+    // `targetPoints`: the p99 precision (± percentile points, above 0 and below 1) to suggest a
+    // sample size for.
+    static SamplePrecision of(const CollectionProfile &profile,
+                              double targetPoints = kDefaultTargetPoints);
+    // The random sample that pins p99 to within ±points percentile points.
+    static std::uint64_t sampleForP99Within(double points);
+    static bool validTarget(double points) { return points > 0.0 && points < 1.0; }
     static Interval interval(const Distribution &values, double q);
 };
 

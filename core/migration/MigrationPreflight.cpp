@@ -2,6 +2,7 @@
 
 #include "ServerInfo.h"
 #include "ServerProbe.h"
+#include "ShardCatalog.h"
 
 #include "CollectionOps.h"
 #include "JournalEntry.h"
@@ -328,6 +329,35 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
     return checks.collectionExists() && checks.fieldPresent(&withField) &&
            checks.fieldIsArray(withField) && checks.fieldOutsideArrays() &&
            checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
+}
+
+bool MigrationPreflight::sharding(MongoConnection &connection, const QString &database,
+                                  SplitConfig *config, QStringList *notes, SourceError *error,
+                                  bool refuseKeyField)
+{
+    const auto layout = ShardCatalog::load(connection, database, config->collection);
+    if (!layout)
+        return true;
+    config->shardKey = layout->key.paths();
+    const QString keyField = layout->key.overlapping(config->field);
+    if (refuseKeyField && !keyField.isEmpty()) {
+        error->kind = SourceError::Kind::Usage;
+        error->source = connection.hosts();
+        error->message =
+            QStringLiteral("'%1' cannot be split: %2 is sharded on %3, and '%1' %4 the shard key "
+                           "field '%5'; a split would change where its documents live; nothing "
+                           "written")
+                .arg(config->field, layout->ns, layout->key.toText(),
+                     keyField == config->field ? QStringLiteral("is")
+                     : keyField.startsWith(config->field + QLatin1Char('.'))
+                         ? QStringLiteral("holds")
+                         : QStringLiteral("lies in"),
+                     keyField);
+        return false;
+    }
+    *notes
+        << QStringLiteral("%1; every guarded update names the shard key").arg(layout->describe());
+    return true;
 }
 
 bool MigrationPreflight::checkLayout(MongoConnection &connection, const QString &database,

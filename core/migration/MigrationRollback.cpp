@@ -39,7 +39,8 @@ struct Round
     std::vector<Write> restores, journalWrites;
     std::vector<QByteArray> restoring;                          // raw _id values being written back
     std::map<QByteArray, std::vector<std::uint64_t>> pageSizes; // items per page when read
-    std::vector<QByteArray> orphans; // pages of documents that are not split (any more)
+    std::vector<QByteArray> orphans;          // pages of documents that are not split (any more)
+    std::map<QByteArray, QByteArray> filters; // raw _id -> {_id, shard key} of the document
 };
 
 // {$push: {field: {$each: elements}}}
@@ -215,9 +216,10 @@ void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Ro
             sets.push_back({field, value});
     }
     round->restores.push_back({Write::Kind::UpdateOne,
-                               migration::guard(config, id, length, last, true),
+                               migration::guard(config, id, length, last, true, p->second),
                                migration::setUnset(sets, unsets)});
     round->restoring.push_back(id);
+    round->filters[id] = migration::byIdAndKey(config, id, p->second);
     for (const auto &page : pages)
         round->pageSizes[id].push_back(itemsIn(page, config));
 }
@@ -292,9 +294,12 @@ bool Rollback::restoreLateElements(const Round &round, const std::vector<QByteAr
         const std::vector<QByteArray> extra =
             itemsAfter(page, config,
                        seen == round.pageSizes.end() ? std::vector<std::uint64_t>() : seen->second);
-        if (!extra.empty() && !source.bulk({{Write::Kind::UpdateOne, migration::byId(id),
-                                             pushEach(config.field, extra)}},
-                                           QStringLiteral("restoring late elements"), error))
+        const auto filter = round.filters.find(id);
+        if (!extra.empty() &&
+            !source.bulk({{Write::Kind::UpdateOne,
+                           filter == round.filters.end() ? migration::byId(id) : filter->second,
+                           pushEach(config.field, extra)}},
+                         QStringLiteral("restoring late elements"), error))
             return false;
     }
     return true;

@@ -129,6 +129,8 @@ bool MigrationSession::rollback(const MigrationOptions &options, VerifyReport *r
         return OfflineSplitter::rollback(m_target.dumpPath, m_outDir, m_config, report, written,
                                          error);
     return connect(error) &&
+           MigrationPreflight::sharding(*m_connection, m_target.database, &m_config, &m_notes,
+                                        error, false) &&
            MigrationRollback::rollback(*m_connection, m_target.database, m_config, options, report,
                                        progress, error, cancel, callback);
 }

@@ -41,7 +41,8 @@ bool OverflowMigrator::prepare(SourceError *error)
         if (!m_connection)
             return false;
     }
-    if (!MigrationPreflight::check(*m_connection, m_database, m_config, &m_notes, error))
+    if (!MigrationPreflight::sharding(*m_connection, m_database, &m_config, &m_notes, error) ||
+        !MigrationPreflight::check(*m_connection, m_database, m_config, &m_notes, error))
         return false;
     m_prepared = true;
     return true;

@@ -92,7 +92,7 @@ void SplitBatchWriter::planRound(const std::vector<PendingDocument *> &work, boo
             if (!field.isEmpty())
                 sets.push_back({field, DocumentSplitter::fieldValue(r.primary, field)});
         round->trimGroups[migration::setUnset(sets, {})].push_back(
-            migration::guard(m_config, item->idValue, length, last, false));
+            migration::guard(m_config, item->idValue, length, last, false, item->original));
         round->ids.push_back(item->idValue);
     }
 }

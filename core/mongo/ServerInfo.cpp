@@ -26,6 +26,8 @@ QString ServerInfo::summary() const
                      ? ferretDbVersion + QStringLiteral(" (MongoDB ") + version + QLatin1Char(')')
                      : version,
                  topologyName());
+    if (!shards.isEmpty())
+        line += QStringLiteral(" of %1 shard(s)").arg(shards.size());
     auto yesNo = [](bool b) { return b ? QStringLiteral("yes") : QStringLiteral("no"); };
     line += QStringLiteral("; $sample %1, $bsonSize %2, transactions %3")
                 .arg(yesNo(supportsSample), yesNo(supportsBsonSize), yesNo(supportsTransactions));

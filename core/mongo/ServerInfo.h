@@ -28,6 +28,9 @@ struct ServerInfo
     bool supportsBsonSize = false;     // the $bsonSize operator
     bool supportsTransactions = false; // multi-document transactions
     QStringList notes;                 // fallbacks in words, for the user
+    // Through mongos: the cluster's shards, "id host" each (listShards); empty elsewhere, or when
+    // the user may not list them (a note says so).
+    QStringList shards;
 
     // Whether a single-document update is applied atomically, so a guard in its filter still
     // holds when the document is written: MongoDB and FerretDB 2.x (PostgreSQL with the

@@ -93,6 +93,35 @@ bool readBuildInfo(MongoConnection &connection, ServerInfo *info, SourceError *e
     return true;
 }
 
+// A mongos lists its cluster's shards (listShards needs the clusterMonitor role or better).
+void readShards(mongoc_client_t *client, ServerInfo *info)
+{
+    BsonDocument reply;
+    bson_error_t e;
+    if (!adminCommand(client, "listShards", &reply, &e)) {
+        info->notes << QStringLiteral("the shards could not be listed (listShards: %1)")
+                           .arg(QString::fromUtf8(e.message));
+        return;
+    }
+    bson_iter_t it, shards;
+    if (!bson_iter_init_find(&it, reply.get(), "shards") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+        !bson_iter_recurse(&it, &shards))
+        return;
+    while (bson_iter_next(&shards)) {
+        if (!BSON_ITER_HOLDS_DOCUMENT(&shards))
+            continue;
+        auto text = [&](const char *key) {
+            bson_iter_t f;
+            return bson_iter_recurse(&shards, &f) && bson_iter_find(&f, key) &&
+                           BSON_ITER_HOLDS_UTF8(&f)
+                       ? QString::fromUtf8(bson_iter_utf8(&f, nullptr))
+                       : QString();
+        };
+        const QString id = text("_id"), host = text("host");
+        info->shards << QString(id + QLatin1Char(' ') + host).trimmed();
+    }
+}
+
 void addNotes(ServerInfo *info)
 {
     if (!info->supportsSample)
@@ -128,6 +157,8 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
         (info->topology == ServerInfo::Topology::ReplicaSet && info->maxWireVersion >= 7) ||
         (info->topology == ServerInfo::Topology::Sharded && info->maxWireVersion >= 8);
     info->supportsTransactions = replicated && sessions && !info->isFerretDb;
+    if (info->topology == ServerInfo::Topology::Sharded)
+        readShards(MongoDriver::client(connection), info);
     addNotes(info);
     return true;
 }

@@ -78,6 +78,8 @@ void appendPrecisionRows(const SamplePrecision &precision, QList<QPair<QString, 
     row("documents_above_sample_max",
         precision.documentsAboveMax ? QString::number(*precision.documentsAboveMax) : QString());
     row("sample_for_p99_within_0_1", QString::number(precision.sampleForP99));
+    row("p99_precision_target", QString::number(precision.targetPoints, 'g', 6));
+    row("sample_for_p99_target", QString::number(precision.sampleForTarget));
 }
 
 } // namespace
@@ -100,7 +102,7 @@ QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
     row("size_max", num(s.max()));
     row("size_mean", dec(s.mean()));
     row("size_total", num(s.sum()));
-    appendPrecisionRows(SamplePrecision::of(p), rows);
+    appendPrecisionRows(SamplePrecision::of(p, r.p99PrecisionPoints), rows);
     row("outlier_documents", num(r.outliers.outlierDocuments));
     row("size_threshold", num(r.outliers.size.value));
     row("size_outliers", num(r.outliers.sizeOutliers));
@@ -250,6 +252,19 @@ bool ReportWriter::recommendations(const Report &r, QIODevice *out)
     return csv.flush();
 }
 
+bool ReportWriter::shards(const Report &r, QIODevice *out)
+{
+    CsvWriter csv(out, {QStringLiteral("shard"), QStringLiteral("host"), QStringLiteral("chunks"),
+                        QStringLiteral("jumbo_chunks"), QStringLiteral("outlier_documents"),
+                        QStringLiteral("outlier_bytes"), QStringLiteral("bytes_over_threshold")});
+    if (r.sharding)
+        for (const ShardBreakdown::Row &row : r.sharding->rows(r.outliers))
+            csv.addRow({row.shard, row.host, QString::number(row.chunks),
+                        QString::number(row.jumboChunks), num(row.outlierDocuments),
+                        num(row.outlierBytes), num(row.bytesOverThreshold)});
+    return csv.flush();
+}
+
 bool ReportWriter::write(const QString &directory, const Report &report, QString *error,
                          QStringList *written)
 {
@@ -267,12 +282,15 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         {"top_documents.csv", &ReportWriter::topDocuments},
         {"top_arrays.csv", &ReportWriter::topArrays},
         {"recommendations.csv", &ReportWriter::recommendations},
+        {"shards.csv", &ReportWriter::shards},
         {"summary.csv", &ReportWriter::summary},
     };
     const QDir dir(directory);
     StagedOutput output;
     SourceError failure;
     for (const auto &[name, writer] : files) {
+        if (writer == &ReportWriter::shards && !report.sharding)
+            continue;
         QIODevice *device = output.add(dir.filePath(QString::fromLatin1(name)), &failure);
         if (!device)
             break;

@@ -25,12 +25,19 @@ public:
         const std::vector<SplitRecommendation> &recommendations;
         const DetectionOptions &detection;
         int topK = 20;
+        const ShardBreakdown *sharding = nullptr; // a sharded collection's, else none
+        double p99PrecisionPoints = 0.1;          // the precision a sample size is suggested for
 
         // The reports of an analysis, as the CLI writes them and the desktop app exports them.
         static Report of(const AnalysisResult &result, int topK = 20)
         {
-            return {result.profile, result.outliers, result.recommendations,
-                    result.request.detection, topK};
+            return {result.profile,
+                    result.outliers,
+                    result.recommendations,
+                    result.request.detection,
+                    topK,
+                    result.sharding ? &*result.sharding : nullptr,
+                    result.request.p99PrecisionPoints};
         }
     };
 
@@ -52,6 +59,9 @@ public:
     static bool topDocuments(const Report &report, QIODevice *out);
     static bool topArrays(const Report &report, QIODevice *out);
     static bool recommendations(const Report &report, QIODevice *out);
+    // shards.csv, written only for a sharded collection: per shard, its chunks (jumbo ones too)
+    // and the outliers it holds.
+    static bool shards(const Report &report, QIODevice *out);
 
     static QString typesText(const FieldProfile &field);
 };

@@ -7,6 +7,7 @@
 #include "MongoConnection.h"
 #include "ServerInfo.h"
 #include "ServerProbe.h"
+#include "ShardCatalog.h"
 #include "SplitMix64.h"
 
 #include <mongoc/mongoc.h>
@@ -134,48 +135,6 @@ bool firstId(MongoConnection &connection, mongoc_collection_t *coll, const LiveQ
                  nullptr, error, [&](QByteArray id) { ids->push_back(std::move(id)); });
 }
 
-// The lower bounds of the chunks of a collection sharded on {_id: 1}; empty when it is not.
-std::vector<QByteArray> chunkLowerBounds(MongoConnection &connection, const LiveQuery &query)
-{
-    mongoc_client_t *client = MongoDriver::client(connection);
-    const CollectionHandle collections(
-        mongoc_client_get_collection(client, "config", "collections"));
-    const BsonDocument byNs =
-        BsonDocument::adopt(BCON_NEW("_id", BCON_UTF8(qPrintable(query.ns()))));
-    const CursorHandle found(
-        mongoc_collection_find_with_opts(collections.get(), byNs.get(), nullptr, nullptr));
-    const bson_t *entry = nullptr;
-    if (!mongoc_cursor_next(found.get(), &entry))
-        return {};
-    bson_iter_t it, key;
-    // Only a range key on _id alone gives boundaries in _id (hashed keys do not).
-    if (!bson_iter_init_find(&it, entry, "key") || !BSON_ITER_HOLDS_DOCUMENT(&it) ||
-        !bson_iter_recurse(&it, &key) || !bson_iter_next(&key) ||
-        std::string_view(bson_iter_key(&key)) != "_id" || !BSON_ITER_HOLDS_NUMBER(&key) ||
-        bson_iter_next(&key))
-        return {};
-    // MongoDB 5.0+ links chunks by the collection's uuid, older versions by namespace.
-    BsonDocument chunkFilter;
-    if (bson_iter_init_find(&it, entry, "uuid"))
-        bson_append_iter(chunkFilter.get(), "uuid", 4, &it);
-    else
-        BSON_APPEND_UTF8(chunkFilter.get(), "ns", qPrintable(query.ns()));
-    const CollectionHandle chunks(mongoc_client_get_collection(client, "config", "chunks"));
-    const BsonDocument opts =
-        BsonDocument::adopt(BCON_NEW("projection", "{", "min", BCON_INT32(1), "}"));
-    const CursorHandle cursor(
-        mongoc_collection_find_with_opts(chunks.get(), chunkFilter.get(), opts.get(), nullptr));
-    std::vector<QByteArray> bounds;
-    const bson_t *chunk = nullptr;
-    while (mongoc_cursor_next(cursor.get(), &chunk)) {
-        bson_iter_t min, id;
-        if (bson_iter_init_find(&min, chunk, "min") && BSON_ITER_HOLDS_DOCUMENT(&min) &&
-            bson_iter_recurse(&min, &id) && bson_iter_find(&id, "_id"))
-            bounds.push_back(bsonraw::valueOf(&id));
-    }
-    return bounds;
-}
-
 } // namespace
 
 std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection, const LiveQuery &query,
@@ -185,9 +144,10 @@ std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection, con
     ServerInfo info;
     if (!ServerProbe::probe(connection, query.database, &info, error))
         return std::nullopt;
-    if (info.topology == ServerInfo::Topology::Sharded) {
-        IdRangePlan chunked =
-            IdRangePlan::fromChunkBounds(chunkLowerBounds(connection, query), ranges);
+    // A collection sharded on {_id: 1} (config.collections, as mongos serves it) is cut at its
+    // chunks' boundaries.
+    if (const auto layout = ShardCatalog::load(connection, query.database, query.collection)) {
+        IdRangePlan chunked = IdRangePlan::fromChunkBounds(layout->idLowerBounds(), ranges);
         if (!chunked.isWhole())
             return chunked;
     }

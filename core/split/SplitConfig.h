@@ -23,6 +23,10 @@ struct SplitConfig
     QString countField; // optional: total length, like activityCount
     QString pagesField; // optional: number of pages, like overflowPages
     QString filter;     // optional extended JSON: only these documents
+    // Set by the preflight from the cluster, never by the user: the fields of the collection's
+    // shard key when it is sharded, which every guarded update filter names (mongos routes an
+    // update by them).
+    QStringList shardKey;
     // Schema drift: a document whose field is missing or not an array is left as it is and
     // counted as skipped; strict refuses the whole split instead. Not part of the journaled
     // layout: it decides what a run accepts, not where elements go.

@@ -4,6 +4,7 @@
 
 #include "BsonDocument.h"
 #include "BsonRaw.h"
+#include "DocumentSplitter.h"
 #include "SplitConfig.h"
 
 #include <QByteArray>
@@ -83,13 +84,41 @@ inline QByteArray candidates(const SplitConfig &c)
     });
 }
 
-// The guard proving a document is as it was read: same _id, same array length, same last
-// element, and the flag still in the state expected.
-inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::uint64_t length,
-                        const QByteArray &lastElement, bool flagged)
+// A sharded collection's key fields with their values in `document` (null when missing, as the
+// server takes them), so that mongos can route the update to the shard holding the document.
+inline void appendShardKey(bson_t *d, const SplitConfig &c, const QByteArray &document)
+{
+    for (const QString &path : c.shardKey) {
+        if (path == QLatin1String("_id"))
+            continue;
+        const QByteArray k = path.toUtf8();
+        const QByteArray value = DocumentSplitter::fieldValue(document, path);
+        if (value.isEmpty())
+            bson_append_null(d, k.constData(), int(k.size()));
+        else
+            bsonraw::append(d, k.constData(), int(k.size()), value);
+    }
+}
+
+// {_id: id, <shard key fields>: values}: one document of the collection, by its _id and, on a
+// sharded collection, its shard key as `document` holds it.
+inline QByteArray byIdAndKey(const SplitConfig &c, const QByteArray &idValue,
+                             const QByteArray &document)
 {
     return build([&](bson_t *d) {
         bsonraw::append(d, "_id", 3, idValue);
+        appendShardKey(d, c, document);
+    });
+}
+
+// The guard proving a document is as it was read: same _id (and shard key, from `document`),
+// same array length, same last element, and the flag still in the state expected.
+inline QByteArray guard(const SplitConfig &c, const QByteArray &idValue, std::uint64_t length,
+                        const QByteArray &lastElement, bool flagged, const QByteArray &document)
+{
+    return build([&](bson_t *d) {
+        bsonraw::append(d, "_id", 3, idValue);
+        appendShardKey(d, c, document);
         const QByteArray field = c.field.toUtf8();
         bson_t size, flag;
         bson_append_document_begin(d, field.constData(), int(field.size()), &size);

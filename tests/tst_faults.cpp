@@ -5,19 +5,17 @@
 // is kept, and the resumed scan ends with the reports of one that met no fault.
 #include "CliRunner.h"
 #include "LiveDocuments.h"
+#include "ScanFixtures.h"
 #include "Toxiproxy.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
-#include <set>
 
 class TestFaults : public QObject
 {
@@ -35,17 +33,7 @@ class TestFaults : public QObject
 
     static std::map<QString, QByteArray> reports(const QString &dir)
     {
-        std::map<QString, QByteArray> files;
-        const QDir d(dir);
-        for (const QString &name : d.entryList({QStringLiteral("*.csv")}, QDir::Files)) {
-            QFile f(d.filePath(name));
-            if (!f.open(QIODevice::ReadOnly))
-                return {};
-            QList<QByteArray> lines = f.readAll().split('\n');
-            lines.removeIf([](const QByteArray &l) { return l.startsWith("seconds,"); });
-            files[name] = lines.join('\n');
-        }
-        return files;
+        return fixtures::reportFiles(dir);
     }
     QString summaryValue(const QString &dir, const QString &metric) const
     {
@@ -62,12 +50,6 @@ class TestFaults : public QObject
         return runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--uri"), uri} + kScan +
                           QStringList{QStringLiteral("--out"), m_dir.filePath(out)} + extra,
                       300000);
-    }
-    QString stateFile() const
-    {
-        const QDir dir(m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans")));
-        const QStringList files = dir.entryList({QStringLiteral("*.oescan")}, QDir::Files);
-        return files.isEmpty() ? QString() : dir.filePath(files.first());
     }
     int stateFiles() const
     {
@@ -170,19 +152,11 @@ private slots:
                                    QStringLiteral("--checkpoint-ms"), QStringLiteral("0")});
         p.start();
         QVERIFY(p.waitForStarted());
-        // Stall once documents are being read: the state is rewritten after every batch of
-        // every range (--checkpoint-ms 0); the range of other _id types (none here) writes it
-        // at most twice on its own, so a third version means a typed range has read documents.
-        QElapsedTimer waited;
-        waited.start();
-        std::set<QDateTime> versions;
-        while (versions.size() < 3 && p.state() != QProcess::NotRunning &&
-               waited.elapsed() < 60000) {
-            if (const QString state = stateFile(); !state.isEmpty())
-                versions.insert(QFileInfo(state).lastModified());
-            QTest::qWait(1);
-        }
-        QVERIFY2(p.state() == QProcess::Running, "the scan ended before it had read documents");
+        // Stall once a typed range has read documents (not at the first state, which the
+        // empty range of other _id types may write before the others have connected).
+        QVERIFY2(fixtures::waitForScanProgress(
+                     p, m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans"))),
+                 "the scan ended before it had read documents");
         QString error;
         QVERIFY2(m_proxy.addToxic(QStringLiteral("stall"), QStringLiteral("timeout"),
                                   QStringLiteral("downstream"), QStringLiteral("{\"timeout\": 0}"),

@@ -29,6 +29,18 @@ class TestGuiLive : public QObject
     QString m_dump;
     QList<fixtures::ReferenceDocument> m_ref;
 
+    // Shows `window` connected to the test's server, its databases listed.
+    bool connectTo(MainWindow &window) const
+    {
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        ConnectionSettings settings;
+        settings.uri = m_uri;
+        window.addConnection(QStringLiteral("ferretdb"), settings);
+        return loaded.wait(60000) && loaded.first().at(1).toBool();
+    }
+
 private slots:
     void initTestCase()
     {
@@ -64,14 +76,7 @@ private slots:
     void browseAnalyseAndOpen()
     {
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
-        ConnectionSettings settings;
-        settings.uri = m_uri;
-        window.addConnection(QStringLiteral("ferretdb"), settings);
-        QVERIFY(loaded.wait(60000));
-        QVERIFY2(loaded.first().at(1).toBool(), qPrintable(window.lastError()));
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
 
         SourceTreeModel *model = window.sourceModel();
         const QModelIndex conn = model->index(0, 0);
@@ -131,13 +136,7 @@ private slots:
     void parallelFullScan()
     {
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
-        ConnectionSettings settings;
-        settings.uri = m_uri;
-        window.addConnection(QStringLiteral("ferretdb"), settings);
-        QVERIFY(loaded.wait(60000));
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
         SourceTreeModel *model = window.sourceModel();
         const QModelIndex feeds = model->findCollection(
             model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));

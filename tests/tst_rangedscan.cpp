@@ -1,6 +1,7 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "LiveDocuments.h"
+#include "ScanFixtures.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -38,21 +39,7 @@ class TestRangedScan : public QObject
     // Every report file of an analyze run, the summary without its `seconds` row.
     static std::map<QString, QByteArray> reports(const QString &dir)
     {
-        std::map<QString, QByteArray> files;
-        const QDir d(dir);
-        for (const QString &name : d.entryList({QStringLiteral("*.csv")}, QDir::Files)) {
-            QFile f(d.filePath(name));
-            if (!f.open(QIODevice::ReadOnly))
-                return {};
-            QByteArray bytes = f.readAll();
-            if (name == QLatin1String("summary.csv")) {
-                QList<QByteArray> lines = bytes.split('\n');
-                lines.removeIf([](const QByteArray &l) { return l.startsWith("seconds,"); });
-                bytes = lines.join('\n');
-            }
-            files[name] = bytes;
-        }
-        return files;
+        return fixtures::reportFiles(dir);
     }
     QString analyze(const QString &collection, const QString &name, const QStringList &extra)
     {
@@ -258,13 +245,10 @@ private slots:
                            scanArgs);
             p.start();
             QVERIFY(p.waitForStarted());
-            // Stop it once its state exists, a random moment later (each batch of 5 saves the
-            // state: the client's own work keeps the scan going for a while on any server).
-            QElapsedTimer waited;
-            waited.start();
-            while (stateFiles() == 0 && p.state() != QProcess::NotRunning &&
-                   waited.elapsed() < 60000)
-                QTest::qWait(2);
+            // Stop it once a typed range has saved documents, a random moment later (each
+            // batch of 5 saves the state: the client's own work keeps the scan going for a
+            // while on any server).
+            fixtures::waitForScanProgress(p, stateDir());
             QTest::qWait(int(QRandomGenerator::global()->bounded(150)));
             if (p.state() == QProcess::Running) {
                 ::kill(pid_t(p.processId()), signal);

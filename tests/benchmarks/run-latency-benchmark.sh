@@ -72,6 +72,15 @@ set_latency() {
   fi
 }
 
+# Runs a benchmark script, shows its report as it comes, and keeps it in $out.
+run_bench() {
+  local name=$1
+  shift
+  bash "$script_dir/$name" "$@" >"$BENCH_WORK/report.out"
+  cat "$BENCH_WORK/report.out"
+  out=$(cat "$BENCH_WORK/report.out")
+}
+
 summary=()
 IFS=, read -r -a lat_list <<<"$latencies"
 for ms in "${lat_list[@]}"; do
@@ -80,18 +89,18 @@ for ms in "${lat_list[@]}"; do
   echo "################ +$ms ms per round trip (toxiproxy latency toxic, $BENCH_SERVER_DESC) ################"
   line="+$ms ms:"
   if [[ ,$only, == *,split,* ]]; then
-    out=$(bash "$script_dir/run-split-benchmark.sh" --no-build --build-dir "$build_dir" \
-      --uri "$proxy_uri" --docs "$split_docs" --runs 1 | tee /dev/stderr)
+    run_bench run-split-benchmark.sh --no-build --build-dir "$build_dir" \
+      --uri "$proxy_uri" --docs "$split_docs" --runs 1
     line+=" split/naive $(awk '/split docs\/s \/ naive docs\/s/ { print $(NF-4); exit }' <<<"$out")x;"
   fi
   if [[ ,$only, == *,analyze,* ]]; then
-    out=$(bash "$script_dir/run-live-benchmark.sh" --no-build --build-dir "$build_dir" \
-      --uri "$proxy_uri" --docs "$scan_docs" --runs 2 --batch-sizes default | tee /dev/stderr)
+    run_bench run-live-benchmark.sh --no-build --build-dir "$build_dir" \
+      --uri "$proxy_uri" --docs "$scan_docs" --runs 2 --batch-sizes default
     line+=" analyze/drain $(awk '/analyze docs\/s \/ drain docs\/s/ { print $(NF-4); exit }' <<<"$out")x;"
   fi
   if [[ ,$only, == *,parallel,* ]]; then
-    out=$(bash "$script_dir/run-parallel-benchmark.sh" --no-build --build-dir "$build_dir" \
-      --uri "$proxy_uri" --docs "$scan_docs" --runs 1 | tee /dev/stderr)
+    run_bench run-parallel-benchmark.sh --no-build --build-dir "$build_dir" \
+      --uri "$proxy_uri" --docs "$scan_docs" --runs 1
     line+=" docs/s$(awk '$1 == "drain" || $1 == "analyze" { printf " %s %s", $1, $3 } $1 == "parallel" { printf " parallel-%s %s", $2, $4 }' <<<"$out")"
   fi
   summary+=("$line")

@@ -17,6 +17,9 @@
 #   --parallel LIST   range counts, comma-separated (default 1,2)
 #   --runs N          runs of each (default 2)
 #   --uri URI         measure on this server instead of starting FerretDB (server CPU unknown)
+#   --socket-timeout-ms MS  socketTimeoutMS for every measured client (e.g. 3600000). FerretDB 1.x
+#                     sorts a whole range before its first batch: at 100k documents and more,
+#                     --parallel 2 needs more than the default 120 s
 #   --no-build        use the binaries as they are
 set -euo pipefail
 
@@ -32,6 +35,7 @@ docs=1000000
 parallel_list=1,2
 runs=2
 uri=
+socket_timeout=
 do_build=1
 while (($#)); do
   case $1 in
@@ -40,6 +44,7 @@ while (($#)); do
     --parallel) parallel_list=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --uri) uri=$2; shift 2 ;;
+    --socket-timeout-ms) socket_timeout=$2; shift 2 ;;
     --no-build) do_build=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -83,16 +88,22 @@ measure() { # NAME COMMAND...: one run; keeps the best wall time and its row
   fi
 }
 
+scan_uri=$BENCH_URI
+if [[ -n $socket_timeout ]]; then
+  [[ $scan_uri == *\?* ]] && scan_uri+="&" || { [[ $scan_uri == */ ]] || scan_uri+=/; scan_uri+="?"; }
+  scan_uri+="socketTimeoutMS=$socket_timeout"
+fi
+
 names=(drain analyze)
 IFS=', ' read -r -a plist <<<"$parallel_list"
 for n in "${plist[@]}"; do names+=("parallel $n"); done
 for ((run = 1; run <= runs; run++)); do
   echo "run $run/$runs ..." >&2
-  measure drain "$drain" "$BENCH_URI" "$db" "$coll"
-  measure analyze "$cli" analyze --uri "$BENCH_URI" --db "$db" --collection "$coll" --full --quiet \
+  measure drain "$drain" "$scan_uri" "$db" "$coll"
+  measure analyze "$cli" analyze --uri "$scan_uri" --db "$db" --collection "$coll" --full --quiet \
     --out "$BENCH_WORK/single"
   for n in "${plist[@]}"; do
-    measure "parallel $n" "$cli" analyze --uri "$BENCH_URI" --db "$db" --collection "$coll" --full \
+    measure "parallel $n" "$cli" analyze --uri "$scan_uri" --db "$db" --collection "$coll" --full \
       --parallel "$n" --quiet --out "$BENCH_WORK/p$n"
   done
 done

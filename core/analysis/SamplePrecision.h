@@ -32,13 +32,12 @@ struct SamplePrecision
     static constexpr double kP99HalfWidth = 0.001;
     static constexpr double kDefaultTargetPoints = 0.1;
 
-    // `targetPoints`: the p99 precision (± percentile points, above 0 and below 1) to suggest a
-    // sample size for.
+    // `targetPoints`: the p99 precision (± percentile points; the CLI takes 0.0001 to 0.99) to
+    // suggest a sample size for.
     static SamplePrecision of(const CollectionProfile &profile,
                               double targetPoints = kDefaultTargetPoints);
     // The random sample that pins p99 to within ±points percentile points.
     static std::uint64_t sampleForP99Within(double points);
-    static bool validTarget(double points) { return points > 0.0 && points < 1.0; }
     static Interval interval(const Distribution &values, double q);
 };
 

@@ -20,7 +20,8 @@
 // must write the same reports, byte for byte (but the run's seconds), for every N, on the demo
 // data and on a collection whose _ids mix nine BSON types; the figures must equal the
 // single-cursor scan's; a scan killed (SIGKILL) or interrupted (SIGINT) at random points and
-// resumed must end with the reports of one that never stopped.
+// resumed must end with the reports of one that never stopped; a complete scan whose reports
+// could not be written keeps its state until they are.
 class TestRangedScan : public QObject
 {
     Q_OBJECT
@@ -296,6 +297,50 @@ private slots:
                              return l;
                          }())
                              .join(QLatin1Char('/'))));
+    }
+
+    // A scan that completed but could not write its reports (here: --out lies under a file)
+    // keeps its state: --resume writes the reports of the whole scan without reading again, and
+    // only then is the state dropped. (A crash while the reports are written is the same case.)
+    void unwrittenReportsResumeWithoutReading()
+    {
+        const QStringList scanArgs{QStringLiteral("--parallel"), QStringLiteral("2")};
+        const QString whole =
+            analyze(QStringLiteral("books"), QStringLiteral("whole-io"), scanArgs);
+        QVERIFY(!whole.isEmpty());
+        QCOMPARE(stateFiles(), 0);
+        QFile blocker(m_dir.filePath(QStringLiteral("blocker")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const CliRun failed =
+            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("books")) +
+                QStringList{QStringLiteral("--full"), QStringLiteral("--top"),
+                            QStringLiteral("500"), QStringLiteral("--out"),
+                            m_dir.filePath(QStringLiteral("blocker/reports"))} +
+                scanArgs);
+        QCOMPARE(failed.exitCode, 3);
+        QVERIFY2(failed.err.contains(QStringLiteral("cannot create the output directory")),
+                 qPrintable(failed.err));
+        QVERIFY2(failed.err.contains(QStringLiteral("with --resume writes the reports")),
+                 qPrintable(failed.err));
+        QCOMPARE(stateFiles(), 1);
+
+        const QString resumed = analyze(QStringLiteral("books"), QStringLiteral("resumed-io"),
+                                        scanArgs + QStringList{QStringLiteral("--resume")});
+        QVERIFY(!resumed.isEmpty());
+        const auto expected = reports(whole);
+        const auto got = reports(resumed);
+        QCOMPARE(got.size(), expected.size());
+        for (const auto &[name, bytes] : got)
+            QVERIFY2(bytes == expected.at(name), qPrintable(name));
+        const QRegularExpressionMatch documents =
+            QRegularExpression(QStringLiteral("\\ndocuments,(\\d+)\\r\\n"))
+                .match(QString::fromUtf8(expected.at(QStringLiteral("summary.csv"))));
+        QVERIFY(documents.hasMatch());
+        QVERIFY2(m_lastErr.contains(QStringLiteral("resumed: %1 documents were read before")
+                                        .arg(documents.captured(1))),
+                 qPrintable(m_lastErr));
+        QCOMPARE(stateFiles(), 0);
     }
 
     void resumeWithoutStateStartsAfresh()

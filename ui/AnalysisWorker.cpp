@@ -15,7 +15,7 @@ void AnalysisWorker::run(const AnalysisRequest &requested)
     // reader thread would leave the GUI thread waiting for the scheduler.
     if (request.threads == 0)
         request.threads = std::max(1, QThread::idealThreadCount() - 1);
-    emit finished(
+    AnalysisResult result =
         AnalysisSession::run(request, &m_cancel, [this](const AnalysisSession::Progress &p) {
             AnalysisProgress progress;
             progress.documents = p.documents;
@@ -25,7 +25,9 @@ void AnalysisWorker::run(const AnalysisRequest &requested)
             progress.seconds = p.seconds;
             progress.sizesSoFar = p.sizesSoFar;
             emit progressed(progress);
-        }));
+        });
+    AnalysisSession::release(result); // the window holds the result from here
+    emit finished(result);
 }
 
 } // namespace oe

@@ -410,8 +410,13 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
             std::fprintf(stderr, "%s\n", qPrintable(note));
     if (result.sourceUnreadable())
         return cli::fail(cli::exitCodeFor(result.profile.error), result.profile.error.toString());
-    if (const int rc = output(parser, result); rc != ExitSuccess)
+    if (const int rc = output(parser, result); rc != ExitSuccess) {
+        if (!result.profile.keptState.isEmpty() && !result.profile.isPartial())
+            std::fprintf(stderr, "the scan state is kept: the same command with --resume writes "
+                                 "the reports without reading the collection again\n");
         return rc;
+    }
+    oe::AnalysisSession::release(result);
     if (result.profile.status == oe::CollectionProfile::Status::Cancelled)
         return cli::fail(ExitInterrupted,
                          QStringLiteral("interrupted: reports cover the %1 documents read; the "

@@ -99,6 +99,11 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     return result;
 }
 
+void AnalysisSession::release(const AnalysisResult &result)
+{
+    RangedScan::release(result.profile);
+}
+
 AnalysisResult AnalysisSession::redetect(const AnalysisResult &result,
                                          const DetectionOptions &detection)
 {

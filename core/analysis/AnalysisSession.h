@@ -22,6 +22,10 @@ public:
     static AnalysisResult run(const AnalysisRequest &request,
                               const std::atomic<bool> *cancel = nullptr,
                               const ProgressCallback &progress = {});
+    // Call once the result is delivered (its reports written, or shown): drops the state a
+    // complete range scan kept, so --resume would start again. Until then a crash loses nothing
+    // read: --resume gives the same result without reading the collection again.
+    static void release(const AnalysisResult &result);
     // A fresh source reading what `request` reads (the same sample, seed, filter and limits),
     // for work that follows an analysis over the same documents (the split preview's plan).
     static std::unique_ptr<DocumentSource> openSource(const AnalysisRequest &request);

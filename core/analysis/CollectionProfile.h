@@ -41,6 +41,10 @@ struct CollectionProfile
     // What the scan tells the user about how it read (a parallel plan, a resumed state): shown
     // by the CLI and the window, never written into the reports.
     QStringList notes;
+    // A range scan's saved state (its identity), kept after the scan completes until the result
+    // is delivered (AnalysisSession::release): a crash while the reports are written leaves a
+    // state that --resume turns into the reports without reading again. Empty for other scans.
+    QString keptState;
 
     bool isPartial() const { return status != Status::Complete; }
     // Adds what `other` counted over other documents (a range of a parallel scan, or what a

@@ -316,20 +316,23 @@ CollectionProfile RangedScan::Scan::finish()
         return offsets[std::size_t(index >> kPositionBits)] +
                (index & ((std::uint64_t(1) << kPositionBits) - 1));
     });
+    // The state is saved either way: a complete one is released by whoever delivers the
+    // result (AnalysisSession::release), so nothing read is lost before the reports exist.
     const bool complete = !m_error.isError() && !cancelled;
-    if (complete) {
-        ScanCheckpoint::remove(m_checkpoint.identity);
-    } else {
+    {
+        std::lock_guard lock(m_mutex);
         saveCheckpoint(true);
+    }
+    if (!complete)
         m_notes << QStringLiteral("scan state saved in %1: run the same command with --resume to "
                                   "continue")
                        .arg(ScanCheckpoint::pathFor(m_checkpoint.identity));
-    }
     profile.status = m_error.isError() ? CollectionProfile::Status::Failed
                      : cancelled       ? CollectionProfile::Status::Cancelled
                                        : CollectionProfile::Status::Complete;
     profile.error = m_error;
     profile.seconds = m_checkpoint.seconds + double(m_clock.nsecsElapsed()) / 1e9;
+    profile.keptState = m_checkpoint.identity;
     return profile;
 }
 
@@ -377,6 +380,12 @@ QString RangedScan::identity(const Request &request, const QString &hosts)
                        QString::number(l.longestArraysCapacity),
                        QString::number(l.perPathCapacity)}
         .join(QLatin1Char('\n'));
+}
+
+void RangedScan::release(const CollectionProfile &profile)
+{
+    if (profile.status == CollectionProfile::Status::Complete && !profile.keptState.isEmpty())
+        ScanCheckpoint::remove(profile.keptState);
 }
 
 CollectionProfile RangedScan::run(const Request &request, const std::atomic<bool> *cancel,

@@ -14,8 +14,9 @@ namespace oe {
 // `_id` order (IdRangePlanner cuts them; `_id`s of other types are read once by one more
 // cursor), each walking its own profile; the profiles merge exactly, and documents are
 // numbered by their rank in `_id` order, so every number of ranges gives the same reports.
-// Resumable: the state (ScanCheckpoint) is saved every few seconds and when the scan stops
-// early; `resume` continues from it, and the result equals a scan that never stopped.
+// Resumable: the state (ScanCheckpoint) is saved every few seconds and when the scan stops,
+// complete or not; `resume` continues from it, and the result equals a scan that never stopped.
+// A complete scan's state stays until release(): the reports come from it if they were lost.
 // Blocking; call it from a worker thread or the CLI. Progress may come from any of its threads
 // (one call at a time).
 class RangedScan
@@ -33,6 +34,9 @@ public:
 
     static CollectionProfile run(const Request &request, const std::atomic<bool> *cancel = nullptr,
                                  const Analyzer::ProgressCallback &progress = {});
+    // Drops the state a complete scan kept (CollectionProfile::keptState) once its result is
+    // delivered; a cancelled or failed scan's state stays for --resume.
+    static void release(const CollectionProfile &profile);
     // What identifies a scan's saved state: cluster, namespace, filter, ranges, scan limits.
     static QString identity(const Request &request, const QString &hosts);
 

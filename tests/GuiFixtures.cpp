@@ -2,6 +2,7 @@
 
 #include "AnalysisWorker.h"
 #include "DemoDataGenerator.h"
+#include "MainWindow.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -59,6 +60,15 @@ std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, con
         if (d.longestArrayPath == path && d.longestArrayLength > keep)
             n += d.longestArrayLength - keep;
     return n;
+}
+
+void showConnecting(oe::MainWindow &window, const QString &uri)
+{
+    window.setInteractive(false);
+    window.show();
+    oe::ConnectionSettings settings;
+    settings.uri = uri;
+    window.addConnection(QStringLiteral("ferretdb"), settings);
 }
 
 } // namespace guifixtures

@@ -5,6 +5,10 @@
 
 #include <QString>
 
+namespace oe {
+class MainWindow;
+}
+
 namespace guifixtures {
 
 // Writes a demo dataset (DemoDataGenerator, deterministic) into `dir`; its path.
@@ -20,4 +24,7 @@ std::uint64_t arraysLongerThan(const QList<fixtures::ReferenceDocument> &docs, c
                                std::uint64_t length);
 std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, const QString &path,
                              std::uint64_t keep);
+// Shows `window` (non-interactive: errors go to its signal, not a dialog) and adds a connection
+// named "ferretdb" to `uri`; its databases load in the background (connectionLoaded says when).
+void showConnecting(oe::MainWindow &window, const QString &uri);
 } // namespace guifixtures

@@ -32,12 +32,8 @@ class TestGuiLive : public QObject
     // Shows `window` connected to the test's server, its databases listed.
     bool connectTo(MainWindow &window) const
     {
-        window.setInteractive(false);
-        window.show();
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
-        ConnectionSettings settings;
-        settings.uri = m_uri;
-        window.addConnection(QStringLiteral("ferretdb"), settings);
+        guifixtures::showConnecting(window, m_uri);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
     }
 

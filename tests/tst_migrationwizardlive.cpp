@@ -246,12 +246,8 @@ private slots:
         const std::uint64_t toSplit = splitAndStop(state, collection);
 
         MainWindow window;
-        window.setInteractive(false);
-        window.show();
         QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);
-        ConnectionSettings settings;
-        settings.uri = m_uri;
-        window.addConnection(QStringLiteral("ferretdb"), settings);
+        guifixtures::showConnecting(window, m_uri);
         QVERIFY(found.wait(120000));
         const QStringList runs = found.first().at(1).toStringList();
         QVERIFY2(runs.join(QLatin1Char(' ')).contains(QStringLiteral("oe_wizard.") + collection),

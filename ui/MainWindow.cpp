@@ -10,8 +10,7 @@
 #include "ArraysPage.h"
 #include "Catalog.h"
 #include "CollectionView.h"
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
+#include "ConnectPrompt.h"
 #include "DemoPreparer.h"
 #include "DocumentLoader.h"
 #include "DocumentViewer.h"
@@ -22,8 +21,8 @@
 #include "MainToolBar.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"
-#include "PasswordVault.h"
 #include "ReportWriter.h"
+#include "ShortcutPriority.h"
 #include "SourceState.h"
 #include "SourceTreeModel.h"
 #include "UriRedactor.h"
@@ -33,7 +32,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QHeaderView>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -55,7 +53,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
       m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
       m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
-      m_vault(new PasswordVault(this)), m_interrupted(new InterruptedRunWatcher(this))
+      m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -118,6 +116,12 @@ void MainWindow::wire()
             runAnalysis();
     });
     connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
+    connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
+        showError(tr("Remember password"),
+                  tr("The system keychain did not store the password; it was not saved anywhere "
+                     "else."),
+                  error);
+    });
     connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
     connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
         showError(tr("Demo data"), tr("The demo data could not be written."), error);
@@ -211,7 +215,7 @@ void MainWindow::createActions()
     m_whatIfAction = analysis->addAction(tr("&What if… (time appends on this server)"), this,
                                          [this] { openWhatIf(); });
     m_whatIfAction->setEnabled(false);
-    qApp->installEventFilter(this);
+    new ShortcutPriority(this, {m_exportAction, m_exportReportAction, m_migrateAction});
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
@@ -287,25 +291,8 @@ void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
 
 void MainWindow::showConnectDialog()
 {
-    ConnectionDialog dialog(m_vault, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const RecentConnection recent = dialog.recent();
-    if (dialog.rememberPassword()) {
-        connect(
-            m_vault, &PasswordVault::stored, this,
-            [this](const QString &, bool ok, const QString &error) {
-                if (!ok)
-                    showError(tr("Remember password"),
-                              tr("The system keychain did not store the password; it was not "
-                                 "saved anywhere else."),
-                              error);
-            },
-            Qt::SingleShotConnection);
-        m_vault->store(recent.keychainKey(), dialog.password());
-    }
-    ConnectionStore::remember(recent);
-    addConnection(dialog.connectionName(), dialog.settings());
+    if (const auto answer = m_connect->ask(this))
+        addConnection(answer->name, answer->settings);
 }
 
 void MainWindow::runDemo(const QString &select)
@@ -428,20 +415,6 @@ void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
         tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name));
     if (m_interactive)
         m_interrupted->offer(this, name, runs);
-}
-
-// The window's own shortcuts win over a text field's editing keys: on X11 a line edit takes
-// Ctrl+E (end of line) and Ctrl+M, which would swallow Export and Migrate while typing a filter.
-bool MainWindow::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::ShortcutOverride && isActiveWindow()) {
-        const auto *key = static_cast<QKeyEvent *>(event);
-        const QKeySequence pressed(key->keyCombination());
-        for (const QAction *action : {m_exportAction, m_exportReportAction, m_migrateAction})
-            if (action->isEnabled() && action->shortcut() == pressed)
-                return true; // not accepted: the shortcut map triggers the action
-    }
-    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::updateActions()

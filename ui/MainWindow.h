@@ -28,7 +28,7 @@ class ReportExporter;
 class WhatIfDialog;
 class MigrationsDialog;
 struct Catalog;
-class PasswordVault;
+class ConnectPrompt;
 class SourceState;
 class SourceTreeModel;
 struct SourceRef;
@@ -90,7 +90,6 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void createLayout();
@@ -129,7 +128,7 @@ private:
     CatalogLoader *m_catalogs;
     QString m_demoSelect;             // the dataset openDemo() shows once the data is ready
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
-    PasswordVault *m_vault;
+    ConnectPrompt *m_connect;
     InterruptedRunWatcher *m_interrupted;
     QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
     QString m_runningKey;

@@ -80,11 +80,14 @@ measure() { # NAME COMMAND...: one run; keeps the best wall time and its row
   out=$(tail -n 1 "$BENCH_WORK/time.out")
   after=$(server_cpu)
   read -r wall user sys rss <<<"$out"
+  local line
+  line=$(awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" \
+    -v sb="$before" -v sa="$after" -v d="$docs" \
+    'BEGIN { printf "%-14s %8.2f %10.0f %10.2f %10.2f %8.0f", n, w, d / w, u + s, sa - sb, r / 1024 }')
+  echo "  $line" >&2 # as it comes: a long run that fails later keeps what it measured
   if [[ -z ${best_wall[$name]:-} ]] || awk -v a="$wall" -v b="${best_wall[$name]}" 'BEGIN { exit !(a < b) }'; then
     best_wall[$name]=$wall
-    best_line[$name]=$(awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" \
-      -v sb="$before" -v sa="$after" -v d="$docs" \
-      'BEGIN { printf "%-14s %8.2f %10.0f %10.2f %10.2f %8.0f", n, w, d / w, u + s, sa - sb, r / 1024 }')
+    best_line[$name]=$line
   fi
 }
 

@@ -7,6 +7,7 @@
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "MainWindow.h"
+#include "ScanCheckpoint.h"
 #include "SourceTreeModel.h"
 
 #include <QComboBox>
@@ -151,6 +152,9 @@ private slots:
         const AnalysisResult ranged = finished.first().first().value<AnalysisResult>();
         QCOMPARE(ranged.profile.status, CollectionProfile::Status::Complete);
         QCOMPARE(ranged.request.parallelRanges, 3);
+        // The window holds the result: the scan's saved state is released, not left behind.
+        QVERIFY(!ranged.profile.keptState.isEmpty());
+        QVERIFY(!QFile::exists(ScanCheckpoint::pathFor(ranged.profile.keptState)));
         QVERIFY2(ranged.profile.notes.join(QLatin1Char(' ')).contains(QStringLiteral("3 ranges")),
                  qPrintable(ranged.profile.notes.join(QLatin1Char(' '))));
         const AnalysisResult offline = guifixtures::analyse(m_dump);

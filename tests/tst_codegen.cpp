@@ -268,7 +268,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
         m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
         const QString cache = qEnvironmentVariable(
             "OE_CACHE_DIR", QDir::homePath() + QStringLiteral("/.cache/outlier-explorer"));

@@ -3,6 +3,8 @@
 // link that stalls past the socket timeout, a bandwidth cap — during a parallel full scan. Each
 // failure is one clear line naming the host, the reports are marked partial, the scan state
 // is kept, and the resumed scan ends with the reports of one that met no fault.
+#include "LiveServer.h"
+#include "SummaryCsv.h"
 #include "CliRunner.h"
 #include "LiveDocuments.h"
 #include "ScanFixtures.h"
@@ -37,13 +39,7 @@ class TestFaults : public QObject
     }
     QString summaryValue(const QString &dir, const QString &metric) const
     {
-        QFile f(QDir(dir).filePath(QStringLiteral("summary.csv")));
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (line.startsWith(QByteArray(metric.toUtf8() + ',')))
-                return QString::fromUtf8(line.mid(metric.size() + 1)).trimmed();
-        return {};
+        return fixtures::SummaryCsv::read(dir).value(metric);
     }
     CliRun analyze(const QString &uri, const QString &out, const QStringList &extra = {})
     {
@@ -90,15 +86,10 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
-        QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QStringLiteral("/plain/env"));
-        QVERIFY2(env.open(QIODevice::ReadOnly), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
-        QString hostPort;
-        for (const QByteArray &line : env.readAll().split('\n')) {
-            if (line.startsWith("OE_TEST_URI="))
-                m_direct = QString::fromUtf8(line.mid(12));
-            if (line.startsWith("OE_TEST_HOSTPORT="))
-                hostPort = QString::fromUtf8(line.mid(17));
-        }
+        const auto server = fixtures::LiveServer::open();
+        QVERIFY2(server.isValid(), qPrintable(server.missing()));
+        m_direct = server.uri();
+        const QString hostPort = server.value(QStringLiteral("OE_TEST_HOSTPORT"));
         QVERIFY(!hostPort.isEmpty());
         QString error;
         QVERIFY2(m_proxy.start(hostPort, &error), qPrintable(error));
@@ -182,7 +173,10 @@ private slots:
         QVERIFY(m_proxy.addToxic(QStringLiteral("slow"), QStringLiteral("bandwidth"),
                                  QStringLiteral("downstream"), QStringLiteral("{\"rate\": 256}"),
                                  &error));
-        const CliRun r = analyze(m_proxied, QStringLiteral("slow"));
+        // Batches of 300 documents (~350 KB): mongod's default first batches of up to 16 MB
+        // would take longer than the 6 s socket timeout at this rate.
+        const CliRun r = analyze(m_proxied, QStringLiteral("slow"),
+                                 {QStringLiteral("--batch-size"), QStringLiteral("300")});
         QVERIFY(m_proxy.removeToxic(QStringLiteral("slow"), &error));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const auto got = reports(m_dir.filePath(QStringLiteral("slow")));

@@ -1,23 +1,33 @@
-// The explorer against a real FerretDB server: browse the catalog, analyse a collection
-// (equal to the analysis of the dump it was imported from), open an outlier by _id.
+// The explorer against a live server (mongod, and FerretDB): name the server, browse the
+// catalog, analyse a collection (equal to the analysis of the dump it was imported from; the
+// Overview's figures those of the CLI's analysis of the same collection), open an outlier by _id.
 #include "AnalysisOptionsBar.h"
 #include "CollectionView.h"
 #include "ConnectionDialog.h"
+#include "CsvTestReader.h"
 #include "DocumentLoader.h"
 #include "GuiFixtures.h"
-#include "LiveDocuments.h"
+#include "LiveServer.h"
 #include "MainWindow.h"
+#include "OverviewPage.h"
 #include "ScanCheckpoint.h"
 #include "SourceTreeModel.h"
+#include "SummaryCsv.h"
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+
+#include <cmath>
+#include <map>
 
 using namespace oe;
 
@@ -26,6 +36,7 @@ class TestGuiLive : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    fixtures::LiveServer m_server;
     QString m_uri;
     QString m_dump;
     QList<fixtures::ReferenceDocument> m_ref;
@@ -38,12 +49,74 @@ class TestGuiLive : public QObject
         return loaded.wait(60000) && loaded.first().at(1).toBool();
     }
 
+    // A count the window shows ("1,234" in the user's locale) as a CSV report writes it
+    // ("1234"); the text itself if it is not a count.
+    static QString asCsvNumber(const QString &shown)
+    {
+        bool ok = false;
+        const qulonglong n = QLocale().toULongLong(shown.trimmed(), &ok);
+        return ok ? QString::number(n) : shown;
+    }
+    // Whether a size the window shows ("812 B", or "12.3 KiB": one decimal of an IEC unit)
+    // stands for `bytes`, within the half of its last digit that the rounding may hide.
+    static bool showsBytes(const QString &shown, std::uint64_t bytes)
+    {
+        const qsizetype space = shown.lastIndexOf(QLatin1Char(' '));
+        const qsizetype power =
+            QStringList{QStringLiteral("B"), QStringLiteral("KiB"), QStringLiteral("MiB"),
+                        QStringLiteral("GiB")}
+                .indexOf(shown.mid(space + 1));
+        bool ok = false;
+        const double number = QLocale().toDouble(shown.left(space), &ok);
+        if (space < 0 || power < 0 || !ok)
+            return false;
+        const double unit = std::pow(1024.0, double(power));
+        const double slack = power == 0 ? 0.0 : 0.05 * unit + 0.5;
+        return std::abs(number * unit - double(bytes)) <= slack;
+    }
+    // The Overview's worst array paths against the CLI's fields.csv: the longest arrays (at most
+    // 8 shown, none left out longer than one shown), each with its len_max and len_p99.
+    static void compareWorstArrayPaths(const OverviewPage *overview, const QString &fieldsCsv)
+    {
+        QList<QStringList> fields = csvtest::readFile(fieldsCsv);
+        QVERIFY(!fields.isEmpty());
+        const QStringList header = fields.takeFirst();
+        const qsizetype path = header.indexOf(QStringLiteral("path")),
+                        arrays = header.indexOf(QStringLiteral("arrays")),
+                        max = header.indexOf(QStringLiteral("len_max")),
+                        p99 = header.indexOf(QStringLiteral("len_p99"));
+        std::map<QString, QStringList> arrayPaths;
+        for (const QStringList &row : fields)
+            if (row.value(arrays) != QLatin1String("0"))
+                arrayPaths[row.value(path)] = row;
+        const auto *table = overview->findChild<QTableWidget *>();
+        QVERIFY(table);
+        QVERIFY(table->rowCount() > 0);
+        QCOMPARE(qsizetype(table->rowCount()),
+                 std::min(qsizetype(8), qsizetype(arrayPaths.size())));
+        qulonglong shortestShown = ~0ull;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            QVERIFY(table->item(r, 0) && table->item(r, 1) && table->item(r, 2));
+            const QString shown = table->item(r, 0)->text();
+            const QStringList row = arrayPaths[shown];
+            const QString cells = QStringLiteral("%1: max %2, p99 %3");
+            QCOMPARE(cells.arg(shown, asCsvNumber(table->item(r, 1)->text()),
+                               asCsvNumber(table->item(r, 2)->text())),
+                     cells.arg(shown, row.value(max), row.value(p99)));
+            shortestShown = std::min(shortestShown, row.value(max).toULongLong());
+            arrayPaths.erase(shown);
+        }
+        for (const auto &[unshown, row] : arrayPaths)
+            QVERIFY2(row.value(max).toULongLong() <= shortestShown, qPrintable(unshown));
+    }
+
 private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
         m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
         m_ref = fixtures::readReference(m_dump);
         QProcess cli;
@@ -66,8 +139,21 @@ private slots:
         QVERIFY(tested.wait(60000));
         const QString text = tested.first().at(1).toString();
         QVERIFY2(tested.first().first().toBool(), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("FerretDB")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("$sample")), qPrintable(text)); // the fallback note
+        // FerretDB 1.x lacks $sample: it is named, with the note that samples are drawn
+        // client-side. mongod is MongoDB, with $sample, and no such note.
+        const QString fallback = QStringLiteral("$sample is not supported");
+        if (m_server.isFerretDb()) {
+            QVERIFY2(text.contains(QStringLiteral("FerretDB")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("$sample no")), qPrintable(text));
+            QVERIFY2(text.contains(fallback), qPrintable(text));
+        } else {
+            QVERIFY2(m_server.isMongod(),
+                     qPrintable(m_server.value(QStringLiteral("OE_TEST_SERVER"))));
+            QVERIFY2(text.contains(QStringLiteral(": MongoDB ")), qPrintable(text));
+            QVERIFY2(!text.contains(QStringLiteral("FerretDB")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("$sample yes")), qPrintable(text));
+            QVERIFY2(!text.contains(fallback), qPrintable(text));
+        }
     }
 
     void browseAnalyseAndOpen()
@@ -126,6 +212,71 @@ private slots:
         window.runAnalysis();
         QVERIFY(again.wait(120000));
         QCOMPARE(again.first().first().value<AnalysisResult>().profile.documents, std::uint64_t(1));
+    }
+
+    // The Overview after a full scan shows the figures of `analyze --full` of the same
+    // collection (the CLI, a separate process): counts number for number with summary.csv,
+    // sizes within the rounding of the one decimal shown, and the worst array paths with
+    // fields.csv.
+    void overviewShowsTheCliFigures()
+    {
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex feeds = model->findCollection(
+            model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));
+        QVERIFY(feeds.isValid());
+        window.sourceTree()->setCurrentIndex(feeds);
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->isApplied(), 10000);
+        const OverviewPage *overview = window.collectionView()->overview();
+
+        const QString out = m_dir.filePath(QStringLiteral("cli-overview"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("analyze"), QStringLiteral("--uri"), m_uri,
+                   QStringLiteral("--db"), QStringLiteral("oe_gui"), QStringLiteral("--collection"),
+                   QStringLiteral("feeds"), QStringLiteral("--full"), QStringLiteral("--out"), out,
+                   QStringLiteral("--quiet")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const auto summary = fixtures::SummaryCsv::read(out);
+        QCOMPARE(finished.first().first().value<AnalysisResult>().profile.mode,
+                 summary.value(QStringLiteral("mode")));
+
+        QCOMPARE(asCsvNumber(overview->valueText(QStringLiteral("Documents"))),
+                 summary.value(QStringLiteral("documents")));
+        for (const auto &[key, metric] : {std::pair{"Size p50", "size_p50"},
+                                          std::pair{"Size p99", "size_p99"},
+                                          std::pair{"Largest", "size_max"}}) {
+            const QString shown = overview->valueText(QLatin1String(key));
+            const QString cliValue = summary.value(QLatin1String(metric));
+            QVERIFY2(showsBytes(shown, cliValue.toULongLong()),
+                     qPrintable(QStringLiteral("%1 shows %2, the CLI's %3 is %4")
+                                    .arg(QLatin1String(key), shown, QLatin1String(metric),
+                                         cliValue)));
+        }
+        const QRegularExpressionMatch over =
+            QRegularExpression(QStringLiteral("^(.+) \\((.+) %\\)$"))
+                .match(overview->valueText(QStringLiteral("Over 8 MiB")));
+        QVERIFY2(over.hasMatch(), qPrintable(overview->valueText(QStringLiteral("Over 8 MiB"))));
+        QCOMPARE(asCsvNumber(over.captured(1)),
+                 summary.value(QStringLiteral("documents_over_half_16mib")));
+        const QRegularExpressionMatch outliers =
+            QRegularExpression(QStringLiteral("^(.+) \\((.+) by size, (.+) by array\\)$"))
+                .match(overview->valueText(QStringLiteral("Outlier documents")));
+        QVERIFY2(outliers.hasMatch(),
+                 qPrintable(overview->valueText(QStringLiteral("Outlier documents"))));
+        QCOMPARE(asCsvNumber(outliers.captured(1)),
+                 summary.value(QStringLiteral("outlier_documents")));
+        QCOMPARE(asCsvNumber(outliers.captured(2)), summary.value(QStringLiteral("size_outliers")));
+        QCOMPARE(asCsvNumber(outliers.captured(3)),
+                 summary.value(QStringLiteral("array_outliers")));
+
+        compareWorstArrayPaths(overview, out + QStringLiteral("/fields.csv"));
     }
 
     // Ranges: the option is there for a collection's full scan only, and the parallel scan

@@ -2,7 +2,9 @@
 #include "BsonFixtures.h"
 #include "CsvTestReader.h"
 #include "LiveCollectionSource.h"
+#include "LiveServer.h"
 #include "MongoConnection.h"
+#include "SummaryCsv.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -25,6 +27,7 @@ class TestLive : public QObject
 
     QTemporaryDir m_dir;
     QString m_cli;
+    fixtures::LiveServer m_server; // plain
     QString m_plain; // URIs
     QString m_replset;
     QString m_auth;
@@ -51,27 +54,9 @@ class TestLive : public QObject
                 QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError()), t.elapsed()};
     }
-    static QMap<QString, QString> readEnv(const QString &variant)
-    {
-        QMap<QString, QString> env;
-        QFile f(qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
-                QStringLiteral("/env"));
-        if (!f.open(QIODevice::ReadOnly))
-            return env;
-        for (const QByteArray &line : f.readAll().split('\n')) {
-            const int eq = line.indexOf('=');
-            if (eq > 0)
-                env.insert(QString::fromUtf8(line.left(eq)),
-                           QString::fromUtf8(line.mid(eq + 1)).trimmed());
-        }
-        return env;
-    }
     static QString metric(const QString &dir, const QString &name)
     {
-        for (const auto &row : csvtest::readFile(dir + QStringLiteral("/summary.csv")))
-            if (row.value(0) == name)
-                return row.value(1);
-        return QStringLiteral("<missing>");
+        return fixtures::SummaryCsv::read(dir).value(name);
     }
     static QList<QStringList> withoutRunDetails(const QString &file)
     {
@@ -107,15 +92,16 @@ private slots:
     {
         m_cli = qEnvironmentVariable("OE_CLI");
         QVERIFY(QFile::exists(m_cli));
-        m_plain = readEnv(QStringLiteral("plain")).value(QStringLiteral("OE_TEST_URI"));
-        m_replset = readEnv(QStringLiteral("replset")).value(QStringLiteral("OE_TEST_URI"));
-        const auto auth = readEnv(QStringLiteral("auth"));
+        m_server = fixtures::LiveServer::open(QStringLiteral("plain"));
+        m_plain = m_server.uri();
+        m_replset = fixtures::LiveServer::open(QStringLiteral("replset")).uri();
+        const auto auth = fixtures::LiveServer::open(QStringLiteral("auth"));
         m_auth = auth.value(QStringLiteral("OE_TEST_URI"));
         m_authUser = auth.value(QStringLiteral("OE_TEST_USER"));
         m_authPassword = auth.value(QStringLiteral("OE_TEST_PASSWORD"));
         m_authHostPort = auth.value(QStringLiteral("OE_TEST_HOSTPORT"));
         QVERIFY2(!m_plain.isEmpty() && !m_replset.isEmpty(),
-                 "the FerretDB fixtures did not start (see tests/live)");
+                 "the live server fixtures did not start (see tests/live)");
         QCOMPARE(cli({QStringLiteral("demo-data"), QStringLiteral("--out"),
                       m_dir.filePath(QStringLiteral("demo"))})
                      .exitCode,
@@ -124,17 +110,30 @@ private slots:
         import(m_plain, "viral_posts", demo("viral_posts"));
     }
 
-    void testConnectionRecognisesFerretDb()
+    // What the server is and can do, as the product finds out: MongoDB with $sample and
+    // $bsonSize (transactions on the replica set only), FerretDB 1.x with neither.
+    void testConnectionRecognisesTheServer()
     {
         Run r = cli({QStringLiteral("test-connection"), QStringLiteral("--uri"), m_plain});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY(r.out.contains(QStringLiteral("server: FerretDB v1.24.2")));
+        const bool mongod = m_server.isMongod();
+        QVERIFY2(r.out.contains(mongod ? QStringLiteral("server: MongoDB 6.0.5")
+                                       : QStringLiteral("server: FerretDB v1.24.2")),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("topology: standalone")));
-        QVERIFY(r.out.contains(QStringLiteral("$sample: no")));
+        QVERIFY2(r.out.contains(mongod ? QStringLiteral("$sample: yes") : QStringLiteral("$sample: no")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(mongod ? QStringLiteral("$bsonSize: yes")
+                                       : QStringLiteral("$bsonSize: no")),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("transactions: no")));
         r = cli({QStringLiteral("test-connection"), QStringLiteral("--uri"), m_replset});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("topology: replica set rs0")), qPrintable(r.out));
+        // A one-member replica set of mongod runs transactions; FerretDB 1.x has none.
+        QVERIFY2(r.out.contains(mongod ? QStringLiteral("transactions: yes")
+                                       : QStringLiteral("transactions: no")),
+                 qPrintable(r.out));
     }
 
     void liveAnalysisEqualsDumpAnalysis_data()
@@ -182,7 +181,9 @@ private slots:
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
     }
 
-    void sampleFallsBackToAUniformReservoir()
+    // --sample: the server's $sample where it has one, else a uniform client-side reservoir
+    // over one pass (FerretDB 1.x).
+    void sampleUsesSampleOrAUniformReservoir()
     {
         const QString out = m_dir.filePath(QStringLiteral("sample"));
         const Run r =
@@ -192,8 +193,11 @@ private slots:
                  QStringLiteral("--sample"), QStringLiteral("150"), QStringLiteral("--quiet")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("150"));
-        QVERIFY(
-            metric(out, QStringLiteral("mode")).contains(QStringLiteral("client-side reservoir")));
+        const QString mode = metric(out, QStringLiteral("mode"));
+        QVERIFY2(mode.contains(QStringLiteral("client-side reservoir")) == m_server.isFerretDb(),
+                 qPrintable(mode));
+        if (m_server.isMongod())
+            QVERIFY2(mode.contains(QStringLiteral("$sample")), qPrintable(mode));
     }
 
     void filterLimitAndTimeLimit()
@@ -281,7 +285,7 @@ private slots:
 
     void tlsWithCaClientCertificateAndHostNameChecks()
     {
-        const auto tls = readEnv(QStringLiteral("tls"));
+        const auto tls = fixtures::LiveServer::open(QStringLiteral("tls"));
         const QString byName = tls.value(QStringLiteral("OE_TEST_TLS_URI"));
         const QString byIp = tls.value(QStringLiteral("OE_TEST_TLS_IP_URI"));
         const QString ca = tls.value(QStringLiteral("OE_TEST_TLS_CA"));
@@ -296,7 +300,10 @@ private slots:
         const QStringList caAndCert = {QStringLiteral("--tls-ca-file"), ca,
                                        QStringLiteral("--tls-certificate-key-file"), client};
         Run r = connect(byName, caAndCert);
-        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("FerretDB")), qPrintable(r.err));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(m_server.isMongod() ? QStringLiteral("server: MongoDB")
+                                                    : QStringLiteral("server: FerretDB")),
+                 qPrintable(r.out));
         // The server's certificate is not trusted without the CA.
         r = connect(byName, {QStringLiteral("--tls-certificate-key-file"), client});
         QCOMPARE(r.exitCode, 3);

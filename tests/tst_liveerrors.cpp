@@ -1,6 +1,7 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,17 +21,6 @@ class TestLiveErrors : public QObject
     QTemporaryDir m_dir;
     QString m_plain, m_replset, m_auth, m_authPassword;
 
-    static QString envValue(const QString &variant, const QByteArray &key)
-    {
-        QFile env(qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
-                  QStringLiteral("/env"));
-        if (!env.open(QIODevice::ReadOnly))
-            return {};
-        for (const QByteArray &line : env.readAll().split('\n'))
-            if (line.startsWith(QByteArray(key + '=')))
-                return QString::fromUtf8(line.mid(key.size() + 1)).trimmed();
-        return {};
-    }
     static QStringList on(const QString &uri)
     {
         return {QStringLiteral("--uri"),        uri,
@@ -75,9 +65,9 @@ private slots:
         m_plain = fixtures::liveUri(QStringLiteral("plain"));
         m_replset = fixtures::liveUri(QStringLiteral("replset"));
         m_auth = fixtures::liveUri(QStringLiteral("auth"));
-        m_authPassword = envValue(QStringLiteral("auth"), "OE_TEST_PASSWORD");
+        m_authPassword = fixtures::LiveServer::open(QStringLiteral("auth")).value(QStringLiteral("OE_TEST_PASSWORD"));
         QVERIFY2(!m_plain.isEmpty() && !m_replset.isEmpty() && !m_auth.isEmpty(),
-                 "the FerretDB fixtures did not start (see tests/live)");
+                 "the live server fixtures did not start (see tests/live)");
         const QString demo = m_dir.filePath(QStringLiteral("demo"));
         QCOMPARE(runCli({QStringLiteral("demo-data"), QStringLiteral("--out"), demo,
                          QStringLiteral("--dataset"), QStringLiteral("book_sales"),
@@ -192,6 +182,8 @@ private slots:
     {
         QTest::addColumn<QString>("command");
         QTest::addColumn<QString>("filter");
+        // $where runs JavaScript: mongod evaluates it in a find (analyze takes it), FerretDB 1.x
+        // refuses it; the split's checks are aggregations, where no server allows it.
         const std::pair<const char *, QString> filters[] = {
             {"$where", QStringLiteral("{\"$where\": \"this.sales > 1\"}")},
             {"unknown operator", QStringLiteral("{\"sales\": {\"$bogus\": 1}}")},
@@ -213,6 +205,11 @@ private slots:
         if (command.endsWith(QLatin1String("--sample")))
             args << QStringLiteral("--sample") << QStringLiteral("50");
         const CliRun r = runCli(args);
+        if (command == QLatin1String("analyze") && filter.contains(QStringLiteral("$where")) &&
+            fixtures::LiveServer::open().isMongod()) {
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            return;
+        }
         QCOMPARE(r.exitCode, 2);
         expectOneLine(r);
         if (QTest::currentTestFailed())

@@ -1,12 +1,14 @@
 // `outlier-explorer-cli report`: one self-contained HTML file (charts inline as SVG, nothing
 // fetched) and a PDF (A4 or Letter, charts as vector drawing), whose summary figures are
 // summary.csv's, text for text; bad output paths refused in one line; and, against the
-// FerretDB server with authentication, a report that never shows the password.
+// server with authentication (mongod), a report that never shows the password.
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
@@ -39,6 +41,18 @@ QList<QStringList> tableRows(const QString &html, const QString &cls)
         rows << cells;
     }
     return rows;
+}
+
+// A PDF's text as a reader sees it (poppler's pdftotext): its content streams are compressed,
+// so a search of the file's bytes would find nothing whatever the pages say. Empty, with the
+// test failed by the caller, when pdftotext cannot be run.
+QString pdfText(const QString &path)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")});
+    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(p.readAllStandardOutput());
 }
 
 int mediaBoxWidth(const QByteArray &pdf)
@@ -143,7 +157,7 @@ private slots:
     void credentialsNeverAppear()
     {
         const QString uri = fixtures::liveUri(QStringLiteral("auth"));
-        QVERIFY2(!uri.isEmpty(), "no FerretDB auth fixture");
+        QVERIFY2(!uri.isEmpty(), "no live server auth fixture (OE_LIVE_DIR/auth/env)");
         const QByteArray password("oe-test-password");
         QVERIFY(uri.toUtf8().contains(password));
         CliRun r = runCli({QStringLiteral("import"), QStringLiteral("--uri"), uri,
@@ -161,6 +175,17 @@ private slots:
             const QByteArray bytes = bytesOf(out);
             QVERIFY(bytes.size() > 1000);
             QVERIFY2(!bytes.contains(password), name);
+            // What a reader of the file sees: the connection named (user and host, so the
+            // check reads the text the URI is in), never its password.
+            const QString text = out.endsWith(QLatin1String(".pdf"))
+                                     ? pdfText(out)
+                                     : QTextDocumentFragment::fromHtml(QString::fromUtf8(bytes))
+                                           .toPlainText();
+            QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils) could not read the PDF");
+            const QString hostPort = fixtures::LiveServer::open(QStringLiteral("auth"))
+                                         .value(QStringLiteral("OE_TEST_HOSTPORT"));
+            QVERIFY2(text.contains(hostPort), qPrintable(text.left(2000)));
+            QVERIFY2(!text.contains(QString::fromUtf8(password)), name);
             QVERIFY(!r.out.toUtf8().contains(password) && !r.err.toUtf8().contains(password));
         }
         QVERIFY(bytesOf(m_dir.filePath(QStringLiteral("live.html"))).contains("feeds"));

@@ -1,6 +1,7 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "GroundTruth.h"
 #include "LiveDocuments.h"
 
 #include <QDir>
@@ -10,8 +11,10 @@
 
 #include <mongoc/mongoc.h>
 
+#include <algorithm>
 #include <map>
-#include <set>
+#include <optional>
+#include <string_view>
 
 namespace {
 
@@ -40,18 +43,158 @@ CsvTable readCsv(const QString &path)
     return table;
 }
 
+// A chunk as the test writes it into config.chunks: the shard key values [min, max) (documents
+// of the key's fields) on `shard`.
+struct Chunk
+{
+    QByteArray min, max;
+    QString shard;
+    bool jumbo = false;
+};
+
+// The chunks of a JSON array of {min, max, shard[, jumbo]}, as seedLayout writes them.
+QList<Chunk> chunksOf(const QString &json)
+{
+    QList<Chunk> chunks;
+    const QByteArray array =
+        fixtures::bson(QStringLiteral("{\"c\": %1}").arg(json).toUtf8().constData());
+    // Raw values: a document's bytes follow its type byte; a string's, its type and length.
+    for (const QByteArray &element : fixtures::elementsOf(array, QStringLiteral("c"))) {
+        const QByteArray chunk = element.mid(1);
+        Chunk c;
+        c.min = fixtures::fieldOf(chunk, QStringLiteral("min")).mid(1);
+        c.max = fixtures::fieldOf(chunk, QStringLiteral("max")).mid(1);
+        c.shard =
+            QString::fromUtf8(fixtures::fieldOf(chunk, QStringLiteral("shard")).mid(5).chopped(1));
+        c.jumbo = fixtures::fieldOf(chunk, QStringLiteral("jumbo")) == QByteArray("\x08\x01", 2);
+        chunks << c;
+    }
+    return chunks;
+}
+
+int chunksOn(const QList<Chunk> &chunks, const QString &shard, bool jumboOnly = false)
+{
+    return int(std::count_if(chunks.begin(), chunks.end(), [&](const Chunk &c) {
+        return c.shard == shard && (c.jumbo || !jumboOnly);
+    }));
+}
+
+// The fields of a shard key pattern: {region: 1, n: 1} -> region, n.
+QStringList keyFields(const QString &pattern)
+{
+    QStringList fields;
+    const QByteArray doc = fixtures::bson(pattern.toUtf8().constData());
+    bson_t b;
+    bson_iter_t it;
+    if (bson_init_static(&b, reinterpret_cast<const uint8_t *>(doc.constData()),
+                         std::size_t(doc.size())) &&
+        bson_iter_init(&it, &b))
+        while (bson_iter_next(&it))
+            fields << QString::fromUtf8(bson_iter_key(&it));
+    return fields;
+}
+
+bool iterAt(const QByteArray &doc, const QString &field, bson_iter_t *it)
+{
+    bson_t b;
+    const QByteArray key = field.toUtf8();
+    return bson_init_static(&b, reinterpret_cast<const uint8_t *>(doc.constData()),
+                            std::size_t(doc.size())) &&
+           bson_iter_init_find(it, &b, key.constData());
+}
+
+// MongoDB's order of BSON types, for those the keys and chunk bounds here hold.
+enum TypeRank { kMinKey, kNull, kNumber, kString, kBoolean, kMaxKey, kUnordered };
+
+TypeRank typeRank(bson_type_t type)
+{
+    switch (type) {
+    case BSON_TYPE_MINKEY:
+        return kMinKey;
+    case BSON_TYPE_NULL:
+        return kNull;
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_DOUBLE:
+        return kNumber;
+    case BSON_TYPE_UTF8:
+        return kString;
+    case BSON_TYPE_BOOL:
+        return kBoolean;
+    case BSON_TYPE_MAXKEY:
+        return kMaxKey;
+    default:
+        return kUnordered; // none of this test's values
+    }
+}
+
+// -1, 0 or 1 as the value at `a` sorts before, with or after the one at `b` in MongoDB's order
+// (strings by their bytes: the simple collation); nullopt for a type typeRank does not order.
+std::optional<int> compareValues(const bson_iter_t *a, const bson_iter_t *b)
+{
+    const TypeRank ra = typeRank(bson_iter_type(a)), rb = typeRank(bson_iter_type(b));
+    if (ra == kUnordered || rb == kUnordered)
+        return std::nullopt;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (ra == kNumber) {
+        const double x = bson_iter_as_double(a), y = bson_iter_as_double(b);
+        return int(x > y) - int(x < y);
+    }
+    if (ra == kString) {
+        std::uint32_t la = 0, lb = 0;
+        const char *sa = bson_iter_utf8(a, &la), *sb = bson_iter_utf8(b, &lb);
+        const int c = std::string_view(sa, la).compare(std::string_view(sb, lb));
+        return int(c > 0) - int(c < 0);
+    }
+    if (ra == kBoolean)
+        return int(bson_iter_bool(a)) - int(bson_iter_bool(b));
+    return 0; // null, MinKey, MaxKey: one value each
+}
+
+// `doc`'s shard key (its values of `fields`, in order) against a chunk bound: -1, 0 or 1;
+// nullopt if either lacks a field or holds a value compareValues does not order.
+std::optional<int> compareKey(const QByteArray &doc, const QByteArray &bound,
+                              const QStringList &fields)
+{
+    for (const QString &field : fields) {
+        bson_iter_t a, b;
+        if (!iterAt(doc, field, &a) || !iterAt(bound, field, &b))
+            return std::nullopt;
+        const std::optional<int> order = compareValues(&a, &b);
+        if (!order || *order != 0)
+            return order;
+    }
+    return 0;
+}
+
+// The shard of the chunk whose [min, max) holds `doc`'s key; empty if none does.
+QString shardOf(const QByteArray &doc, const QStringList &fields, const QList<Chunk> &chunks)
+{
+    for (const Chunk &c : chunks) {
+        const std::optional<int> fromMin = compareKey(doc, c.min, fields);
+        const std::optional<int> toMax = compareKey(doc, c.max, fields);
+        if (fromMin && toMax && *fromMin >= 0 && *toMax < 0)
+            return c.shard;
+    }
+    return {};
+}
+
 } // namespace
 
-// Sharded collections, against a real FerretDB server holding the metadata a mongos serves
-// (config.shards, config.collections, config.chunks, written here as MongoDB 5.0+ writes them:
-// chunks linked by the collection's uuid). FerretDB 1.x cannot store MinKey or MaxKey (it drops
-// the connection), so the outer bounds of the first and last chunks are the lowest and highest
+// Sharded collections, against a live server (a mongod standalone, whose config database is
+// writable; or FerretDB) holding the metadata a mongos serves (config.shards,
+// config.collections, config.chunks, written here as MongoDB 5.0+ writes them: chunks linked by
+// the collection's uuid). FerretDB 1.x cannot store MinKey or MaxKey (it drops the connection),
+// so on both servers the outer bounds of the first and last chunks are the lowest and highest
 // values this data can hold (null, and `true`, which sorts after every string and number);
 // tst_shardkey checks MinKey and MaxKey themselves. No mongos runs here, so what mongos itself does
 // (routing, the balancer) is not exercised; what the product reads and writes is:
-// - analyze places every outlier on the shard whose chunk holds its key (shards.csv), and
-//   names the layout and its jumbo chunks (FerretDB 1.x refuses field names with dots, so the
-//   refused key is {n: 1, comments: 1}, not one inside the array; tst_shardkey checks those);
+// - analyze places every outlier on the shard whose chunk holds its key (shards.csv: checked
+//   against the test's own placement of the documents it reads back, by the chunks it wrote and
+//   the thresholds the report states), and names the layout and its jumbo chunks (FerretDB 1.x
+//   refuses field names with dots, so the refused key is {n: 1, comments: 1}, not one inside the
+//   array; tst_shardkey checks those);
 // - a parallel scan of a collection sharded on {_id: 1} cuts at the chunks' boundaries and
 //   gives the single cursor's reports;
 // - the split refuses a field of the shard key, and on a sharded collection splits, verifies
@@ -75,13 +218,6 @@ class TestSharding : public QObject
     {
         static const char *const regions[] = {"ap", "eu", "us"};
         return QLatin1String(regions[i % 3]);
-    }
-    static int shardOfRegion(const QString &region, int n)
-    {
-        // The chunks of seedLayout: [MinKey, eu) ap; [eu, {eu, 150}) eu; [{eu, 150}, us) eu
-        // (jumbo); [us, MaxKey) us.
-        Q_UNUSED(n);
-        return region == QLatin1String("ap") ? 0 : region == QLatin1String("eu") ? 1 : 2;
     }
 
     bool insert(const char *db, const char *collection, const QList<QByteArray> &docs)
@@ -176,13 +312,76 @@ class TestSharding : public QObject
         return insert("config", "chunks", docs);
     }
 
-    static QString shardsText()
+    // config.shards as the test writes it: each shard's _id and host.
+    static QList<std::pair<QString, QString>> shards()
     {
-        return QStringLiteral(
-            R"([{"min": {"region": null, "n": null}, "max": {"region": "eu", "n": null}, "shard": "shard-ap"},
-                {"min": {"region": "us", "n": null}, "max": {"region": true, "n": true}, "shard": "shard-us"},
-                {"min": {"region": "eu", "n": null}, "max": {"region": "eu", "n": 150}, "shard": "shard-eu"},
-                {"min": {"region": "eu", "n": 150}, "max": {"region": "us", "n": null}, "shard": "shard-eu", "jumbo": true}])");
+        return {{QStringLiteral("shard-ap"), QStringLiteral("rs-ap/ap1:27018,ap2:27018")},
+                {QStringLiteral("shard-eu"), QStringLiteral("rs-eu/eu1:27018,eu2:27018")},
+                {QStringLiteral("shard-us"), QStringLiteral("rs-us/us1:27018,us2:27018")}};
+    }
+    // A layout the test writes (seedLayout): the collection, its shard key pattern and its
+    // chunks (a JSON array of {min, max, shard[, jumbo]}).
+    struct Layout
+    {
+        QString collection, key, chunks;
+    };
+    static QList<Layout> layouts()
+    {
+        return {{QStringLiteral("posts"), QStringLiteral(R"({"region": 1, "n": 1})"),
+                 QStringLiteral(R"([
+            {"min": {"region": null, "n": null}, "max": {"region": "eu", "n": null},
+             "shard": "shard-ap"},
+            {"min": {"region": "us", "n": null}, "max": {"region": true, "n": true},
+             "shard": "shard-us"},
+            {"min": {"region": "eu", "n": null}, "max": {"region": "eu", "n": 150},
+             "shard": "shard-eu"},
+            {"min": {"region": "eu", "n": 150}, "max": {"region": "us", "n": null},
+             "shard": "shard-eu", "jumbo": true}])")},
+                {QStringLiteral("by_comments"), QStringLiteral(R"({"n": 1, "comments": 1})"),
+                 QStringLiteral(R"([
+            {"min": {"n": null, "comments": null}, "max": {"n": true, "comments": true},
+             "shard": "shard-eu"}])")},
+                {QStringLiteral("by_id"), QStringLiteral(R"({"_id": 1})"),
+                 QStringLiteral(R"([
+            {"min": {"_id": null}, "max": {"_id": 100}, "shard": "shard-ap"},
+            {"min": {"_id": 100}, "max": {"_id": 200}, "shard": "shard-eu"},
+            {"min": {"_id": 200}, "max": {"_id": true}, "shard": "shard-us"}])")}};
+    }
+    static Layout layoutOf(const QString &collection)
+    {
+        for (const Layout &layout : layouts())
+            if (layout.collection == collection)
+                return layout;
+        return {};
+    }
+
+    // What shards.csv states of one shard, as the test computes it.
+    struct ShardTruth
+    {
+        std::uint64_t docs = 0, bytes = 0, over = 0;
+    };
+    // The outliers of `collection` by shard, found by the test: the documents (read back, their
+    // sizes as stored) larger than `sizeThreshold` or with a top-level array longer than
+    // `arrayThreshold`, each on the shard of the chunk it wrote that holds the document's key
+    // (an empty shard name: no chunk does).
+    std::map<QString, ShardTruth> outliersByShard(const QString &collection,
+                                                  std::uint64_t sizeThreshold,
+                                                  std::uint64_t arrayThreshold) const
+    {
+        const Layout layout = layoutOf(collection);
+        const QList<Chunk> chunks = chunksOf(layout.chunks);
+        const QStringList fields = keyFields(layout.key);
+        std::map<QString, ShardTruth> byShard;
+        for (const auto &[id, doc] : fixtures::readCollection(m_uri, kDatabase, collection)) {
+            const std::uint64_t size = std::uint64_t(doc.size());
+            if (size <= sizeThreshold && fixtures::longestTopLevelArray(doc) <= arrayThreshold)
+                continue;
+            ShardTruth &shard = byShard[shardOf(doc, fields, chunks)];
+            ++shard.docs;
+            shard.bytes += size;
+            shard.over += size > sizeThreshold ? size - sizeThreshold : 0;
+        }
+        return byShard;
     }
 
     QString analyze(const QString &collection, const QString &name, const QStringList &extra,
@@ -209,31 +408,20 @@ private slots:
         QVERIFY(m_client);
         for (const char *c : {"shards", "collections", "chunks"})
             drop("config", c);
-        QVERIFY(insert(
-            "config", "shards",
-            {fixtures::bson(
-                 R"({"_id": "shard-ap", "host": "rs-ap/ap1:27018,ap2:27018", "state": 1})"),
-             fixtures::bson(
-                 R"({"_id": "shard-eu", "host": "rs-eu/eu1:27018,eu2:27018", "state": 1})"),
-             fixtures::bson(
-                 R"({"_id": "shard-us", "host": "rs-us/us1:27018,us2:27018", "state": 1})")}));
-        for (const char *c : {"posts", "by_comments", "by_id"}) {
-            drop(kDatabase.toUtf8().constData(), c);
-            QVERIFY(insert(kDatabase.toUtf8().constData(), c, posts()));
+        QList<QByteArray> shardDocs;
+        for (const auto &[id, host] : shards())
+            shardDocs << fixtures::bson(QStringLiteral(R"({"_id": "%1", "host": "%2", "state": 1})")
+                                            .arg(id, host)
+                                            .toUtf8()
+                                            .constData());
+        QVERIFY(insert("config", "shards", shardDocs));
+        int uuidByte = 0;
+        for (const Layout &layout : layouts()) {
+            const QByteArray collection = layout.collection.toUtf8();
+            drop(kDatabase.toUtf8().constData(), collection.constData());
+            QVERIFY(insert(kDatabase.toUtf8().constData(), collection.constData(), posts()));
+            QVERIFY(seedLayout(layout.collection, layout.key, layout.chunks, ++uuidByte));
         }
-        QVERIFY(seedLayout(QStringLiteral("posts"), QStringLiteral(R"({"region": 1, "n": 1})"),
-                           shardsText(), 1));
-        QVERIFY(seedLayout(
-            QStringLiteral("by_comments"), QStringLiteral(R"({"n": 1, "comments": 1})"),
-            QStringLiteral(
-                R"([{"min": {"n": null, "comments": null}, "max": {"n": true, "comments": true}, "shard": "shard-eu"}])"),
-            2));
-        QVERIFY(seedLayout(
-            QStringLiteral("by_id"), QStringLiteral(R"({"_id": 1})"),
-            QStringLiteral(R"([{"min": {"_id": null}, "max": {"_id": 100}, "shard": "shard-ap"},
-                                              {"min": {"_id": 100}, "max": {"_id": 200}, "shard": "shard-eu"},
-                                              {"min": {"_id": 200}, "max": {"_id": true}, "shard": "shard-us"}])"),
-            3));
     }
 
     void cleanupTestCase()
@@ -246,65 +434,79 @@ private slots:
         mongoc_cleanup();
     }
 
-    // Every outlier is counted once, on the shard whose chunk holds its {region, n}: the
-    // expected figures come from outliers.csv and the region each _id was written with.
+    // Every outlier is counted once, on the shard whose chunk holds its key: the expected
+    // figures are the test's own, from the documents it reads back and the chunks it wrote,
+    // under the thresholds the report states (the viral posts, i % 23 == 5, or every document).
+    void analyzeBreaksOutliersDownByShard_data()
+    {
+        QTest::addColumn<QString>("collection");
+        QTest::addColumn<QString>("sizeThreshold");
+        QTest::addColumn<QStringList>("more");
+        QTest::addColumn<int>("outliers"); // the documents flagged, as the data was written
+        const QStringList arrays{QStringLiteral("--array-threshold"), QStringLiteral("200")};
+        QTest::newRow("posts, viral") << "posts" << "12000" << arrays << 13;
+        QTest::newRow("posts, all") << "posts" << "1" << QStringList() << 300;
+        QTest::newRow("by _id, all") << "by_id" << "1" << QStringList() << 300;
+    }
     void analyzeBreaksOutliersDownByShard()
     {
+        QFETCH(QString, collection);
+        QFETCH(QString, sizeThreshold);
+        QFETCH(QStringList, more);
+        QFETCH(int, outliers);
         QString err;
-        const QString out = analyze(QStringLiteral("posts"), QStringLiteral("posts"),
-                                    {QStringLiteral("--method"), QStringLiteral("absolute"),
-                                     QStringLiteral("--size-threshold"), QStringLiteral("12000"),
-                                     QStringLiteral("--array-threshold"), QStringLiteral("200")},
-                                    &err);
+        const QStringList thresholds{QStringLiteral("--method"), QStringLiteral("absolute"),
+                                     QStringLiteral("--size-threshold"), sizeThreshold};
+        const QString out = analyze(
+            collection, QStringLiteral("%1-%2-%3").arg(collection, sizeThreshold).arg(outliers),
+            thresholds + more, &err);
         QVERIFY(!out.isEmpty());
-        QVERIFY2(err.contains(QStringLiteral("sharded on {region: 1, n: 1}: 3 shard(s), 4 "
-                                             "chunk(s) (1 jumbo)")),
-                 qPrintable(err));
-        const CsvTable outliers = readCsv(out + QStringLiteral("/outliers.csv"));
+        const Layout layout = layoutOf(collection);
+        const QList<Chunk> chunks = chunksOf(layout.chunks);
+        const int jumbo = int(std::count_if(chunks.begin(), chunks.end(),
+                                            [](const Chunk &c) { return c.jumbo; }));
+        const QString described =
+            QStringLiteral("sharded on {%1: 1}: %2 shard(s), %3 chunk(s)%4")
+                .arg(keyFields(layout.key).join(QStringLiteral(": 1, ")))
+                .arg(shards().size())
+                .arg(chunks.size())
+                .arg(jumbo ? QStringLiteral(" (%1 jumbo)").arg(jumbo) : QString());
+        QVERIFY2(err.contains(described), qPrintable(described + QStringLiteral("\n") + err));
+
         const CsvTable summary = readCsv(out + QStringLiteral("/summary.csv"));
-        const std::uint64_t threshold =
-            summary.value(QStringLiteral("size_threshold")).toULongLong();
-        QCOMPARE(threshold, 12000u);
-        struct Expected
-        {
-            std::uint64_t docs = 0, bytes = 0, over = 0;
-        };
-        std::map<int, Expected> expected;
-        std::set<QString> seen;
-        for (const auto &row : outliers.rows) {
-            const QString id = row.at(outliers.column(QStringLiteral("_id")));
-            if (!seen.insert(id).second)
-                continue;
-            const int i = id.toInt();
-            const std::uint64_t size =
-                row.at(outliers.column(QStringLiteral("bson_size"))).toULongLong();
-            Expected &e = expected[shardOfRegion(region(i), i)];
-            ++e.docs;
-            e.bytes += size;
-            e.over += size > threshold ? size - threshold : 0;
-        }
-        QCOMPARE(int(seen.size()), 13); // the viral posts: i % 23 == 5
+        QCOMPARE(summary.value(QStringLiteral("size_threshold")), sizeThreshold);
+        bool numeric = false;
+        const std::uint64_t arrayThreshold =
+            summary.value(QStringLiteral("array_threshold")).toULongLong(&numeric);
+        QVERIFY2(numeric, qPrintable(summary.value(QStringLiteral("array_threshold"))));
+        std::map<QString, ShardTruth> expected =
+            outliersByShard(collection, sizeThreshold.toULongLong(), arrayThreshold);
+        QVERIFY2(!expected.count(QString()), "a document no chunk the test wrote holds");
+        std::uint64_t flagged = 0;
+        for (const auto &[shard, truth] : expected)
+            flagged += truth.docs;
+        QCOMPARE(flagged, std::uint64_t(outliers));
+        QCOMPARE(summary.value(QStringLiteral("outlier_documents")), QString::number(flagged));
+
         QVERIFY(QFile::exists(out + QStringLiteral("/shards.csv")));
-        const CsvTable shards = readCsv(out + QStringLiteral("/shards.csv"));
+        const CsvTable table = readCsv(out + QStringLiteral("/shards.csv"));
         QCOMPARE(
-            shards.header,
+            table.header,
             QStringList({QStringLiteral("shard"), QStringLiteral("host"), QStringLiteral("chunks"),
                          QStringLiteral("jumbo_chunks"), QStringLiteral("outlier_documents"),
                          QStringLiteral("outlier_bytes"), QStringLiteral("bytes_over_threshold")}));
-        QCOMPARE(shards.rows.size(), 3); // every outlier placed: no "(not placed)" row
-        const QStringList ids{QStringLiteral("shard-ap"), QStringLiteral("shard-eu"),
-                              QStringLiteral("shard-us")};
-        const int chunks[] = {1, 2, 1}, jumbo[] = {0, 1, 0};
-        for (int s = 0; s < 3; ++s) {
-            const QStringList &row = shards.rows.at(s);
-            QCOMPARE(row.at(0), ids.at(s));
-            QVERIFY(row.at(1).startsWith(QStringLiteral("rs-")));
-            QCOMPARE(row.at(2).toInt(), chunks[s]);
-            QCOMPARE(row.at(3).toInt(), jumbo[s]);
-            QCOMPARE(row.at(4).toULongLong(), expected[s].docs);
-            QCOMPARE(row.at(5).toULongLong(), expected[s].bytes);
-            QCOMPARE(row.at(6).toULongLong(), expected[s].over);
-            QVERIFY(expected[s].docs > 0);
+        // One row per shard, in config.shards' order: no "(not placed)" row.
+        const QList<std::pair<QString, QString>> shardList = shards();
+        QCOMPARE(table.rows.size(), shardList.size());
+        for (qsizetype s = 0; s < shardList.size(); ++s) {
+            const auto &[id, host] = shardList.at(s);
+            const ShardTruth truth = expected[id];
+            QCOMPARE(table.rows.at(s),
+                     QStringList({id, host, QString::number(chunksOn(chunks, id)),
+                                  QString::number(chunksOn(chunks, id, true)),
+                                  QString::number(truth.docs), QString::number(truth.bytes),
+                                  QString::number(truth.over)}));
+            QVERIFY2(truth.docs > 0, qPrintable(id)); // every shard holds outliers here
         }
     }
 

@@ -61,7 +61,7 @@ private slots:
         mongoc_init();
         QVERIFY(m_dir.isValid());
         m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
     }
 
     void cleanupTestCase() { mongoc_cleanup(); }

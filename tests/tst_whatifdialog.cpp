@@ -25,7 +25,7 @@ private slots:
     void initTestCase()
     {
         m_settings.uri = fixtures::liveUri();
-        QVERIFY2(!m_settings.uri.isEmpty(), "no FerretDB fixture (OE_LIVE_DIR/plain/env)");
+        QVERIFY2(!m_settings.uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
     }
 
     void rowsTableChartAndCsv()

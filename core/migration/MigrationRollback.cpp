@@ -1,6 +1,7 @@
 #include "MigrationRollback.h"
 
 #include "CollectionOps.h"
+#include "DocumentPace.h"
 #include "DocumentSplitter.h"
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
@@ -333,6 +334,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     if (!run.setRunState(RunState::RollingBack, QStringLiteral("starting the rollback")))
         return false;
     bool stopped = false;
+    const DocumentPace pace(options.maxDocsPerSecond);
+    std::uint64_t handled = 0;
     const bool ok = MigrationVerifier::forEachEntryBatch(
         connection, database, config, {EntryState::Split, EntryState::Pending}, options.batch,
         [&](std::vector<JournalEntry> &entries) {
@@ -345,6 +348,8 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
             progress->seconds = double(clock.nsecsElapsed()) / 1e9;
             if (callback)
                 callback(*progress);
+            handled += entries.size();
+            pace.after(handled);
             return true;
         },
         error);

@@ -1,6 +1,7 @@
 #include "OverflowMigrator.h"
 
 #include "CollectionOps.h"
+#include "DocumentPace.h"
 #include "DocumentSplitter.h"
 #include "JournalEntry.h"
 #include "MigrationPreflight.h"
@@ -9,7 +10,6 @@
 #include "SplitBatchWriter.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 
 #include <map>
 
@@ -200,6 +200,7 @@ bool OverflowMigrator::splitAll(const MigrationOptions &options, MigrationProgre
 {
     QElapsedTimer clock;
     clock.start();
+    const DocumentPace pace(options.maxDocsPerSecond);
     CollectionOps source(*m_connection, m_database, m_config.collection);
     SplitBatchWriter writer(*m_connection, m_database, m_config, &m_notes);
     std::vector<PendingDocument> batch;
@@ -210,11 +211,8 @@ bool OverflowMigrator::splitAll(const MigrationOptions &options, MigrationProgre
         progress->seconds = double(clock.nsecsElapsed()) / 1e9;
         if (callback)
             callback(*progress);
-        if (ok && options.maxDocsPerSecond > 0) {
-            const double due = double(progress->examined) / options.maxDocsPerSecond;
-            if (due > progress->seconds)
-                QThread::msleep(static_cast<unsigned long>((due - progress->seconds) * 1000.0));
-        }
+        if (ok)
+            pace.after(progress->examined);
         return ok;
     };
     const QByteArray opts =

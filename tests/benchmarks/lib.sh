@@ -1,5 +1,5 @@
 # Shared by the benchmark scripts (sourced, not run): building the measured binaries, cached
-# demo datasets, a FerretDB server on loopback, and size labels. Callers define die().
+# demo datasets, a server on loopback (mongod or FerretDB), and size labels. Callers define die().
 
 # bench_build BUILD_DIR REPO_ROOT TARGET...: builds the targets (-j2), re-configuring a build
 # dir that predates one of them.
@@ -49,37 +49,67 @@ bench_label() {
   fi
 }
 
-# bench_start_ferretdb FIXTURE STATE_DIR WORK NAME: starts the tests' FerretDB fixture (plain)
-# and sets BENCH_URI and BENCH_SERVER_DESC. The caller stops it (FIXTURE stop STATE_DIR).
-bench_start_ferretdb() {
-  local fixture=$1 state_dir=$2 work=$3 name=$4
-  echo "Starting FerretDB (state in $state_dir) ..." >&2
-  "$fixture" start "$state_dir" plain >"$work/fixture.out" ||
-    { cat "$work/fixture.out" >&2; echo "$name: could not start FerretDB" >&2; exit 1; }
-  BENCH_URI=$(awk -F= '$1 == "OE_TEST_URI" { sub(/^[^=]*=/, ""); print; exit }' "$state_dir/env")
-  local pid binary version
-  pid=$(awk -F= '$1 == "OE_TEST_PID" { print $2; exit }' "$state_dir/env")
-  binary=$(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -d' ' -f1)
-  version=$("$binary" --version 2>/dev/null | awk '$1 == "version:" { print $2; exit }')
-  BENCH_SERVER_DESC="FerretDB $version (SQLite, loopback), pid $pid"
+# The server a benchmark starts: mongod (default: MongoDB's own 6.0.5, the server every figure
+# is proven on) or ferretdb (FerretDB 1.24, the compatibility server). Scripts set it from
+# --server; OE_BENCH_SERVER sets the default.
+BENCH_SERVER=${OE_BENCH_SERVER:-mongod}
+
+# bench_check_server: dies unless BENCH_SERVER names a server a benchmark can start.
+bench_check_server() {
+  case $BENCH_SERVER in
+    mongod|ferretdb) ;;
+    *) die "--server must be mongod or ferretdb (got '$BENCH_SERVER')" ;;
+  esac
 }
 
-# bench_setup NAME FIXTURE STATE_DIR URI: a work dir (BENCH_WORK) and the server. With URI
-# empty, starts the FerretDB fixture in STATE_DIR (bench_start_ferretdb); else uses URI. Sets
-# BENCH_URI and BENCH_SERVER_DESC. At exit (or on INT/TERM), stops the server it started and
-# removes the work dir. Call it directly, not in $(...): it sets globals and traps.
+# bench_start_server REPO_ROOT BUILD_DIR STATE_DIR WORK NAME: starts the tests' fixture for
+# BENCH_SERVER (plain variant) and sets BENCH_URI, BENCH_SERVER_PID and BENCH_SERVER_DESC. The
+# caller stops it (bench_cleanup). mongod's fixture runs its commands through the build's
+# fixture_command (built here if missing).
+bench_start_server() {
+  local repo_root=$1 build_dir=$2 state_dir=$3 work=$4 name=$5
+  local fixture=$repo_root/tests/live/$BENCH_SERVER-fixture.sh
+  if [[ $BENCH_SERVER == mongod ]]; then
+    [[ -x $build_dir/bin/fixture_command ]] || cmake --build "$build_dir" --target fixture_command -j2 >&2
+    export OE_FIXTURE_COMMAND=$build_dir/bin/fixture_command
+  fi
+  echo "Starting $BENCH_SERVER (state in $state_dir) ..." >&2
+  bash "$fixture" start "$state_dir" plain >"$work/fixture.out" ||
+    { cat "$work/fixture.out" >&2; echo "$name: could not start $BENCH_SERVER" >&2; exit 1; }
+  BENCH_URI=$(awk -F= '$1 == "OE_TEST_URI" { sub(/^[^=]*=/, ""); print; exit }' "$state_dir/env")
+  BENCH_SERVER_PID=$(awk -F= '$1 == "OE_TEST_PID" { print $2; exit }' "$state_dir/env")
+  local binary version
+  binary=$(tr '\0' ' ' <"/proc/$BENCH_SERVER_PID/cmdline" | cut -d' ' -f1)
+  if [[ $BENCH_SERVER == mongod ]]; then
+    version=$("$binary" --version 2>/dev/null | awk '$1 == "db" && $2 == "version" { print $3; exit }')
+    BENCH_SERVER_DESC="MongoDB mongod $version (WiredTiger, 256 MB cache, loopback), pid $BENCH_SERVER_PID"
+  else
+    version=$("$binary" --version 2>/dev/null | awk '$1 == "version:" { print $2; exit }')
+    BENCH_SERVER_DESC="FerretDB $version (SQLite, loopback), pid $BENCH_SERVER_PID"
+  fi
+}
+
+# bench_setup NAME REPO_ROOT BUILD_DIR URI [STATE_DIR]: a work dir (BENCH_WORK) and the server.
+# With URI empty, starts BENCH_SERVER with its state in STATE_DIR (default
+# BUILD_DIR/NAME-BENCH_SERVER); else uses URI. Sets
+# BENCH_URI, BENCH_SERVER_PID (empty for --uri) and BENCH_SERVER_DESC. At exit (or on INT/TERM),
+# stops the server it started and removes the work dir. Call it directly, not in $(...): it sets
+# globals and traps.
 bench_setup() {
-  local name=$1
-  BENCH_FIXTURE=$2 BENCH_STATE_DIR=$3 BENCH_STARTED=0
+  local name=$1 repo_root=$2 build_dir=$3 uri=$4
+  bench_check_server
+  BENCH_FIXTURE=$repo_root/tests/live/$BENCH_SERVER-fixture.sh
+  BENCH_STATE_DIR=${5:-$build_dir/$name-$BENCH_SERVER}
+  BENCH_STARTED=0 BENCH_SERVER_PID=
   BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
   trap bench_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
-  if [[ -z $4 ]]; then
+  if [[ -z $uri ]]; then
     BENCH_STARTED=1
-    bench_start_ferretdb "$BENCH_FIXTURE" "$BENCH_STATE_DIR" "$BENCH_WORK" "$name"
+    bench_start_server "$repo_root" "$build_dir" "$BENCH_STATE_DIR" "$BENCH_WORK" "$name"
   else
-    BENCH_URI=$4
+    BENCH_URI=$uri
     BENCH_SERVER_DESC="given by --uri (not started by this script)"
   fi
   [[ -n $BENCH_URI ]] || die "no server URI"
@@ -88,7 +118,7 @@ bench_setup() {
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 bench_cleanup() {
   if ((BENCH_STARTED)); then
-    "$BENCH_FIXTURE" stop "$BENCH_STATE_DIR" >/dev/null 2>&1 || true
+    bash "$BENCH_FIXTURE" stop "$BENCH_STATE_DIR" >/dev/null 2>&1 || true
   fi
   rm -rf "$BENCH_WORK"
 }

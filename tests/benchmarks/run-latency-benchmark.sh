@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Network benchmark: the split, the live analysis and the parallel scan with real round-trip
-# costs. Starts one FerretDB and Shopify's toxiproxy (packaging/install-toxiproxy.sh) in front of
+# costs. Starts one server (mongod, or --server ferretdb) and Shopify's toxiproxy (packaging/install-toxiproxy.sh) in front of
 # it, and for each added latency (a `latency` toxic on the server's replies, so every round trip
 # pays it once) runs, through the proxy:
 #   split     run-split-benchmark.sh: `split --yes` vs the naive loop (target >= 10x)
@@ -15,6 +15,9 @@
 #   --split-docs N     book_sales documents for the split (default 2000)
 #   --scan-docs N      feed_bench documents for analyze and the parallel scan (default 10000)
 #   --only LIST        any of split,analyze,parallel (default all three)
+#   --server S         the server started here: mongod (default; MongoDB 6.0.5 from
+#                      packaging/install-mongod.sh) or ferretdb (FerretDB 1.24, SQLite); env
+#                      OE_BENCH_SERVER
 #   --no-build         use the binaries as they are
 set -euo pipefail
 
@@ -38,6 +41,7 @@ while (($#)); do
     --split-docs) split_docs=$2; shift 2 ;;
     --scan-docs) scan_docs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --server) BENCH_SERVER=${2:?--server needs mongod or ferretdb}; shift 2 ;;
     --no-build) do_build=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
@@ -47,8 +51,7 @@ command -v curl >/dev/null || die "needs curl (toxiproxy's API)"
 ((do_build)) && bench_build "$build_dir" "$repo_root" outlier-explorer-cli bench_cursor_drain \
   bench_naive_split
 
-bench_setup run-latency-benchmark "$repo_root/tests/live/ferretdb-fixture.sh" \
-  "$build_dir/latency-bench-ferretdb" ""
+bench_setup latency-bench "$repo_root" "$build_dir" ""
 toxiproxy=$(bash "$repo_root/packaging/install-toxiproxy.sh" | tail -n 1)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 api_port=$(free_port)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Live benchmark: `outlier-explorer-cli analyze --uri ... --full` against a bare cursor drain.
 #
-# Starts its own FerretDB (tests/live/ferretdb-fixture.sh, plain: SQLite backend, loopback),
+# Starts its own server (--server: mongod by default, or FerretDB; loopback, tests/live/),
 # loads feed_bench (activity feeds, ~1.2 KB documents) into it with `outlier-explorer-cli
 # import`, then measures on that same server and collection, alternately, several runs each:
 #   drain           bench_cursor_drain: libmongoc find({}) with the product's client settings,
@@ -23,8 +23,8 @@
 #                      first (cmake --build, -j2) unless --no-build.
 #   --data-dir DIR     where datasets are cached between runs (env OE_BENCH_DATA;
 #                      default: <build dir>/bench-data, shared with run-analyze-benchmark.sh)
-#   --state-dir DIR    FerretDB's state (data, log) for this run (default:
-#                      <build dir>/live-bench-ferretdb); the server is stopped and its data
+#   --state-dir DIR    the started server's state (data, log) (default:
+#                      <build dir>/live-bench-SERVER); the server is stopped and its data
 #                      removed at exit
 #   --docs N           documents to load (default 25000: FerretDB+SQLite serves ~3-4k docs/s
 #                      on 2 cores, so the default run takes 3-5 minutes; 100000 takes ~12-15)
@@ -33,7 +33,10 @@
 #   --batch-sizes LIST batch sizes to try, comma- or space-separated; "default" = no
 #                      --batch-size, the driver's default (default: default,1000)
 #   --seed S           demo-data seed (default 1)
-#   --uri URI          measure this server instead of starting FerretDB. The data is loaded
+#   --server S         the server started here: mongod (default; MongoDB 6.0.5 from
+#                      packaging/install-mongod.sh) or ferretdb (FerretDB 1.24, SQLite); env
+#                      OE_BENCH_SERVER
+#   --uri URI          measure this server instead of starting one. The data is loaded
 #                      into database oe_live_bench, collection feed_bench_N (dropped first!)
 #   --no-build         use the binaries as they are
 #   --regenerate       regenerate the dataset even if cached
@@ -47,7 +50,6 @@ set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(git -C "$script_dir" rev-parse --show-toplevel)
-fixture=$repo_root/tests/live/ferretdb-fixture.sh
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
 # shellcheck source=tests/benchmarks/lib.sh
@@ -77,6 +79,7 @@ while (($#)); do
     --runs) runs=${2:?--runs needs a value}; shift 2 ;;
     --batch-sizes) batch_sizes=${2:?--batch-sizes needs a value}; shift 2 ;;
     --seed) seed=${2:?--seed needs a value}; shift 2 ;;
+    --server) BENCH_SERVER=${2:?--server needs mongod or ferretdb}; shift 2 ;;
     --uri) uri=${2:?--uri needs a value}; shift 2 ;;
     --no-build) do_build=0; shift ;;
     --regenerate) regenerate=1; shift ;;
@@ -89,7 +92,7 @@ done
 
 build_dir=$(realpath -m "$build_dir")
 data_dir=$(realpath -m "${data_dir:-$build_dir/bench-data}")
-state_dir=$(realpath -m "${state_dir:-$build_dir/live-bench-ferretdb}")
+[[ -z $state_dir ]] || state_dir=$(realpath -m "$state_dir")
 [[ $docs =~ ^[1-9][0-9]*$ ]] || die "bad --docs: $docs"
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "bad --runs: $runs"
 read -r -a batch_list <<<"${batch_sizes//,/ }"
@@ -111,7 +114,7 @@ fi
 [[ -x $drain ]] || die "no bench_cursor_drain at $drain"
 
 # --- server and data ------------------------------------------------------------------------
-bench_setup run-live-benchmark "$fixture" "$state_dir" "$uri"
+bench_setup live-bench "$repo_root" "$build_dir" "$uri" "$state_dir"
 work=$BENCH_WORK uri=$BENCH_URI server_desc=$BENCH_SERVER_DESC
 
 label=$(bench_label "$docs")

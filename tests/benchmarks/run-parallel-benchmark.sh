@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark of parallel full scans: `analyze --full --parallel N` against the single cursor and
-# the bare cursor drain, on one collection of a FerretDB server started here (or --uri).
+# the bare cursor drain, on one collection of a server started here (mongod, or --server ferretdb; or --uri).
 #
 # Imports feed_bench (activity feeds, ~1.2 KB documents) with `outlier-explorer-cli import`,
 # then measures, best of --runs each:
@@ -16,7 +16,10 @@
 #   --docs N          documents (default 1000000)
 #   --parallel LIST   range counts, comma-separated (default 1,2)
 #   --runs N          runs of each (default 2)
-#   --uri URI         measure on this server instead of starting FerretDB (server CPU unknown)
+#   --server S         the server started here: mongod (default; MongoDB 6.0.5 from
+#                      packaging/install-mongod.sh) or ferretdb (FerretDB 1.24, SQLite); env
+#                      OE_BENCH_SERVER
+#   --uri URI         measure on this server instead of starting one (server CPU unknown)
 #   --socket-timeout-ms MS  socketTimeoutMS for every measured client (e.g. 3600000). FerretDB 1.x
 #                     sorts a whole range before its first batch: at 100k documents and more,
 #                     --parallel 2 needs more than the default 120 s
@@ -43,6 +46,7 @@ while (($#)); do
     --docs) docs=$2; shift 2 ;;
     --parallel) parallel_list=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --server) BENCH_SERVER=${2:?--server needs mongod or ferretdb}; shift 2 ;;
     --uri) uri=$2; shift 2 ;;
     --socket-timeout-ms) socket_timeout=$2; shift 2 ;;
     --no-build) do_build=0; shift ;;
@@ -54,10 +58,8 @@ done
 ((do_build)) && bench_build "$build_dir" "$repo_root" outlier-explorer-cli bench_cursor_drain
 cli=$build_dir/bin/outlier-explorer-cli
 drain=$build_dir/bin/bench_cursor_drain
-bench_setup run-parallel-benchmark "$repo_root/tests/live/ferretdb-fixture.sh" \
-  "$build_dir/parallel-bench-ferretdb" "$uri"
-server_pid=
-[[ -z $uri ]] && server_pid=$(awk -F= '$1 == "OE_TEST_PID" { print $2; exit }' "$build_dir/parallel-bench-ferretdb/env")
+bench_setup parallel-bench "$repo_root" "$build_dir" "$uri"
+server_pid=$BENCH_SERVER_PID
 
 file=$(bench_dataset "$cli" "$build_dir/bench-data" feed_bench "$docs" 1 0)
 db=oe_parallel_bench
@@ -118,6 +120,6 @@ done
 
 echo "Outlier Explorer parallel scan benchmark — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
 echo "server: $BENCH_SERVER_DESC; $db.$coll: $docs feed_bench documents (imported in $import_s s)"
-echo "Best of $runs runs. client CPU = the measured process (user+sys); server CPU = FerretDB's over the run."
+echo "Best of $runs runs. client CPU = the measured process (user+sys); server CPU = the server's over the run ($BENCH_SERVER_DESC)."
 printf '%-14s %8s %10s %10s %10s %8s\n' tool seconds docs/s client_cpu server_cpu rss_mb
 for name in "${names[@]}"; do echo "${best_line[$name]}"; done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Split benchmark: `outlier-explorer-cli split --uri ... --yes` against the naive loop.
 #
-# Starts its own FerretDB (tests/live/ferretdb-fixture.sh, plain: SQLite backend, loopback),
+# Starts its own server (--server: mongod by default, or FerretDB; loopback, tests/live/),
 # generates book_sales (the MongoDB manual's outlier-pattern example: `customers_purchased`
 # arrays, 4% best sellers with 60-5000 buyers), and per run imports it into two collections
 # of identical data, one per tool, then applies the same split (keep 50, page size 100) to each:
@@ -22,8 +22,8 @@
 #                      first (cmake --build, -j2) unless --no-build.
 #   --data-dir DIR     where datasets are cached between runs (env OE_BENCH_DATA;
 #                      default: <build dir>/bench-data, shared with the other benchmarks)
-#   --state-dir DIR    FerretDB's state (data, log) for this run (default:
-#                      <build dir>/split-bench-ferretdb); the server is stopped and its data
+#   --state-dir DIR    the started server's state (data, log) (default:
+#                      <build dir>/split-bench-SERVER); the server is stopped and its data
 #                      removed at exit
 #   --docs N           book_sales documents (default 4000: ~160 to split, ~1,900 pages; about
 #                      2-3 minutes in all on 2 cores). FerretDB 1.24 (SQLite) finds no document
@@ -40,7 +40,10 @@
 #                      write at most 50 documents whatever the batch (FerretDB 1.24 deadlocks
 #                      on update commands of ~100 matched statements), paced to the server.
 #   --seed S           demo-data seed (default 1)
-#   --uri URI          measure this server instead of starting FerretDB. Uses database
+#   --server S         the server started here: mongod (default; MongoDB 6.0.5 from
+#                      packaging/install-mongod.sh) or ferretdb (FerretDB 1.24, SQLite); env
+#                      OE_BENCH_SERVER
+#   --uri URI          measure this server instead of starting one. Uses database
 #                      oe_split_bench, collections book_sales_ours* and book_sales_naive*
 #                      (dropped first!) and leaves them there
 #   --strace           also run one extra split (not timed) under strace and print where its
@@ -58,7 +61,6 @@ set -euo pipefail
 script_start=$(date +%s%N)
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(git -C "$script_dir" rev-parse --show-toplevel)
-fixture=$repo_root/tests/live/ferretdb-fixture.sh
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
 # shellcheck source=tests/benchmarks/lib.sh
@@ -93,6 +95,7 @@ while (($#)); do
     --page-size) page_size=${2:?--page-size needs a value}; shift 2 ;;
     --batch) batch=${2:?--batch needs a value}; shift 2 ;;
     --seed) seed=${2:?--seed needs a value}; shift 2 ;;
+    --server) BENCH_SERVER=${2:?--server needs mongod or ferretdb}; shift 2 ;;
     --uri) uri=${2:?--uri needs a value}; shift 2 ;;
     --strace) do_strace=1; shift ;;
     --no-build) do_build=0; shift ;;
@@ -106,7 +109,7 @@ done
 
 build_dir=$(realpath -m "$build_dir")
 data_dir=$(realpath -m "${data_dir:-$build_dir/bench-data}")
-state_dir=$(realpath -m "${state_dir:-$build_dir/split-bench-ferretdb}")
+[[ -z $state_dir ]] || state_dir=$(realpath -m "$state_dir")
 [[ $docs =~ ^[1-9][0-9]*$ ]] || die "bad --docs: $docs"
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "bad --runs: $runs"
 [[ $keep =~ ^[0-9]+$ ]] || die "bad --keep: $keep"
@@ -131,7 +134,7 @@ fi
 [[ -x $naive ]] || die "no bench_naive_split at $naive"
 
 # --- server and data ------------------------------------------------------------------------
-bench_setup run-split-benchmark "$fixture" "$state_dir" "$uri"
+bench_setup split-bench "$repo_root" "$build_dir" "$uri" "$state_dir"
 work=$BENCH_WORK uri=$BENCH_URI server_desc=$BENCH_SERVER_DESC
 
 label=$(bench_label "$docs")

@@ -11,7 +11,7 @@
 #     OE_TEST_URI=mongodb://127.0.0.1:PORT/                       (plain)
 #     OE_TEST_URI=mongodb://127.0.0.1:PORT/?replicaSet=rs0        (replset: --repl-set-name=rs0)
 #     OE_TEST_URI=mongodb://USER:PASSWORD@127.0.0.1:PORT/?authSource=admin&authMechanism=SCRAM-SHA-256  (auth)
-#     OE_TEST_HOSTPORT=127.0.0.1:PORT  OE_TEST_PID=PID  OE_TEST_VARIANT=VARIANT
+#     OE_TEST_HOSTPORT=127.0.0.1:PORT  OE_TEST_PID=PID  OE_TEST_VARIANT=VARIANT  OE_TEST_SERVER=ferretdb
 #     auth only: OE_TEST_USER, OE_TEST_PASSWORD, OE_TEST_AUTH_SOURCE=admin, OE_TEST_AUTH_MECHANISM=SCRAM-SHA-256
 #   The tls variant also listens with TLS on a third port, with a throwaway CA (openssl) whose server
 #   certificate names only "localhost", and requires client certificates; it adds OE_TEST_TLS_URI
@@ -240,6 +240,7 @@ fi
   echo "OE_TEST_HOSTPORT=$hostport"
   echo "OE_TEST_PID=$pid"
   echo "OE_TEST_VARIANT=$variant"
+  echo "OE_TEST_SERVER=ferretdb"
   if [ "$variant" = tls ]; then
     echo "OE_TEST_TLS_URI=mongodb://localhost:$tls_port/?tls=true"
     echo "OE_TEST_TLS_IP_URI=mongodb://127.0.0.1:$tls_port/?tls=true"

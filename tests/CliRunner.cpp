@@ -6,7 +6,9 @@
 #include <csignal>
 #include <sys/resource.h>
 
-CliRun runCli(const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
+namespace {
+
+CliRun run(const QString &program, const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
 {
     QElapsedTimer clock;
     clock.start();
@@ -17,10 +19,23 @@ CliRun runCli(const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
             ::setrlimit(RLIMIT_FSIZE, &limit);
             ::signal(SIGXFSZ, SIG_IGN);
         });
-    p.start(qEnvironmentVariable("OE_CLI"), args);
+    p.start(program, args);
     if (!p.waitForFinished(timeoutMs))
         qFatal("CLI hung: %s", qPrintable(args.join(QLatin1Char(' '))));
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError()), clock.elapsed()};
+}
+
+} // namespace
+
+CliRun runCli(const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
+{
+    return run(qEnvironmentVariable("OE_CLI"), args, timeoutMs, fileSizeLimit);
+}
+
+CliRun runCliThrough(const QString &program, const QStringList &prefix, const QStringList &args,
+                     int timeoutMs)
+{
+    return run(program, prefix + args, timeoutMs, 0);
 }

@@ -15,3 +15,6 @@ struct CliRun
 // `fileSizeLimit` caps every file the CLI writes at that many bytes (RLIMIT_FSIZE, SIGXFSZ
 // ignored): a write past it fails with EFBIG, as a write to a full disk fails with ENOSPC.
 CliRun runCli(const QStringList &args, int timeoutMs = 600000, qint64 fileSizeLimit = 0);
+// The same, started through `program` with `prefix` before the arguments (e.g. setpriv ... CLI).
+CliRun runCliThrough(const QString &program, const QStringList &prefix, const QStringList &args,
+                     int timeoutMs = 600000);

@@ -21,6 +21,7 @@ public:
         return m_values.value(metric, QStringLiteral("<missing>"));
     }
     double number(const QString &metric) const { return value(metric).toDouble(); }
+    const QMap<QString, QString> &values() const { return m_values; }
 
 private:
     QMap<QString, QString> m_values;

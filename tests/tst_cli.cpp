@@ -1,4 +1,5 @@
 #include "BsonFixtures.h"
+#include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "DemoDataGenerator.h"
 #include "SummaryCsv.h"
@@ -27,23 +28,8 @@ class TestCli : public QObject
     QString m_cli;
     QString m_books;
 
-    struct Run
-    {
-        int exitCode;
-        QString out;
-        QString err;
-    };
-    Run cli(const QStringList &args, const QString &program = QString(),
-            const QStringList &prefix = {})
-    {
-        QProcess p;
-        p.start(program.isEmpty() ? m_cli : program, prefix + args);
-        if (!p.waitForFinished(120000))
-            qFatal("CLI did not finish: %s", qPrintable(args.join(QLatin1Char(' '))));
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Run = CliRun;
+    static Run cli(const QStringList &args) { return runCli(args, 120000); }
     static QList<QStringList> csv(const QString &path) { return csvtest::readFile(path); }
     static QString metric(const QString &dir, const QString &name)
     {
@@ -468,14 +454,13 @@ private slots:
                               QFileDevice::Permissions(0x7777)); // let another user reach it
         Run r{};
         if (::geteuid() == 0) {
-            if (setpriv.isEmpty())
-                QSKIP(
-                    "running as root without setpriv: cannot drop privileges to test permissions");
-            r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked,
-                     QStringLiteral("--out"), QStringLiteral("/tmp")},
-                    setpriv,
-                    {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
-                     QStringLiteral("--clear-groups"), m_cli});
+            // setpriv (util-linux, installed by setup-debian.sh) drops root's privileges.
+            QVERIFY2(!setpriv.isEmpty(), "running as root without setpriv (util-linux)");
+            r = runCliThrough(setpriv,
+                              {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                               QStringLiteral("--clear-groups"), m_cli},
+                              {QStringLiteral("analyze"), QStringLiteral("--dump"), locked,
+                               QStringLiteral("--out"), QStringLiteral("/tmp")});
         } else {
             r = cli({QStringLiteral("analyze"), QStringLiteral("--dump"), locked,
                      QStringLiteral("--out"), m_dir.filePath(QStringLiteral("o"))});

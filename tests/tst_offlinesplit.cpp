@@ -1,3 +1,4 @@
+#include "CliRunner.h"
 #include "BsonFixtures.h"
 #include "CsvTestReader.h"
 
@@ -18,20 +19,8 @@ class TestOfflineSplit : public QObject
     QTemporaryDir m_dir;
     QString m_cli;
 
-    struct Run
-    {
-        int exitCode;
-        QString out, err;
-    };
-    Run cli(const QStringList &args)
-    {
-        QProcess p;
-        p.start(m_cli, args);
-        if (!p.waitForFinished(120000))
-            qFatal("CLI hung");
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Run = CliRun;
+    static Run cli(const QStringList &args) { return runCli(args, 120000); }
     static QList<QByteArray> documents(const QString &path)
     {
         QFile f(path);

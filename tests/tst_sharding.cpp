@@ -1,3 +1,4 @@
+#include "SummaryCsv.h"
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
@@ -23,14 +24,6 @@ struct CsvTable
     QStringList header;
     QList<QStringList> rows;
     int column(const QString &name) const { return int(header.indexOf(name)); }
-    // A summary.csv metric's value.
-    QString value(const QString &metric) const
-    {
-        for (const QStringList &row : rows)
-            if (row.size() >= 2 && row.at(0) == metric)
-                return row.at(1);
-        return {};
-    }
 };
 
 CsvTable readCsv(const QString &path)
@@ -473,7 +466,7 @@ private slots:
                 .arg(jumbo ? QStringLiteral(" (%1 jumbo)").arg(jumbo) : QString());
         QVERIFY2(err.contains(described), qPrintable(described + QStringLiteral("\n") + err));
 
-        const CsvTable summary = readCsv(out + QStringLiteral("/summary.csv"));
+        const auto summary = fixtures::SummaryCsv::read(out);
         QCOMPARE(summary.value(QStringLiteral("size_threshold")), sizeThreshold);
         bool numeric = false;
         const std::uint64_t arrayThreshold =

@@ -102,6 +102,10 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("MS")},
         {QStringLiteral("batch-size"), QStringLiteral("Cursor batch size (with --uri)."),
          QStringLiteral("N")},
+        {QStringLiteral("max-docs-per-sec"),
+         QStringLiteral("Read at most R documents per second, to spare a busy server (with "
+                        "--uri)."),
+         QStringLiteral("R")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
         {QStringLiteral("out"),
@@ -214,7 +218,8 @@ bool checkCombinations(const QCommandLineParser &parser)
     }
     if (!live) {
         for (const char *liveOnly :
-             {"db", "collection", "filter", "max-time-ms", "batch-size", "parallel"})
+             {"db", "collection", "filter", "max-time-ms", "batch-size", "max-docs-per-sec",
+              "parallel"})
             if (parser.isSet(QString::fromLatin1(liveOnly))) {
                 cli::fail(ExitUsage,
                           QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
@@ -304,7 +309,9 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
         !cli::unsignedOption(parser, QStringLiteral("checkpoint-ms"), checkpointMs, 0, 3600000))
         return false;
     if (!cli::doubleOption(parser, QStringLiteral("precision"), request->p99PrecisionPoints, 0.0001,
-                           0.99))
+                           0.99) ||
+        !cli::doubleOption(parser, QStringLiteral("max-docs-per-sec"), request->maxDocsPerSecond, 0,
+                           1e9))
         return false;
     request->checkpointMs = qint64(checkpointMs.value_or(3000));
     request->parallelRanges = int(parallel.value_or(0));

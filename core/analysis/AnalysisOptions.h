@@ -20,6 +20,7 @@ struct AnalysisOptions
     std::uint64_t seed = 42; // sample selection is reproducible
     int threads = 0;         // analysis workers; 0 = one per core
     std::size_t batchBytes = 512u << 10;
+    double maxDocsPerSecond = 0; // read at most this many documents per second; 0 = no limit
     ProfileBuilder::Limits limits;
 };
 

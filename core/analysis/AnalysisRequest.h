@@ -22,6 +22,7 @@ struct AnalysisRequest
     QString filter;              // extended JSON, live collections only
     qint64 maxTimeMs = 0;        // server-side limit per operation; 0 = none
     int batchSize = 0;           // documents per cursor batch, live; 0 = the driver's
+    double maxDocsPerSecond = 0; // read at most this many documents per second; 0 = no limit
     // Full scans of a live collection: read by this many `_id` ranges at once (RangedScan),
     // resumable; 0 = one cursor in natural order. `resume` continues an interrupted one.
     int parallelRanges = 0;

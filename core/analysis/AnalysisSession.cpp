@@ -16,6 +16,7 @@ AnalysisOptions scanOptions(const AnalysisRequest &request)
     options.count = request.count;
     options.seed = request.seed;
     options.threads = request.threads;
+    options.maxDocsPerSecond = request.maxDocsPerSecond;
     OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
                                  options.limits.keepArraysLongerThan);
     return options;

@@ -1,5 +1,6 @@
 #include "Analyzer.h"
 
+#include "DocumentPace.h"
 #include "SampleSelection.h"
 
 #include <QElapsedTimer>
@@ -9,6 +10,11 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace oe {
 
@@ -71,6 +77,17 @@ private:
     bool m_closed = false;
 };
 
+// A server's cursor prepares its next reply only when the reader asks for it, so a reader that
+// waits for CPU holds the server up. Workers that fall behind catch up from the read-ahead
+// queue: they run at a lower priority (nice +10) than the reader, and a local server, on the
+// same cores. Their own threads (the scan's pool), so nothing else is lowered.
+void yieldToTheReader()
+{
+#ifdef __linux__
+    ::setpriority(PRIO_PROCESS, id_t(::gettid()), 10);
+#endif
+}
+
 struct FirstFault
 {
     std::mutex mutex;
@@ -110,7 +127,8 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
                          const SampleSelection *selection, const std::atomic<bool> *cancel,
                          std::uint64_t stopAtIndex, BatchQueue &buffers, Sink &&sink)
 {
-    std::uint64_t selected = 0;
+    std::uint64_t selected = 0, read = 0;
+    const DocumentPace pace(options.maxDocsPerSecond);
     for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed))
             return {};
@@ -118,6 +136,7 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
         SourceError error;
         const auto result = source.read(*batch, options.batchBytes, &error);
         auto &docs = batch->documents;
+        read += docs.size();
         if (selection)
             selection->filter(docs);
         auto cut = std::find_if(docs.begin(), docs.end(), [&](const DocumentBatch::Entry &e) {
@@ -144,6 +163,7 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
             return error;
         if (!more)
             return {};
+        pace.after(read, cancel);
     }
 }
 
@@ -157,7 +177,8 @@ public:
         : m_source(source), m_options(options), m_cancel(cancel), m_progress(progress),
           m_workers(
               std::max(1, options.threads > 0 ? options.threads : QThread::idealThreadCount())),
-          m_queue(std::size_t(m_workers) + 1)
+          m_queue(std::max(std::size_t(m_workers) + 1,
+                           source.readAheadBytes() / std::max<std::size_t>(options.batchBytes, 1)))
     {
         m_clock.start();
     }
@@ -228,6 +249,8 @@ void Scan::startWorkers()
     m_pool.setMaxThreadCount(m_workers);
     for (int w = 0; w < m_workers; ++w) {
         m_running.push_back(QtConcurrent::run(&m_pool, [this, w] {
+            if (m_source.readAheadBytes() > 0)
+                yieldToTheReader();
             ProfileBuilder &builder = m_builders[std::size_t(w)];
             while (auto batch = m_queue.pop()) {
                 if (!m_stop.load(std::memory_order_relaxed)) {

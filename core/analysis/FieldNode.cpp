@@ -9,30 +9,15 @@ constexpr std::size_t kLinearLookupLimit = 24;
 // Children beyond the limit (documents used as maps keyed by user ids, dates, ...) share one
 // node so memory stays bounded; documented as the "*" path segment.
 const std::string_view kOtherKeys = "*";
-// Field names are short; an inline loop beats a call to memcmp for each element.
-inline bool sameKey(const std::string &name, std::string_view key)
-{
-    if (name.size() != key.size())
-        return false;
-    const char *a = name.data();
-    const char *b = key.data();
-    for (std::size_t i = 0; i < key.size(); ++i)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
 } // namespace
 
-FieldNode *FieldNode::child(std::string_view key, std::size_t maxChildren)
+FieldNode *FieldNode::lookUp(std::string_view key, std::size_t maxChildren)
 {
     const std::size_t n = children.size();
     if (!index) {
-        if (hint < n && sameKey(children[hint]->name, key)) {
-            FieldNode *hit = children[hint].get();
-            hint = hint + 1 < n ? hint + 1 : 0;
-            return hit;
-        }
-        for (std::size_t i = 0; i < n; ++i) {
+        // From the hint on: a document that lacks an optional field goes on with the next.
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = hint + k < n ? hint + k : hint + k - n;
             if (sameKey(children[i]->name, key)) {
                 hint = i + 1 < n ? i + 1 : 0;
                 return children[i].get();
@@ -44,7 +29,7 @@ FieldNode *FieldNode::child(std::string_view key, std::size_t maxChildren)
             return it->second;
     }
     if (n >= maxChildren && key != kOtherKeys)
-        return child(kOtherKeys, maxChildren + 1);
+        return lookUp(kOtherKeys, maxChildren + 1);
 
     auto node = std::make_unique<FieldNode>();
     node->name.assign(key);

@@ -31,6 +31,9 @@ public:
     std::uint64_t bytesConsumed() const override { return m_consumed; }
     bool samplesItself() const override { return m_query.mode == AnalysisOptions::Mode::Sample; }
     bool guaranteesUniqueIds() const override { return true; }
+    // Two of the server's largest replies (16 MB each): while the workers walk one, the next
+    // is already on its way.
+    std::size_t readAheadBytes() const override { return std::size_t(32) << 20; }
     QString modeDescription() const override { return m_modeDescription; }
 
     // The server cursor's id (for diagnostics and tests), 0 when none is open.

@@ -2,6 +2,7 @@
 
 #include "CollectionCatalog.h"
 #include "CollectionInfo.h"
+#include "DocumentPace.h"
 #include "IdOrder.h"
 #include "IdRangePlanner.h"
 #include "LiveCollectionSource.h"
@@ -36,7 +37,8 @@ class RangedScan::Scan
 public:
     Scan(const Request &request, const std::atomic<bool> *cancel,
          const Analyzer::ProgressCallback &progress)
-        : m_request(request), m_cancel(cancel), m_progress(progress)
+        : m_request(request), m_cancel(cancel), m_progress(progress),
+          m_pace(request.options.maxDocsPerSecond)
     {
         m_clock.start();
     }
@@ -54,7 +56,8 @@ private:
         return m_stop.load(std::memory_order_relaxed) ||
                (m_cancel && m_cancel->load(std::memory_order_relaxed));
     }
-    void report(const DocumentBatch &batch, bool force);
+    // Returns the documents all ranges have read so far.
+    std::uint64_t report(const DocumentBatch &batch, bool force);
     void saveCheckpoint(bool force);
     CollectionProfile finish();
     std::size_t typedCount() const { return std::size_t(m_checkpoint.plan.typedRanges()); }
@@ -67,6 +70,7 @@ private:
     const std::atomic<bool> *m_cancel;
     const Analyzer::ProgressCallback &m_progress;
     QElapsedTimer m_clock;
+    const DocumentPace m_pace; // shared by the ranges: their sum keeps the rate
     std::atomic<bool> m_stop{false};
     QString m_hosts;
     QStringList m_notes;
@@ -165,7 +169,7 @@ bool RangedScan::Scan::prepare()
     return true;
 }
 
-void RangedScan::Scan::report(const DocumentBatch &batch, bool force)
+std::uint64_t RangedScan::Scan::report(const DocumentBatch &batch, bool force)
 {
     std::lock_guard lock(m_mutex);
     for (const auto &doc : batch.documents) {
@@ -176,7 +180,7 @@ void RangedScan::Scan::report(const DocumentBatch &batch, bool force)
     m_documents += batch.documents.size();
     const qint64 now = m_clock.elapsed();
     if (!m_progress || (!force && now - m_lastReport < 100))
-        return;
+        return m_documents;
     m_lastReport = now;
     Analyzer::Progress p;
     p.documents = m_documents;
@@ -185,6 +189,7 @@ void RangedScan::Scan::report(const DocumentBatch &batch, bool force)
     p.seconds = m_checkpoint.seconds + double(now) / 1000.0;
     p.sizesSoFar = m_sizesSoFar;
     m_progress(p);
+    return m_documents;
 }
 
 // Call with m_mutex held.
@@ -272,7 +277,7 @@ void RangedScan::Scan::runRange(std::size_t range)
             const auto &last = batch.documents[walked - 1];
             state.lastId = IdOrder::idOf(batch.data(last), last.length);
         }
-        report(batch, false);
+        const std::uint64_t readSoFar = report(batch, false);
         if (result == DocumentSource::ReadResult::Error) {
             fail(error);
             break;
@@ -285,6 +290,7 @@ void RangedScan::Scan::runRange(std::size_t range)
             flush(range, profile, builder, state);
             lastFlush = m_clock.elapsed();
         }
+        m_pace.after(readSoFar, m_cancel);
     }
     flush(range, profile, builder, state);
     std::lock_guard lock(m_mutex);

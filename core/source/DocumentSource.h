@@ -43,6 +43,11 @@ public:
     // A source that draws its own sample (server-side $sample, or a reservoir over a scan)
     // says so; the analyzer then reads it whole instead of selecting documents itself.
     virtual bool samplesItself() const { return false; }
+    // How many bytes of read documents may wait for the analysis workers. A server sends a
+    // cursor's documents in replies of up to 16 MB and prepares the next one only when asked:
+    // a queue that holds less than a reply makes the server wait for the workers and the
+    // workers for the server, in turn, instead of working at once. 0: a few batches.
+    virtual std::size_t readAheadBytes() const { return 0; }
     // How the documents were chosen, when the source decides ("sample 1000 via $sample").
     virtual QString modeDescription() const { return {}; }
     // Long reads inside the source (a reservoir scan) stop early when this flag is set.

@@ -6,6 +6,9 @@
 #include <mongoc/mongoc.h>
 
 #include <cstdio>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <cstring>
 
 namespace bench {
@@ -18,9 +21,15 @@ inline void logHandler(mongoc_log_level_t level, const char *domain, const char 
     std::fprintf(stderr, "mongoc %s: %s\n", domain, message);
 }
 
-// mongoc_init() with the quiet log handler; the caller ends with mongoc_cleanup().
+// mongoc_init() with the quiet log handler and the allocator settings of
+// core/mongo/MongoRuntime.cpp (cursor replies served from the heap, not mapped anew each time),
+// so the floor is measured with what the tool has; the caller ends with mongoc_cleanup().
 inline void initDriver()
 {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
     mongoc_init();
     mongoc_log_set_handler(logHandler, nullptr);
     mongoc_log_trace_disable();

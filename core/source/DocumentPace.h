@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QElapsedTimer>
+
+#include <atomic>
+#include <cstdint>
+
+namespace oe {
+
+// Holds a scan, a split or a rollback to a number of documents per second (the CLI's
+// --max-docs-per-sec; 0 = as fast as the server allows), to spare a production server: after
+// each batch, waits until the documents handled so far are due at that rate, counted from the
+// run's start. Safe to share between threads (ranges of one scan count their sum).
+class DocumentPace
+{
+public:
+    explicit DocumentPace(double maxDocsPerSecond);
+    // Waits in short slices, returning early once `cancel` is raised.
+    void after(std::uint64_t documentsSoFar, const std::atomic<bool> *cancel = nullptr) const;
+
+private:
+    double m_maxPerSecond;
+    QElapsedTimer m_clock;
+};
+
+} // namespace oe

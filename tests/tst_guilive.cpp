@@ -48,6 +48,17 @@ class TestGuiLive : public QObject
         guifixtures::showConnecting(window, m_uri);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
     }
+    // Selects oe_gui.feeds in the window's source tree; false if it is not listed.
+    static bool selectFeeds(MainWindow &window)
+    {
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex feeds = model->findCollection(
+            model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));
+        if (!feeds.isValid())
+            return false;
+        window.sourceTree()->setCurrentIndex(feeds);
+        return true;
+    }
 
     // A count the window shows ("1,234" in the user's locale) as a CSV report writes it
     // ("1234"); the text itself if it is not a count.
@@ -222,11 +233,7 @@ private slots:
     {
         MainWindow window;
         QVERIFY2(connectTo(window), qPrintable(window.lastError()));
-        SourceTreeModel *model = window.sourceModel();
-        const QModelIndex feeds = model->findCollection(
-            model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));
-        QVERIFY(feeds.isValid());
-        window.sourceTree()->setCurrentIndex(feeds);
+        QVERIFY(selectFeeds(window));
         window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runAnalysis();
@@ -285,11 +292,7 @@ private slots:
     {
         MainWindow window;
         QVERIFY2(connectTo(window), qPrintable(window.lastError()));
-        SourceTreeModel *model = window.sourceModel();
-        const QModelIndex feeds = model->findCollection(
-            model->index(0, 0), QStringLiteral("oe_gui"), QStringLiteral("feeds"));
-        QVERIFY(feeds.isValid());
-        window.sourceTree()->setCurrentIndex(feeds);
+        QVERIFY(selectFeeds(window));
         AnalysisOptionsBar *bar = window.optionsBar();
         bar->modeBox()->setCurrentIndex(
             bar->modeBox()->findData(int(AnalysisOptions::Mode::Sample)));

@@ -181,13 +181,16 @@ class TestMigration : public QObject
     static constexpr const char *kNotAtomic =
         "FerretDB 1.x loses concurrent updates to one document by itself: this proof runs on "
         "mongod (label mongodb)";
-    int outlierCount() const
+    // The _ids of the documents the split moves elements out of, in the order it reaches them.
+    std::vector<QByteArray> outlierIds() const
     {
-        int n = 0;
+        std::vector<QByteArray> ids;
         for (const QByteArray &doc : originalInOrder())
-            n += items(doc).size() > kKeep;
-        return n;
+            if (items(doc).size() > kKeep)
+                ids.push_back(idOf(doc));
+        return ids;
     }
+    int outlierCount() const { return int(outlierIds().size()); }
     // Journal entries of `collection` that record a document as split.
     int journaledAsSplit(const QString &collection) const
     {
@@ -201,9 +204,13 @@ class TestMigration : public QObject
     struct KillTrials
     {
         int killed = 0, finished = 0;
+        QString lastFailure; // how the last run that ended on its own with an error ended
         QString summary() const
         {
-            return QStringLiteral("%1 run(s) killed, %2 finished first").arg(killed).arg(finished);
+            return QStringLiteral("%1 run(s) killed, %2 finished first%3")
+                .arg(killed)
+                .arg(finished)
+                .arg(lastFailure.isEmpty() ? QString() : QStringLiteral(" (") + lastFailure + u')');
         }
     };
     // Runs the CLI with `args` and kills it (-9, no clean-up of any kind) at a random moment
@@ -222,6 +229,8 @@ class TestMigration : public QObject
                 ++trials.finished;
                 if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
                     break;
+                trials.lastFailure = QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(
+                    QString::fromUtf8(p.readAllStandardError()).trimmed());
                 continue;
             }
             p.kill();
@@ -457,10 +466,7 @@ private slots:
             QSKIP(kNotAtomic);
         const QString collection = QStringLiteral("concurrent");
         import(collection);
-        std::vector<QByteArray> outliers;
-        for (const QByteArray &doc : originalInOrder())
-            if (items(doc).size() > kKeep)
-                outliers.push_back(idOf(doc));
+        const std::vector<QByteArray> outliers = outlierIds();
         QVERIFY(outliers.size() > 40);
 
         // The application appends throughout, by the pattern's write path, to hot outliers
@@ -523,10 +529,7 @@ private slots:
             QSKIP(kNotAtomic);
         const QString collection = QStringLiteral("writers_and_kills");
         import(collection);
-        std::vector<QByteArray> outliers;
-        for (const QByteArray &doc : originalInOrder())
-            if (items(doc).size() > kKeep)
-                outliers.push_back(idOf(doc));
+        const std::vector<QByteArray> outliers = outlierIds();
         QVERIFY(outliers.size() > 40);
         constexpr std::size_t kWriters = 3, kHotEach = 5;
         std::vector<std::unique_ptr<ConcurrentAppender>> writers;

@@ -27,54 +27,11 @@
 # which can take minutes the very first time). Needs only bash, python3 (standard library) and coreutils.
 set -uo pipefail
 
-usage() { echo "usage: $0 start|stop STATE_DIR [plain|replset|auth|tls]" >&2; exit 2; }
-[ $# -ge 2 ] || usage
-action="$1"
-variant="${3:-plain}"
-case "$variant" in plain|replset|auth|tls) ;; *) usage ;; esac
-
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-if [ "$action" = stop ] && [ ! -d "$2" ]; then
-  exit 0
-fi
-mkdir -p "$2" || exit 1
-state="$(cd "$2" && pwd)"
-data="$state/data"
-log="$state/ferretdb.log"
-pidfile="$state/ferretdb.pid"
-
-auth_user=oe_test
-auth_password=oe-test-password
-auth_db="admin"
-auth_mechanism=SCRAM-SHA-256
-repl_set=rs0
-
-say() { echo "ferretdb-fixture: $*" >&2; }
-
-# Prints the pid from the pid file if that process is still our FerretDB for this state dir.
-our_pid() {
-  local pid
-  pid="$(cat "$pidfile" 2>/dev/null)" || return 1
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "--sqlite-url=file:$data/" || return 1
-  echo "$pid"
-}
-
-# Ends the server recorded in the pid file (or, during start-up, the process given as $1), removes its data.
-stop_server() {
-  local pid="${1:-}" i
-  if [ -n "$pid" ] || pid="$(our_pid)"; then
-    kill -TERM "$pid" 2>/dev/null
-    for ((i = 0; i < 100; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-  fi
-  rm -f "$pidfile" "$state/env" "$state/env.sh"
-  rm -rf "$data" "$state/tls"
-}
+fixture_name=ferretdb
+server_cmdline_mark() { echo "--sqlite-url=file:$data/"; }
+# shellcheck source=tests/live/fixture-lib.sh
+source "$(dirname "$0")/fixture-lib.sh"
+fixture_args "$@"
 
 if [ "$action" = stop ]; then
   stop_server
@@ -145,24 +102,6 @@ sys.exit(0 if b"\x01ok\x00" + struct.pack("<d", 1.0) in buf else 1)
 EOF
 }
 
-# A throwaway CA, a server certificate for "localhost" only, and a client certificate.
-make_certificates() {
-  local dir="$state/tls"
-  mkdir -p "$dir" && cd "$dir" || return 1
-  {
-    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj "/CN=oe-test-ca" &&
-      openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost" &&
-      printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >server.ext &&
-      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile server.ext &&
-      openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=oe-test-client" &&
-      printf 'extendedKeyUsage=clientAuth\n' >client.ext &&
-      openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.crt -days 2 -extfile client.ext &&
-      cat client.crt client.key >client.pem
-  } >>"$log" 2>&1
-  local rc=$?
-  cd "$state" || return 1
-  return $rc
-}
 
 # A leftover server from an interrupted run of this same state dir goes first.
 stop_server
@@ -170,7 +109,7 @@ mkdir -p "$data" || exit 1
 : >"$log"
 if [ "$variant" = tls ]; then
   command -v openssl >/dev/null || fail "openssl is needed for the tls variant"
-  make_certificates || fail "could not create test certificates"
+  make_certificates "$log" || fail "could not create test certificates"
 fi
 
 for attempt in 1 2 3; do
@@ -188,7 +127,7 @@ for attempt in 1 2 3; do
   case "$variant" in
     replset) args+=("--repl-set-name=$repl_set") ;;
     auth) args+=(--test-enable-new-auth "--setup-database=$auth_db" "--setup-username=$auth_user" "--setup-password=$auth_password") ;;
-    tls) args+=("--listen-tls=127.0.0.1:$tls_port" "--listen-tls-cert-file=$state/tls/server.pem"
+    tls) args+=("--listen-tls=127.0.0.1:$tls_port" "--listen-tls-cert-file=$state/tls/server.crt"
                 "--listen-tls-key-file=$state/tls/server.key" "--listen-tls-ca-file=$state/tls/ca.pem") ;;
   esac
 
@@ -235,32 +174,6 @@ if [ "$variant" = auth ]; then
   ping_as "$auth_password-wrong" && fail "a wrong password was accepted: authentication is not enforced"
 fi
 
-{
-  echo "OE_TEST_URI=$uri"
-  echo "OE_TEST_HOSTPORT=$hostport"
-  echo "OE_TEST_PID=$pid"
-  echo "OE_TEST_VARIANT=$variant"
-  echo "OE_TEST_SERVER=ferretdb"
-  if [ "$variant" = tls ]; then
-    echo "OE_TEST_TLS_URI=mongodb://localhost:$tls_port/?tls=true"
-    echo "OE_TEST_TLS_IP_URI=mongodb://127.0.0.1:$tls_port/?tls=true"
-    echo "OE_TEST_TLS_HOSTPORT=localhost:$tls_port"
-    echo "OE_TEST_TLS_CA=$state/tls/ca.pem"
-    echo "OE_TEST_TLS_CLIENT=$state/tls/client.pem"
-  fi
-  if [ "$variant" = auth ]; then
-    echo "OE_TEST_USER=$auth_user"
-    echo "OE_TEST_PASSWORD=$auth_password"
-    echo "OE_TEST_AUTH_SOURCE=$auth_db"
-    echo "OE_TEST_AUTH_MECHANISM=$auth_mechanism"
-  fi
-} >"$state/env.tmp" || fail "cannot write $state/env"
-# The same, quoted for `. STATE_DIR/env.sh` (the auth URI's '&' would break sourcing the plain file).
-while IFS='=' read -r key value; do
-  printf "export %s='%s'\n" "$key" "$value"
-done <"$state/env.tmp" >"$state/env.sh.tmp" || fail "cannot write $state/env.sh"
-mv -f "$state/env.sh.tmp" "$state/env.sh"
-mv -f "$state/env.tmp" "$state/env"
-cat "$state/env"
+env_lines "$uri" "$hostport" "$pid" ferretdb "${tls_port:-}" | write_env || fail "cannot write $state/env"
 say "FerretDB $variant server up on $hostport (pid $pid); stop with: $0 stop $state"
 exit 0

@@ -25,56 +25,14 @@
 # driver), so nothing here speaks the wire protocol by hand. OE_MONGOD_PORT=N uses that port.
 set -uo pipefail
 
-usage() { echo "usage: $0 start|stop STATE_DIR [plain|replset|auth|tls]" >&2; exit 2; }
-[ $# -ge 2 ] || usage
-action="$1"
-variant="${3:-plain}"
-case "$variant" in plain|replset|auth|tls) ;; *) usage ;; esac
-
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-if [ "$action" = stop ] && [ ! -d "$2" ]; then
-  exit 0
-fi
-mkdir -p "$2" || exit 1
-state="$(cd "$2" && pwd)"
-data="$state/data"
-log="$state/mongod.log"
-pidfile="$state/mongod.pid"
-
-auth_user=oe_test
-auth_password=oe-test-password
-auth_db=admin
-auth_mechanism=SCRAM-SHA-256
-repl_set=rs0
-
-say() { echo "mongod-fixture: $*" >&2; }
-
-# Prints the pid from the pid file if that process is still our mongod for this state dir.
-our_pid() {
-  local pid
-  pid="$(cat "$pidfile" 2>/dev/null)" || return 1
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "--dbpath $data " || return 1
-  echo "$pid"
-}
-
-stop_server() {
-  local pid="${1:-}" i
-  if [ -n "$pid" ] || pid="$(our_pid)"; then
-    kill -TERM "$pid" 2>/dev/null
-    for ((i = 0; i < 200; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-  fi
-  rm -f "$pidfile" "$state/env" "$state/env.sh"
-  rm -rf "$data" "$state/tls"
-}
+fixture_name=mongod
+server_cmdline_mark() { echo "--dbpath $data "; }
+# shellcheck source=tests/live/fixture-lib.sh
+source "$(dirname "$0")/fixture-lib.sh"
+fixture_args "$@"
 
 if [ "$action" = stop ]; then
-  stop_server
+  stop_server "" 200
   exit 0
 fi
 [ "$action" = start ] || usage
@@ -85,7 +43,7 @@ fail() {
     say "last lines of $log:"
     tail -n 15 "$log" >&2
   fi
-  stop_server "${pid:-}"
+  stop_server "${pid:-}" 200
   exit 1
 }
 
@@ -96,6 +54,7 @@ fi
 [ -x "$mongod" ] || { say "mongod binary not found or not executable: $mongod"; exit 1; }
 command_tool="${OE_FIXTURE_COMMAND:-}"
 [ -x "$command_tool" ] || { say "OE_FIXTURE_COMMAND must name the built fixture_command tool (got '${command_tool}')"; exit 1; }
+command_tool="$(realpath "$command_tool")" # the tls set-up changes directory
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -104,24 +63,6 @@ free_port() {
 # Runs one command; $1 URI, $2 database, $3 the command as extended JSON. Reply on stdout.
 db_command() { "$command_tool" "$@"; }
 
-make_certificates() {
-  local dir="$state/tls"
-  mkdir -p "$dir" && cd "$dir" || return 1
-  {
-    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj "/CN=oe-test-ca" &&
-      openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj "/CN=localhost" &&
-      printf 'subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >server.ext &&
-      openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.crt -days 2 -extfile server.ext &&
-      cat server.crt server.key >server.pem &&
-      openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=oe-test-client" &&
-      printf 'extendedKeyUsage=clientAuth\n' >client.ext &&
-      openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.crt -days 2 -extfile client.ext &&
-      cat client.crt client.key >client.pem
-  } >>"$state/tls.log" 2>&1
-  local rc=$?
-  cd "$state" || return 1
-  return $rc
-}
 
 # Polls `hello` on $1 (a URI) until its reply contains $2, for at most $3 tenths of a second.
 wait_for_hello() {
@@ -141,7 +82,7 @@ mkdir -p "$data" || exit 1
 : >"$log"
 if [ "$variant" = tls ]; then
   command -v openssl >/dev/null || fail "openssl is needed for the tls variant"
-  make_certificates || fail "could not create test certificates (see $state/tls.log)"
+  make_certificates "$state/tls.log" || fail "could not create test certificates (see $state/tls.log)"
 fi
 
 port="${OE_MONGOD_PORT:-$(free_port)}"
@@ -201,31 +142,6 @@ case "$variant" in
   auth) uri="mongodb://$auth_user:$auth_password@$hostport/?authSource=$auth_db&authMechanism=$auth_mechanism" ;;
 esac
 
-{
-  echo "OE_TEST_URI=$uri"
-  echo "OE_TEST_HOSTPORT=$hostport"
-  echo "OE_TEST_PID=$pid"
-  echo "OE_TEST_VARIANT=$variant"
-  echo "OE_TEST_SERVER=mongod"
-  if [ "$variant" = tls ]; then
-    echo "OE_TEST_TLS_URI=mongodb://localhost:$port/?tls=true"
-    echo "OE_TEST_TLS_IP_URI=mongodb://127.0.0.1:$port/?tls=true"
-    echo "OE_TEST_TLS_HOSTPORT=localhost:$port"
-    echo "OE_TEST_TLS_CA=$state/tls/ca.pem"
-    echo "OE_TEST_TLS_CLIENT=$state/tls/client.pem"
-  fi
-  if [ "$variant" = auth ]; then
-    echo "OE_TEST_USER=$auth_user"
-    echo "OE_TEST_PASSWORD=$auth_password"
-    echo "OE_TEST_AUTH_SOURCE=$auth_db"
-    echo "OE_TEST_AUTH_MECHANISM=$auth_mechanism"
-  fi
-} >"$state/env.tmp" || fail "cannot write $state/env"
-while IFS='=' read -r key value; do
-  printf "export %s='%s'\n" "$key" "$value"
-done <"$state/env.tmp" >"$state/env.sh.tmp" || fail "cannot write $state/env.sh"
-mv -f "$state/env.sh.tmp" "$state/env.sh"
-mv -f "$state/env.tmp" "$state/env"
-cat "$state/env"
+env_lines "$uri" "$hostport" "$pid" mongod "$port" | write_env || fail "cannot write $state/env"
 say "mongod $variant server up on $hostport (pid $pid); stop with: $0 stop $state"
 exit 0

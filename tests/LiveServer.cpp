@@ -7,8 +7,8 @@ namespace fixtures {
 LiveServer LiveServer::open(const QString &variant)
 {
     LiveServer server;
-    server.m_file = qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant +
-                    QStringLiteral("/env");
+    server.m_file =
+        qEnvironmentVariable("OE_LIVE_DIR") + QLatin1Char('/') + variant + QStringLiteral("/env");
     QFile f(server.m_file);
     if (!f.open(QIODevice::ReadOnly))
         return server;

@@ -18,8 +18,14 @@ public:
     QString uri() const { return value(QStringLiteral("OE_TEST_URI")); }
     QString value(const QString &key) const { return m_env.value(key); }
     // mongod (MongoDB's own server) or FerretDB 1.x (the compatibility server).
-    bool isMongod() const { return value(QStringLiteral("OE_TEST_SERVER")) == QLatin1String("mongod"); }
-    bool isFerretDb() const { return value(QStringLiteral("OE_TEST_SERVER")) == QLatin1String("ferretdb"); }
+    bool isMongod() const
+    {
+        return value(QStringLiteral("OE_TEST_SERVER")) == QLatin1String("mongod");
+    }
+    bool isFerretDb() const
+    {
+        return value(QStringLiteral("OE_TEST_SERVER")) == QLatin1String("ferretdb");
+    }
     // For a failed QVERIFY2: which file was missing.
     QString missing() const;
 

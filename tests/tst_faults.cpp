@@ -3,11 +3,11 @@
 // link that stalls past the socket timeout, a bandwidth cap — during a parallel full scan. Each
 // failure is one clear line naming the host, the reports are marked partial, the scan state
 // is kept, and the resumed scan ends with the reports of one that met no fault.
-#include "LiveServer.h"
-#include "SummaryCsv.h"
 #include "CliRunner.h"
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 #include "ScanFixtures.h"
+#include "SummaryCsv.h"
 #include "Toxiproxy.h"
 
 #include <QDir>

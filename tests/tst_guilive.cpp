@@ -73,10 +73,9 @@ class TestGuiLive : public QObject
     static bool showsBytes(const QString &shown, std::uint64_t bytes)
     {
         const qsizetype space = shown.lastIndexOf(QLatin1Char(' '));
-        const qsizetype power =
-            QStringList{QStringLiteral("B"), QStringLiteral("KiB"), QStringLiteral("MiB"),
-                        QStringLiteral("GiB")}
-                .indexOf(shown.mid(space + 1));
+        const qsizetype power = QStringList{QStringLiteral("B"), QStringLiteral("KiB"),
+                                            QStringLiteral("MiB"), QStringLiteral("GiB")}
+                                    .indexOf(shown.mid(space + 1));
         bool ok = false;
         const double number = QLocale().toDouble(shown.left(space), &ok);
         if (space < 0 || power < 0 || !ok)
@@ -256,15 +255,15 @@ private slots:
 
         QCOMPARE(asCsvNumber(overview->valueText(QStringLiteral("Documents"))),
                  summary.value(QStringLiteral("documents")));
-        for (const auto &[key, metric] : {std::pair{"Size p50", "size_p50"},
-                                          std::pair{"Size p99", "size_p99"},
-                                          std::pair{"Largest", "size_max"}}) {
+        for (const auto &[key, metric] :
+             {std::pair{"Size p50", "size_p50"}, std::pair{"Size p99", "size_p99"},
+              std::pair{"Largest", "size_max"}}) {
             const QString shown = overview->valueText(QLatin1String(key));
             const QString cliValue = summary.value(QLatin1String(metric));
-            QVERIFY2(showsBytes(shown, cliValue.toULongLong()),
-                     qPrintable(QStringLiteral("%1 shows %2, the CLI's %3 is %4")
-                                    .arg(QLatin1String(key), shown, QLatin1String(metric),
-                                         cliValue)));
+            QVERIFY2(
+                showsBytes(shown, cliValue.toULongLong()),
+                qPrintable(QStringLiteral("%1 shows %2, the CLI's %3 is %4")
+                               .arg(QLatin1String(key), shown, QLatin1String(metric), cliValue)));
         }
         const QRegularExpressionMatch over =
             QRegularExpression(QStringLiteral("^(.+) \\((.+) %\\)$"))

@@ -1,7 +1,6 @@
 // The whole window, offscreen: runs with progress and cancel, a corrupt dump and an
 // unreachable server (clear errors, the window stays usable), the document viewer, CSV export
 // (the CLI's writer, the CLI's bytes) and `--demo --screenshot` for every tab.
-#include "SummaryCsv.h"
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
 #include "Analyzer.h"
@@ -18,6 +17,7 @@
 #include "SamplePrecision.h"
 #include "SizesPage.h"
 #include "SourceTreeModel.h"
+#include "SummaryCsv.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -29,7 +29,7 @@ class TestLive : public QObject
     QTemporaryDir m_dir;
     QString m_cli;
     fixtures::LiveServer m_server; // plain
-    QString m_plain; // URIs
+    QString m_plain;               // URIs
     QString m_replset;
     QString m_auth;
     QString m_authUser;
@@ -105,8 +105,9 @@ private slots:
                                        : QStringLiteral("server: FerretDB v1.24.2")),
                  qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("topology: standalone")));
-        QVERIFY2(r.out.contains(mongod ? QStringLiteral("$sample: yes") : QStringLiteral("$sample: no")),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(mongod ? QStringLiteral("$sample: yes") : QStringLiteral("$sample: no")),
+            qPrintable(r.out));
         QVERIFY2(r.out.contains(mongod ? QStringLiteral("$bsonSize: yes")
                                        : QStringLiteral("$bsonSize: no")),
                  qPrintable(r.out));

@@ -65,7 +65,8 @@ private slots:
         m_plain = fixtures::liveUri(QStringLiteral("plain"));
         m_replset = fixtures::liveUri(QStringLiteral("replset"));
         m_auth = fixtures::liveUri(QStringLiteral("auth"));
-        m_authPassword = fixtures::LiveServer::open(QStringLiteral("auth")).value(QStringLiteral("OE_TEST_PASSWORD"));
+        m_authPassword = fixtures::LiveServer::open(QStringLiteral("auth"))
+                             .value(QStringLiteral("OE_TEST_PASSWORD"));
         QVERIFY2(!m_plain.isEmpty() && !m_replset.isEmpty() && !m_auth.isEmpty(),
                  "the live server fixtures did not start (see tests/live)");
         const QString demo = m_dir.filePath(QStringLiteral("demo"));

@@ -229,8 +229,10 @@ class TestMigration : public QObject
                 ++trials.finished;
                 if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
                     break;
-                trials.lastFailure = QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(
-                    QString::fromUtf8(p.readAllStandardError()).trimmed());
+                trials.lastFailure =
+                    QStringLiteral("exit %1: %2")
+                        .arg(p.exitCode())
+                        .arg(QString::fromUtf8(p.readAllStandardError()).trimmed());
                 continue;
             }
             p.kill();
@@ -536,8 +538,8 @@ private slots:
         for (std::size_t w = 0; w < kWriters; ++w) {
             std::vector<QByteArray> hot;
             for (std::size_t k = 0; k < kHotEach; ++k) // spread over the split's order
-                hot.push_back(outliers[(k * kWriters + w) * outliers.size() /
-                                       (kWriters * kHotEach)]);
+                hot.push_back(
+                    outliers[(k * kWriters + w) * outliers.size() / (kWriters * kHotEach)]);
             writers.push_back(std::make_unique<ConcurrentAppender>(
                 ConcurrentAppender::Target{m_uri, QStringLiteral("oe_migration"), collection,
                                            collection + QStringLiteral("_overflow"), kField,
@@ -547,10 +549,9 @@ private slots:
         }
         QStringList split = splitArgs(collection);
         split.remove(split.indexOf(QStringLiteral("--count-field")), 2);
-        const QStringList rollback = QStringList{QStringLiteral("rollback")} +
-                                     target(collection) +
-                                     QStringList{QStringLiteral("--field"), kField,
-                                                 QStringLiteral("--yes")};
+        const QStringList rollback =
+            QStringList{QStringLiteral("rollback")} + target(collection) +
+            QStringList{QStringLiteral("--field"), kField, QStringLiteral("--yes")};
         const QStringList paced{QStringLiteral("--batch"), QStringLiteral("3"),
                                 QStringLiteral("--max-docs-per-sec"), QStringLiteral("20")};
         // Paced at 20 documents/s, a run killed within 600 ms has done at most 12 of the
@@ -572,8 +573,8 @@ private slots:
             for (const auto &[id, elements] : writer->elements())
                 appended[id] += elements;
         }
-        qInfo("%d element(s) appended by %zu writers; split killed %d time(s), rollback %d",
-              total, kWriters, splitKills.killed, rollbackKills.killed);
+        qInfo("%d element(s) appended by %zu writers; split killed %d time(s), rollback %d", total,
+              kWriters, splitKills.killed, rollbackKills.killed);
         const auto now = read(collection);
         for (const auto &[id, doc] : original()) {
             QList<QByteArray> expected = items(doc);
@@ -601,9 +602,8 @@ private slots:
         QVERIFY(p.waitForStarted());
         // Interrupted once its first batch is recorded: then it has done some but, paced at 10
         // documents/s, not all of the outliers, however fast the server is.
-        QTRY_VERIFY_WITH_TIMEOUT(journaledAsSplit(collection) >= 3 ||
-                                     p.state() == QProcess::NotRunning,
-                                 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            journaledAsSplit(collection) >= 3 || p.state() == QProcess::NotRunning, 60000);
         QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
         QVERIFY(p.waitForFinished(60000));
         const QString out = QString::fromUtf8(p.readAllStandardOutput()),

@@ -1,10 +1,11 @@
-// The migration wizard against a real server (mongod; FerretDB as the compatibility server): a live split stopped after a batch by
-// the Apply page's button, resumed from the journal, verified, and rolled back to documents
-// byte-identical to the originals; the safety page names FerretDB's non-atomic updates there.
-#include "LiveServer.h"
+// The migration wizard against a real server (mongod; FerretDB as the compatibility server): a live
+// split stopped after a batch by the Apply page's button, resumed from the journal, verified, and
+// rolled back to documents byte-identical to the originals; the safety page names FerretDB's
+// non-atomic updates there.
 #include "AnalysisSession.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 #include "MainWindow.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"

@@ -1,5 +1,5 @@
-#include "CliRunner.h"
 #include "BsonFixtures.h"
+#include "CliRunner.h"
 #include "CsvTestReader.h"
 
 #include <QCryptographicHash>

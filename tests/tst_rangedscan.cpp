@@ -308,7 +308,8 @@ private slots:
         QTest::addColumn<QString>("tagged"); // if given, the filter {tags: tagged}
         QTest::newRow("demo book_sales") << "books" << QString();
         QTest::newRow("mixed _id types") << "mixed" << QString();
-        QTest::newRow("mixed, filtered") << "mixed" << "t";
+        QTest::newRow("mixed, filtered") << "mixed"
+                                         << "t";
     }
     void anyRangeCountGivesTheSameReports()
     {
@@ -516,8 +517,7 @@ private slots:
         QCOMPARE(got.size(), expected.size());
         for (const auto &[name, bytes] : got)
             QVERIFY2(bytes == expected.at(name), qPrintable(name));
-        const QString differs =
-            differencesFromTruth(resumed, groundTruth(QStringLiteral("books")));
+        const QString differs = differencesFromTruth(resumed, groundTruth(QStringLiteral("books")));
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
         const QRegularExpressionMatch documents =
             QRegularExpression(QStringLiteral("\\ndocuments,(\\d+)\\r\\n"))

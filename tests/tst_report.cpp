@@ -177,10 +177,10 @@ private slots:
             QVERIFY2(!bytes.contains(password), name);
             // What a reader of the file sees: the connection named (user and host, so the
             // check reads the text the URI is in), never its password.
-            const QString text = out.endsWith(QLatin1String(".pdf"))
-                                     ? pdfText(out)
-                                     : QTextDocumentFragment::fromHtml(QString::fromUtf8(bytes))
-                                           .toPlainText();
+            const QString text =
+                out.endsWith(QLatin1String(".pdf"))
+                    ? pdfText(out)
+                    : QTextDocumentFragment::fromHtml(QString::fromUtf8(bytes)).toPlainText();
             QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils) could not read the PDF");
             const QString hostPort = fixtures::LiveServer::open(QStringLiteral("auth"))
                                          .value(QStringLiteral("OE_TEST_HOSTPORT"));

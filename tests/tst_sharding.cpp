@@ -1,9 +1,9 @@
-#include "SummaryCsv.h"
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "GroundTruth.h"
 #include "LiveDocuments.h"
+#include "SummaryCsv.h"
 
 #include <QDir>
 #include <QFile>
@@ -97,7 +97,16 @@ bool iterAt(const QByteArray &doc, const QString &field, bson_iter_t *it)
 }
 
 // MongoDB's order of BSON types, for those the keys and chunk bounds here hold.
-enum TypeRank { kMinKey, kNull, kNumber, kString, kBoolean, kMaxKey, kUnordered };
+enum TypeRank
+{
+    kMinKey,
+    kNull,
+    kNumber,
+    kString,
+    kBoolean,
+    kMaxKey,
+    kUnordered
+};
 
 TypeRank typeRank(bson_type_t type)
 {
@@ -334,8 +343,7 @@ class TestSharding : public QObject
                  QStringLiteral(R"([
             {"min": {"n": null, "comments": null}, "max": {"n": true, "comments": true},
              "shard": "shard-eu"}])")},
-                {QStringLiteral("by_id"), QStringLiteral(R"({"_id": 1})"),
-                 QStringLiteral(R"([
+                {QStringLiteral("by_id"), QStringLiteral(R"({"_id": 1})"), QStringLiteral(R"([
             {"min": {"_id": null}, "max": {"_id": 100}, "shard": "shard-ap"},
             {"min": {"_id": 100}, "max": {"_id": 200}, "shard": "shard-eu"},
             {"min": {"_id": 200}, "max": {"_id": true}, "shard": "shard-us"}])")}};
@@ -437,9 +445,12 @@ private slots:
         QTest::addColumn<QStringList>("more");
         QTest::addColumn<int>("outliers"); // the documents flagged, as the data was written
         const QStringList arrays{QStringLiteral("--array-threshold"), QStringLiteral("200")};
-        QTest::newRow("posts, viral") << "posts" << "12000" << arrays << 13;
-        QTest::newRow("posts, all") << "posts" << "1" << QStringList() << 300;
-        QTest::newRow("by _id, all") << "by_id" << "1" << QStringList() << 300;
+        QTest::newRow("posts, viral") << "posts"
+                                      << "12000" << arrays << 13;
+        QTest::newRow("posts, all") << "posts"
+                                    << "1" << QStringList() << 300;
+        QTest::newRow("by _id, all") << "by_id"
+                                     << "1" << QStringList() << 300;
     }
     void analyzeBreaksOutliersDownByShard()
     {
@@ -456,8 +467,8 @@ private slots:
         QVERIFY(!out.isEmpty());
         const Layout layout = layoutOf(collection);
         const QList<Chunk> chunks = chunksOf(layout.chunks);
-        const int jumbo = int(std::count_if(chunks.begin(), chunks.end(),
-                                            [](const Chunk &c) { return c.jumbo; }));
+        const int jumbo = int(
+            std::count_if(chunks.begin(), chunks.end(), [](const Chunk &c) { return c.jumbo; }));
         const QString described =
             QStringLiteral("sharded on {%1: 1}: %2 shard(s), %3 chunk(s)%4")
                 .arg(keyFields(layout.key).join(QStringLiteral(": 1, ")))

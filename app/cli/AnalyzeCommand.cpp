@@ -217,9 +217,8 @@ bool checkCombinations(const QCommandLineParser &parser)
         return false;
     }
     if (!live) {
-        for (const char *liveOnly :
-             {"db", "collection", "filter", "max-time-ms", "batch-size", "max-docs-per-sec",
-              "parallel"})
+        for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size",
+                                     "max-docs-per-sec", "parallel"})
             if (parser.isSet(QString::fromLatin1(liveOnly))) {
                 cli::fail(ExitUsage,
                           QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));

@@ -154,7 +154,9 @@ void addSplitOptions(QCommandLineParser &parser, SplitCommands::Action action)
          QStringLiteral("NAME")},
         {QStringLiteral("batch"),
          QStringLiteral("Documents per round of bulk writes (default 200)."), QStringLiteral("N")},
-        {QStringLiteral("max-docs-per-sec"), QStringLiteral("Throttle a split or a rollback to R documents per second."), QStringLiteral("R")},
+        {QStringLiteral("max-docs-per-sec"),
+         QStringLiteral("Throttle a split or a rollback to R documents per second."),
+         QStringLiteral("R")},
         {QStringLiteral("strict"),
          QStringLiteral("Refuse the split when the field is not an array in some documents "
                         "(default: leave those as they are and count them as skipped).")},

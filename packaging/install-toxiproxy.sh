@@ -13,21 +13,11 @@ dest_dir="$cache_root/toxiproxy-$version"
 dest="$dest_dir/toxiproxy-server"
 
 say() { echo "install-toxiproxy: $*" >&2; }
-works() { [ -x "$1" ] && "$1" -version 2>/dev/null | grep -q '^toxiproxy-server version'; }
+# shellcheck source=packaging/install-lib.sh
+source "$(dirname "$0")/install-lib.sh"
+works() { [ -x "$1" ] && [[ "$(output_of "$1" -version)" == "toxiproxy-server version"* ]]; }
 
-if works "$dest"; then
-  echo "$dest"
-  exit 0
-fi
-mkdir -p "$dest_dir"
-if command -v flock >/dev/null; then
-  exec 9>"$dest_dir/.install.lock"
-  flock -w 600 9 || { say "timed out waiting for another install"; exit 1; }
-  if works "$dest"; then
-    echo "$dest"
-    exit 0
-  fi
-fi
+install_prelude "$dest" "$dest_dir" 600
 go_cmd="$(bash "$(dirname "$0")/install-go.sh" | tail -n 1)" || { say "error: no Go toolchain >= 1.21"; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/oe-toxiproxy-build.XXXXXX")"

@@ -33,21 +33,8 @@ server_cmdline_mark() { echo "--sqlite-url=file:$data/"; }
 source "$(dirname "$0")/fixture-lib.sh"
 fixture_args "$@"
 
-if [ "$action" = stop ]; then
-  stop_server
-  exit 0
-fi
-[ "$action" = start ] || usage
-
-fail() {
-  say "$*"
-  if [ -s "$log" ]; then
-    say "last lines of $log:"
-    tail -n 25 "$log" >&2
-  fi
-  stop_server "${pid:-}"
-  exit 1
-}
+fixture_dispatch 100
+fail() { fail_with 100 25 "$@"; }
 
 ferretdb="${OE_FERRETDB:-}"
 if [ -z "$ferretdb" ]; then

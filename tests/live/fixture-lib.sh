@@ -40,6 +40,30 @@ our_pid() {
   echo "$pid"
 }
 
+# `stop` ends the server (and exits 0); anything but `start` is a usage error. STOP_PATIENCE:
+# tenths of a second before SIGKILL.
+fixture_dispatch() {
+  if [ "$action" = stop ]; then
+    stop_server "" "$1"
+    exit 0
+  fi
+  [ "$action" = start ] || usage
+}
+
+# A failed start: the reason and the last $2 lines of the server's log, then the half-started
+# server ended (PID in $pid if known; $1 tenths of a second before SIGKILL), exit 1.
+fail_with() {
+  local patience="$1" lines="$2"
+  shift 2
+  say "$*"
+  if [ -s "$log" ]; then
+    say "last lines of $log:"
+    tail -n "$lines" "$log" >&2
+  fi
+  stop_server "${pid:-}" "$patience"
+  exit 1
+}
+
 # Ends the server recorded in the pid file (or, during start-up, the process given as $1):
 # SIGTERM, then SIGKILL after $2 tenths of a second (default 100); removes its data and env.
 stop_server() {

@@ -31,21 +31,8 @@ server_cmdline_mark() { echo "--dbpath $data "; }
 source "$(dirname "$0")/fixture-lib.sh"
 fixture_args "$@"
 
-if [ "$action" = stop ]; then
-  stop_server "" 200
-  exit 0
-fi
-[ "$action" = start ] || usage
-
-fail() {
-  say "$*"
-  if [ -s "$log" ]; then
-    say "last lines of $log:"
-    tail -n 15 "$log" >&2
-  fi
-  stop_server "${pid:-}" 200
-  exit 1
-}
+fixture_dispatch 200
+fail() { fail_with 200 15 "$@"; }
 
 mongod="${OE_MONGOD:-}"
 if [ -z "$mongod" ]; then

@@ -157,8 +157,8 @@ struct Session
 } // namespace
 
 ConcurrentAppender::ConcurrentAppender(Target target, std::vector<QByteArray> ids,
-                                       std::chrono::milliseconds pace)
-    : m_target(std::move(target)), m_ids(std::move(ids)), m_pace(pace)
+                                       std::chrono::milliseconds pace, std::string name)
+    : m_target(std::move(target)), m_ids(std::move(ids)), m_pace(pace), m_name(std::move(name))
 {
 }
 
@@ -224,7 +224,7 @@ void ConcurrentAppender::run()
     }
     for (int n = 0; !m_ids.empty() && (!m_stop.load() || n < m_minimum.load()); ++n) {
         const QByteArray &id = m_ids[std::size_t(n) % m_ids.size()];
-        const std::string value = "writer-" + std::to_string(n);
+        const std::string value = m_name + '-' + std::to_string(n);
         const bool during = m_during.load();
         Path path = Path::Primary;
         QString error;

@@ -34,8 +34,10 @@ public:
         NewPage  // started the next overflow page (flag set, last page full)
     };
 
-    // Appends to `ids` in turn, one element every `pace`.
-    ConcurrentAppender(Target target, std::vector<QByteArray> ids, std::chrono::milliseconds pace);
+    // Appends to `ids` in turn, one element every `pace`; the elements are strings
+    // "<name>-<n>".
+    ConcurrentAppender(Target target, std::vector<QByteArray> ids, std::chrono::milliseconds pace,
+                       std::string name = "writer");
     ~ConcurrentAppender();
     ConcurrentAppender(const ConcurrentAppender &) = delete;
     ConcurrentAppender &operator=(const ConcurrentAppender &) = delete;
@@ -68,6 +70,7 @@ private:
     Target m_target;
     std::vector<QByteArray> m_ids;
     std::chrono::milliseconds m_pace;
+    std::string m_name;
     std::thread m_thread;
     std::atomic<bool> m_stop{false}, m_during{false};
     std::atomic<int> m_minimum{0}, m_count{0};

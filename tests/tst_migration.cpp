@@ -280,6 +280,43 @@ class TestMigration : public QObject
             QVERIFY(items(doc).size() <= kKeep);
     }
 
+    // Three applications, each appending to its own hot outliers (spread over the order the
+    // split reaches them) every 2 ms, by the pattern's write path, until stopped.
+    std::vector<std::unique_ptr<ConcurrentAppender>>
+    startWriters(const QString &collection, const std::vector<QByteArray> &outliers,
+                 const std::string &name) const
+    {
+        constexpr std::size_t kWriters = 3, kHotEach = 5;
+        std::vector<std::unique_ptr<ConcurrentAppender>> writers;
+        for (std::size_t w = 0; w < kWriters; ++w) {
+            std::vector<QByteArray> hot;
+            for (std::size_t k = 0; k < kHotEach; ++k)
+                hot.push_back(
+                    outliers[(k * kWriters + w) * outliers.size() / (kWriters * kHotEach)]);
+            writers.push_back(std::make_unique<ConcurrentAppender>(
+                ConcurrentAppender::Target{m_uri, QStringLiteral("oe_migration"), collection,
+                                           collection + QStringLiteral("_overflow"), kField,
+                                           QStringLiteral("has_extras"), kPageSize},
+                hot, std::chrono::milliseconds(2), name + std::to_string(w)));
+            writers.back()->start();
+        }
+        return writers;
+    }
+    // Stops the writers and adds what they appended (acknowledged) to `appended`; the count.
+    static int stopWriters(std::vector<std::unique_ptr<ConcurrentAppender>> &writers,
+                           std::map<QByteArray, QList<QByteArray>> *appended, QString *error)
+    {
+        int total = 0;
+        for (auto &writer : writers) {
+            if (!writer->stop(50))
+                *error = writer->error();
+            total += writer->appended();
+            for (const auto &[id, elements] : writer->elements())
+                (*appended)[id] += elements;
+        }
+        return total;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -521,60 +558,51 @@ private slots:
         expectSplitWithAppends(collection, writer.elements());
     }
 
-    void concurrentWritersThroughKillsResumeAndRollback()
+    void concurrentWritersThroughKilledSplitThenKilledRollback()
     {
-        // Three applications append throughout, each to its own hot outliers, while the split is
-        // killed (-9) at random points and resumed, and then while its rollback is killed and
-        // resumed: every acknowledged element must end up in its document exactly once, in
-        // order, with nothing left in the overflow collection.
+        // Applications append throughout while the split is killed (-9) at random points and
+        // resumed: afterwards every acknowledged element is in its document or its pages, once
+        // and in order. Then the rollback is killed and resumed: every element is back in its
+        // document, once and in order, and no page is left. (Writers during the rollback are
+        // not covered: a writer that saw the flag before a document was written back can still
+        // add to a page after the rollback last read them, and elements the rollback finds late
+        // land after those written to the restored document meanwhile; see the README.)
         if (!updatesAreAtomic())
             QSKIP(kNotAtomic);
         const QString collection = QStringLiteral("writers_and_kills");
         import(collection);
         const std::vector<QByteArray> outliers = outlierIds();
         QVERIFY(outliers.size() > 40);
-        constexpr std::size_t kWriters = 3, kHotEach = 5;
-        std::vector<std::unique_ptr<ConcurrentAppender>> writers;
-        for (std::size_t w = 0; w < kWriters; ++w) {
-            std::vector<QByteArray> hot;
-            for (std::size_t k = 0; k < kHotEach; ++k) // spread over the split's order
-                hot.push_back(
-                    outliers[(k * kWriters + w) * outliers.size() / (kWriters * kHotEach)]);
-            writers.push_back(std::make_unique<ConcurrentAppender>(
-                ConcurrentAppender::Target{m_uri, QStringLiteral("oe_migration"), collection,
-                                           collection + QStringLiteral("_overflow"), kField,
-                                           QStringLiteral("has_extras"), kPageSize},
-                hot, std::chrono::milliseconds(2)));
-            writers.back()->start();
-        }
         QStringList split = splitArgs(collection);
         split.remove(split.indexOf(QStringLiteral("--count-field")), 2);
         const QStringList rollback =
             QStringList{QStringLiteral("rollback")} + target(collection) +
             QStringList{QStringLiteral("--field"), kField, QStringLiteral("--yes")};
-        const QStringList paced{QStringLiteral("--batch"), QStringLiteral("3"),
-                                QStringLiteral("--max-docs-per-sec"), QStringLiteral("20")};
         // Paced at 20 documents/s, a run killed within 600 ms has done at most 12 of the
         // outliers, so at least 3 kills land before any run can finish, on any server.
-        const KillTrials splitKills = killAtRandom(split + paced, 10);
-        QVERIFY2(splitKills.killed >= 3, qPrintable(splitKills.summary()));
-        Run r = cli(split);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        const KillTrials rollbackKills = killAtRandom(rollback + paced, 10);
-        QVERIFY2(rollbackKills.killed >= 3, qPrintable(rollbackKills.summary()));
-        r = cli(rollback);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-
+        const QStringList paced{QStringLiteral("--batch"), QStringLiteral("3"),
+                                QStringLiteral("--max-docs-per-sec"), QStringLiteral("20")};
         std::map<QByteArray, QList<QByteArray>> appended;
-        int total = 0;
-        for (auto &writer : writers) {
-            QVERIFY2(writer->stop(50), qPrintable(writer->error()));
-            total += writer->appended();
-            for (const auto &[id, elements] : writer->elements())
-                appended[id] += elements;
-        }
-        qInfo("%d element(s) appended by %zu writers; split killed %d time(s), rollback %d", total,
-              kWriters, splitKills.killed, rollbackKills.killed);
+        QString error;
+
+        auto writers = startWriters(collection, outliers, "split-w");
+        const KillTrials splitKills = killAtRandom(split + paced, 10);
+        Run r = cli(split);
+        const int total = stopWriters(writers, &appended, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(splitKills.killed >= 3, qPrintable(splitKills.summary()));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        qInfo("split: %d element(s) appended meanwhile; %s", total,
+              qPrintable(splitKills.summary()));
+        expectSplitWithAppends(collection, appended);
+        if (QTest::currentTestFailed())
+            return;
+
+        const KillTrials rollbackKills = killAtRandom(rollback + paced, 10);
+        r = cli(rollback);
+        QVERIFY2(rollbackKills.killed >= 3, qPrintable(rollbackKills.summary()));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        qInfo("rollback: %s", qPrintable(rollbackKills.summary()));
         const auto now = read(collection);
         for (const auto &[id, doc] : original()) {
             QList<QByteArray> expected = items(doc);

@@ -336,6 +336,10 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
     if (session.isLive() && !parser.isSet(QStringLiteral("yes")))
         return cli::fail(ExitUsage,
                          QStringLiteral("rollback writes to the cluster: add --yes to confirm"));
+    if (session.isLive())
+        std::printf("note: stop the application's writes to this collection while it rolls "
+                    "back: an element written to a page during the rollback may come back out "
+                    "of order or be lost\n");
     oe::VerifyReport report;
     oe::MigrationProgress progress;
     QStringList written;

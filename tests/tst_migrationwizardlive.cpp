@@ -210,6 +210,9 @@ private slots:
 
         driveTo(wizard, MigrationWizard::VerifyPageId);
         auto *verify = qobject_cast<WizardVerifyPage *>(wizard.currentPage());
+        // Before a live rollback the user is told to stop the application's writes first.
+        QVERIFY2(verify->rollbackStatus()->text().contains(QStringLiteral("stop the application")),
+                 qPrintable(verify->rollbackStatus()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(
             verify->isComplete() && wizard.outcome(MigrationOutcome::Step::Verify).ok, 120000);
         const VerifyReport &report = wizard.outcome(MigrationOutcome::Step::Verify).verify;

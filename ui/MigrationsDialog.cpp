@@ -154,7 +154,10 @@ void MigrationsDialog::rollback(int row, bool ask)
     const MigrationRun &r = m_runs[std::size_t(row)];
     if (ask && QMessageBox::question(this, tr("Roll back"),
                                      tr("Restore every document of %1.%2 that the split of %3 "
-                                        "changed, and delete its pages?")
+                                        "changed, and delete its pages?\n\nStop the "
+                                        "application's writes to this collection first: an "
+                                        "element written to a page during the rollback may "
+                                        "come back out of order or be lost.")
                                          .arg(r.database, r.config.collection, r.config.field)) !=
                    QMessageBox::Yes)
         return;

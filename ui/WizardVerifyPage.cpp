@@ -59,8 +59,13 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
 void WizardVerifyPage::initializePage()
 {
     m_details->clear();
-    m_rollbackStatus->clear();
     m_rollbackBar->hide();
+    // A live rollback is not safe against the application's concurrent page writes yet.
+    m_rollbackStatus->setText(m_wizard->isLive()
+                                  ? tr("Before rolling back, stop the application's writes to "
+                                       "this collection: an element written to a page during "
+                                       "the rollback may come back out of order or be lost.")
+                                  : QString());
     if (m_wizard->dryRun()) {
         m_summary->setText(tr("Dry run: nothing was written, so there is nothing to verify."));
         m_confirm->hide();

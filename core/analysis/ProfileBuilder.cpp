@@ -59,8 +59,11 @@ struct ProfileBuilder::Walk
     {
         const std::uint8_t *data = bsoniter::container(iter) + bsoniter::dataOffset(iter);
         const std::uint32_t length = int32At(data);
-        if (length >= 5 && data[length - 1] == 0)
-            return true; // the walk's common case: no text is made for it
+        // The walk's common case, inline; the message is made only for a fault.
+        return (length >= 5 && data[length - 1] == 0) || badEnd(iter, node, length);
+    }
+    [[gnu::noinline]] bool badEnd(const bson_iter_t *iter, FieldNode *node, std::uint32_t length)
+    {
         const QString what = typeOf(iter) == BSON_TYPE_ARRAY ? QStringLiteral("nested array")
                                                              : QStringLiteral("embedded document");
         // libbson 1.23 lets a nested length prefix below 5 (the smallest document) through.

@@ -1,15 +1,15 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "ConcurrentAppender.h"
+#include "KillTrials.h"
 #include "LiveCollectionSource.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "MongoConnection.h"
 #include "OverflowMigrator.h"
+#include "SplitDocuments.h"
 
-#include <QFile>
 #include <QProcess>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,39 +73,15 @@ class TestMigration : public QObject
     {
         return fixtures::readCollection(m_uri, QStringLiteral("oe_migration"), collection);
     }
-    static QByteArray idOf(const QByteArray &doc)
-    {
-        return fixtures::fieldOf(doc, QStringLiteral("_id"));
-    }
+    static QByteArray idOf(const QByteArray &doc) { return fixtures::fieldOf(doc, u"_id"_qs); }
     // The document's customers_purchased elements (raw values).
     QList<QByteArray> items(const QByteArray &doc) const
     {
         return fixtures::elementsOf(doc, kField);
     }
-    static std::int64_t pageOf(const QByteArray &doc)
-    {
-        bson_t b;
-        bson_iter_t it;
-        bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                         std::size_t(doc.size()));
-        return bson_iter_init_find(&it, &b, "page") ? bson_iter_as_int64(&it) : -1;
-    }
     // The dump's documents in file order (the order a collection scan returns them after
     // import), and by _id.
-    std::vector<QByteArray> originalInOrder() const
-    {
-        std::vector<QByteArray> docs;
-        QFile f(m_dump);
-        f.open(QIODevice::ReadOnly);
-        const QByteArray all = f.readAll();
-        for (qsizetype at = 0; at + 4 <= all.size();) {
-            qint32 len = 0;
-            std::memcpy(&len, all.constData() + at, 4);
-            docs.push_back(all.mid(at, len));
-            at += len;
-        }
-        return docs;
-    }
+    std::vector<QByteArray> originalInOrder() const { return fixtures::dumpDocuments(m_dump); }
     std::map<QByteArray, QByteArray> original() const
     {
         std::map<QByteArray, QByteArray> docs;
@@ -113,55 +89,15 @@ class TestMigration : public QObject
             docs[idOf(doc)] = doc;
         return docs;
     }
-    // Primary elements followed by the pages' items, per document; fails the test on a
-    // duplicate or missing page number.
-    std::map<QByteArray, QList<QByteArray>> reassembled(const QString &collection)
+    // Primary elements followed by the pages' items, per document.
+    std::map<QByteArray, QList<QByteArray>> reassembled(const QString &collection) const
     {
-        std::map<QByteArray, QList<QByteArray>> out;
-        std::map<QByteArray, std::map<std::int64_t, QByteArray>> pages;
-        for (const auto &[id, page] : read(collection + QStringLiteral("_overflow"))) {
-            const QByteArray link = fixtures::fieldOf(page, QStringLiteral("parent_id"));
-            const std::int64_t n = pageOf(page);
-            if (pages[link].count(n))
-                qFatal("duplicate overflow page");
-            pages[link][n] = page;
-        }
-        for (const auto &[id, doc] : read(collection)) {
-            QList<QByteArray> all = items(doc);
-            std::int64_t expect = 0;
-            for (const auto &[n, page] : pages[id]) {
-                if (n != expect++)
-                    qFatal("a gap in the overflow pages");
-                all += items(page);
-            }
-            out[id] = all;
-        }
-        return out;
+        return fixtures::reassembled(m_uri, QStringLiteral("oe_migration"), collection, kField);
     }
-    // How a document's reassembled elements differ from the expected ones, in words.
     static QString difference(const QByteArray &id, const QList<QByteArray> &actual,
                               const QList<QByteArray> &expected)
     {
-        auto text = [](const QByteArray &raw) {
-            return raw.startsWith(char(BSON_TYPE_UTF8)) && raw.size() > 5
-                       ? QString::fromUtf8(raw.mid(5, raw.size() - 6))
-                       : QString::fromLatin1(raw.toHex());
-        };
-        QStringList missing, extra;
-        for (const QByteArray &e : expected)
-            if (actual.count(e) < expected.count(e))
-                missing << text(e);
-        for (const QByteArray &e : actual)
-            if (actual.count(e) > expected.count(e))
-                extra << text(e);
-        missing.removeDuplicates();
-        extra.removeDuplicates();
-        return QStringLiteral("document %1: %2 element(s), expected %3; missing: [%4]; extra or "
-                              "duplicated: [%5]")
-            .arg(QString::fromLatin1(id.toHex()))
-            .arg(actual.size())
-            .arg(expected.size())
-            .arg(missing.join(QLatin1Char(',')), extra.join(QLatin1Char(',')));
+        return fixtures::elementDifference(id, actual, expected);
     }
     bool verifies(const QString &collection)
     {
@@ -201,46 +137,9 @@ class TestMigration : public QObject
             n += fixtures::fieldOf(entry, QStringLiteral("state")) == split;
         return n;
     }
-    struct KillTrials
-    {
-        int killed = 0, finished = 0;
-        QString lastFailure; // how the last run that ended on its own with an error ended
-        QString summary() const
-        {
-            return QStringLiteral("%1 run(s) killed, %2 finished first%3")
-                .arg(killed)
-                .arg(finished)
-                .arg(lastFailure.isEmpty() ? QString() : QStringLiteral(" (") + lastFailure + u')');
-        }
-    };
-    // Runs the CLI with `args` and kills it (-9, no clean-up of any kind) at a random moment
-    // within 30-600 ms, until `kills` runs were killed or one finished (exit 0: the work is
-    // done, later runs would have nothing left to interrupt).
     KillTrials killAtRandom(const QStringList &args, int kills) const
     {
-        KillTrials trials;
-        while (trials.killed < kills) {
-            QProcess p;
-            p.start(m_cli, args);
-            if (!p.waitForStarted())
-                break;
-            const int delay = 30 + int(QRandomGenerator::global()->bounded(570));
-            if (p.waitForFinished(delay)) {
-                ++trials.finished;
-                if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
-                    break;
-                trials.lastFailure =
-                    QStringLiteral("exit %1: %2")
-                        .arg(p.exitCode())
-                        .arg(QString::fromUtf8(p.readAllStandardError()).trimmed());
-                continue;
-            }
-            p.kill();
-            p.waitForFinished();
-            ++trials.killed;
-        }
-        qInfo("%s", qPrintable(trials.summary()));
-        return trials;
+        return KillTrials::run(m_cli, args, kills);
     }
     void expectOriginalDocuments(const QString &collection)
     {

@@ -1,7 +1,9 @@
 #include "LiveDocuments.h"
 
+#include "BsonDocument.h"
 #include "LiveCollectionSource.h"
 #include "LiveServer.h"
+#include "MongoConnection.h"
 
 #include <QFile>
 
@@ -35,6 +37,32 @@ std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QStrin
             docs[fieldOf(doc, QStringLiteral("_id"))] = doc;
         }
     return docs;
+}
+
+bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error)
+{
+    bson_error_t parseError;
+    const auto cmd = oe::BsonDocument::fromJson(json, &parseError);
+    if (!cmd) {
+        *error = QString::fromUtf8(parseError.message);
+        return false;
+    }
+    oe::ConnectionSettings settings;
+    settings.uri = uri;
+    oe::SourceError e;
+    const auto connection = oe::MongoConnection::open(settings, &e);
+    const QByteArray reply =
+        connection ? connection->command(database, cmd->bytes(), QStringLiteral("test"), &e)
+                   : QByteArray();
+    if (reply.isEmpty()) {
+        *error = e.message;
+        return false;
+    }
+    if (!fieldOf(reply, QStringLiteral("writeErrors")).isEmpty()) {
+        *error = QStringLiteral("write errors in the reply");
+        return false;
+    }
+    return true;
 }
 
 QByteArray rawValue(const bson_iter_t *it)

@@ -20,6 +20,10 @@ QString liveUri(const QString &variant = QStringLiteral("plain"));
 std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QString &database,
                                                 const QString &collection);
 
+// Runs a database command given as extended JSON (e.g. an update the "application" makes);
+// false with `error` set when it fails or the server answers ok: 0 or with write errors.
+bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error);
+
 QByteArray rawValue(const bson_iter_t *it);
 QByteArray fieldOf(const QByteArray &doc, const QString &key);    // top-level field; empty if none
 std::int64_t numberOf(const QByteArray &doc, const QString &key); // -1 if absent or not a number

@@ -7,6 +7,7 @@
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "MainWindow.h"
+#include "MigrationRunner.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"
 #include "SourceState.h"
@@ -21,6 +22,7 @@
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QSemaphore>
@@ -143,6 +145,57 @@ private slots:
         layout->edit(QStringLiteral("overflow"))->setText(m_collection + QStringLiteral("_pages"));
         QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
         QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
+    }
+
+    void applyShowsProgressStopsWithinABatchAndAsksBeforeClosing()
+    {
+        // The wizard's own batch size (up to 200: more than this collection's outliers), paced
+        // so that the run lasts on any server: the bar moves while it runs, Stop stops after
+        // the batch it is in, and closing the window while it runs asks first.
+        const QString collection = m_collection + QStringLiteral("_progress");
+        importBooks(collection);
+        SourceState state;
+        state.setResult(analyseLive(collection));
+        state.setKeep(10);
+        MigrationWizard wizard(&state);
+        MigrationOptions options;
+        options.maxDocsPerSecond = 4;
+        wizard.setMigrationOptions(options);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::SafetyPageId);
+        const std::uint64_t toSplit = wizard.outcome(MigrationOutcome::Step::Prepare).plan.affected;
+        QVERIFY(toSplit > 16 && toSplit < options.batch);
+        auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        safety->confirmEdit()->setText(collection);
+        wizard.next();
+        auto *apply = qobject_cast<WizardApplyPage *>(wizard.currentPage());
+        auto *bar = apply->findChild<QProgressBar *>();
+        QVERIFY(bar);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->value() > 0, 60000);
+        QVERIFY(wizard.runner()->isRunning());
+
+        QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(apply->resumeButton()->isVisible(), 60000);
+        const MigrationOutcome first = wizard.outcome(MigrationOutcome::Step::Apply);
+        QVERIFY2(first.ok && first.cancelled, qPrintable(first.error.toString()));
+        QVERIFY2(first.progress.migrated > 0 && first.progress.migrated < toSplit,
+                 qPrintable(QStringLiteral("%1 of %2").arg(first.progress.migrated).arg(toSplit)));
+        QCOMPARE(std::uint64_t(bar->value()), first.progress.migrated);
+
+        QTest::mouseClick(apply->resumeButton(), Qt::LeftButton);
+        QVERIFY(wizard.runner()->isRunning());
+        wizard.reject(); // the window's X
+        QVERIFY(wizard.isVisible());
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = wizard.findChild<QMessageBox *>(QStringLiteral("closeWhileRunning"))) &&
+                    box->isVisible());
+        QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("stopAndClose")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard.isVisible(), 60000);
+        QVERIFY(!wizard.runner()->isRunning());
+        const MigrationOutcome second = wizard.outcome(MigrationOutcome::Step::Apply);
+        QVERIFY(second.ok && second.cancelled);
+        QVERIFY(first.progress.migrated + second.progress.migrated < toSplit);
     }
 
     void stopResumeVerifyRollBack()

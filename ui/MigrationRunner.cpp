@@ -37,7 +37,10 @@ MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOp
                                   &cancel, progress);
         break;
     }
-    out.cancelled = cancel.load();
+    // A live apply or rollback says itself whether it stopped early: a Stop that came after
+    // its last batch stopped nothing.
+    const bool reportsStop = session.isLive() && (step == Step::Apply || step == Step::Rollback);
+    out.cancelled = reportsStop ? out.progress.stopped : cancel.load();
     out.notes = session.notes();
     out.seconds = double(clock.nsecsElapsed()) / 1e9;
     return out;

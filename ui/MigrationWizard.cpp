@@ -15,6 +15,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 
 namespace oe {
 
@@ -56,6 +58,41 @@ MigrationWizard::MigrationWizard(SourceState *state, QWidget *parent)
 }
 
 MigrationWizard::~MigrationWizard() = default;
+
+// Closing (the window's X, Escape, Cancel) while a step writes to the server: never silently.
+// The user chooses between stopping it after its current batch, the wizard closing once it
+// has, and going on watching it.
+void MigrationWizard::reject()
+{
+    if (!m_runner->isRunning() || m_closing) {
+        if (!m_runner->isRunning())
+            QWizard::reject();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("A migration step is running"),
+                                tr("The migration is still writing to %1. Closing the wizard "
+                                   "stops it after its current batch; the journal keeps what "
+                                   "was done, and Migrations (or this wizard) resumes it.")
+                                    .arg(source().displayName()),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("closeWhileRunning"));
+    QPushButton *stop =
+        box->addButton(tr("&Stop after this batch and close"), QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("stopAndClose"));
+    box->setDefaultButton(box->addButton(tr("&Keep watching"), QMessageBox::RejectRole));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, stop] {
+        if (box->clickedButton() != stop)
+            return;
+        m_closing = true;
+        m_runner->cancel();
+        appendLog(tr("Closed by the user while running: stopping after the current batch"));
+        connect(
+            m_runner, &MigrationRunner::finished, this, [this] { QWizard::reject(); },
+            Qt::SingleShotConnection);
+    });
+    box->open();
+}
 
 SourceRef MigrationWizard::source() const
 {

@@ -71,6 +71,9 @@ public:
     // Scripted runs (screenshots, tests): what a user would type to confirm the apply.
     void confirmForScript();
 
+    // While a step runs: asks first (stop after the batch and close, or keep watching).
+    void reject() override;
+
 signals:
     void confirmRequested();
     void outDirChanged(const QString &dir);
@@ -82,6 +85,7 @@ private:
     QString m_outDir;
     MigrationOptions m_options;
     bool m_dryRun = false;
+    bool m_closing = false; // stopping, to close once the running step has ended
     MigrationOutcome m_outcomes[4];
     QStringList m_log;
 };

@@ -100,9 +100,11 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
         return;
     m_wizard->recordOutcome(outcome);
     m_cancel->hide();
-    m_bar->setRange(0, 1);
     const MigrationProgress &p = outcome.progress;
-    progressed(p);
+    // Stopped or failed, the bar keeps showing how far it got (the journal has that much).
+    const std::uint64_t total = m_wizard->outcome(MigrationOutcome::Step::Prepare).plan.affected;
+    m_bar->setRange(0, int(std::min<std::uint64_t>(std::max<std::uint64_t>(total, 1), INT_MAX)));
+    m_bar->setValue(int(std::min<std::uint64_t>(p.migrated, std::uint64_t(m_bar->maximum()))));
     m_figures->setText(tr("%1 documents split · %2 elements moved · %3 pages written · %4 "
                           "retried · %5 skipped · %6")
                            .arg(Format::count(p.migrated), Format::count(p.elementsMoved),
@@ -117,7 +119,6 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
         m_resume->show();
         m_wizard->appendLog(tr("Apply failed: %1").arg(outcome.error.toString()));
     } else if (outcome.cancelled) {
-        m_bar->setValue(0);
         m_status->setText(m_wizard->isLive()
                               ? tr("<b>Stopped</b> after %1 documents. Resume continues from the "
                                    "journal; the documents split so far are complete.")
@@ -126,6 +127,7 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
         m_resume->show();
         m_wizard->appendLog(tr("Apply stopped by the user after %1 documents").arg(p.migrated));
     } else {
+        m_bar->setRange(0, 1);
         m_bar->setValue(1);
         m_done = true;
         QStringList notes;

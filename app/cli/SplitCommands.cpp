@@ -71,6 +71,13 @@ void printReport(const oe::VerifyReport &r)
 
 void printProgress(const oe::MigrationProgress &p)
 {
+    // A wait before any work (an interrupted run's last writes) is said once, as a note.
+    static QString said;
+    if (p.phase.startsWith(QLatin1String("waiting")) && p.phase != said) {
+        said = p.phase;
+        std::printf("note: %s\n", qPrintable(p.phase));
+        std::fflush(stdout);
+    }
     if (!cli::stderrIsTerminal())
         return;
     std::fprintf(stderr, "\r  %s: %s examined, %s done, %s retried, %s skipped, %.1f s   ",

@@ -114,7 +114,50 @@ bool JournalEntry::fromBson(const QByteArray &bytes, JournalEntry *entry)
     return !entry->run.isEmpty();
 }
 
-QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
+std::optional<std::uint64_t> JournalEntry::recordedDocuments(const QByteArray &bytes)
+{
+    bson_t doc;
+    bson_iter_t it;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())) ||
+        !bson_iter_init_find(&it, &doc, "documents") || !BSON_ITER_HOLDS_INT64(&it) ||
+        bson_iter_int64(&it) < 0)
+        return std::nullopt;
+    return std::uint64_t(bson_iter_int64(&it));
+}
+
+QString JournalEntry::stateWordOf(const QByteArray &bytes)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())))
+        return {};
+    return utf8(&doc, "state");
+}
+
+std::optional<QString> JournalEntry::writerOf(const QByteArray &bytes)
+{
+    bson_t doc;
+    bson_iter_t it;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())) ||
+        !bson_iter_init_find(&it, &doc, "writer") || !BSON_ITER_HOLDS_UTF8(&it))
+        return std::nullopt;
+    return QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+}
+
+QString JournalEntry::runFieldOf(const QByteArray &bytes)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())))
+        return {};
+    return utf8(&doc, "run");
+}
+
+QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state,
+                                     std::optional<std::uint64_t> documents,
+                                     const std::optional<QString> &writer)
 {
     BsonDocument owner;
     bson_t *doc = owner.get();
@@ -122,6 +165,10 @@ QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
     BSON_APPEND_UTF8(doc, "kind", "run");
     appendUtf8(doc, "run", c.field);
     BSON_APPEND_UTF8(doc, "state", journalWord(state));
+    if (documents)
+        BSON_APPEND_INT64(doc, "documents", std::int64_t(*documents));
+    if (writer)
+        appendUtf8(doc, "writer", *writer);
     BSON_APPEND_DATE_TIME(doc, "updated", QDateTime::currentMSecsSinceEpoch());
     bson_t config;
     BSON_APPEND_DOCUMENT_BEGIN(doc, "config", &config);
@@ -141,8 +188,31 @@ QByteArray JournalEntry::runDocument(const SplitConfig &c, RunState state)
     return owner.bytes();
 }
 
-bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, RunState *state)
+namespace {
+
+// The run document's config, each field of the type runDocument writes; else the problem.
+QString configProblem(const bson_t *config)
 {
+    bson_iter_t it;
+    for (const char *key : {"keep", "pageSize"})
+        if (!bson_iter_init_find(&it, config, key) ||
+            !(BSON_ITER_HOLDS_INT32(&it) || BSON_ITER_HOLDS_INT64(&it)))
+            return QStringLiteral("config.%1 is missing or not an integer").arg(QLatin1String(key));
+    for (const char *key : {"collection", "field", "overflowCollection", "linkField", "pageField",
+                            "itemsField", "flagField", "countField", "pagesField", "filter"})
+        if (!bson_iter_init_find(&it, config, key) || !BSON_ITER_HOLDS_UTF8(&it))
+            return QStringLiteral("config.%1 is missing or not a string").arg(QLatin1String(key));
+    return {};
+}
+
+} // namespace
+
+bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c, RunState *state,
+                                         QString *problem)
+{
+    QString ignored;
+    if (!problem)
+        problem = &ignored;
     bson_t doc;
     if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
                           std::size_t(bytes.size())))
@@ -155,6 +225,8 @@ bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c
     bson_iter_document(&it, &len, &data);
     bson_t config;
     if (!bson_init_static(&config, data, len))
+        return false;
+    if (*problem = configProblem(&config); !problem->isEmpty())
         return false;
     c->collection = utf8(&config, "collection");
     c->field = utf8(&config, "field");
@@ -169,8 +241,15 @@ bool JournalEntry::configFromRunDocument(const QByteArray &bytes, SplitConfig *c
     c->pagesField = utf8(&config, "pagesField");
     c->filter = utf8(&config, "filter");
     const auto recorded = runStateFrom(utf8(&doc, "state"));
-    if (!recorded)
+    if (!recorded) {
+        *problem =
+            QStringLiteral("its state '%1' is not one this version knows").arg(utf8(&doc, "state"));
         return false;
+    }
+    if (const QStringList problems = c->withDefaults().problems(); !problems.isEmpty()) {
+        *problem = QStringLiteral("its config says: ") + problems.join(QStringLiteral("; "));
+        return false;
+    }
     *state = *recorded;
     return true;
 }

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace oe {
@@ -26,10 +27,22 @@ struct JournalEntry
     static bool fromBson(const QByteArray &bson, JournalEntry *entry);
     // The journal's _id for a document: {run, doc} (as BSON bytes of the {_id: …} filter).
     static QByteArray idFilter(const QString &run, const std::string &rawId);
-    // The run's own document: its configuration and state.
-    static QByteArray runDocument(const SplitConfig &config, RunState state);
-    // False when `bson` is not a run document, or records a state this version does not know.
-    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config, RunState *state);
+    // The run's own document: its configuration and state, and once applied the number of
+    // document entries the run wrote (verify and rollback refuse a journal that lost some).
+    // While a split runs, its writer name (RunFence) is recorded too, and removed when it ends
+    // or stops: a writer found in the journal is an interrupted run's.
+    static QByteArray runDocument(const SplitConfig &config, RunState state,
+                                  std::optional<std::uint64_t> documents = {},
+                                  const std::optional<QString> &writer = {});
+    static std::optional<QString> writerOf(const QByteArray &runDocument);
+    static std::optional<std::uint64_t> recordedDocuments(const QByteArray &runDocument);
+    // A run's or entry's "state" word as stored (for messages about damaged entries).
+    static QString stateWordOf(const QByteArray &bson);
+    static QString runFieldOf(const QByteArray &bson); // its "run": the array field's path
+    // False when `bson` is not a run document, records a state this version does not know, or
+    // a config that is not one runDocument writes (`problem` says what, in words).
+    static bool configFromRunDocument(const QByteArray &bson, SplitConfig *config, RunState *state,
+                                      QString *problem = nullptr);
 };
 
 } // namespace oe

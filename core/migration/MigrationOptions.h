@@ -12,7 +12,7 @@ namespace oe {
 struct MigrationOptions
 {
     QString backupCollection;    // optional: original documents are copied here first
-    std::size_t batch = 200;     // documents per round of bulk writes
+    std::size_t batch = 200;     // at most this many documents per round (see BatchSizer)
     double maxDocsPerSecond = 0; // throttle; 0 = as fast as the server goes
     int maxRetries = 20;         // guard failures (concurrent writes) per document before giving up
     // Called with a round's documents (raw _id values: type byte and value bytes) after their
@@ -32,6 +32,7 @@ struct MigrationProgress
     std::uint64_t pagesWritten = 0;
     double seconds = 0.0;
     QString phase;
+    bool stopped = false; // cancelled before the end (not set when the work was all done)
 };
 
 using MigrationProgressCallback = std::function<void(const MigrationProgress &)>;

@@ -227,8 +227,18 @@ bool Checks::earlierRuns(bool *runExists)
             [&](const QByteArray &doc) {
                 SplitConfig earlier;
                 RunState state = RunState::Applied;
-                if (!JournalEntry::configFromRunDocument(doc, &earlier, &state))
-                    return true;
+                QString problem;
+                if (!JournalEntry::configFromRunDocument(doc, &earlier, &state, &problem)) {
+                    if (problem.isEmpty())
+                        return true;
+                    error->kind = SourceError::Kind::InvalidData;
+                    error->message =
+                        QStringLiteral("the migration journal %1.%2 is damaged: run '%3': %4")
+                            .arg(database, config.journalCollection(),
+                                 JournalEntry::runFieldOf(doc), problem);
+                    conflict = true;
+                    return false;
+                }
                 const bool active = state != RunState::RolledBack;
                 if (earlier.field == config.field) {
                     *runExists = true;

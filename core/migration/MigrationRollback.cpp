@@ -6,9 +6,13 @@
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
 #include "MigrationVerifier.h"
+#include "PageCoverage.h"
+#include "RunFence.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 
+#include <optional>
 #include <set>
 
 namespace oe {
@@ -42,6 +46,7 @@ struct Round
     std::map<QByteArray, std::vector<std::uint64_t>> pageSizes; // items per page when read
     std::vector<QByteArray> orphans;          // pages of documents that are not split (any more)
     std::map<QByteArray, QByteArray> filters; // raw _id -> {_id, shard key} of the document
+    std::vector<QByteArray> recheck;          // unflagged, given their late elements: look again
 };
 
 // {$push: {field: {$each: elements}}}
@@ -109,14 +114,22 @@ public:
         const QByteArray runId = migration::build([&](bson_t *d) {
             migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
         });
-        return journal.bulk(
-            {{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(config, state)}}, step,
-            error);
+        // The state alone: the run's config and its count of entries stay as recorded.
+        const QByteArray set = migration::build([&](bson_t *d) {
+            bson_t fields;
+            BSON_APPEND_DOCUMENT_BEGIN(d, "$set", &fields);
+            BSON_APPEND_UTF8(&fields, "state", journalWord(state));
+            BSON_APPEND_DATE_TIME(&fields, "updated", QDateTime::currentMSecsSinceEpoch());
+            bson_append_document_end(d, &fields);
+        });
+        return journal.bulk({{Write::Kind::UpdateOne, runId, set}}, step, error);
     }
     bool batch(const std::vector<JournalEntry> &entries);
 
 private:
     void plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Round *round);
+    void planUnflagged(const JournalEntry &e, const QByteArray &document,
+                       const std::vector<QByteArray> &pages, Round *round);
     bool confirm(const Round &round, std::set<QByteArray> *stillFlagged);
     std::vector<const JournalEntry *> record(Round &round,
                                              const std::vector<const JournalEntry *> &work,
@@ -155,7 +168,12 @@ bool Rollback::batch(const std::vector<JournalEntry> &entries)
             !confirm(round, &stillFlagged))
             return false;
         std::vector<QByteArray> done;
-        work = record(round, work, stillFlagged, attempt, &done);
+        std::vector<const JournalEntry *> again = record(round, work, stillFlagged, attempt, &done);
+        for (const QByteArray &id : round.recheck)
+            for (const JournalEntry *e : work)
+                if (bsonraw::fromDocumentId(e->rawId) == id && attempt < options.maxRetries)
+                    again.push_back(e);
+        work = again;
         if (!restoreLateElements(round, done) || !cleanUp(round, done) ||
             !journal.bulk(round.journalWrites, QStringLiteral("recording the rollback"), error))
             return false;
@@ -174,13 +192,7 @@ void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Ro
     const bool flagged = present && DocumentSplitter::fieldValue(p->second, config.flagField) ==
                                         migration::rawTrue();
     if (!flagged) {
-        // Never trimmed, already written back, or deleted by the application: the pages are
-        // copies or orphans.
-        round->orphans.push_back(id);
-        round->journalWrites.push_back({Write::Kind::UpdateOne,
-                                        JournalEntry::idFilter(config.field, e.rawId),
-                                        setState(EntryState::RolledBack)});
-        ++progress->migrated;
+        planUnflagged(e, present ? p->second : QByteArray(), pages, round);
         return;
     }
     ++progress->examined;
@@ -223,6 +235,55 @@ void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Ro
     round->filters[id] = migration::byIdAndKey(config, id, p->second);
     for (const auto &page : pages)
         round->pageSizes[id].push_back(itemsIn(page, config));
+}
+
+// A journaled document without the flag: never trimmed, already written back (an interrupted
+// rollback), deleted, or unflagged by the application. Its pages go only when the document
+// provably holds every element they hold; the original being back but not yet the elements
+// appended to the pages later, those are appended first (guarded) and the document looked at
+// again; anything else is named and its pages kept.
+void Rollback::planUnflagged(const JournalEntry &e, const QByteArray &document,
+                             const std::vector<QByteArray> &pages, Round *round)
+{
+    const QByteArray id = bsonraw::fromDocumentId(e.rawId);
+    const PageCoverage::Result c = PageCoverage::assess(document, pages, e, config);
+    const QString name = DocumentId::toRelaxedJson(e.rawId);
+    switch (c.verdict) {
+    case PageCoverage::Verdict::NoPages:
+    case PageCoverage::Verdict::Covered:
+        round->orphans.push_back(id);
+        round->journalWrites.push_back({Write::Kind::UpdateOne,
+                                        JournalEntry::idFilter(config.field, e.rawId),
+                                        setState(EntryState::RolledBack)});
+        ++progress->migrated;
+        return;
+    case PageCoverage::Verdict::TailMissing: {
+        std::uint64_t length = 0;
+        QByteArray last;
+        DocumentSplitter::arrayShape(document, config.field, &length, &last);
+        round->restores.push_back({Write::Kind::UpdateOne,
+                                   migration::guard(config, id, length, last, false, document),
+                                   pushEach(config.field, c.missing)});
+        round->recheck.push_back(id);
+        return;
+    }
+    case PageCoverage::Verdict::Deleted:
+        report->mismatch(QStringLiteral("%1: deleted since the split; its %2 overflow page "
+                                        "item(s) are kept in %3")
+                             .arg(name)
+                             .arg(c.pageItems)
+                             .arg(config.overflowCollection));
+        break;
+    case PageCoverage::Verdict::Uncovered:
+        report->mismatch(QStringLiteral("%1: not flagged %2 (its flag cleared by the "
+                                        "application?): its %3 overflow page item(s) are kept in "
+                                        "%4")
+                             .arg(name, c.why)
+                             .arg(c.pageItems)
+                             .arg(config.overflowCollection));
+        break;
+    }
+    ++progress->skipped;
 }
 
 // Which write-backs took effect? The rest changed meanwhile (still flagged) and are retried.
@@ -319,6 +380,40 @@ bool Rollback::cleanUp(const Round &round, const std::vector<QByteArray> &done)
 
 } // namespace
 
+// A split the journal shows running (its writer recorded) was interrupted, or still runs: its
+// last writes may not have reached the server yet (RunFence). False when cancelled or failed.
+bool MigrationRollback::awaitInterruptedSplit(MongoConnection &connection, const QString &database,
+                                              const SplitConfig &config,
+                                              MigrationProgress *progress, SourceError *error,
+                                              const std::atomic<bool> *cancel,
+                                              const MigrationProgressCallback &callback)
+{
+    CollectionOps journal(connection, database, config.journalCollection());
+    std::optional<QString> writer;
+    if (!journal.find(
+            migration::build([&](bson_t *d) {
+                migration::appendUtf8(d, QStringLiteral("_id"),
+                                      QStringLiteral("run:") + config.field);
+            }),
+            {}, QStringLiteral("reading the migration journal"),
+            [&](const QByteArray &doc) {
+                writer = JournalEntry::writerOf(doc);
+                return false;
+            },
+            error))
+        return false;
+    if (!writer)
+        return true;
+    return RunFence::waitForInterrupted(
+        connection, *writer, cancel,
+        [&](const QString &what) {
+            progress->phase = what;
+            if (callback)
+                callback(*progress);
+        },
+        error);
+}
+
 bool MigrationRollback::rollback(MongoConnection &connection, const QString &database,
                                  const SplitConfig &configIn, const MigrationOptions &options,
                                  VerifyReport *report, MigrationProgress *progress,
@@ -330,14 +425,18 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     const SplitConfig config = configIn.withDefaults();
     *progress = {};
     progress->phase = QStringLiteral("rolling back");
+    if (!awaitInterruptedSplit(connection, database, config, progress, error, cancel, callback))
+        return !error->isError(); // cancelled while waiting: nothing was written
+    progress->phase = QStringLiteral("rolling back");
     Rollback run(connection, database, config, options, report, progress, error);
     if (!run.setRunState(RunState::RollingBack, QStringLiteral("starting the rollback")))
         return false;
     bool stopped = false;
     const DocumentPace pace(options.maxDocsPerSecond);
     std::uint64_t handled = 0;
+    BatchSizer sizer(options.batch);
     const bool ok = MigrationVerifier::forEachEntryBatch(
-        connection, database, config, {EntryState::Split, EntryState::Pending}, options.batch,
+        connection, database, config, {EntryState::Split, EntryState::Pending}, sizer,
         [&](std::vector<JournalEntry> &entries) {
             if (cancel && cancel->load()) {
                 stopped = true;
@@ -353,6 +452,7 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
             return true;
         },
         error);
+    progress->stopped = stopped;
     if (!ok)
         return stopped;
     if (!report->ok())

@@ -24,6 +24,12 @@ public:
                          const MigrationProgressCallback &callback = {});
 
     static constexpr std::uint64_t kMaxDocumentBytes = 16u * 1024u * 1024u;
+
+private:
+    static bool awaitInterruptedSplit(MongoConnection &connection, const QString &database,
+                                      const SplitConfig &config, MigrationProgress *progress,
+                                      SourceError *error, const std::atomic<bool> *cancel,
+                                      const MigrationProgressCallback &callback);
 };
 
 } // namespace oe

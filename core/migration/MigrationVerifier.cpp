@@ -5,43 +5,61 @@
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
+#include <optional>
 
 namespace oe {
 
 bool MigrationVerifier::forEachEntryBatch(
     MongoConnection &connection, const QString &database, const SplitConfig &config,
-    const std::vector<EntryState> &states, std::size_t batch,
+    const std::vector<EntryState> &states, BatchSizer &sizer,
     const std::function<bool(std::vector<JournalEntry> &)> &visit, SourceError *error)
 {
     CollectionOps journal(connection, database, config.journalCollection());
     std::vector<JournalEntry> entries;
     bool ok = true;
+    // Every entry of the run, whatever its state: one this version cannot read means the
+    // journal was damaged, and nothing is done from a damaged journal.
     const QByteArray filter = migration::build([&](bson_t *d) {
         BSON_APPEND_UTF8(d, "kind", "document");
         migration::appendUtf8(d, QStringLiteral("run"), config.field);
-        std::vector<QByteArray> values;
-        for (const EntryState s : states) {
-            const QByteArray v(journalWord(s));
-            const std::uint32_t le = BSON_UINT32_TO_LE(std::uint32_t(v.size() + 1));
-            values.push_back(QByteArray(1, char(BSON_TYPE_UTF8)) +
-                             QByteArray(reinterpret_cast<const char *>(&le), 4) + v +
-                             QByteArray(1, '\0'));
-        }
-        migration::appendIn(d, QStringLiteral("state"), values);
     });
     // Collect first, then visit: the visitor rewrites journal entries.
     std::vector<JournalEntry> all;
+    QString damaged;
+    std::uint64_t total = 0;
     if (!journal.find(
             filter, {}, QStringLiteral("reading the journal"),
             [&](const QByteArray &doc) {
                 JournalEntry e;
-                if (JournalEntry::fromBson(doc, &e))
+                ++total;
+                if (!JournalEntry::fromBson(doc, &e)) {
+                    damaged =
+                        QStringLiteral("entry %1 cannot be read (its state is '%2')")
+                            .arg(DocumentId::toRelaxedJson(bsonraw::toDocumentId(
+                                     DocumentSplitter::fieldValue(doc, QStringLiteral("doc")))),
+                                 JournalEntry::stateWordOf(doc));
+                    return false;
+                }
+                if (std::find(states.begin(), states.end(), e.state) != states.end())
                     all.push_back(std::move(e));
                 return true;
             },
             error))
         return false;
+    if (damaged.isEmpty())
+        damaged = missingEntries(connection, database, config, total, error);
+    if (error->isError())
+        return false;
+    if (!damaged.isEmpty()) {
+        error->kind = SourceError::Kind::InvalidData;
+        error->message = QStringLiteral("the migration journal %1.%2 is damaged: %3; nothing "
+                                        "was changed")
+                             .arg(database, config.journalCollection(), damaged);
+        return false;
+    }
     // Shortest arrays first. Order does not matter for correctness, but a rollback restores
     // documents to their full size, and a server that rewrites a document by scanning its
     // whole table (FerretDB's SQLite backend) pays for every restored byte in each later write:
@@ -50,12 +68,43 @@ bool MigrationVerifier::forEachEntryBatch(
     std::stable_sort(all.begin(), all.end(), [](const JournalEntry &a, const JournalEntry &b) {
         return a.length < b.length;
     });
-    for (std::size_t i = 0; i < all.size() && ok; i += batch) {
-        entries.assign(all.begin() + std::ptrdiff_t(i),
-                       all.begin() + std::ptrdiff_t(std::min(all.size(), i + batch)));
+    for (std::size_t i = 0; i < all.size() && ok;) {
+        const std::size_t end = std::min(all.size(), i + sizer.size());
+        entries.assign(all.begin() + std::ptrdiff_t(i), all.begin() + std::ptrdiff_t(end));
+        QElapsedTimer took;
+        took.start();
         ok = visit(entries);
+        sizer.took(double(took.nsecsElapsed()) / 1e9);
+        i = end;
     }
     return ok;
+}
+
+// The run's entries were counted when it finished applying: fewer now means some were deleted
+// (their documents could then be neither verified nor rolled back). Empty when all are there.
+QString MigrationVerifier::missingEntries(MongoConnection &connection, const QString &database,
+                                          const SplitConfig &config, std::uint64_t found,
+                                          SourceError *error)
+{
+    CollectionOps journal(connection, database, config.journalCollection());
+    std::optional<std::uint64_t> recorded;
+    if (!journal.find(
+            migration::build([&](bson_t *d) {
+                migration::appendUtf8(d, QStringLiteral("_id"),
+                                      QStringLiteral("run:") + config.field);
+            }),
+            {}, QStringLiteral("reading the migration journal"),
+            [&](const QByteArray &doc) {
+                recorded = JournalEntry::recordedDocuments(doc);
+                return false;
+            },
+            error))
+        return {};
+    if (!recorded || found >= *recorded)
+        return {};
+    return QStringLiteral("it holds %1 document entries of the %2 the run recorded")
+        .arg(found)
+        .arg(*recorded);
 }
 
 bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QString &database,
@@ -66,16 +115,22 @@ bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QStri
     probe.collection = collection;
     CollectionOps journal(connection, database, probe.journalCollection());
     bool found = false;
+    QString problem;
     journal.find(
         migration::build([&](bson_t *d) {
             migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + field);
         }),
         {}, QStringLiteral("reading the migration journal"),
         [&](const QByteArray &doc) {
-            found = JournalEntry::configFromRunDocument(doc, config, state);
+            found = JournalEntry::configFromRunDocument(doc, config, state, &problem);
             return false;
         },
         error);
+    if (!error->isError() && !problem.isEmpty()) {
+        error->kind = SourceError::Kind::InvalidData;
+        error->message = QStringLiteral("the migration journal %1.%2 is damaged: run '%3': %4")
+                             .arg(database, probe.journalCollection(), field, problem);
+    }
     return found && !error->isError();
 }
 
@@ -189,8 +244,9 @@ bool MigrationVerifier::verify(MongoConnection &connection, const QString &datab
 {
     const SplitConfig config = configIn.withDefaults();
     std::uint64_t journaled = 0;
+    BatchSizer sizer(200);
     const bool ok = forEachEntryBatch(
-        connection, database, config, {EntryState::Split, EntryState::Pending}, 200,
+        connection, database, config, {EntryState::Split, EntryState::Pending}, sizer,
         [&](std::vector<JournalEntry> &entries) {
             Loaded loaded;
             if (!load(connection, database, config, entries, &loaded, error))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "BatchSizer.h"
 #include "JournalState.h"
 #include "MigrationOptions.h"
 #include "SourceError.h"
@@ -43,8 +44,13 @@ public:
     // Reads the journal's document entries of this run in the given states, in batches.
     static bool forEachEntryBatch(MongoConnection &connection, const QString &database,
                                   const SplitConfig &config, const std::vector<EntryState> &states,
-                                  std::size_t batch,
+                                  BatchSizer &sizer,
                                   const std::function<bool(std::vector<JournalEntry> &)> &visit,
+                                  SourceError *error);
+    // Why the run's journal lacks entries it had when the run finished applying (`found` is
+    // how many it has now), or empty.
+    static QString missingEntries(MongoConnection &connection, const QString &database,
+                                  const SplitConfig &config, std::uint64_t found,
                                   SourceError *error);
     // The check of one document; false (and a line in `report`) if it does not match.
     static bool check(const QByteArray &primary, const std::vector<QByteArray> &pages,

@@ -1,5 +1,6 @@
 #include "OverflowMigrator.h"
 
+#include "BatchSizer.h"
 #include "CollectionOps.h"
 #include "DocumentPace.h"
 #include "DocumentSplitter.h"
@@ -7,6 +8,7 @@
 #include "MigrationPreflight.h"
 #include "MigrationQueries.h"
 #include "MongoConnection.h"
+#include "RunFence.h"
 #include "SplitBatchWriter.h"
 
 #include <QElapsedTimer>
@@ -37,9 +39,13 @@ bool OverflowMigrator::prepare(SourceError *error)
         return false;
     }
     if (!m_connection) {
-        m_connection = MongoConnection::open(m_settings, error);
+        ConnectionSettings settings = m_settings;
+        settings.appName = RunFence::writerName(settings.appName);
+        m_connection = MongoConnection::open(settings, error);
         if (!m_connection)
             return false;
+        // Unique unless the URI names the application itself: then unknown (empty).
+        m_writer = m_connection->appName() == settings.appName ? settings.appName : QString();
     }
     if (!MigrationPreflight::sharding(*m_connection, m_database, &m_config, &m_notes, error) ||
         !MigrationPreflight::check(*m_connection, m_database, m_config, &m_notes, error))
@@ -48,7 +54,8 @@ bool OverflowMigrator::prepare(SourceError *error)
     return true;
 }
 
-bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *error)
+bool OverflowMigrator::resumePending(const MigrationOptions &options, MigrationProgress *progress,
+                                     SourceError *error)
 {
     CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
     std::vector<JournalEntry> pending;
@@ -67,16 +74,29 @@ bool OverflowMigrator::resumePending(MigrationProgress *progress, SourceError *e
             },
             error))
         return false;
+    std::vector<PendingDocument> unfinished;
     for (const JournalEntry &entry : pending)
-        if (!resumeOne(entry, progress, error))
+        if (!resumeOne(entry, progress, &unfinished, error))
             return false;
-    return true;
+    if (unfinished.empty())
+        return true;
+    // Split now with the same pages and the same guarded trim the interrupted run may still
+    // have on its way: its pages stay in place throughout (SplitBatchWriter keeps identical
+    // pages), and whichever trim lands first, the other finds the document flagged.
+    SplitBatchWriter writer(*m_connection, m_database, m_config, &m_notes);
+    return writer.write(unfinished, options, progress, error);
 }
 
-// One document the journal left pending: trimmed and its pages intact means it was split
-// (recorded now); never trimmed means its pages are copies (dropped, the document starts afresh).
+// One document the journal left pending:
+// - trimmed and its pages intact: it was split (recorded now);
+// - untrimmed and still exactly as journaled (same array): the interrupted run's trim may still
+//   be on its way to the server (a killed client's last message is executed after it died),
+//   so its pages must stay: the document goes to `unfinished`, to be split with the same trim;
+// - untrimmed and changed since, or deleted: no trim of the interrupted run can match it any
+//   more (each guards the array's exact length and last element), so its pages are copies
+//   nobody reads: dropped, and the document starts afresh.
 bool OverflowMigrator::resumeOne(const JournalEntry &entry, MigrationProgress *progress,
-                                 SourceError *error)
+                                 std::vector<PendingDocument> *unfinished, SourceError *error)
 {
     CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
     CollectionOps source(*m_connection, m_database, m_config.collection);
@@ -114,13 +134,26 @@ bool OverflowMigrator::resumeOne(const JournalEntry &entry, MigrationProgress *p
                               bson_append_document_end(d, &set);
                           })});
         ++progress->migrated;
-    } else {
-        if (!overflow.bulk({{Write::Kind::DeleteMany, migration::pagesOf(m_config, idValue), {}}},
-                           QStringLiteral("resuming"), error))
-            return false;
-        writes.push_back(
-            {Write::Kind::DeleteMany, JournalEntry::idFilter(m_config.field, entry.rawId), {}});
+        return journal.bulk(writes, QStringLiteral("resuming"), error);
     }
+    if (!primary.isEmpty()) {
+        PendingDocument item;
+        item.original = primary;
+        item.idValue = idValue;
+        item.split =
+            DocumentSplitter::split(reinterpret_cast<const std::uint8_t *>(primary.constData()),
+                                    std::uint32_t(primary.size()), m_config);
+        if (item.split.kind == DocumentSplitter::Result::Kind::Split &&
+            item.split.length == entry.length && item.split.digest == entry.digest) {
+            unfinished->push_back(std::move(item));
+            return true;
+        }
+    }
+    if (!overflow.bulk({{Write::Kind::DeleteMany, migration::pagesOf(m_config, idValue), {}}},
+                       QStringLiteral("resuming"), error))
+        return false;
+    writes.push_back(
+        {Write::Kind::DeleteMany, JournalEntry::idFilter(m_config.field, entry.rawId), {}});
     return journal.bulk(writes, QStringLiteral("resuming"), error);
 }
 
@@ -156,15 +189,31 @@ bool OverflowMigrator::pagesMatchJournal(const JournalEntry &entry, const QByteA
     return true;
 }
 
-bool OverflowMigrator::markRun(RunState state, const QString &step, SourceError *error)
+// The run's document in the journal; once applied, with the number of its document entries.
+bool OverflowMigrator::markRun(RunState state, const QString &step, SourceError *error,
+                               bool running)
 {
     CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
     const QByteArray runId = migration::build([&](bson_t *d) {
         migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + m_config.field);
     });
+    std::optional<std::uint64_t> documents;
+    if (state == RunState::Applied) {
+        const std::int64_t n =
+            journal.count(migration::build([&](bson_t *d) {
+                              BSON_APPEND_UTF8(d, "kind", "document");
+                              migration::appendUtf8(d, QStringLiteral("run"), m_config.field);
+                          }),
+                          step, error);
+        if (n < 0)
+            return false;
+        documents = std::uint64_t(n);
+    }
     return journal.bulk(
-        {{Write::Kind::ReplaceUpsert, runId, JournalEntry::runDocument(m_config, state)}}, step,
-        error);
+        {{Write::Kind::ReplaceUpsert, runId,
+          JournalEntry::runDocument(m_config, state, documents,
+                                    running ? std::optional(m_writer) : std::nullopt)}},
+        step, error);
 }
 
 bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress *progress,
@@ -179,15 +228,16 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
     if (!overflow.createUniqueIndex({m_config.linkField, m_config.pageField},
                                     QStringLiteral("creating the page index"), error))
         return false;
-    if (!markRun(RunState::Applying, QStringLiteral("starting the journal"), error) ||
-        !resumePending(progress, error))
+    if (!markRun(RunState::Applying, QStringLiteral("starting the journal"), error, true) ||
+        !resumePending(options, progress, error))
         return false;
     bool stopped = false;
     if (!splitAll(options, progress, error, cancel, callback, &stopped))
         return false;
+    progress->stopped = stopped;
     if (stopped) {
         m_notes << QStringLiteral("cancelled: the run can be resumed by running split again");
-        return true;
+        return markRun(RunState::Applying, QStringLiteral("recording the stop"), error);
     }
     return markRun(RunState::Applied, QStringLiteral("finishing the journal"), error);
 }
@@ -204,9 +254,13 @@ bool OverflowMigrator::splitAll(const MigrationOptions &options, MigrationProgre
     CollectionOps source(*m_connection, m_database, m_config.collection);
     SplitBatchWriter writer(*m_connection, m_database, m_config, &m_notes);
     std::vector<PendingDocument> batch;
+    BatchSizer sizer(options.batch);
     bool ok = true;
     auto flush = [&]() {
+        QElapsedTimer took;
+        took.start();
         ok = writer.write(batch, options, progress, error);
+        sizer.took(double(took.nsecsElapsed()) / 1e9);
         batch.clear();
         progress->seconds = double(clock.nsecsElapsed()) / 1e9;
         if (callback)
@@ -229,7 +283,7 @@ bool OverflowMigrator::splitAll(const MigrationOptions &options, MigrationProgre
                 if (!item)
                     return true;
                 batch.push_back(std::move(*item));
-                return batch.size() < options.batch || flush();
+                return batch.size() < sizer.size() || flush();
             },
             error))
         return false;

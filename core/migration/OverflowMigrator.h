@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace oe {
 
@@ -45,9 +46,12 @@ public:
     const QString &database() const { return m_database; }
 
 private:
-    bool markRun(RunState state, const QString &step, SourceError *error);
-    bool resumePending(MigrationProgress *progress, SourceError *error);
-    bool resumeOne(const JournalEntry &entry, MigrationProgress *progress, SourceError *error);
+    // `running`: the run's writer name is recorded (an interrupted run leaves it there).
+    bool markRun(RunState state, const QString &step, SourceError *error, bool running = false);
+    bool resumePending(const MigrationOptions &options, MigrationProgress *progress,
+                       SourceError *error);
+    bool resumeOne(const JournalEntry &entry, MigrationProgress *progress,
+                   std::vector<PendingDocument> *unfinished, SourceError *error);
     bool pagesMatchJournal(const JournalEntry &entry, const QByteArray &primary, bool *match,
                            SourceError *error);
     bool splitAll(const MigrationOptions &options, MigrationProgress *progress, SourceError *error,
@@ -60,6 +64,7 @@ private:
     SplitConfig m_config;
     std::unique_ptr<MongoConnection> m_connection;
     QStringList m_notes;
+    QString m_writer; // this run's name on the server (RunFence), empty if not unique
     bool m_prepared = false;
 };
 

@@ -1,10 +1,12 @@
 #include "SplitBatchWriter.h"
 
+#include "BsonDocument.h"
 #include "JournalEntry.h"
 #include "MigrationQueries.h"
 #include "MongoConnection.h"
 
 #include <map>
+#include <set>
 
 namespace oe {
 
@@ -40,18 +42,43 @@ struct SplitBatchWriter::Round
     std::vector<Write> journalWrites, backupWrites;
     std::map<QByteArray, std::vector<QByteArray>> trimGroups; // update -> guards
     std::vector<PendingDocument *> fresh, rewrite;            // pages to insert / to redo
+    std::vector<QByteArray> stalePages; // _ids of pages to remove before the redo's inserts
     std::vector<QByteArray> ids;
 };
 
 namespace {
 
-template <typename Items> std::vector<Write> pageInserts(const Items &items)
+// The pages of `items` as inserts, each with an _id chosen here (recorded in the item's
+// pageIds): pages are only ever deleted by _id, so that a delete an interrupted run still has on
+// its way to the server can remove only the pages that run knew, never the ones written since.
+std::vector<Write> pageInserts(const std::vector<PendingDocument *> &items)
 {
     std::vector<Write> inserts;
-    for (const auto *item : items)
-        for (const QByteArray &page : item->split.pages)
-            inserts.push_back({Write::Kind::Insert, {}, page});
+    for (PendingDocument *item : items) {
+        item->pageIds.clear();
+        for (const QByteArray &page : item->split.pages) {
+            bson_oid_t oid;
+            bson_oid_init(&oid, nullptr);
+            BsonDocument doc;
+            BSON_APPEND_OID(doc.get(), "_id", &oid);
+            bson_t view;
+            CollectionOps::view(page, &view);
+            bson_concat(doc.get(), &view);
+            item->pageIds.push_back(QByteArray(1, char(BSON_TYPE_OID)) +
+                                    QByteArray(reinterpret_cast<const char *>(oid.bytes), 12));
+            inserts.push_back({Write::Kind::Insert, {}, doc.bytes()});
+        }
+    }
     return inserts;
+}
+
+// {_id: {$in: ids}} as a delete of those pages.
+Write deletePages(const std::vector<QByteArray> &ids)
+{
+    return {
+        Write::Kind::DeleteMany,
+        migration::build([&](bson_t *d) { migration::appendIn(d, QStringLiteral("_id"), ids); }),
+        {}};
 }
 
 QByteArray markSplit()
@@ -138,14 +165,67 @@ bool SplitBatchWriter::writePages(Round &round, Stores &stores, SourceError *err
         round.rewrite.insert(round.rewrite.end(), round.fresh.begin(), round.fresh.end());
     if (round.rewrite.empty())
         return true;
+    if (!keepIdenticalPages(round, stores, error))
+        return false;
+    if (round.rewrite.empty())
+        return true;
+    return (round.stalePages.empty() ||
+            stores.overflow.bulk({deletePages(round.stalePages)},
+                                 QStringLiteral("removing stale overflow pages"), error)) &&
+           stores.overflow.bulk(pageInserts(round.rewrite),
+                                QStringLiteral("writing overflow pages"), error);
+}
+
+namespace {
+
+// A page's number and items (raw values), what two copies of one page must agree on.
+std::pair<QByteArray, QByteArray> pageContent(const QByteArray &page, const SplitConfig &c)
+{
+    return {DocumentSplitter::fieldValue(page, c.pageField),
+            DocumentSplitter::fieldValue(page, c.itemsField)};
+}
+
+} // namespace
+
+// Documents whose pages on the server are already exactly the ones planned are left as they
+// are: those are an interrupted run's, whose trim (the same as ours) may still be on its way to
+// the server. Deleting and rewriting them would leave a window in which that trim lands on a
+// document whose pages are gone; keeping them, whichever trim lands first, the result is the
+// same. False (with `error`) only when the pages could not be read.
+bool SplitBatchWriter::keepIdenticalPages(Round &round, Stores &stores, SourceError *error) const
+{
     std::vector<QByteArray> ids;
     for (const PendingDocument *item : round.rewrite)
         ids.push_back(item->idValue);
-    return stores.overflow.bulk(
-               {{Write::Kind::DeleteMany, migration::pagesOfAny(m_config, ids), {}}},
-               QStringLiteral("removing stale overflow pages"), error) &&
-           stores.overflow.bulk(pageInserts(round.rewrite),
-                                QStringLiteral("writing overflow pages"), error);
+    std::map<QByteArray, std::set<std::pair<QByteArray, QByteArray>>> existing;
+    std::map<QByteArray, std::vector<QByteArray>> existingIds;
+    if (!stores.overflow.find(
+            migration::pagesOfAny(m_config, ids), {}, QStringLiteral("reading existing pages"),
+            [&](const QByteArray &page) {
+                const QByteArray link = DocumentSplitter::fieldValue(page, m_config.linkField);
+                existing[link].insert(pageContent(page, m_config));
+                existingIds[link].push_back(
+                    DocumentSplitter::fieldValue(page, QStringLiteral("_id")));
+                return true;
+            },
+            error))
+        return false;
+    std::vector<PendingDocument *> differing;
+    for (PendingDocument *item : round.rewrite) {
+        const auto &planned = item->split.pages;
+        std::vector<QByteArray> &onServer = existingIds[item->idValue];
+        bool same = onServer.size() == planned.size();
+        for (std::size_t k = 0; same && k < planned.size(); ++k)
+            same = existing[item->idValue].count(pageContent(planned[k], m_config)) == 1;
+        if (same) {
+            item->pageIds = onServer;
+            continue;
+        }
+        differing.push_back(item);
+        round.stalePages.insert(round.stalePages.end(), onServer.begin(), onServer.end());
+    }
+    round.rewrite = differing;
+    return true;
 }
 
 // Which trims took effect (the flag is set)? The others met a concurrent write: they are redone
@@ -195,9 +275,9 @@ bool SplitBatchWriter::confirmRound(const std::vector<PendingDocument *> &work, 
         }
         // Deleted, shrunk, split by someone else, or changing too fast: undo our pages.
         ++progress->skipped;
-        if (!stores.overflow.bulk(
-                {{Write::Kind::DeleteMany, migration::pagesOf(m_config, item->idValue), {}}},
-                QStringLiteral("removing unused pages"), error))
+        if (!item->pageIds.empty() &&
+            !stores.overflow.bulk({deletePages(item->pageIds)},
+                                  QStringLiteral("removing unused pages"), error))
             return false;
         confirmations.push_back({Write::Kind::DeleteMany,
                                  JournalEntry::idFilter(m_config.field, item->split.rawId),

@@ -118,6 +118,7 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     std::unique_ptr<MongoConnection> connection(new MongoConnection);
     connection->m_redactedUri = redacted;
     connection->m_hosts = hostList(uri.get());
+    connection->m_appName = QString::fromUtf8(mongoc_uri_get_appname(uri.get()));
     if (const char *db = mongoc_uri_get_database(uri.get()))
         connection->m_defaultDatabase = QString::fromUtf8(db);
     connection->d->client.reset(mongoc_client_new_from_uri_with_error(uri.get(), &e));

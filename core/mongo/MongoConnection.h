@@ -29,6 +29,9 @@ public:
     QString redactedUri() const { return m_redactedUri; }
     QString hosts() const { return m_hosts; } // "host:port,host:port" or the SRV name
     QString defaultDatabase() const { return m_defaultDatabase; }
+    // The application name the client announces to the server (the URI's appname, else
+    // ConnectionSettings::appName).
+    QString appName() const { return m_appName; }
     // The read preference in effect: "secondaryPreferred" unless the URI chose one.
     QString readPreference() const;
 
@@ -51,6 +54,7 @@ private:
     QString m_redactedUri;
     QString m_hosts;
     QString m_defaultDatabase;
+    QString m_appName;
     WritePacer m_writePacer;
 };
 

@@ -24,12 +24,16 @@ struct PendingDocument
     QByteArray idValue;
     DocumentSplitter::Result split;
     int attempts = 0;
+    std::vector<QByteArray> pageIds; // raw _id values of its pages as this run wrote or kept them
 };
 
 // Splits a batch of documents in rounds: each round journals them (with the digest of the
 // original array), writes their pages, trims them with a guard proving each unchanged since it
 // was read, and confirms which trims took effect; the others are redone from the document as
-// it is now, up to MigrationOptions::maxRetries, or given up and their pages removed.
+// it is now, up to MigrationOptions::maxRetries, or given up and their pages removed. Pages
+// are removed only by _id, and pages already on the server exactly as planned are kept: both
+// make the operations an interrupted run may still have on their way harmless (see
+// keepIdenticalPages).
 class SplitBatchWriter
 {
 public:
@@ -44,6 +48,7 @@ private:
     void planRound(const std::vector<PendingDocument *> &work, bool backup, Round *round) const;
     std::vector<CollectionOps::Write> trimsOf(const Round &round) const;
     bool writePages(Round &round, Stores &stores, SourceError *error) const;
+    bool keepIdenticalPages(Round &round, Stores &stores, SourceError *error) const;
     bool confirmRound(const std::vector<PendingDocument *> &work, const Round &round,
                       Stores &stores, const MigrationOptions &options, MigrationProgress *progress,
                       std::vector<PendingDocument *> *again, SourceError *error);

@@ -1,0 +1,20 @@
+#include "BatchSizer.h"
+
+#include <algorithm>
+
+namespace oe {
+
+BatchSizer::BatchSizer(std::size_t most)
+    : m_most(std::max<std::size_t>(most, 1)), m_size(std::min(kFirst, m_most))
+{
+}
+
+void BatchSizer::took(double seconds)
+{
+    if (seconds < 1.0)
+        m_size = std::min(m_size * 2, m_most);
+    else if (seconds > 2.0)
+        m_size = std::max<std::size_t>(m_size / 2, 1);
+}
+
+} // namespace oe

@@ -182,6 +182,13 @@ class TestCodegen : public QObject
             QFile::copy(m_harness + QStringLiteral("/harness.go"),
                         module + QStringLiteral("/main.go"));
             QFile::copy(snippet, module + QStringLiteral("/snippet/snippet.go"));
+            QFile cases(module + QStringLiteral("/cases.go"));
+            if (!cases.open(QIODevice::WriteOnly) ||
+                cases.write("package main\n\nimport snippet \"oe-codegen-test/snippet\"\n\n"
+                            "var cases = map[string]snippetAPI{\"0\": {"
+                            "snippet.CreateOverflowIndexComments, snippet.AppendComments, "
+                            "snippet.ReadComments, snippet.ReadAllComments}}\n") < 0)
+                qFatal("cannot write cases.go");
             env.insert(QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod"));
             p.setWorkingDirectory(module);
             program = QStringLiteral("go");

@@ -60,7 +60,7 @@ int configFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
         return cli::fail(ExitUsage, QStringLiteral("codegen needs --field PATH"));
     if (!keepGiven)
         return cli::fail(ExitUsage, QStringLiteral("codegen needs --keep N (or --preset)"));
-    if (const QStringList problems = config->withDefaults().problems(); !problems.isEmpty())
+    if (const QStringList problems = oe::CodeGenerator::problems(*config); !problems.isEmpty())
         return cli::fail(ExitUsage, problems.first());
     return ExitSuccess;
 }

@@ -7,25 +7,55 @@ namespace oe {
 namespace {
 
 constexpr const char *kTemplate =
-    R"c(/* Outlier pattern for {{collection}}.{{field}}, as Outlier Explorer split it: the first
- * {{keep}} elements stay in the document; the rest live in {{overflow}}, in pages of
- * {{pageSize}} linked by {{link}} and numbered by {{page}}; {{flag}} marks a split document.
- * C with libmongoc: cc app.c $(pkg-config --cflags --libs libmongoc-1.0) */
+    R"c(// Outlier pattern, as Outlier Explorer split it: the first {{keep}} elements of the array
+// {{field}} of the collection {{collection}} stay in the document; the rest live in
+// the collection {{overflow}}, in pages of {{pageSize}} linked by {{link}} and
+// numbered by {{page}}; {{flag}} marks a split document.
+// C with libmongoc: cc app.c $(pkg-config --cflags --libs libmongoc-1.0)
 #include <mongoc/mongoc.h>
 
-#define KEEP_{{NAME}} {{keep}}
-#define PAGE_SIZE_{{NAME}} {{pageSize}}
+#define KEEP_{{NAME}} INT64_C ({{keep}})
+#define PAGE_SIZE_{{NAME}} INT64_C ({{pageSize}})
 
 /* Once: the index the split created. Pages of one document in order; unique, so two writers
  * can never open the same page twice. */
 bool create_overflow_index_{{name_}} (mongoc_database_t *db, bson_error_t *error)
 {
-   bson_t *command = BCON_NEW ("createIndexes", "{{overflow}}", "indexes", "[", "{",
-                               "key", "{", "{{link}}", BCON_INT32 (1), "{{page}}", BCON_INT32 (1), "}",
-                               "name", "{{link}}_1_{{page}}_1", "unique", BCON_BOOL (true), "}", "]");
-   bool ok = mongoc_database_write_command_with_opts (db, command, NULL, NULL, error);
-   bson_destroy (command);
+   bson_t command = BSON_INITIALIZER, indexes, index, key;
+   BSON_APPEND_UTF8 (&command, "createIndexes", {{overflow}});
+   BSON_APPEND_ARRAY_BEGIN (&command, "indexes", &indexes);
+   BSON_APPEND_DOCUMENT_BEGIN (&indexes, "0", &index);
+   BSON_APPEND_DOCUMENT_BEGIN (&index, "key", &key);
+   BSON_APPEND_INT32 (&key, {{link}}, 1);
+   BSON_APPEND_INT32 (&key, {{page}}, 1);
+   bson_append_document_end (&index, &key);
+   BSON_APPEND_UTF8 (&index, "name", {{indexName}});
+   BSON_APPEND_BOOL (&index, "unique", true);
+   bson_append_document_end (&indexes, &index);
+   bson_append_array_end (&command, &indexes);
+   bool ok = mongoc_database_write_command_with_opts (db, &command, NULL, NULL, error);
+   bson_destroy (&command);
    return ok;
+}
+
+/* doc[outer] = {inner: value}. Names never go through BCON, which reads any string that starts
+ * with a bracket as structure. */
+static void append_bool_in_{{name_}} (bson_t *doc, const char *outer, const char *inner,
+                                      bool value)
+{
+   bson_t child;
+   bson_append_document_begin (doc, outer, -1, &child);
+   bson_append_bool (&child, inner, -1, value);
+   bson_append_document_end (doc, &child);
+}
+
+static void append_int64_in_{{name_}} (bson_t *doc, const char *outer, const char *inner,
+                                       int64_t value)
+{
+   bson_t child;
+   bson_append_document_begin (doc, outer, -1, &child);
+   bson_append_int64 (&child, inner, -1, value);
+   bson_append_document_end (doc, &child);
 }
 
 /* A count from an update's reply ("matchedCount", "upsertedCount"). */
@@ -42,11 +72,11 @@ static bool push_page_{{name_}} (mongoc_collection_t *pages, const bson_value_t 
                               bson_error_t *error)
 {
    bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER, push, reply;
-   BSON_APPEND_VALUE (&filter, "{{link}}", id);
-   BSON_APPEND_INT64 (&filter, "{{page}}", page);
-   BCON_APPEND (&filter, "{{items}}.{{pageLast}}", "{", "$exists", BCON_BOOL (false), "}");
+   BSON_APPEND_VALUE (&filter, {{link}}, id);
+   BSON_APPEND_INT64 (&filter, {{page}}, page);
+   append_bool_in_{{name_}} (&filter, {{itemsPageLast}}, "$exists", false);
    BSON_APPEND_DOCUMENT_BEGIN (&update, "$push", &push);
-   BSON_APPEND_VALUE (&push, "{{items}}", item);
+   BSON_APPEND_VALUE (&push, {{items}}, item);
    bson_append_document_end (&update, &push);
    bson_t *opts = BCON_NEW ("upsert", BCON_BOOL (upsert));
    bool ok = mongoc_collection_update_one (pages, &filter, &update, opts, &reply, error);
@@ -64,14 +94,16 @@ static bool last_page_{{name_}} (mongoc_collection_t *pages, const bson_value_t 
                               bson_error_t *error)
 {
    bson_t filter = BSON_INITIALIZER;
-   BSON_APPEND_VALUE (&filter, "{{link}}", id);
-   bson_t *opts = BCON_NEW ("sort", "{", "{{page}}", BCON_INT32 (-1), "}", "projection", "{",
-                            "{{page}}", BCON_INT32 (1), "}", "limit", BCON_INT64 (1));
+   BSON_APPEND_VALUE (&filter, {{link}}, id);
+   bson_t *opts = bson_new ();
+   append_int64_in_{{name_}} (opts, "sort", {{page}}, -1);
+   append_int64_in_{{name_}} (opts, "projection", {{page}}, 1);
+   BSON_APPEND_INT64 (opts, "limit", 1);
    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts (pages, &filter, opts, NULL);
    const bson_t *doc;
    bson_iter_t it;
    *last = -1;
-   if (mongoc_cursor_next (cursor, &doc) && bson_iter_init_find (&it, doc, "{{page}}"))
+   if (mongoc_cursor_next (cursor, &doc) && bson_iter_init_find (&it, doc, {{page}}))
       *last = bson_iter_as_int64 (&it);
    bool ok = !mongoc_cursor_error (cursor, error);
    mongoc_cursor_destroy (cursor);
@@ -85,16 +117,16 @@ static bool last_page_{{name_}} (mongoc_collection_t *pages, const bson_value_t 
 bool append_{{name_}} (mongoc_database_t *db, const bson_value_t *id, const bson_value_t *item,
                      bson_error_t *error)
 {
-   mongoc_collection_t *docs = mongoc_database_get_collection (db, "{{collection}}");
-   mongoc_collection_t *pages = mongoc_database_get_collection (db, "{{overflow}}");
+   mongoc_collection_t *docs = mongoc_database_get_collection (db, {{collection}});
+   mongoc_collection_t *pages = mongoc_database_get_collection (db, {{overflow}});
    bool ok = true, done = false;
    if (KEEP_{{NAME}} > 0) {
       bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER, push, reply;
       BSON_APPEND_VALUE (&filter, "_id", id);
-      BCON_APPEND (&filter, "{{flag}}", "{", "$ne", BCON_BOOL (true), "}",
-                   "{{field}}.{{keepLast}}", "{", "$exists", BCON_BOOL (false), "}");
+      append_bool_in_{{name_}} (&filter, {{flag}}, "$ne", true);
+      append_bool_in_{{name_}} (&filter, {{fieldKeepLast}}, "$exists", false);
       BSON_APPEND_DOCUMENT_BEGIN (&update, "$push", &push);
-      BSON_APPEND_VALUE (&push, "{{field}}", item);
+      BSON_APPEND_VALUE (&push, {{field}}, item);
       bson_append_document_end (&update, &push);
       ok = mongoc_collection_update_one (docs, &filter, &update, NULL, &reply, error);
       done = ok && reply_count_{{name_}} (&reply, "matchedCount") == 1;
@@ -137,7 +169,7 @@ bool append_{{name_}} (mongoc_database_t *db, const bson_value_t *id, const bson
 bool read_{{name_}} (mongoc_database_t *db, const bson_value_t *id, int64_t start, int64_t count,
                    bson_t *out, bson_error_t *error)
 {
-   mongoc_collection_t *docs = mongoc_database_get_collection (db, "{{collection}}");
+   mongoc_collection_t *docs = mongoc_database_get_collection (db, {{collection}});
    bson_t filter = BSON_INITIALIZER;
    BSON_APPEND_VALUE (&filter, "_id", id);
    mongoc_cursor_t *cursor = mongoc_collection_find_with_opts (docs, &filter, NULL, NULL);
@@ -160,7 +192,7 @@ bool read_{{name_}} (mongoc_database_t *db, const bson_value_t *id, int64_t star
    char key[16];
    const char *k;
    bson_iter_t it, array;
-   if (bson_iter_init (&it, parent) && bson_iter_find_descendant (&it, "{{field}}", &array) &&
+   if (bson_iter_init (&it, parent) && bson_iter_find_descendant (&it, {{field}}, &array) &&
        BSON_ITER_HOLDS_ARRAY (&array) && bson_iter_recurse (&array, &it)) {
       while (bson_iter_next (&it) && (count < 0 || taken < count)) {
          if (at++ >= start) {
@@ -169,25 +201,26 @@ bool read_{{name_}} (mongoc_database_t *db, const bson_value_t *id, int64_t star
          }
       }
    }
-   bool flagged = bson_iter_init_find (&it, parent, "{{flag}}") && bson_iter_as_bool (&it);
+   bool flagged = bson_iter_init_find (&it, parent, {{flag}}) && bson_iter_as_bool (&it);
    bson_destroy (parent);
    if (!flagged || taken == count)
       return true;
 
    int64_t first = (start > at ? start - at : 0) / PAGE_SIZE_{{NAME}};
-   mongoc_collection_t *pages = mongoc_database_get_collection (db, "{{overflow}}");
+   mongoc_collection_t *pages = mongoc_database_get_collection (db, {{overflow}});
    bson_t query = BSON_INITIALIZER, range;
-   BSON_APPEND_VALUE (&query, "{{link}}", id);
-   BSON_APPEND_DOCUMENT_BEGIN (&query, "{{page}}", &range);
+   BSON_APPEND_VALUE (&query, {{link}}, id);
+   BSON_APPEND_DOCUMENT_BEGIN (&query, {{page}}, &range);
    BSON_APPEND_INT64 (&range, "$gte", first);
    if (count >= 0)
       BSON_APPEND_INT64 (&range, "$lte", (start + count - 1 - at) / PAGE_SIZE_{{NAME}});
    bson_append_document_end (&query, &range);
-   bson_t *opts = BCON_NEW ("sort", "{", "{{page}}", BCON_INT32 (1), "}");
+   bson_t *opts = bson_new ();
+   append_int64_in_{{name_}} (opts, "sort", {{page}}, 1);
    at += first * PAGE_SIZE_{{NAME}}; /* the position of the page's first element */
    cursor = mongoc_collection_find_with_opts (pages, &query, opts, NULL);
    while (mongoc_cursor_next (cursor, &doc)) {
-      if (!bson_iter_init_find (&array, doc, "{{items}}") || !bson_iter_recurse (&array, &it))
+      if (!bson_iter_init_find (&array, doc, {{items}}) || !bson_iter_recurse (&array, &it))
          continue;
       while (bson_iter_next (&it)) {
          if (at++ >= start && (count < 0 || taken < count)) {
@@ -217,24 +250,25 @@ bool read_all_{{name_}} (mongoc_database_t *db, const bson_value_t *id, bson_t *
 QString CSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
-    QHash<QString, QString> names = CodeTemplate::names(c);
+    QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::C);
     names.insert(QStringLiteral("NAME"), names.value(QStringLiteral("name_")).toUpper());
     QString counters =
-        QStringLiteral(
-            "      bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER;\n"
-            "      BSON_APPEND_VALUE (&filter, \"_id\", id);\n"
-            "      BCON_APPEND (&update, \"$set\", \"{\", \"%1\", BCON_BOOL (true), \"}\");\n")
-            .arg(c.flagField);
+        QStringLiteral("      bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER;\n"
+                       "      BSON_APPEND_VALUE (&filter, \"_id\", id);\n"
+                       "      append_bool_in_%2 (&update, \"$set\", %1, true);\n")
+            .arg(names.value(QStringLiteral("flag")), names.value(QStringLiteral("name_")));
     if (!c.countField.isEmpty())
-        counters += QStringLiteral("      /* Whoever opened page 0 also counts the KEEP elements "
-                                   "in the document. */\n"
-                                   "      BCON_APPEND (&update, \"$inc\", \"{\", \"%1\", "
-                                   "BCON_INT64 (opened && page == 0 ? KEEP_%2 + 1 : 1), \"}\");\n")
-                        .arg(c.countField, names.value(QStringLiteral("NAME")));
+        counters +=
+            QStringLiteral("      /* Whoever opened page 0 also counts the KEEP elements "
+                           "in the document. */\n"
+                           "      append_int64_in_%3 (&update, \"$inc\", %1, "
+                           "opened && page == 0 ? KEEP_%2 + 1 : 1);\n")
+                .arg(names.value(QStringLiteral("count")), names.value(QStringLiteral("NAME")),
+                     names.value(QStringLiteral("name_")));
     if (!c.pagesField.isEmpty())
-        counters += QStringLiteral("      BCON_APPEND (&update, \"$max\", \"{\", \"%1\", "
-                                   "BCON_INT64 (page + 1), \"}\");\n")
-                        .arg(c.pagesField);
+        counters +=
+            QStringLiteral("      append_int64_in_%2 (&update, \"$max\", %1, page + 1);\n")
+                .arg(names.value(QStringLiteral("pages")), names.value(QStringLiteral("name_")));
     names.insert(QStringLiteral("counters"), counters);
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }

@@ -2,7 +2,7 @@
 
 #include "AccessSnippet.h"
 #include "CSnippet.h"
-#include "CodeTemplate.h"
+#include "CodeIdentifier.h"
 #include "GoSnippet.h"
 #include "JavaSnippet.h"
 #include "JsSnippet.h"
@@ -29,12 +29,27 @@ QString CodeGenerator::generate(CodeLanguage language, const SplitConfig &config
     return {};
 }
 
+QStringList CodeGenerator::problems(const SplitConfig &config)
+{
+    QStringList out = config.withDefaults().problems();
+    for (const auto &[option, value] :
+         {std::pair{"--keep", config.keep}, std::pair{"--page-size", config.pageSize}})
+        if (value > kMaxNumber)
+            out << QStringLiteral("%1 must be at most %2 in generated code, got %3")
+                       .arg(QLatin1String(option))
+                       .arg(kMaxNumber)
+                       .arg(value);
+    return out;
+}
+
 QString CodeGenerator::fileName(CodeLanguage language, const SplitConfig &config)
 {
+    using Style = CodeIdentifier::Style;
     if (language == CodeLanguage::Java)
-        return CodeTemplate::upperCamel(config.field) + QStringLiteral("Access.java");
-    return CodeTemplate::snakeCase(config.collection) + QLatin1Char('_') +
-           CodeTemplate::snakeCase(config.field) + QLatin1Char('.') +
+        return CodeIdentifier::derive(config.field, Style::UpperCamel) +
+               QStringLiteral("Access.java");
+    return CodeIdentifier::derive(config.collection, Style::Snake) + QLatin1Char('_') +
+           CodeIdentifier::derive(config.field, Style::Snake) + QLatin1Char('.') +
            codelanguage::extension(language);
 }
 

@@ -1,79 +1,44 @@
 #include "CodeTemplate.h"
 
+#include "CodeIdentifier.h"
+#include "CodeLiteral.h"
+
 #include <QRegularExpression>
 
 namespace oe {
 
-namespace {
-
-QStringList words(const QString &field)
-{
-    return field.split(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), Qt::SkipEmptyParts);
-}
-
-QString camel(const QString &field)
-{
-    QString out;
-    for (const QString &w : words(field))
-        out += w.left(1).toUpper() + w.mid(1);
-    return out.isEmpty() ? QStringLiteral("Items") : out;
-}
-
-QString snake(const QString &field)
-{
-    QString out;
-    for (const QString &w : words(field)) {
-        QString part;
-        for (const QChar c : w) {
-            if (c.isUpper() && !part.isEmpty() && !part.back().isUpper())
-                part += QLatin1Char('_');
-            part += c.toLower();
-        }
-        out += (out.isEmpty() ? QString() : QStringLiteral("_")) + part;
-    }
-    return out.isEmpty() ? QStringLiteral("items") : out;
-}
-
-} // namespace
-
-QHash<QString, QString> CodeTemplate::names(const SplitConfig &input)
+QHash<QString, QString> CodeTemplate::names(const SplitConfig &input, CodeLanguage language)
 {
     const SplitConfig c = input.withDefaults();
-    return {
-        {QStringLiteral("collection"), c.collection},
-        {QStringLiteral("field"), c.field},
-        {QStringLiteral("overflow"), c.overflowCollection},
-        {QStringLiteral("link"), c.linkField},
-        {QStringLiteral("page"), c.pageField},
-        {QStringLiteral("items"), c.itemsField},
-        {QStringLiteral("flag"), c.flagField},
-        {QStringLiteral("count"), c.countField},
-        {QStringLiteral("pages"), c.pagesField},
-        {QStringLiteral("keep"), QString::number(c.keep)},
-        {QStringLiteral("keepLast"), QString::number(c.keep - 1)},
-        {QStringLiteral("pageSize"), QString::number(c.pageSize)},
-        {QStringLiteral("pageLast"), QString::number(c.pageSize - 1)},
-        {QStringLiteral("Name"), camel(c.field)},
-        {QStringLiteral("name_"), snake(c.field)},
+    const auto literal = [language](const QString &name) {
+        return CodeLiteral::quote(language, name);
     };
-}
-
-QString CodeTemplate::snakeCase(const QString &name)
-{
-    return snake(name);
-}
-
-QString CodeTemplate::upperCamel(const QString &name)
-{
-    return camel(name);
-}
-
-QString CodeTemplate::quotedParts(const QString &path)
-{
-    QStringList parts;
-    for (const QString &part : path.split(QLatin1Char('.')))
-        parts << QStringLiteral("\"%1\"").arg(part);
-    return parts.join(QStringLiteral(", "));
+    QStringList path;
+    for (const QString &part : c.pathSegments())
+        path << literal(part);
+    return {
+        {QStringLiteral("collection"), literal(c.collection)},
+        {QStringLiteral("field"), literal(c.field)},
+        {QStringLiteral("overflow"), literal(c.overflowCollection)},
+        {QStringLiteral("link"), literal(c.linkField)},
+        {QStringLiteral("page"), literal(c.pageField)},
+        {QStringLiteral("items"), literal(c.itemsField)},
+        {QStringLiteral("flag"), literal(c.flagField)},
+        {QStringLiteral("count"), literal(c.countField)},
+        {QStringLiteral("pages"), literal(c.pagesField)},
+        {QStringLiteral("fieldKeepLast"),
+         literal(c.field + QLatin1Char('.') + QString::number(c.keep - 1))},
+        {QStringLiteral("itemsPageLast"),
+         literal(c.itemsField + QLatin1Char('.') + QString::number(c.pageSize - 1))},
+        {QStringLiteral("indexName"),
+         literal(c.linkField + QStringLiteral("_1_") + c.pageField + QStringLiteral("_1"))},
+        {QStringLiteral("path"), path.join(QStringLiteral(", "))},
+        {QStringLiteral("keep"), QString::number(c.keep)},
+        {QStringLiteral("pageSize"), QString::number(c.pageSize)},
+        {QStringLiteral("Name"),
+         CodeIdentifier::derive(c.field, CodeIdentifier::Style::UpperCamel)},
+        {QStringLiteral("name_"), CodeIdentifier::derive(c.field, CodeIdentifier::Style::Snake)},
+    };
 }
 
 QString CodeTemplate::fill(QString text, const QHash<QString, QString> &values)

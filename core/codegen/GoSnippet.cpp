@@ -1,5 +1,6 @@
 #include "GoSnippet.h"
 
+#include "CodeIdentifier.h"
 #include "CodeTemplate.h"
 
 namespace oe {
@@ -7,9 +8,10 @@ namespace oe {
 namespace {
 
 constexpr const char *kTemplate =
-    R"go(// Outlier pattern for {{collection}}.{{field}}, as Outlier Explorer split it: the first
-// {{keep}} elements stay in the document; the rest live in {{overflow}}, in pages of
-// {{pageSize}} linked by {{link}} and numbered by {{page}}; {{flag}} marks a split document.
+    R"go(// Outlier pattern, as Outlier Explorer split it: the first {{keep}} elements of the array
+// {{field}} of the collection {{collection}} stay in the document; the rest live in
+// the collection {{overflow}}, in pages of {{pageSize}} linked by {{link}} and
+// numbered by {{page}}; {{flag}} marks a split document.
 // Go with the official driver: go get go.mongodb.org/mongo-driver/v2
 package {{package}}
 
@@ -23,15 +25,15 @@ import (
 )
 
 const (
-	Keep{{Name}}     = {{keep}}
-	PageSize{{Name}} = {{pageSize}}
+	Keep{{Name}}     int64 = {{keep}}
+	PageSize{{Name}} int64 = {{pageSize}}
 )
 
 // CreateOverflowIndex{{Name}}, once: the index the split created. Pages of one document in
 // order; unique, so two writers can never open the same page twice.
 func CreateOverflowIndex{{Name}}(ctx context.Context, db *mongo.Database) error {
-	_, err := db.Collection("{{overflow}}").Indexes().CreateOne(ctx, mongo.IndexModel{
-		Keys:    bson.D{{Key: "{{link}}", Value: 1}, {Key: "{{page}}", Value: 1}},
+	_, err := db.Collection({{overflow}}).Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys:    bson.D{{Key: {{link}}, Value: 1}, {Key: {{page}}, Value: 1}},
 		Options: options.Index().SetUnique(true),
 	})
 	return err
@@ -41,27 +43,28 @@ func CreateOverflowIndex{{Name}}(ctx context.Context, db *mongo.Database) error 
 // belongs. One round trip while the document has room; past that, to its last page, opening
 // the next when full.
 func Append{{Name}}(ctx context.Context, db *mongo.Database, id, item any) error {
-	docs, pages := db.Collection("{{collection}}"), db.Collection("{{overflow}}")
+	docs, pages := db.Collection({{collection}}), db.Collection({{overflow}})
 	if Keep{{Name}} > 0 {
 		r, err := docs.UpdateOne(ctx,
-			bson.D{{Key: "_id", Value: id}, {Key: "{{flag}}", Value: bson.D{{Key: "$ne", Value: true}}},
-				{Key: "{{field}}.{{keepLast}}", Value: bson.D{{Key: "$exists", Value: false}}}},
-			bson.D{{Key: "$push", Value: bson.D{{Key: "{{field}}", Value: item}}}})
+			bson.D{{Key: "_id", Value: id}, {Key: {{flag}}, Value: bson.D{{Key: "$ne", Value: true}}},
+				{Key: {{fieldKeepLast}}, Value: bson.D{{Key: "$exists", Value: false}}}},
+			bson.D{{Key: "$push", Value: bson.D{{Key: {{field}}, Value: item}}}})
 		if err != nil || r.MatchedCount == 1 {
 			return err
 		}
 	}
 	for {
-		var last struct {
-			Page int64 `bson:"{{page}}"`
-		}
-		err := pages.FindOne(ctx, bson.D{{Key: "{{link}}", Value: id}},
-			options.FindOne().SetSort(bson.D{{Key: "{{page}}", Value: -1}}).
-				SetProjection(bson.D{{Key: "{{page}}", Value: 1}})).Decode(&last)
+		var last bson.Raw
+		err := pages.FindOne(ctx, bson.D{{Key: {{link}}, Value: id}},
+			options.FindOne().SetSort(bson.D{{Key: {{page}}, Value: -1}}).
+				SetProjection(bson.D{{Key: {{page}}, Value: 1}})).Decode(&last)
 		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
 			return err
 		}
-		page := last.Page // 0 when there is no page yet
+		var page int64 // 0 when there is no page yet
+		if err == nil {
+			page, _ = last.Lookup({{page}}).AsInt64OK()
+		}
 		r, err := push{{Name}}Page(ctx, pages, id, page, item, err != nil)
 		if err == nil && r.MatchedCount == 0 && r.UpsertedCount == 0 {
 			page++ // the last page is full: open the next one
@@ -83,9 +86,9 @@ func Append{{Name}}(ctx context.Context, db *mongo.Database, id, item any) error
 func push{{Name}}Page(ctx context.Context, pages *mongo.Collection, id any, page int64, item any,
 	upsert bool) (*mongo.UpdateResult, error) {
 	return pages.UpdateOne(ctx,
-		bson.D{{Key: "{{link}}", Value: id}, {Key: "{{page}}", Value: page},
-			{Key: "{{items}}.{{pageLast}}", Value: bson.D{{Key: "$exists", Value: false}}}},
-		bson.D{{Key: "$push", Value: bson.D{{Key: "{{items}}", Value: item}}}},
+		bson.D{{Key: {{link}}, Value: id}, {Key: {{page}}, Value: page},
+			{Key: {{itemsPageLast}}, Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "$push", Value: bson.D{{Key: {{items}}, Value: item}}}},
 		options.UpdateOne().SetUpsert(upsert))
 }
 
@@ -94,12 +97,12 @@ func push{{Name}}Page(ctx context.Context, pages *mongo.Collection, id any, page
 // the pages that hold them.
 func Read{{Name}}(ctx context.Context, db *mongo.Database, id any, start, count int) ([]bson.RawValue, error) {
 	var doc bson.Raw
-	err := db.Collection("{{collection}}").FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc)
+	err := db.Collection({{collection}}).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc)
 	if err != nil {
 		return nil, err
 	}
 	var head []bson.RawValue
-	if array, ok := doc.Lookup({{lookup}}).ArrayOK(); ok {
+	if array, ok := doc.Lookup({{path}}).ArrayOK(); ok {
 		if head, err = array.Values(); err != nil {
 			return nil, err
 		}
@@ -112,30 +115,30 @@ func Read{{Name}}(ctx context.Context, db *mongo.Database, id any, start, count 
 		}
 		out = append(out, head[start:end]...)
 	}
-	if flag, _ := doc.Lookup("{{flag}}").BooleanOK(); !flag || len(out) == count {
+	if flag, _ := doc.Lookup({{flag}}).BooleanOK(); !flag || len(out) == count {
 		return out, nil
 	}
-	first := max(start-len(head), 0) / PageSize{{Name}}
+	first := int64(max(start-len(head), 0)) / PageSize{{Name}}
 	pageRange := bson.D{{Key: "$gte", Value: first}}
 	if count >= 0 {
-		pageRange = append(pageRange, bson.E{Key: "$lte", Value: (start + count - 1 - len(head)) / PageSize{{Name}}})
+		pageRange = append(pageRange, bson.E{Key: "$lte", Value: int64(start+count-1-len(head)) / PageSize{{Name}}})
 	}
-	cursor, err := db.Collection("{{overflow}}").Find(ctx,
-		bson.D{{Key: "{{link}}", Value: id}, {Key: "{{page}}", Value: pageRange}},
-		options.Find().SetSort(bson.D{{Key: "{{page}}", Value: 1}}))
+	cursor, err := db.Collection({{overflow}}).Find(ctx,
+		bson.D{{Key: {{link}}, Value: id}, {Key: {{page}}, Value: pageRange}},
+		options.Find().SetSort(bson.D{{Key: {{page}}, Value: 1}}))
 	if err != nil {
 		return nil, err
 	}
 	defer cursor.Close(ctx)
-	at := len(head) + first*PageSize{{Name}} // the position of the page's first element
+	at := int64(len(head)) + first*PageSize{{Name}} // the position of the page's first element
 	for cursor.Next(ctx) {
-		array, _ := cursor.Current.Lookup("{{items}}").ArrayOK()
+		array, _ := cursor.Current.Lookup({{items}}).ArrayOK()
 		items, err := array.Values()
 		if err != nil {
 			return nil, err
 		}
 		for _, item := range items {
-			if at >= start && (count < 0 || len(out) < count) {
+			if at >= int64(start) && (count < 0 || len(out) < count) {
 				out = append(out, item)
 			}
 			at++
@@ -155,30 +158,29 @@ func ReadAll{{Name}}(ctx context.Context, db *mongo.Database, id any) ([]bson.Ra
 QString GoSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
-    QHash<QString, QString> names = CodeTemplate::names(c);
-    QStringList counters{
-        QStringLiteral("{Key: \"$set\", Value: bson.D{{Key: \"%1\", Value: true}}}")
-            .arg(c.flagField)};
+    QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Go);
+    QStringList counters{QStringLiteral("{Key: \"$set\", Value: bson.D{{Key: %1, Value: true}}}")
+                             .arg(names.value(QStringLiteral("flag")))};
     if (!c.countField.isEmpty())
-        counters << QStringLiteral("{Key: \"$inc\", Value: bson.D{{Key: \"%1\", Value: added}}}")
-                        .arg(c.countField);
+        counters << QStringLiteral("{Key: \"$inc\", Value: bson.D{{Key: %1, Value: added}}}")
+                        .arg(names.value(QStringLiteral("count")));
     if (!c.pagesField.isEmpty())
-        counters << QStringLiteral("{Key: \"$max\", Value: bson.D{{Key: \"%1\", Value: page + 1}}}")
-                        .arg(c.pagesField);
+        counters << QStringLiteral("{Key: \"$max\", Value: bson.D{{Key: %1, Value: page + 1}}}")
+                        .arg(names.value(QStringLiteral("pages")));
     names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
     names.insert(QStringLiteral("opened"),
                  c.countField.isEmpty()
                      ? QString()
                      : QStringLiteral("\t\t// Whoever opened page 0 also counts the Keep elements "
                                       "in the document.\n"
-                                      "\t\tadded := 1\n"
+                                      "\t\tadded := int64(1)\n"
                                       "\t\tif r.UpsertedCount == 1 && page == 0 {\n"
                                       "\t\t\tadded += Keep%1\n"
                                       "\t\t}\n")
                            .arg(names.value(QStringLiteral("Name"))));
-    names.insert(QStringLiteral("lookup"), CodeTemplate::quotedParts(c.field));
-    names.insert(QStringLiteral("package"),
-                 CodeTemplate::snakeCase(c.collection).remove(QLatin1Char('_')));
+    names.insert(
+        QStringLiteral("package"),
+        CodeIdentifier::derive(c.collection, CodeIdentifier::Style::Lower, CodeLanguage::Go));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }
 

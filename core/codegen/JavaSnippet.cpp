@@ -7,9 +7,10 @@ namespace oe {
 namespace {
 
 constexpr const char *kTemplate =
-    R"java(// Outlier pattern for {{collection}}.{{field}}, as Outlier Explorer split it: the first
-// {{keep}} elements stay in the document; the rest live in {{overflow}}, in pages of
-// {{pageSize}} linked by {{link}} and numbered by {{page}}; {{flag}} marks a split document.
+    R"java(// Outlier pattern, as Outlier Explorer split it: the first {{keep}} elements of the array
+// {{field}} of the collection {{collection}} stay in the document; the rest live in
+// the collection {{overflow}}, in pages of {{pageSize}} linked by {{link}} and
+// numbered by {{page}}; {{flag}} marks a split document.
 // Java with the official sync driver: org.mongodb:mongodb-driver-sync
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
@@ -39,35 +40,35 @@ import org.bson.Document;
 import org.bson.conversions.Bson;
 
 public final class {{Name}}Access {
-    public static final int KEEP = {{keep}};
-    public static final int PAGE_SIZE = {{pageSize}};
+    public static final long KEEP = {{keep}}L;
+    public static final long PAGE_SIZE = {{pageSize}}L;
 
     private {{Name}}Access() {}
 
     /** Once: the index the split created. Pages of one document in order; unique, so two
      *  writers can never open the same page twice. */
     public static void createOverflowIndex(MongoDatabase db) {
-        db.getCollection("{{overflow}}").createIndex(Indexes.ascending("{{link}}", "{{page}}"),
+        db.getCollection({{overflow}}).createIndex(Indexes.ascending({{link}}, {{page}}),
                 new IndexOptions().unique(true));
     }
 
     /** Write path: appends item to the document's array, wherever it belongs. One round trip
      *  while the document has room; past that, to its last page, opening the next when full. */
     public static void append(MongoDatabase db, Object id, Object item) {
-        MongoCollection<Document> docs = db.getCollection("{{collection}}");
-        MongoCollection<Document> pages = db.getCollection("{{overflow}}");
+        MongoCollection<Document> docs = db.getCollection({{collection}});
+        MongoCollection<Document> pages = db.getCollection({{overflow}});
         if (KEEP > 0) {
             UpdateResult r = docs.updateOne(
-                    and(eq("_id", id), ne("{{flag}}", true), exists("{{field}}.{{keepLast}}", false)),
-                    push("{{field}}", item));
+                    and(eq("_id", id), ne({{flag}}, true), exists({{fieldKeepLast}}, false)),
+                    push({{field}}, item));
             if (r.getMatchedCount() == 1) {
                 return;
             }
         }
         while (true) {
-            Document last = pages.find(eq("{{link}}", id)).sort(Sorts.descending("{{page}}"))
-                    .projection(Projections.include("{{page}}")).first();
-            long page = last == null ? 0 : last.get("{{page}}", Number.class).longValue();
+            Document last = pages.find(eq({{link}}, id)).sort(Sorts.descending({{page}}))
+                    .projection(Projections.include({{page}})).first();
+            long page = last == null ? 0 : last.get({{page}}, Number.class).longValue();
             try {
                 UpdateResult r = pushToPage(pages, id, page, item, last == null);
                 if (r.getMatchedCount() == 0 && r.getUpsertedId() == null) {
@@ -90,16 +91,16 @@ public final class {{Name}}Access {
     private static UpdateResult pushToPage(MongoCollection<Document> pages, Object id, long page,
                                            Object item, boolean upsert) {
         // A plain document, not and(...): an upsert takes the new page's fields from it.
-        Document filter = new Document("{{link}}", id).append("{{page}}", page)
-                .append("{{items}}.{{pageLast}}", new Document("$exists", false));
-        return pages.updateOne(filter, push("{{items}}", item), new UpdateOptions().upsert(upsert));
+        Document filter = new Document({{link}}, id).append({{page}}, page)
+                .append({{itemsPageLast}}, new Document("$exists", false));
+        return pages.updateOne(filter, push({{items}}, item), new UpdateOptions().upsert(upsert));
     }
 
     /** Read path: count elements (all when count is negative) from position start (0 is the
      *  first), in order. The first KEEP come from the document; deeper ones from the pages
      *  that hold them. Null if there is no such document. */
     public static List<Object> read(MongoDatabase db, Object id, int start, int count) {
-        Document doc = db.getCollection("{{collection}}").find(eq("_id", id)).first();
+        Document doc = db.getCollection({{collection}}).find(eq("_id", id)).first();
         if (doc == null) {
             return null;
         }
@@ -111,16 +112,16 @@ public final class {{Name}}Access {
         for (int i = start; i < head.size() && (count < 0 || out.size() < count); i++) {
             out.add(head.get(i));
         }
-        if (!Boolean.TRUE.equals(doc.get("{{flag}}")) || out.size() == count) {
+        if (!Boolean.TRUE.equals(doc.get({{flag}})) || out.size() == count) {
             return out;
         }
-        int first = Math.max(start - head.size(), 0) / PAGE_SIZE;
-        Bson range = count < 0 ? gte("{{page}}", first)
-                : and(gte("{{page}}", first), lte("{{page}}", (start + count - 1 - head.size()) / PAGE_SIZE));
-        long at = head.size() + (long) first * PAGE_SIZE; // the position of the page's first element
-        for (Document p : db.getCollection("{{overflow}}").find(and(eq("{{link}}", id), range))
-                .sort(Sorts.ascending("{{page}}"))) {
-            for (Object item : p.getList("{{items}}", Object.class)) {
+        long first = Math.max(start - head.size(), 0) / PAGE_SIZE;
+        Bson range = count < 0 ? gte({{page}}, first)
+                : and(gte({{page}}, first), lte({{page}}, (start + count - 1 - head.size()) / PAGE_SIZE));
+        long at = head.size() + first * PAGE_SIZE; // the position of the page's first element
+        for (Document p : db.getCollection({{overflow}}).find(and(eq({{link}}, id), range))
+                .sort(Sorts.ascending({{page}}))) {
+            for (Object item : p.getList({{items}}, Object.class)) {
                 if (at >= start && (count < 0 || out.size() < count)) {
                     out.add(item);
                 }
@@ -142,12 +143,13 @@ public final class {{Name}}Access {
 QString JavaSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
-    QHash<QString, QString> names = CodeTemplate::names(c);
-    QStringList counters{QStringLiteral("set(\"%1\", true)").arg(c.flagField)};
+    QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Java);
+    QStringList counters{QStringLiteral("set(%1, true)").arg(names.value(QStringLiteral("flag")))};
     if (!c.countField.isEmpty())
-        counters << QStringLiteral("inc(\"%1\", opened ? KEEP + 1 : 1)").arg(c.countField);
+        counters << QStringLiteral("inc(%1, opened ? KEEP + 1 : 1)")
+                        .arg(names.value(QStringLiteral("count")));
     if (!c.pagesField.isEmpty())
-        counters << QStringLiteral("max(\"%1\", page + 1)").arg(c.pagesField);
+        counters << QStringLiteral("max(%1, page + 1)").arg(names.value(QStringLiteral("pages")));
     names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
     names.insert(QStringLiteral("opened"),
                  c.countField.isEmpty()
@@ -156,7 +158,6 @@ QString JavaSnippet::generate(const SplitConfig &input)
                                       "KEEP elements in the document.\n"
                                       "                boolean opened = r.getUpsertedId() != null "
                                       "&& page == 0;\n"));
-    names.insert(QStringLiteral("path"), CodeTemplate::quotedParts(c.field));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }
 

@@ -1,7 +1,15 @@
-/* Runs a generated libmongoc snippet (field "comments", #included) against a server: commands
- * on standard input, one per line ("index", "append ID N", "read ID FROM COUNT", "all ID");
- * each read prints "ID: n,n,...". Usage: harness URI DB */
+/* Runs a generated libmongoc snippet (#included; its functions end in OE_NAME, default
+ * "comments": cc -DOE_NAME=...) against a server: commands on standard input, one per line
+ * ("index", "append ID N", "read ID FROM COUNT", "all ID"); each read prints "ID: n,n,...".
+ * Usage: harness URI DB */
 #include "snippet.c"
+
+#ifndef OE_NAME
+#define OE_NAME comments
+#endif
+#define OE_CAT2(a, b) a##b
+#define OE_CAT(a, b) OE_CAT2 (a, b)
+#define OE_FN(prefix) OE_CAT (prefix, OE_NAME)
 
 #include <stdio.h>
 #include <string.h>
@@ -45,18 +53,18 @@ int main (int argc, char **argv)
       key.value.v_utf8.str = id;
       key.value.v_utf8.len = (uint32_t) strlen (id);
       if (!strcmp (op, "index")) {
-         ok = create_overflow_index_comments (db, &error);
+         ok = OE_FN (create_overflow_index_) (db, &error);
       } else if (!strcmp (op, "append")) {
          bson_t *item = BCON_NEW ("n", BCON_INT64 (a));
          bson_value_t value = {.value_type = BSON_TYPE_DOCUMENT};
          value.value.v_doc.data = (uint8_t *) bson_get_data (item);
          value.value.v_doc.data_len = item->len;
-         ok = append_comments (db, &key, &value, &error);
+         ok = OE_FN (append_) (db, &key, &value, &error);
          bson_destroy (item);
       } else if (!strcmp (op, "read") || !strcmp (op, "all")) {
          bson_t items = BSON_INITIALIZER;
-         ok = !strcmp (op, "all") ? read_all_comments (db, &key, &items, &error)
-                                  : read_comments (db, &key, a, b, &items, &error);
+         ok = !strcmp (op, "all") ? OE_FN (read_all_) (db, &key, &items, &error)
+                                  : OE_FN (read_) (db, &key, a, b, &items, &error);
          if (ok)
             print_items (id, &items);
          bson_destroy (&items);

@@ -1,6 +1,8 @@
-// Runs a generated Go snippet (package ./snippet, field "comments") against a server:
-// commands on standard input, one per line ("index", "append ID N", "read ID FROM COUNT",
-// "all ID"); each read prints "ID: n,n,...". Usage: go run . URI DB
+// Runs a generated Go snippet against a server: commands on standard input, one per line
+// ("index", "append ID N", "read ID FROM COUNT", "all ID"); each read prints "ID: n,n,...".
+// The test writes cases.go beside it: `var cases = map[string]snippetAPI{...}`, each entry a
+// snippet package's four functions, so one build serves many snippets.
+// Usage: go run . URI DB [CASE] (default "0")
 package main
 
 import (
@@ -14,9 +16,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	snippet "oe-codegen-test/snippet"
 )
+
+// The generated functions of one snippet.
+type snippetAPI struct {
+	index   func(context.Context, *mongo.Database) error
+	append  func(context.Context, *mongo.Database, any, any) error
+	read    func(context.Context, *mongo.Database, any, int, int) ([]bson.RawValue, error)
+	readAll func(context.Context, *mongo.Database, any) ([]bson.RawValue, error)
+}
 
 func must(err error) {
 	if err != nil {
@@ -37,6 +45,14 @@ func main() {
 	must(err)
 	defer client.Disconnect(ctx)
 	db := client.Database(os.Args[2])
+	name := "0"
+	if len(os.Args) > 3 {
+		name = os.Args[3]
+	}
+	snippet, ok := cases[name]
+	if !ok {
+		must(fmt.Errorf("no case %s", name))
+	}
 	lines := bufio.NewScanner(os.Stdin)
 	for lines.Scan() {
 		w := strings.Fields(lines.Text())
@@ -46,15 +62,15 @@ func main() {
 		var items []bson.RawValue
 		switch w[0] {
 		case "index":
-			must(snippet.CreateOverflowIndexComments(ctx, db))
+			must(snippet.index(ctx, db))
 			continue
 		case "append":
-			must(snippet.AppendComments(ctx, db, w[1], bson.D{{Key: "n", Value: number(w[2])}}))
+			must(snippet.append(ctx, db, w[1], bson.D{{Key: "n", Value: number(w[2])}}))
 			continue
 		case "all":
-			items, err = snippet.ReadAllComments(ctx, db, w[1])
+			items, err = snippet.readAll(ctx, db, w[1])
 		case "read":
-			items, err = snippet.ReadComments(ctx, db, w[1], number(w[2]), number(w[3]))
+			items, err = snippet.read(ctx, db, w[1], number(w[2]), number(w[3]))
 		default:
 			must(fmt.Errorf("unknown command: %s", lines.Text()))
 		}

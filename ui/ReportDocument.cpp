@@ -4,12 +4,12 @@
 #include "Format.h"
 #include "ReportPdfPainter.h"
 #include "ReportWriter.h"
+#include "StagedOutput.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace oe {
 
@@ -192,11 +192,10 @@ bool ReportDocument::write(const QString &path, QString *error) const
 
 bool ReportDocument::writeHtml(const QString &path, QString *error) const
 {
-    QSaveFile out(path);
-    const QByteArray bytes = html().toUtf8();
-    if (out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit())
+    SourceError failure;
+    if (StagedOutput::writeFile(path, html().toUtf8(), &failure))
         return true;
-    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
+    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), failure.message);
     return false;
 }
 
@@ -213,22 +212,18 @@ bool ReportDocument::writePdf(const QString &path, QString *error) const
     blocks.push_back({outlierTable(), nullptr});
     blocks.push_back({thresholdSection(), nullptr});
     blocks.push_back({migrationSection(), nullptr});
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        *error =
-            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
-        return false;
-    }
-    if (!ReportPdfPainter::paint(&out, m_options.pageSize,
-                                 tr("Outlier report: %1").arg(m_result.profile.source), blocks,
-                                 error))
-        return false;
-    if (!out.commit()) {
-        *error =
-            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
-        return false;
-    }
-    return true;
+    StagedOutput output;
+    SourceError failure;
+    QIODevice *out = output.add(path, &failure);
+    QString problem;
+    if (out && !ReportPdfPainter::paint(out, m_options.pageSize,
+                                        tr("Outlier report: %1").arg(m_result.profile.source),
+                                        blocks, &problem))
+        failure.message = problem; // nothing committed: the staged file goes
+    else if (out && output.commit(nullptr, &failure))
+        return true;
+    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), failure.message);
+    return false;
 }
 
 } // namespace oe

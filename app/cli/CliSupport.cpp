@@ -27,6 +27,7 @@ const std::atomic<bool> *interruptFlag()
     static const bool installed = [] {
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
+        std::signal(SIGHUP, onInterrupt); // a closed terminal or ssh session: clean up as well
         return true;
     }();
     (void)installed;

@@ -38,7 +38,7 @@ bool unsignedOption(const QCommandLineParser &parser, const QString &name,
 bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out,
                   double minimum, double maximum);
 bool stderrIsTerminal();
-// Set by the first SIGINT or SIGTERM once installed (the first call installs the handlers);
+// Set by the first SIGINT, SIGTERM or SIGHUP once installed (the first call installs the handlers);
 // a second signal ends the process at once, as usual.
 const std::atomic<bool> *interruptFlag();
 

@@ -8,16 +8,17 @@
 
 namespace {
 
-CliRun run(const QString &program, const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
+CliRun run(const QString &program, const QStringList &args, int timeoutMs, qint64 fileSizeLimit,
+           bool ignoreSigxfsz = true)
 {
     QElapsedTimer clock;
     clock.start();
     QProcess p;
     if (fileSizeLimit > 0)
-        p.setChildProcessModifier([fileSizeLimit] {
+        p.setChildProcessModifier([fileSizeLimit, ignoreSigxfsz] {
             const rlimit limit{rlim_t(fileSizeLimit), rlim_t(fileSizeLimit)};
             ::setrlimit(RLIMIT_FSIZE, &limit);
-            ::signal(SIGXFSZ, SIG_IGN);
+            ::signal(SIGXFSZ, ignoreSigxfsz ? SIG_IGN : SIG_DFL);
         });
     p.start(program, args);
     if (!p.waitForFinished(timeoutMs))
@@ -32,6 +33,11 @@ CliRun run(const QString &program, const QStringList &args, int timeoutMs, qint6
 CliRun runCli(const QStringList &args, int timeoutMs, qint64 fileSizeLimit)
 {
     return run(qEnvironmentVariable("OE_CLI"), args, timeoutMs, fileSizeLimit);
+}
+
+CliRun runCliUnderUlimit(const QStringList &args, qint64 fileSizeLimit, int timeoutMs)
+{
+    return run(qEnvironmentVariable("OE_CLI"), args, timeoutMs, fileSizeLimit, false);
 }
 
 CliRun runCliThrough(const QString &program, const QStringList &prefix, const QStringList &args,

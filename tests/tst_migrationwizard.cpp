@@ -221,7 +221,8 @@ private slots:
              QStringLiteral("--out-dir"), cliOut});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QStringList files = QDir(cliOut).entryList(QDir::Files, QDir::Name);
-        QCOMPARE(files.size(), 3);
+        QCOMPARE(files.size(), 4); // primary, overflow, journal, the overflow's metadata.json
+        QVERIFY(files.contains(config.overflowCollection + QStringLiteral(".metadata.json")));
         QCOMPARE(QDir(out).entryList(QDir::Files, QDir::Name), files);
         for (const QString &name : files)
             QVERIFY2(withoutUpdateTimes(bytesOf(QDir(cliOut).filePath(name))) ==

@@ -553,6 +553,44 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Issue 24.6: one flipped byte in a saved state is refused by --resume in one line naming
+    // the file; without --resume the scan starts over and its saves replace the state.
+    void damagedStateIsRefusedByResume()
+    {
+        QFile blocker(m_dir.filePath(QStringLiteral("blocker")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly)); // --out under a file: the state is kept
+        blocker.close();
+        const QStringList scan = target(QStringLiteral("mixed")) +
+                                 QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
+                                             QStringLiteral("2"), QStringLiteral("--out")};
+        CliRun r = cli(QStringList{QStringLiteral("analyze")} + scan +
+                       QStringList{m_dir.filePath(QStringLiteral("blocker/damaged"))});
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(stateFiles(), 1);
+        QFile state(QDir(stateDir())
+                        .filePath(QDir(stateDir())
+                                      .entryList({QStringLiteral("*.oescan")}, QDir::Files)
+                                      .value(0)));
+        QVERIFY(state.open(QIODevice::ReadWrite));
+        QByteArray bytes = state.readAll();
+        bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x04);
+        QVERIFY(state.seek(0) && state.write(bytes) == bytes.size());
+        state.close();
+        const QStringList out{m_dir.filePath(QStringLiteral("damaged"))};
+        r = cli(QStringList{QStringLiteral("analyze")} + scan + out +
+                QStringList{QStringLiteral("--resume")});
+        QCOMPARE(r.exitCode, 2);
+        const QString last = r.err.trimmed().split(QLatin1Char('\n')).constLast();
+        QVERIFY2(last.startsWith(QStringLiteral("outlier-explorer-cli: ")) &&
+                     last.contains(state.fileName()) &&
+                     last.contains(QStringLiteral("run again without --resume")),
+                 qPrintable(r.err));
+        r = cli(QStringList{QStringLiteral("analyze")} + scan + out);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("not used; starting again")), qPrintable(r.err));
+        QCOMPARE(stateFiles(), 0);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

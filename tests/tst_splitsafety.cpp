@@ -4,9 +4,14 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <bson/bson.h>
 
 // The offline split as a hostile user meets it: names that would escape the output folder,
 // corrupt documents, dumps that were split already, failures half-way, schema drift, a split
@@ -400,6 +405,52 @@ private slots:
                      r.err.contains(extra.first()),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(path(QStringLiteral("contra-back"))));
+    }
+
+    // Issue 24.7: the Safety page promises a unique index on {link, page} in the overflow
+    // collection; offline, mongorestore creates it from <overflow>.metadata.json. The names
+    // are the configured ones, in that order, escaped as JSON (a quote and a backslash here).
+    void overflowMetadataDeclaresTheUniqueIndex()
+    {
+        const QString out = path(QStringLiteral("metadata"));
+        const QString link = QStringLiteral("z\"link\\"), page = QStringLiteral("a_page");
+        const CliRun r =
+            split(m_books, out,
+                  {QStringLiteral("--field"), QStringLiteral("customers_purchased"),
+                   QStringLiteral("--keep"), QStringLiteral("50"),
+                   QStringLiteral("--overflow-collection"), QStringLiteral("book_pages"),
+                   QStringLiteral("--link-field"), link, QStringLiteral("--page-field"), page});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QByteArray json = contents(out + QStringLiteral("/book_pages.metadata.json"));
+        QJsonParseError parseError;
+        const QJsonObject metadata = QJsonDocument::fromJson(json, &parseError).object();
+        QVERIFY2(parseError.error == QJsonParseError::NoError,
+                 qPrintable(parseError.errorString()));
+        QCOMPARE(metadata.value(QStringLiteral("collectionName")).toString(),
+                 QStringLiteral("book_pages"));
+        const QJsonArray indexes = metadata.value(QStringLiteral("indexes")).toArray();
+        QCOMPARE(indexes.size(), 2);
+        QCOMPARE(indexes[0].toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("_id_"));
+        const QJsonObject index = indexes[1].toObject();
+        QVERIFY(index.value(QStringLiteral("unique")).toBool());
+        QCOMPARE(index.value(QStringLiteral("name")).toString(),
+                 link + QStringLiteral("_1_") + page + QStringLiteral("_1"));
+        // The key's order matters (QJsonObject sorts keys): read with libbson, which keeps it.
+        bson_error_t error;
+        bson_t *doc = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json.constData()),
+                                         json.size(), &error);
+        QVERIFY2(doc, error.message);
+        bson_iter_t it, key;
+        QStringList fields;
+        if (bson_iter_init(&it, doc) && bson_iter_find_descendant(&it, "indexes.1.key", &key) &&
+            bson_iter_recurse(&key, &it))
+            while (bson_iter_next(&it)) {
+                QCOMPARE(bson_iter_as_int64(&it), 1);
+                fields << QString::fromUtf8(bson_iter_key(&it));
+            }
+        bson_destroy(doc);
+        QCOMPARE(fields, QStringList({link, page}));
     }
 };
 

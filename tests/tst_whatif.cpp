@@ -1,11 +1,17 @@
-// `outlier-explorer-cli whatif` against the real FerretDB server: the table and whatif.csv for
-// each size; the scratch database gone afterwards, also after Ctrl-C; a named scratch database
-// that holds data refused before anything is written.
+// `outlier-explorer-cli whatif` against the real server: the table and whatif.csv for each
+// size; the scratch database gone afterwards, also after Ctrl-C, SIGTERM and SIGHUP; a named
+// scratch database that holds anything (even one empty collection with an index), or one of
+// the server's own (admin, config, local), refused before anything is written; one an earlier
+// run of the tool left behind taken and dropped; whatif.csv never written through a link, and
+// a failed write of it an error.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "LiveDocuments.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -38,6 +44,44 @@ QString cell(const QList<QStringList> &csv, int row, const QString &column)
 {
     const int c = int(csv.value(0).indexOf(column));
     return c < 0 ? QString() : csv.value(row + 1).value(c);
+}
+
+// Runs a command on `database`; false when the server refused it.
+bool command(const QString &uri, const QString &database, const char *json)
+{
+    mongoc_client_t *client = mongoc_client_new(uri.toUtf8().constData());
+    bson_error_t error;
+    bson_t *cmd = bson_new_from_json(reinterpret_cast<const std::uint8_t *>(json), -1, &error);
+    const bool ok = client && cmd &&
+                    mongoc_client_command_simple(client, database.toUtf8().constData(), cmd,
+                                                 nullptr, nullptr, &error);
+    if (!ok)
+        qWarning("%s: %s", json, error.message);
+    bson_destroy(cmd);
+    mongoc_client_destroy(client);
+    return ok;
+}
+
+QStringList collections(const QString &uri, const QString &database)
+{
+    QStringList out;
+    mongoc_client_t *client = mongoc_client_new(uri.toUtf8().constData());
+    mongoc_database_t *db = mongoc_client_get_database(client, database.toUtf8().constData());
+    bson_error_t error;
+    if (char **names = mongoc_database_get_collection_names_with_opts(db, nullptr, &error)) {
+        for (char **n = names; *n; ++n)
+            out << QString::fromUtf8(*n);
+        bson_strfreev(names);
+    }
+    mongoc_database_destroy(db);
+    mongoc_client_destroy(client);
+    return out;
+}
+
+QByteArray contents(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QString scratchOf(const QString &err)
@@ -115,9 +159,18 @@ private slots:
         QCOMPARE(kept.size(), std::size_t(1));
     }
 
-    // Ctrl-C while the second size is measured: exit 130, and the scratch database is gone.
+    // Ctrl-C (or SIGTERM, or SIGHUP: the terminal closed) while the second size is measured:
+    // exit 130, and the scratch database is gone.
+    void interruptDropsTheScratchDatabase_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
     void interruptDropsTheScratchDatabase()
     {
+        QFETCH(int, signal);
         QProcess p;
         p.start(qEnvironmentVariable("OE_CLI"),
                 {QStringLiteral("whatif"), QStringLiteral("--uri"), m_uri,
@@ -134,7 +187,7 @@ private slots:
                 return !scratch.isEmpty();
             }(),
             60000);
-        ::kill(pid_t(p.processId()), SIGINT);
+        ::kill(pid_t(p.processId()), signal);
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
@@ -142,6 +195,109 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("interrupted")), qPrintable(err));
         QCOMPARE(scratchOf(err), scratch);
         QVERIFY(!databases(m_uri).contains(scratch));
+    }
+
+    // Issue 24.5: the server's own databases are never taken (they were dropped).
+    void systemDatabasesAreRefused_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : {"admin", "config", "local", "Admin"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void systemDatabasesAreRefused()
+    {
+        QFETCH(QString, name);
+        const QStringList before = databases(m_uri);
+        const CliRun r =
+            runCli({QStringLiteral("whatif"), QStringLiteral("--uri"), m_uri,
+                    QStringLiteral("--scratch-db"), name, QStringLiteral("--sizes"),
+                    QStringLiteral("10"), QStringLiteral("--ops"), QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.contains(QStringLiteral("--scratch-db %1 is one of the server's own "
+                                               "databases")
+                                    .arg(name)),
+                 qPrintable(r.err));
+        QVERIFY(!r.err.contains(QStringLiteral("dropped")));
+        for (const QString &db : before)
+            QVERIFY2(databases(m_uri).contains(db), qPrintable(db));
+    }
+
+    // A database holding only an empty collection with an index holds something: refused, and
+    // left as it was (the old check counted documents, found none, and dropped it).
+    void anEmptyCollectionWithAnIndexIsNeverDropped()
+    {
+        const QString db = QStringLiteral("oe_whatif_indexed");
+        QVERIFY(command(m_uri, db, "{\"create\": \"empty\"}"));
+        QVERIFY(command(m_uri, db,
+                        "{\"createIndexes\": \"empty\", \"indexes\": [{\"key\": {\"k\": 1}, "
+                        "\"name\": \"k_1\"}]}"));
+        const CliRun r =
+            runCli({QStringLiteral("whatif"), QStringLiteral("--uri"), m_uri,
+                    QStringLiteral("--scratch-db"), db, QStringLiteral("--sizes"),
+                    QStringLiteral("10"), QStringLiteral("--ops"), QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("oe_whatif_indexed holds data (empty)")),
+                 qPrintable(r.err));
+        QCOMPARE(collections(m_uri, db), QStringList{QStringLiteral("empty")});
+    }
+
+    // A database an earlier run made (its marker collection) and left behind (kill -9): taken,
+    // and dropped at the end.
+    void aLeftoverOfThisToolIsTakenAndDropped()
+    {
+        const QString db = QStringLiteral("oe_whatif_leftover");
+        QVERIFY(command(m_uri, db,
+                        "{\"insert\": \"oe_whatif_scratch\", \"documents\": [{\"_id\": "
+                        "\"outlier-explorer whatif scratch database\"}]}"));
+        QVERIFY(
+            command(m_uri, db, "{\"insert\": \"unbounded_10\", \"documents\": [{\"_id\": 1}]}"));
+        const CliRun r =
+            runCli({QStringLiteral("whatif"), QStringLiteral("--uri"), m_uri,
+                    QStringLiteral("--scratch-db"), db, QStringLiteral("--sizes"),
+                    QStringLiteral("10"), QStringLiteral("--ops"), QStringLiteral("2")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(scratchOf(r.err), db);
+        QVERIFY(!databases(m_uri).contains(db));
+    }
+
+    // Issue 24.1: whatif.csv is replaced, never written through a link at its path.
+    void aLinkAtWhatifCsvIsReplaced()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("linked"));
+        const QString sentinel = m_dir.filePath(QStringLiteral("sentinel.txt"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(fixtures::writeFile(sentinel, "precious\n"));
+        QVERIFY(QFile::link(sentinel, out + QStringLiteral("/whatif.csv")));
+        const CliRun r =
+            runCli({QStringLiteral("whatif"), QStringLiteral("--uri"), m_uri,
+                    QStringLiteral("--sizes"), QStringLiteral("10"), QStringLiteral("--ops"),
+                    QStringLiteral("2"), QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(contents(sentinel), QByteArray("precious\n"));
+        const QFileInfo csv(out + QStringLiteral("/whatif.csv"));
+        QVERIFY(!csv.isSymLink() && csv.isFile());
+        QVERIFY(contents(csv.filePath()).startsWith("elements,"));
+    }
+
+    // Issue 24.2: a write that fails (here `ulimit -f`, as a full disk would) is an error naming
+    // the file, never "wrote"; no temporary file left, and the scratch database still dropped.
+    void aFailedCsvWriteIsAnError()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("limited"));
+        const CliRun r = runCliUnderUlimit({QStringLiteral("whatif"), QStringLiteral("--uri"),
+                                            m_uri, QStringLiteral("--sizes"), QStringLiteral("10"),
+                                            QStringLiteral("--ops"), QStringLiteral("2"),
+                                            QStringLiteral("--out"), out},
+                                           32);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("outlier-explorer-cli: %1/whatif.csv: cannot write").arg(out)),
+                 qPrintable(r.err));
+        QVERIFY(!r.err.contains(QStringLiteral("wrote")));
+        QVERIFY(QDir(out).entryList(QDir::Files | QDir::Hidden).isEmpty());
+        const QString scratch = scratchOf(r.err);
+        QVERIFY(!scratch.isEmpty() && !databases(m_uri).contains(scratch));
     }
 };
 

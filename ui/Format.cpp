@@ -67,4 +67,15 @@ QString Format::analysisStatus(const AnalysisResult &result)
     return {};
 }
 
+QString Format::shortened(const QString &text, qsizetype limit)
+{
+    if (text.size() <= limit)
+        return text;
+    qsizetype cut = limit;
+    if (cut > 0 && text.at(cut - 1).isHighSurrogate()) // never half a character
+        --cut;
+    return text.left(cut) +
+           QStringLiteral("… (%1 characters)").arg(count(std::uint64_t(text.size())));
+}
+
 } // namespace oe

@@ -17,6 +17,9 @@ public:
     static QString bytes(std::uint64_t n);                  // "1.5 MiB"
     static QString percent(double share, int decimals = 1); // 0.123 -> "12.3 %"
     static QString duration(double seconds);                // "2 min 5 s"
+    // A value shown in a table or a report (an _id can be megabytes of text, which would take
+    // minutes to lay out): at most `limit` characters, then "… (N characters)".
+    static QString shortened(const QString &text, qsizetype limit = 200);
     // Share of MongoDB's 16 MiB document limit.
     static double ofLimit(std::uint64_t bytes) { return double(bytes) / double(16u << 20); }
     // A server time limit bounds each operation (the query, each getMore), not the scan: for

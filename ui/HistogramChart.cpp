@@ -3,10 +3,14 @@
 #include <QFontMetricsF>
 
 #include "Format.h"
+#include "StagedOutput.h"
 
+#include <QBuffer>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <QToolTip>
 
 #include <algorithm>
@@ -430,27 +434,29 @@ bool HistogramChart::exportTo(const QString &path, QString *error)
         *error = tr("unsupported chart format '.%1': use .png, .pdf or .svg").arg(suffix);
         return false;
     }
-    // Opened first, so a failure says why (no such folder, permission denied, disk full).
-    QFile probe(path);
-    if (!probe.open(QIODevice::WriteOnly)) {
-        *error =
-            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), probe.errorString());
-        return false;
-    }
+    // Rendered in memory, then written whole through a staged file (a link at `path` is
+    // replaced, never written through); the PDF goes through a private folder first, since
+    // QCustomPlot writes it to a file name only.
+    QByteArray bytes;
     bool ok = false;
     if (suffix == QLatin1String("png")) {
-        ok = toPixmap(0, 0, 2.0).save(&probe, "PNG");
-        probe.close();
+        QBuffer buffer(&bytes);
+        ok = buffer.open(QIODevice::WriteOnly) && toPixmap(0, 0, 2.0).save(&buffer, "PNG");
     } else if (suffix == QLatin1String("pdf")) {
-        probe.close();
-        ok = savePdf(path);
+        const QTemporaryDir scratch;
+        const QString file = scratch.filePath(QStringLiteral("chart.pdf"));
+        QFile rendered(file);
+        ok = scratch.isValid() && savePdf(file) && rendered.open(QIODevice::ReadOnly);
+        if (ok)
+            bytes = rendered.readAll();
     } else {
-        probe.close();
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size());
         svg.setViewBox(rect());
-        svg.setTitle(xAxis->label());
+        svg.setTitle(xAxis->label().toHtmlEscaped());
         QCPPainter painter;
         ok = painter.begin(&svg);
         if (ok) {
@@ -458,13 +464,13 @@ bool HistogramChart::exportTo(const QString &path, QString *error)
             ok = painter.end();
         }
     }
+    SourceError failure;
     if (!ok)
-        *error =
-            tr("could not write %1: %2")
-                .arg(QDir::toNativeSeparators(path), probe.error() != QFileDevice::NoError
-                                                         ? probe.errorString()
-                                                         : tr("the image could not be rendered"));
-    return ok;
+        failure.message = tr("the image could not be rendered");
+    else if (StagedOutput::writeFile(path, bytes, &failure))
+        return true;
+    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), failure.message);
+    return false;
 }
 
 } // namespace oe

@@ -88,7 +88,7 @@ QVariant OutlierTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Id:
-            return r.id;
+            return Format::shortened(r.id); // the document viewer shows it whole
         case Size:
             return Format::bytes(r.bsonSize);
         case Path:

@@ -15,7 +15,7 @@ struct ReportChart
     QString title;
     QString caption;
     QSize size;
-    QByteArray svg;
+    QByteArray svg; // the <svg> element, made safe to inline (SafeSvg)
     QPicture picture;
 };
 

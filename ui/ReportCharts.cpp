@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "HistogramChart.h"
+#include "SafeSvg.h"
 
 #include <QBuffer>
 #include <QSvgGenerator>
@@ -20,16 +21,20 @@ ReportChart capture(HistogramChart &chart, const QString &title, const QString &
     out.title = title;
     out.caption = caption;
     out.size = kChartSize;
-    QBuffer svg(&out.svg);
+    QByteArray raw;
+    QBuffer svg(&raw);
     svg.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
     generator.setOutputDevice(&svg);
     generator.setSize(kChartSize);
     generator.setViewBox(QRect(QPoint(0, 0), kChartSize));
-    generator.setTitle(title);
+    // A placeholder: the real title (a field name, from the server or a file) is set by
+    // SafeSvg, escaped; the generator writes its title as it is.
+    generator.setTitle(QStringLiteral("chart"));
     QCPPainter svgPainter(&generator);
     chart.toPainter(&svgPainter, kChartSize.width(), kChartSize.height());
     svgPainter.end();
+    out.svg = SafeSvg::inlineElement(raw, title);
     QCPPainter picturePainter(&out.picture);
     chart.toPainter(&picturePainter, kChartSize.width(), kChartSize.height());
     picturePainter.end();

@@ -4,12 +4,12 @@
 #include "Format.h"
 #include "ReportPdfPainter.h"
 #include "ReportWriter.h"
+#include "StagedOutput.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace oe {
 
@@ -33,6 +33,13 @@ const char kStyle[] =
     "figcaption{font-weight:bold}.chart svg{max-width:100%;height:auto}"
     "pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap}.note{color:#555}";
 
+// The report is one self-contained file: its own styles, inline SVG, no scripts and nothing
+// fetched. Should a string from the data ever get past the escaping, the browser still runs
+// no script, loads nothing and submits nothing.
+const char kPolicy[] =
+    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+    "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">";
+
 // An SVG document as an inline element: without its XML declaration.
 QString inlineSvg(const QByteArray &svg)
 {
@@ -43,9 +50,9 @@ QString inlineSvg(const QByteArray &svg)
 QString row(const QStringList &cells, bool header = false)
 {
     QString out = QStringLiteral("<tr>");
-    for (const QString &c : cells)
-        out += header ? QStringLiteral("<th>%1</th>").arg(esc(c))
-                      : QStringLiteral("<td>%1</td>").arg(esc(c));
+    for (const QString &c : cells) // long values (a megabyte _id) shortened: see Format
+        out += header ? QStringLiteral("<th>%1</th>").arg(esc(Format::shortened(c)))
+                      : QStringLiteral("<td>%1</td>").arg(esc(Format::shortened(c)));
     return out + QStringLiteral("</tr>");
 }
 
@@ -172,9 +179,9 @@ QString ReportDocument::html() const
                                  "<p class=\"note\">%3</p></figure>")
                       .arg(esc(c.title), inlineSvg(c.svg), esc(c.caption));
     return QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                          "<title>%1</title><style>%2</style></head><body>\n")
+                          "%3<title>%1</title><style>%2</style></head><body>\n")
                .arg(esc(tr("Outlier report: %1").arg(m_result.profile.source)),
-                    QString::fromLatin1(kStyle)) +
+                    QString::fromLatin1(kStyle), QString::fromLatin1(kPolicy)) +
            header() + summaryTable() + charts + outlierTable() + thresholdSection() +
            migrationSection() + QStringLiteral("\n</body></html>\n");
 }
@@ -192,11 +199,10 @@ bool ReportDocument::write(const QString &path, QString *error) const
 
 bool ReportDocument::writeHtml(const QString &path, QString *error) const
 {
-    QSaveFile out(path);
-    const QByteArray bytes = html().toUtf8();
-    if (out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit())
+    SourceError failure;
+    if (StagedOutput::writeFile(path, html().toUtf8(), &failure))
         return true;
-    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
+    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), failure.message);
     return false;
 }
 
@@ -213,22 +219,18 @@ bool ReportDocument::writePdf(const QString &path, QString *error) const
     blocks.push_back({outlierTable(), nullptr});
     blocks.push_back({thresholdSection(), nullptr});
     blocks.push_back({migrationSection(), nullptr});
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        *error =
-            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
-        return false;
-    }
-    if (!ReportPdfPainter::paint(&out, m_options.pageSize,
-                                 tr("Outlier report: %1").arg(m_result.profile.source), blocks,
-                                 error))
-        return false;
-    if (!out.commit()) {
-        *error =
-            tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), out.errorString());
-        return false;
-    }
-    return true;
+    StagedOutput output;
+    SourceError failure;
+    QIODevice *out = output.add(path, &failure);
+    QString problem;
+    if (out && !ReportPdfPainter::paint(out, m_options.pageSize,
+                                        tr("Outlier report: %1").arg(m_result.profile.source),
+                                        blocks, &problem))
+        failure.message = problem; // nothing committed: the staged file goes
+    else if (out && output.commit(nullptr, &failure))
+        return true;
+    *error = tr("could not write %1: %2").arg(QDir::toNativeSeparators(path), failure.message);
+    return false;
 }
 
 } // namespace oe

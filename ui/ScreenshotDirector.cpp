@@ -5,10 +5,13 @@
 #include "MigrationWizard.h"
 #include "OutliersPage.h"
 #include "SplitPreviewPage.h"
+#include "StagedOutput.h"
 #include "WizardDriver.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QTableView>
 
@@ -82,7 +85,14 @@ void ScreenshotDirector::capture(QWidget *widget)
 {
     m_timeout.stop();
     const QPixmap image = widget->grab();
-    if (image.isNull() || !image.save(m_file)) {
+    const QString suffix = QFileInfo(m_file).suffix().toUpper();
+    const QByteArray format = suffix.isEmpty() ? QByteArray("PNG") : suffix.toLatin1();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    SourceError error;
+    if (image.isNull() || !buffer.open(QIODevice::WriteOnly) ||
+        !image.save(&buffer, format.constData()) ||
+        !StagedOutput::writeFile(m_file, bytes, &error)) {
         fail(QStringLiteral("could not write %1").arg(QDir::toNativeSeparators(m_file)));
         return;
     }

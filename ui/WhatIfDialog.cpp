@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "LatestJob.h"
+#include "StagedOutput.h"
 #include "UriRedactor.h"
 #include "WhatIfBenchmark.h"
 
@@ -14,7 +15,6 @@
 #include <QLineEdit>
 #include <QPointer>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -201,13 +201,11 @@ bool WhatIfDialog::exportCsv(const QString &chosen)
             : chosen;
     if (file.isEmpty())
         return false;
-    QSaveFile out(file);
-    const QByteArray bytes = WhatIfBenchmark::csv(m_rows);
-    const bool ok =
-        out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
+    SourceError error;
+    const bool ok = StagedOutput::writeFile(file, WhatIfBenchmark::csv(m_rows), &error);
     m_status->setText(
         ok ? tr("Written to %1.").arg(QDir::toNativeSeparators(file))
-           : tr("Could not write %1: %2").arg(QDir::toNativeSeparators(file), out.errorString()));
+           : tr("Could not write %1: %2").arg(QDir::toNativeSeparators(file), error.message));
     return ok;
 }
 

@@ -7,6 +7,7 @@
 #include "ReportExporter.h"
 #include "ReportWriter.h"
 #include "SourceState.h"
+#include "StagedOutput.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 namespace oe {
@@ -157,12 +157,11 @@ void WizardFinishPage::saveCode(const QString &chosen)
 void WizardFinishPage::saveText(const QString &file, const QByteArray &bytes, const QString &what)
 {
     // Written under a temporary name and renamed into place: never a half-written file.
-    QSaveFile out(file);
-    const bool ok =
-        out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size() && out.commit();
+    SourceError error;
+    const bool ok = StagedOutput::writeFile(file, bytes, &error);
     m_status->setText(ok ? tr("%1 written to %2.").arg(what, QDir::toNativeSeparators(file))
                          : tr("%1 could not be written to %2: %3")
-                               .arg(what, QDir::toNativeSeparators(file), out.errorString()));
+                               .arg(what, QDir::toNativeSeparators(file), error.message));
 }
 
 } // namespace oe

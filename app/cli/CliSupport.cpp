@@ -1,7 +1,8 @@
 #include "CliSupport.h"
 
+#include "StagedOutput.h"
+
 #include <QCoreApplication>
-#include <QSaveFile>
 
 #include <cmath>
 #include <csignal>
@@ -26,6 +27,7 @@ const std::atomic<bool> *interruptFlag()
     static const bool installed = [] {
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
+        std::signal(SIGHUP, onInterrupt); // a closed terminal or ssh session: clean up as well
         return true;
     }();
     (void)installed;
@@ -42,9 +44,9 @@ int fail(int code, const QString &message)
 
 int writeFile(const QString &path, const QByteArray &bytes)
 {
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
-        return fail(ExitIo, QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
+    oe::SourceError error;
+    if (!oe::StagedOutput::writeFile(path, bytes, &error))
+        return fail(ExitIo, error.toString());
     std::fprintf(stderr, "wrote %s\n", qPrintable(path));
     return ExitSuccess;
 }

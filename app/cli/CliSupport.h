@@ -16,8 +16,9 @@
 namespace cli {
 
 int fail(int code, const QString &message);
-// Writes `bytes` to `path` whole or not at all (QSaveFile) and says so on stderr; ExitIo with
-// a one-line reason otherwise.
+// Writes `bytes` to `path` whole or not at all (oe::StagedOutput: a symbolic link at `path` is
+// replaced, never written through) and says so on stderr; ExitIo with a one-line reason naming
+// the path otherwise.
 int writeFile(const QString &path, const QByteArray &bytes);
 // The exit code for a core error: usage 2, invalid data 4, I/O or connection 3.
 int exitCodeFor(const oe::SourceError &error);
@@ -37,7 +38,7 @@ bool unsignedOption(const QCommandLineParser &parser, const QString &name,
 bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out,
                   double minimum, double maximum);
 bool stderrIsTerminal();
-// Set by the first SIGINT or SIGTERM once installed (the first call installs the handlers);
+// Set by the first SIGINT, SIGTERM or SIGHUP once installed (the first call installs the handlers);
 // a second signal ends the process at once, as usual.
 const std::atomic<bool> *interruptFlag();
 

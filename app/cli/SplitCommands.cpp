@@ -8,12 +8,12 @@
 #include "MigrationSession.h"
 #include "MongoConnection.h"
 #include "SplitPlanner.h"
+#include "StagedOutput.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <QSaveFile>
 
 #include <cstdio>
 #include <optional>
@@ -235,22 +235,23 @@ int runPlan(oe::MigrationSession &session, const QString &outDir, bool writeCsv)
 {
     const QString planPath =
         QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir).filePath(QStringLiteral("plan.csv"));
-    QSaveFile file(planPath);
-    if (writeCsv) {
-        QDir().mkpath(QFileInfo(planPath).absolutePath());
-        if (!file.open(QIODevice::WriteOnly))
-            return cli::fail(
-                ExitIo, QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
-    }
+    oe::StagedOutput output; // a symbolic link at plan.csv is replaced, never written through
+    QIODevice *file = nullptr;
     oe::SplitPlan plan;
     oe::SourceError error;
+    if (writeCsv) {
+        QDir().mkpath(QFileInfo(planPath).absolutePath());
+        file = output.add(planPath, &error);
+        if (!file)
+            return cli::fail(ExitIo, error.toString());
+    }
     {
         std::optional<oe::CsvWriter> csv;
         if (writeCsv)
-            csv.emplace(&file, QStringList{QStringLiteral("_id"), QStringLiteral("size_before"),
-                                           QStringLiteral("size_after"), QStringLiteral("length"),
-                                           QStringLiteral("kept"), QStringLiteral("moved"),
-                                           QStringLiteral("pages")});
+            csv.emplace(file, QStringList{QStringLiteral("_id"), QStringLiteral("size_before"),
+                                          QStringLiteral("size_after"), QStringLiteral("length"),
+                                          QStringLiteral("kept"), QStringLiteral("moved"),
+                                          QStringLiteral("pages")});
         session.plan(&plan, &error, [&](const oe::PlanRow &r) {
             if (csv)
                 csv->addRow({r.id, QString::number(r.sizeBefore), QString::number(r.sizeAfter),
@@ -264,9 +265,8 @@ int runPlan(oe::MigrationSession &session, const QString &outDir, bool writeCsv)
     if (!writeCsv)
         return cli::fail(ExitUsage,
                          QStringLiteral("nothing written: add --yes to apply this plan"));
-    if (!file.commit())
-        return cli::fail(ExitIo,
-                         QStringLiteral("%1: cannot write: %2").arg(planPath, file.errorString()));
+    if (!output.commit(nullptr, &error))
+        return cli::fail(ExitIo, error.toString());
     std::printf("plan: %s\n", qPrintable(planPath));
     return ExitSuccess;
 }

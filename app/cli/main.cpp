@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -38,6 +39,9 @@ const char kUsage[] =
 
 int main(int argc, char *argv[])
 {
+    // A file over the size limit (ulimit -f) fails its write with EFBIG, reported with the path
+    // and the temporary file removed, instead of killing the process with neither.
+    std::signal(SIGXFSZ, SIG_IGN);
     // `report` draws its charts with the desktop app's chart widget: a widget application,
     // offscreen unless the caller chose a platform. Every other command stays headless.
     const bool report = argc > 1 && qstrcmp(argv[1], "report") == 0;

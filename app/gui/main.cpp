@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -102,6 +103,7 @@ bool connectAtStart(oe::MainWindow &window, const QString &uri)
 
 int main(int argc, char *argv[])
 {
+    std::signal(SIGXFSZ, SIG_IGN); // a file over `ulimit -f`: a reported write error, not a crash
     headlessForHelpAndVersion(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("OutlierExplorer"));

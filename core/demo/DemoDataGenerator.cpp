@@ -2,10 +2,10 @@
 
 #include "BsonDocument.h"
 #include "SplitMix64.h"
+#include "StagedOutput.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <bson/bson.h>
 
@@ -270,9 +270,11 @@ bool DemoDataGenerator::write(const QString &dataset, const QString &path, std::
             if (d.name == dataset)
                 documents = d.defaultDocuments;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+    StagedOutput output;
+    SourceError failure;
+    QIODevice *file = output.add(path, &failure);
+    if (!file) {
+        *error = failure.toString();
         return false;
     }
     SplitMix64 rng(seed ^ nameHash(dataset));
@@ -283,13 +285,14 @@ bool DemoDataGenerator::write(const QString &dataset, const QString &path, std::
         generate(doc.get(), i, documents, rng);
         buffer.append(doc.bytes());
         if (buffer.size() >= (4 << 20)) {
-            if (file.write(buffer) != buffer.size())
+            if (!output.write(file, buffer, &failure))
                 break;
             buffer.clear();
         }
     }
-    if (file.write(buffer) != buffer.size() || !file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+    if (failure.isError() || !output.write(file, buffer, &failure) ||
+        !output.commit(nullptr, &failure)) {
+        *error = failure.toString();
         return false;
     }
     return true;

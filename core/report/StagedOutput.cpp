@@ -1,12 +1,14 @@
 #include "StagedOutput.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace oe {
@@ -30,6 +32,36 @@ QString temporaryPathFor(const QString &finalPath)
                                    .arg(counter.fetch_add(1)));
 }
 
+// What is at `native` now decides how it is written: nothing there, a regular file or a symbolic
+// link: staged and renamed over it (the link itself replaced, its target untouched); a character
+// device or a pipe, also through a link: written directly. `keepMode`: a replaced file's
+// permissions, kept. False with `problem` set for what cannot be written over.
+bool targetOf(const QByteArray &native, bool *direct, mode_t *keepMode, QString *problem)
+{
+    *direct = false;
+    *keepMode = 0;
+    struct stat link = {};
+    if (::lstat(native.constData(), &link) != 0)
+        return true; // nothing there yet, or unreachable: creating the temporary file says why
+    struct stat target = {};
+    if (::stat(native.constData(), &target) == 0 &&
+        (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+        *direct = true;
+        return true;
+    }
+    if (S_ISDIR(link.st_mode)) {
+        *problem = QStringLiteral("is a folder");
+        return false;
+    }
+    if (S_ISREG(link.st_mode))
+        *keepMode = link.st_mode & 07777;
+    else if (!S_ISLNK(link.st_mode)) {
+        *problem = QStringLiteral("is not a regular file");
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 StagedOutput::~StagedOutput()
@@ -45,23 +77,41 @@ SourceError StagedOutput::failure(const Entry &entry, const QString &what, int e
 
 QIODevice *StagedOutput::add(const QString &finalPath, SourceError *error)
 {
-    Entry entry{finalPath, temporaryPathFor(finalPath), std::make_unique<QFile>()};
-    const QByteArray native = QFile::encodeName(entry.tempPath);
-    // 0666 less the umask, like any file the user creates (a temporary file would be 0600).
-    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    Entry entry{finalPath, QString(), nullptr};
+    bool direct = false;
+    mode_t keepMode = 0;
+    QString problem;
+    if (!targetOf(QFile::encodeName(finalPath), &direct, &keepMode, &problem)) {
+        *error = SourceError::io(finalPath, QStringLiteral("cannot write: %1").arg(problem));
+        return nullptr;
+    }
+    int fd = -1;
+    if (direct) {
+        fd = ::open(QFile::encodeName(finalPath).constData(), O_WRONLY | O_CLOEXEC);
+    } else {
+        entry.tempPath = temporaryPathFor(finalPath);
+        // 0666 less the umask, like any file the user creates (a temporary file would be 0600);
+        // a file replaced keeps its permissions.
+        fd = ::open(QFile::encodeName(entry.tempPath).constData(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 && keepMode != 0)
+            (void)::fchmod(fd, keepMode);
+    }
     if (fd < 0) {
-        *error = failure(entry, QStringLiteral("cannot create"), errno);
+        *error = failure(
+            entry, direct ? QStringLiteral("cannot open") : QStringLiteral("cannot create"), errno);
         return nullptr;
     }
-    if (!entry.file->open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
-        ::close(fd);
-        ::unlink(native.constData());
-        *error = SourceError::io(finalPath,
-                                 QStringLiteral("cannot open: %1").arg(entry.file->errorString()));
-        return nullptr;
-    }
+    entry.file = std::make_unique<StagedFile>(fd);
     m_entries.push_back(std::move(entry));
     return m_entries.back().file.get();
+}
+
+bool StagedOutput::writeFile(const QString &path, const QByteArray &bytes, SourceError *error)
+{
+    StagedOutput output;
+    QIODevice *device = output.add(path, error);
+    return device && output.write(device, bytes, error) && output.commit(nullptr, error);
 }
 
 StagedOutput::Entry *StagedOutput::entryOf(const QIODevice *device)
@@ -77,34 +127,26 @@ bool StagedOutput::write(QIODevice *device, const QByteArray &bytes, SourceError
     Entry *entry = entryOf(device);
     if (!entry)
         return false;
-    errno = 0;
     if (entry->file->write(bytes) == bytes.size())
         return true;
-    *error = failure(*entry, QStringLiteral("cannot write"), errno ? errno : EIO);
+    *error = failure(*entry, QStringLiteral("cannot write"), entry->file->errorNumber());
     return false;
 }
 
 // A write that failed earlier (through the device directly) shows here as the file's error.
 bool StagedOutput::finish(Entry &entry, SourceError *error)
 {
-    errno = 0;
-    if (entry.file->error() != QFileDevice::NoError) {
-        *error = SourceError::io(entry.finalPath,
-                                 QStringLiteral("cannot write: %1").arg(entry.file->errorString()));
+    if (!entry.file->flushBuffer()) {
+        *error = failure(entry, QStringLiteral("cannot write"), entry.file->errorNumber());
         return false;
     }
-    if (!entry.file->flush()) {
-        *error = failure(entry, QStringLiteral("cannot write"), errno ? errno : EIO);
-        return false;
-    }
-    if (::fsync(entry.file->handle()) != 0) {
+    // A device or a pipe has nothing to sync (and refuses fsync).
+    if (!entry.tempPath.isEmpty() && ::fsync(entry.file->handle()) != 0) {
         *error = failure(entry, QStringLiteral("cannot sync to disk"), errno);
         return false;
     }
-    entry.file->close();
-    if (entry.file->error() != QFileDevice::NoError) {
-        *error = SourceError::io(entry.finalPath,
-                                 QStringLiteral("cannot close: %1").arg(entry.file->errorString()));
+    if (!entry.file->closeFile()) {
+        *error = failure(entry, QStringLiteral("cannot close"), entry.file->errorNumber());
         return false;
     }
     return true;
@@ -119,6 +161,11 @@ bool StagedOutput::commit(QStringList *written, SourceError *error)
         }
     }
     for (Entry &e : m_entries) {
+        if (e.tempPath.isEmpty()) { // written directly
+            if (written)
+                *written << e.finalPath;
+            continue;
+        }
         if (::rename(QFile::encodeName(e.tempPath).constData(),
                      QFile::encodeName(e.finalPath).constData()) != 0) {
             *error = failure(e, QStringLiteral("cannot move into place"), errno);
@@ -136,7 +183,7 @@ bool StagedOutput::commit(QStringList *written, SourceError *error)
 void StagedOutput::discard()
 {
     for (Entry &e : m_entries) {
-        e.file->close();
+        e.file->closeFile();
         if (!e.tempPath.isEmpty())
             ::unlink(QFile::encodeName(e.tempPath).constData());
     }

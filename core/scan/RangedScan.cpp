@@ -102,12 +102,15 @@ bool RangedScan::Scan::loadOrPlan(MongoConnection &connection)
     m_checkpoint.identity = identity(m_request, m_hosts);
     QString problem;
     auto saved = ScanCheckpoint::load(m_checkpoint.identity, &problem);
-    if (!problem.isEmpty()) {
+    if (!problem.isEmpty() && m_request.resume) {
         m_error = SourceError{};
         m_error.kind = SourceError::Kind::Usage;
-        m_error.message = problem;
+        m_error.message =
+            problem + QStringLiteral("; run again without --resume to start the scan over");
         return false;
     }
+    if (!problem.isEmpty()) // not resuming: the scan starts again and its saves replace it
+        m_notes << problem + QStringLiteral(": not used; starting again");
     if (saved && m_request.resume) {
         m_checkpoint = std::move(*saved);
         for (std::size_t r = 0; r < m_checkpoint.ranges.size(); ++r) {

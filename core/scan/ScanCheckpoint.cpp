@@ -1,18 +1,26 @@
 #include "ScanCheckpoint.h"
 
+#include "StagedOutput.h"
+
 #include <QCryptographicHash>
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace oe {
 
 namespace {
-constexpr quint32 kMagic = 0x4f455343; // "OESC"
-constexpr quint32 kVersion = 1;
+constexpr quint32 kMagic = 0x4f455343;    // "OESC"
+constexpr quint32 kVersion = 2;           // 2: a SHA-256 of everything before it at the end
+constexpr qsizetype kChecksumBytes = 32;  // SHA-256
+constexpr qsizetype kHeaderBytes = 4 + 4; // magic, version
+
+QString unusable(const QString &path, const QString &why)
+{
+    return QStringLiteral("the scan state %1 %2").arg(path, why);
+}
 
 QDataStream &operator<<(QDataStream &out, const ScanCheckpoint::Range &r)
 {
@@ -50,19 +58,31 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
                      .arg(file.fileName(), file.errorString());
         return std::nullopt;
     }
-    QDataStream in(&file);
-    in.setVersion(QDataStream::Qt_6_0);
+    const QByteArray bytes = file.readAll();
+    // Every byte is checked, so a damaged state never resumes into wrong reports.
+    QDataStream header(bytes);
     quint32 magic = 0, version = 0;
-    in >> magic >> version;
+    header >> magic >> version;
+    if (magic != kMagic || version != kVersion) {
+        *error = unusable(file.fileName(), QStringLiteral("is not one this version wrote"));
+        return std::nullopt;
+    }
+    const QByteArray body = bytes.chopped(std::min(kChecksumBytes, bytes.size()));
+    if (bytes.size() < kHeaderBytes + kChecksumBytes ||
+        QCryptographicHash::hash(body, QCryptographicHash::Sha256) != bytes.right(kChecksumBytes)) {
+        *error =
+            unusable(file.fileName(), QStringLiteral("is damaged (its checksum does not match)"));
+        return std::nullopt;
+    }
+    QDataStream in(body.sliced(kHeaderBytes));
+    in.setVersion(QDataStream::Qt_6_0);
     ScanCheckpoint c;
     qint32 origin = 0;
     quint64 sampled = 0, boundaries = 0, ranges = 0;
     in >> c.identity >> origin >> c.plan.pivot >> sampled >> boundaries;
-    if (magic != kMagic || version != kVersion || in.status() != QDataStream::Ok ||
-        c.identity != identity || boundaries > 100000) {
-        *error = QStringLiteral("the scan state %1 is not one this version wrote for this scan; "
-                                "delete it or run without --resume")
-                     .arg(file.fileName());
+    if (in.status() != QDataStream::Ok || c.identity != identity || boundaries > 100000) {
+        *error = unusable(file.fileName(),
+                          QStringLiteral("is not one this version wrote for this scan"));
         return std::nullopt;
     }
     c.plan.origin = IdRangePlan::Origin(origin);
@@ -72,7 +92,7 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
         in >> b;
     in >> ranges;
     if (ranges > 100001) {
-        *error = QStringLiteral("the scan state %1 is damaged").arg(file.fileName());
+        *error = unusable(file.fileName(), QStringLiteral("is damaged"));
         return std::nullopt;
     }
     c.ranges.resize(std::size_t(ranges));
@@ -81,7 +101,7 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
     in >> c.seconds;
     const std::size_t expected = std::size_t(c.plan.typedRanges()) + (c.plan.isWhole() ? 0u : 1u);
     if (in.status() != QDataStream::Ok || c.ranges.size() != expected) {
-        *error = QStringLiteral("the scan state %1 is damaged").arg(file.fileName());
+        *error = unusable(file.fileName(), QStringLiteral("is damaged"));
         return std::nullopt;
     }
     return c;
@@ -91,23 +111,23 @@ bool ScanCheckpoint::save(QString *error) const
 {
     const QString path = pathFor(identity);
     QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write the scan state %1: %2").arg(path, file.errorString());
-        return false;
+    QByteArray bytes;
+    {
+        QDataStream out(&bytes, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << kMagic << kVersion << identity << qint32(plan.origin) << plan.pivot
+            << quint64(plan.sampled) << quint64(plan.boundaries.size());
+        for (const QByteArray &b : plan.boundaries)
+            out << b;
+        out << quint64(ranges.size());
+        for (const Range &r : ranges)
+            out << r;
+        out << seconds;
     }
-    QDataStream out(&file);
-    out.setVersion(QDataStream::Qt_6_0);
-    out << kMagic << kVersion << identity << qint32(plan.origin) << plan.pivot
-        << quint64(plan.sampled) << quint64(plan.boundaries.size());
-    for (const QByteArray &b : plan.boundaries)
-        out << b;
-    out << quint64(ranges.size());
-    for (const Range &r : ranges)
-        out << r;
-    out << seconds;
-    if (!file.commit()) {
-        *error = QStringLiteral("cannot write the scan state %1: %2").arg(path, file.errorString());
+    bytes += QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+    SourceError failure;
+    if (!StagedOutput::writeFile(path, bytes, &failure)) {
+        *error = QStringLiteral("cannot write the scan state: %1").arg(failure.toString());
         return false;
     }
     return true;

@@ -34,7 +34,8 @@ struct ScanCheckpoint
 
     // The file for a scan identity.
     static QString pathFor(const QString &identity);
-    // nullopt with an empty `error` when there is no file; with `error` when it is unreadable.
+    // nullopt with an empty `error` when there is no file; with `error` when it is unreadable,
+    // damaged (a SHA-256 over the whole file is checked) or another version's.
     static std::optional<ScanCheckpoint> load(const QString &identity, QString *error);
     bool save(QString *error) const;
     static void remove(const QString &identity);

@@ -5,6 +5,7 @@
 #include "DumpCursor.h"
 #include "JournalEntry.h"
 #include "MigrationVerifier.h"
+#include "OverflowMetadata.h"
 #include "SplitPlanner.h"
 #include "StagedOutput.h"
 
@@ -62,7 +63,7 @@ bool takePages(DumpCursor &overflow, QByteArray *lookahead, bool *haveLookahead,
 
 struct Paths
 {
-    QString primary, overflow, journal;
+    QString primary, overflow, journal, overflowMetadata;
 };
 
 Paths pathsFor(const QString &dir, const SplitConfig &c)
@@ -70,14 +71,16 @@ Paths pathsFor(const QString &dir, const SplitConfig &c)
     const QDir d(dir);
     return {d.filePath(c.collection + QStringLiteral(".bson")),
             d.filePath(c.overflowCollection + QStringLiteral(".bson")),
-            d.filePath(c.journalCollection() + QStringLiteral(".bson"))};
+            d.filePath(c.journalCollection() + QStringLiteral(".bson")),
+            d.filePath(OverflowMetadata::fileName(c))};
 }
 
 // Belt and braces behind the name checks: every output file lies directly in `dir`.
 bool staysInside(const QString &dir, const Paths &paths, SourceError *error)
 {
     const QString root = QDir(dir).absolutePath();
-    for (const QString &p : {paths.primary, paths.overflow, paths.journal}) {
+    for (const QString &p :
+         {paths.primary, paths.overflow, paths.journal, paths.overflowMetadata}) {
         if (QFileInfo(p).absolutePath() != root) {
             *error = SourceError::io(
                 p, QStringLiteral("would be written outside --out-dir %1").arg(dir));
@@ -218,14 +221,17 @@ JournalEntry journalEntryFor(const SplitConfig &config, const DocumentSplitter::
 }
 
 // The second pass: every file staged, renamed into place only when all were written.
-bool writeSplit(const QString &dumpPath, const QString &overflowPath, const QString &journalPath,
-                const QString &primaryPath, const SplitConfig &config, QStringList *written,
-                SourceError *error)
+bool writeSplit(const QString &dumpPath, const Paths &paths, const SplitConfig &config,
+                QStringList *written, SourceError *error)
 {
     StagedOutput output; // the primary last: its appearance says the split is complete
-    QIODevice *overflow = output.add(overflowPath, error);
-    QIODevice *journal = overflow ? output.add(journalPath, error) : nullptr;
-    QIODevice *primary = journal ? output.add(primaryPath, error) : nullptr;
+    QIODevice *overflow = output.add(paths.overflow, error);
+    // mongorestore creates the overflow's unique {link, page} index from this file.
+    QIODevice *metadata = overflow ? output.add(paths.overflowMetadata, error) : nullptr;
+    QIODevice *journal = metadata ? output.add(paths.journal, error) : nullptr;
+    QIODevice *primary = journal ? output.add(paths.primary, error) : nullptr;
+    if (primary && !output.write(metadata, OverflowMetadata::json(config), error))
+        return false;
     DumpCursor in(dumpPath);
     if (!primary || !in.open(error))
         return false;
@@ -272,7 +278,7 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir,
     const Paths out = pathsFor(outDir, config);
     if (!staysInside(outDir, out, error))
         return false;
-    for (const QString &p : {out.primary, out.overflow, out.journal}) {
+    for (const QString &p : {out.primary, out.overflow, out.journal, out.overflowMetadata}) {
         if (QFileInfo(p).canonicalFilePath() == QFileInfo(dumpPath).canonicalFilePath()) {
             *error = usage(dumpPath, QStringLiteral("the output would replace the input; choose "
                                                     "another --out-dir"));
@@ -285,7 +291,7 @@ bool OfflineSplitter::split(const QString &dumpPath, const QString &outDir,
         *error = SourceError::io(outDir, QStringLiteral("cannot create the output directory"));
         return false;
     }
-    return writeSplit(dumpPath, out.overflow, out.journal, out.primary, config, written, error);
+    return writeSplit(dumpPath, out, config, written, error);
 }
 
 namespace {

@@ -10,9 +10,11 @@ namespace oe {
 
 class MongoConnection;
 
-// The what-if benchmark's database on the user's server: a new one, or one the user named
-// that holds no data (refused otherwise, before anything is written). Dropped when the owner
-// goes, whatever happened: an error, a cancel, or the end of the run.
+// The what-if benchmark's database on the user's server: a new one, or one the user named that
+// holds no collection at all, or one an earlier run of this tool made (its marker collection
+// says so); anything else, and the server's admin, config and local, refused before anything is
+// written. Marked as this tool's at once; dropped when the owner goes, whatever happened: an
+// error, a cancel (Ctrl-C, SIGTERM, SIGHUP), or the end of the run.
 class ScratchDatabase
 {
 public:
@@ -30,6 +32,7 @@ public:
 
 private:
     ScratchDatabase(MongoConnection &connection, QString name);
+    bool mark(SourceError *error);
 
     MongoConnection &m_connection;
     QString m_name;

@@ -170,7 +170,7 @@ bool WhatIfCalls::createUniqueIndex(const QString &collection, const QString &a,
     return !run(cmd.bytes(), QStringLiteral("indexing %1").arg(collection), error).isEmpty();
 }
 
-bool WhatIfCalls::collectionsWithData(QStringList *names, SourceError *error)
+bool WhatIfCalls::collections(QStringList *names, SourceError *error)
 {
     BsonDocument cmd;
     BSON_APPEND_INT32(cmd.get(), "listCollections", 1);
@@ -179,7 +179,7 @@ bool WhatIfCalls::collectionsWithData(QStringList *names, SourceError *error)
         run(cmd.bytes(), QStringLiteral("listing the scratch database"), error);
     if (reply.isEmpty())
         return false;
-    QStringList all;
+    names->clear();
     bson_t doc;
     bson_iter_t it, batch, entry;
     if (view(reply, &doc) && bson_iter_init(&it, &doc) &&
@@ -187,17 +187,7 @@ bool WhatIfCalls::collectionsWithData(QStringList *names, SourceError *error)
         bson_iter_recurse(&batch, &it))
         while (bson_iter_next(&it))
             if (bson_iter_recurse(&it, &entry) && bson_iter_find(&entry, "name"))
-                all << QString::fromUtf8(bson_iter_utf8(&entry, nullptr));
-    names->clear();
-    for (const QString &name : all) {
-        BsonDocument count;
-        appendUtf8(count.get(), "count", name);
-        const QByteArray n = run(count.bytes(), QStringLiteral("counting %1").arg(name), error);
-        if (n.isEmpty())
-            return false;
-        if (number(n, "n") > 0)
-            *names << name;
-    }
+                *names << QString::fromUtf8(bson_iter_utf8(&entry, nullptr));
     return true;
 }
 

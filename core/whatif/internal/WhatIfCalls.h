@@ -39,8 +39,8 @@ public:
                  const QByteArray &projection, QByteArray *document, SourceError *error);
     bool createUniqueIndex(const QString &collection, const QString &a, const QString &b,
                            SourceError *error);
-    // Collections of the database holding at least one document (listCollections, count).
-    bool collectionsWithData(QStringList *names, SourceError *error);
+    // Every collection of the database, empty ones too (listCollections).
+    bool collections(QStringList *names, SourceError *error);
     bool databaseExists(bool *exists, SourceError *error);
     bool dropDatabase(SourceError *error);
 

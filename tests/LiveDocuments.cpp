@@ -6,6 +6,8 @@
 #include "MongoConnection.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <cstring>
 
@@ -39,7 +41,8 @@ std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QStrin
     return docs;
 }
 
-bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error)
+bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error,
+             QByteArray *replyOut)
 {
     bson_error_t parseError;
     const auto cmd = oe::BsonDocument::fromJson(json, &parseError);
@@ -62,7 +65,33 @@ bool command(const QString &uri, const QString &database, const QByteArray &json
         *error = QStringLiteral("write errors in the reply");
         return false;
     }
+    if (replyOut)
+        *replyOut = reply;
     return true;
+}
+
+bool collectionExists(const QString &uri, const QString &database, const QString &collection)
+{
+    QString error;
+    QByteArray reply;
+    const QByteArray json =
+        QStringLiteral("{\"listCollections\": 1, \"nameOnly\": true, "
+                       "\"filter\": {\"name\": %1}}")
+            .arg(QString::fromUtf8(
+                     QJsonDocument(QJsonArray{collection}).toJson(QJsonDocument::Compact))
+                     .mid(1)
+                     .chopped(1))
+            .toUtf8();
+    if (!command(uri, database, json, &error, &reply))
+        return false;
+    // cursor.firstBatch holds the one collection of that name, if any.
+    bson_t doc;
+    bson_iter_t it, batch;
+    return bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
+                            std::size_t(reply.size())) &&
+           bson_iter_init(&it, &doc) &&
+           bson_iter_find_descendant(&it, "cursor.firstBatch", &batch) &&
+           BSON_ITER_HOLDS_ARRAY(&batch) && bson_iter_recurse(&batch, &it) && bson_iter_next(&it);
 }
 
 QByteArray rawValue(const bson_iter_t *it)

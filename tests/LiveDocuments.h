@@ -22,7 +22,11 @@ std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QStrin
 
 // Runs a database command given as extended JSON (e.g. an update the "application" makes);
 // false with `error` set when it fails or the server answers ok: 0 or with write errors.
-bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error);
+bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error,
+             QByteArray *reply = nullptr);
+
+// Whether `collection` exists in `database` (listCollections); false when it cannot be told.
+bool collectionExists(const QString &uri, const QString &database, const QString &collection);
 
 QByteArray rawValue(const bson_iter_t *it);
 QByteArray fieldOf(const QByteArray &doc, const QString &key);    // top-level field; empty if none

@@ -87,6 +87,38 @@ private slots:
         m_dump = m_dir.filePath(u"book_sales.bson"_s);
     }
 
+    void rollbackSaysWhatIsLeftAndRemovesIt()
+    {
+        const QString collection = u"leftovers"_s;
+        importAndSplit(collection);
+        CliRun r = command(u"rollback"_s, collection, {u"--yes"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(
+            r.out.contains(u"left: overflow collection %1_overflow (empty)"_s.arg(collection)) &&
+                r.out.contains(
+                    u"left: migration journal %1_outlier_migrations"_s.arg(collection)) &&
+                r.out.contains(u"--remove-leftovers"_s),
+            qPrintable(r.out));
+        QVERIFY(fixtures::collectionExists(m_uri, kDb, collection + u"_overflow"_s));
+        r = command(u"rollback"_s, collection, {u"--yes"_s, u"--remove-leftovers"_s});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(u"removed: %1_overflow"_s.arg(collection)),
+                 qPrintable(r.out + r.err));
+        QVERIFY(!fixtures::collectionExists(m_uri, kDb, collection + u"_overflow"_s));
+        QVERIFY(!fixtures::collectionExists(m_uri, kDb, collection + u"_outlier_migrations"_s));
+        const auto now = read(collection);
+        for (const QByteArray &doc : fixtures::dumpDocuments(m_dump))
+            QCOMPARE(now.at(fixtures::fieldOf(doc, u"_id"_s)), doc);
+    }
+
+    void leftoversAreNotRemovedBeforeTheRollback()
+    {
+        const QString collection = u"leftovers_split"_s;
+        importAndSplit(collection);
+        const CliRun r = command(u"verify"_s, collection, {u"--remove-leftovers"_s});
+        QVERIFY(fixtures::collectionExists(m_uri, kDb, collection + u"_overflow"_s));
+        QVERIFY2(!r.out.contains(u"removed"_s), qPrintable(r.out));
+    }
+
     void rollbackKeepsThePagesOfDocumentsTheApplicationUnflagged()
     {
         const QString collection = u"unflagged"_s;

@@ -20,6 +20,7 @@
 #include <QProgressBar>
 
 #include <QCheckBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -95,6 +96,14 @@ class TestMigrationWizardLive : public QObject
         if (!QTest::qWaitFor([&] { return apply->resumeButton()->isVisible(); }, 120000))
             qFatal("the split did not stop");
         return toSplit;
+    }
+
+    // With OE_SCREENSHOT_DIR set, the wizard as it looks now, for a person to look at.
+    static void saveScreenshot(QWidget &wizard, const QString &name)
+    {
+        const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            wizard.grab().save(QDir(dir).filePath(name));
     }
 
     static void driveTo(MigrationWizard &wizard, MigrationWizard::PageId page)
@@ -173,6 +182,7 @@ private slots:
         QVERIFY(bar);
         QTRY_VERIFY_WITH_TIMEOUT(bar->value() > 0, 60000);
         QVERIFY(wizard.runner()->isRunning());
+        saveScreenshot(wizard, QStringLiteral("wizard-apply-running.png"));
 
         QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(apply->resumeButton()->isVisible(), 60000);
@@ -291,6 +301,24 @@ private slots:
         QCOMPARE(verify->rollbackBar()->value(), int(toSplit));
         QVERIFY2(verify->rollbackStatus()->text().contains(QStringLiteral("Rolled back")),
                  qPrintable(verify->rollbackStatus()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection) ==
+                originals);
+
+        // What the rollback left is said, and removed on request.
+        QVERIFY(verify->leftovers()->isVisible());
+        const QString overflow = m_collection + QStringLiteral("_overflow");
+        QVERIFY2(verify->leftovers()->text().contains(
+                     QStringLiteral("overflow collection %1 (empty)").arg(overflow)) &&
+                     verify->leftovers()->text().contains(QStringLiteral("migration journal")),
+                 qPrintable(verify->leftovers()->text()));
+        QVERIFY(fixtures::collectionExists(m_uri, QStringLiteral("oe_wizard"), overflow));
+        saveScreenshot(wizard, QStringLiteral("wizard-verify-leftovers.png"));
+        QTest::mouseClick(verify->removeLeftoversButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(verify->leftovers()->text().startsWith(QStringLiteral("Removed")),
+                                 60000);
+        QVERIFY(!fixtures::collectionExists(m_uri, QStringLiteral("oe_wizard"), overflow));
+        QVERIFY(!fixtures::collectionExists(m_uri, QStringLiteral("oe_wizard"),
+                                            m_collection + QStringLiteral("_outlier_migrations")));
         QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection) ==
                 originals);
     }

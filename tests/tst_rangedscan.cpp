@@ -3,6 +3,7 @@
 #include "CsvTestReader.h"
 #include "GroundTruth.h"
 #include "LiveDocuments.h"
+#include "ReportTruth.h"
 #include "ScanFixtures.h"
 #include "SummaryCsv.h"
 
@@ -18,47 +19,6 @@
 #include <csignal>
 #include <map>
 #include <set>
-
-namespace {
-
-// A report file's rows under its header, a cell looked up by column name.
-struct CsvTable
-{
-    QStringList header;
-    QList<QStringList> rows;
-
-    static CsvTable read(const QString &path)
-    {
-        CsvTable table;
-        table.rows = csvtest::readFile(path);
-        if (!table.rows.isEmpty())
-            table.header = table.rows.takeFirst();
-        return table;
-    }
-    QString cell(const QStringList &row, const char *column) const
-    {
-        return row.value(header.indexOf(QLatin1String(column)));
-    }
-};
-
-// The figures a report states otherwise than the test computed them, one line each.
-struct Differences
-{
-    QStringList lines;
-
-    void expect(const QString &figure, const QString &reported, const QString &computed)
-    {
-        if (reported != computed)
-            lines << QStringLiteral("%1: reported %2, computed %3").arg(figure, reported, computed);
-    }
-};
-
-QString number(std::uint64_t n)
-{
-    return QString::number(qulonglong(n));
-}
-
-} // namespace
 
 // Parallel, resumable full scans against a live server (mongod, and FerretDB): `analyze --full
 // --parallel N` must write the same reports, byte for byte (but the run's seconds), for every N,
@@ -169,102 +129,6 @@ class TestRangedScan : public QObject
                 matching << doc;
         return fixtures::truthOf(matching);
     }
-    // What the reports in `dir` state otherwise than `truth`, the test's own reading of the
-    // documents the scan covered ("DIR: figure: reported N, computed M; ..."); empty if every
-    // figure compared is the same.
-    static QString differencesFromTruth(const QString &dir, const fixtures::CollectionTruth &truth)
-    {
-        Differences d;
-        const auto summary = fixtures::SummaryCsv::read(dir);
-        d.expect(QStringLiteral("documents"), summary.value(QStringLiteral("documents")),
-                 number(std::uint64_t(truth.documents.size())));
-        d.expect(QStringLiteral("size_min"), summary.value(QStringLiteral("size_min")),
-                 number(truth.minSize()));
-        d.expect(QStringLiteral("size_max"), summary.value(QStringLiteral("size_max")),
-                 number(truth.maxSize()));
-        d.expect(QStringLiteral("size_total"), summary.value(QStringLiteral("size_total")),
-                 number(truth.totalSize()));
-        const CsvTable fields = CsvTable::read(dir + QStringLiteral("/fields.csv"));
-        compareTopLevelFields(fields, truth, d);
-        compareSizeOutliers(dir, summary, truth, d);
-        compareArrayOutliers(fields, summary, truth, d);
-        return d.lines.isEmpty() ? QString()
-                                 : dir + QStringLiteral(": ") + d.lines.join(QStringLiteral("; "));
-    }
-    // fields.csv's top-level paths (no dot) against the documents' top-level fields: which
-    // there are, where present, how often an array, its shortest and longest, its bytes.
-    static void compareTopLevelFields(const CsvTable &fields,
-                                      const fixtures::CollectionTruth &truth, Differences &d)
-    {
-        QStringList reported;
-        for (const QStringList &row : fields.rows)
-            if (!fields.cell(row, "path").contains(QLatin1Char('.')))
-                reported << fields.cell(row, "path");
-        QStringList computed;
-        for (const auto &[name, field] : truth.fields)
-            computed << name;
-        reported.sort();
-        d.expect(QStringLiteral("fields.csv top-level paths"), reported.join(QLatin1Char(' ')),
-                 computed.join(QLatin1Char(' ')));
-        for (const QStringList &row : fields.rows) {
-            const QString path = fields.cell(row, "path");
-            const auto it = truth.fields.find(path);
-            if (it == truth.fields.end())
-                continue; // nested (a top-level path the documents lack differs above)
-            const fixtures::FieldTruth &f = it->second;
-            const auto length = [&](std::uint64_t n) { return f.arrays ? number(n) : QString(); };
-            for (const auto &[column, value] :
-                 {std::pair{"present", number(f.present)}, std::pair{"arrays", number(f.arrays)},
-                  std::pair{"len_min", length(f.minLength)},
-                  std::pair{"len_max", length(f.maxLength)},
-                  std::pair{"bytes_total", number(f.bytes)}})
-                d.expect(path + QLatin1Char(' ') + QLatin1String(column), fields.cell(row, column),
-                         value);
-        }
-    }
-    // The documents larger than the size threshold summary.csv states: their count there, and
-    // their sizes in outliers.csv's size rows (largest first; not the 16 MiB limit's rows).
-    static void compareSizeOutliers(const QString &dir, const fixtures::SummaryCsv &summary,
-                                    const fixtures::CollectionTruth &truth, Differences &d)
-    {
-        const QString threshold = summary.value(QStringLiteral("size_threshold"));
-        const QList<std::uint64_t> above = truth.sizesAbove(threshold.toULongLong());
-        d.expect(QStringLiteral("size_outliers over %1").arg(threshold),
-                 summary.value(QStringLiteral("size_outliers")),
-                 number(std::uint64_t(above.size())));
-        QStringList computed;
-        for (const std::uint64_t size : above)
-            computed << number(size);
-        const CsvTable outliers = CsvTable::read(dir + QStringLiteral("/outliers.csv"));
-        QStringList reported;
-        for (const QStringList &row : outliers.rows) {
-            const QString reason = outliers.cell(row, "reason");
-            if (reason.startsWith(QLatin1String("size_")) &&
-                !reason.startsWith(QLatin1String("size_over_")))
-                reported << outliers.cell(row, "bson_size");
-        }
-        d.expect(QStringLiteral("outliers.csv sizes over %1").arg(threshold),
-                 reported.join(QLatin1Char(' ')), computed.join(QLatin1Char(' ')));
-    }
-    // The documents with a top-level array longer than its path's threshold (fields.csv's
-    // array_threshold: the one global threshold, or each path's own) against array_outliers.
-    // Every array of these collections is a top-level field: a nested one is a difference.
-    static void compareArrayOutliers(const CsvTable &fields, const fixtures::SummaryCsv &summary,
-                                     const fixtures::CollectionTruth &truth, Differences &d)
-    {
-        std::map<QString, std::uint64_t> thresholds;
-        for (const QStringList &row : fields.rows) {
-            const QString path = fields.cell(row, "path");
-            if (fields.cell(row, "arrays") == QLatin1String("0"))
-                continue;
-            if (path.contains(QLatin1Char('.')))
-                d.lines << QStringLiteral("%1: an array below the top level").arg(path);
-            thresholds[path] = fields.cell(row, "array_threshold").toULongLong();
-        }
-        d.expect(QStringLiteral("array_outliers"), summary.value(QStringLiteral("array_outliers")),
-                 number(truth.documentsWithArrayAbove(thresholds)));
-    }
-
     QString stateDir() const
     {
         return m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans"));
@@ -323,7 +187,7 @@ private slots:
         const fixtures::CollectionTruth expected = groundTruth(collection, tagged);
         const QString single = analyze(collection, tag + QStringLiteral("-plain"), filterArgs);
         QVERIFY(!single.isEmpty());
-        const QString singleDiffers = differencesFromTruth(single, expected);
+        const QString singleDiffers = fixtures::reportDifferences(single, expected);
         QVERIFY2(singleDiffers.isEmpty(), qPrintable(singleDiffers));
         std::map<QString, QByteArray> first;
         for (int n : {1, 2, 4, 7}) {
@@ -334,7 +198,7 @@ private slots:
             const auto files = reports(out);
             QCOMPARE(files.size(), std::size_t(8));
             // The ground truth, for every N (equal reports would share a wrong figure).
-            const QString differs = differencesFromTruth(out, expected);
+            const QString differs = fixtures::reportDifferences(out, expected);
             QVERIFY2(differs.isEmpty(), qPrintable(differs));
             if (first.empty()) {
                 first = files;
@@ -410,7 +274,7 @@ private slots:
         QVERIFY(!whole.isEmpty());
         const auto expected = reports(whole);
         const fixtures::CollectionTruth books = groundTruth(QStringLiteral("books"));
-        const QString wholeDiffers = differencesFromTruth(whole, books);
+        const QString wholeDiffers = fixtures::reportDifferences(whole, books);
         QVERIFY2(wholeDiffers.isEmpty(), qPrintable(wholeDiffers));
         const QStringList paced{QStringLiteral("--max-docs-per-sec"), QStringLiteral("1500")};
         int interrupted = 0;
@@ -473,7 +337,7 @@ private slots:
             QCOMPARE(got.size(), expected.size());
             for (const auto &[name, bytes] : got)
                 QVERIFY2(bytes == expected.at(name), qPrintable(name));
-            const QString differs = differencesFromTruth(resumed, books);
+            const QString differs = fixtures::reportDifferences(resumed, books);
             QVERIFY2(differs.isEmpty(), qPrintable(differs));
             QCOMPARE(stateFiles(), 0);
         }
@@ -527,7 +391,8 @@ private slots:
         QCOMPARE(got.size(), expected.size());
         for (const auto &[name, bytes] : got)
             QVERIFY2(bytes == expected.at(name), qPrintable(name));
-        const QString differs = differencesFromTruth(resumed, groundTruth(QStringLiteral("books")));
+        const QString differs =
+            fixtures::reportDifferences(resumed, groundTruth(QStringLiteral("books")));
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
         const QRegularExpressionMatch documents =
             QRegularExpression(QStringLiteral("\\ndocuments,(\\d+)\\r\\n"))

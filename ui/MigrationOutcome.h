@@ -16,10 +16,11 @@ struct MigrationOutcome
 {
     enum class Step
     {
-        Prepare,  // pre-flight checks and the plan; writes nothing
-        Apply,    // the split
-        Verify,   // every split document against its journaled original
-        Rollback, // the originals restored
+        Prepare,         // pre-flight checks and the plan; writes nothing
+        Apply,           // the split
+        Verify,          // every split document against its journaled original
+        Rollback,        // the originals restored (then what is left is listed)
+        RemoveLeftovers, // after a rollback: the empty overflow, the journal, the backup
     };
     Step step = Step::Prepare;
     bool ok = false;
@@ -29,7 +30,8 @@ struct MigrationOutcome
     MigrationProgress progress;
     SplitPlan plan;
     VerifyReport verify;
-    QStringList written; // files an offline step wrote
+    QStringList written;   // files an offline step wrote
+    QStringList leftovers; // Rollback: what is left on the server; RemoveLeftovers: removed
     double seconds = 0.0;
 };
 

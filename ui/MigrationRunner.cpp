@@ -35,6 +35,16 @@ MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOp
     case Step::Rollback:
         out.ok = session.rollback(options, &out.verify, &out.progress, &out.written, &out.error,
                                   &cancel, progress);
+        if (out.ok && out.verify.ok() && !out.progress.stopped) {
+            std::vector<RollbackLeftovers::Item> items;
+            SourceError ignored; // the rollback's outcome stands; the list is a courtesy
+            if (session.leftovers(options.backupCollection, &items, &ignored))
+                for (const auto &item : items)
+                    out.leftovers << item.describe();
+        }
+        break;
+    case Step::RemoveLeftovers:
+        out.ok = session.removeLeftovers(options.backupCollection, &out.leftovers, &out.error);
         break;
     }
     // A live apply or rollback says itself whether it stopped early: a Stop that came after

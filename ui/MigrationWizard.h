@@ -86,7 +86,7 @@ private:
     MigrationOptions m_options;
     bool m_dryRun = false;
     bool m_closing = false; // stopping, to close once the running step has ended
-    MigrationOutcome m_outcomes[4];
+    MigrationOutcome m_outcomes[5]; // one per MigrationOutcome::Step
     QStringList m_log;
 };
 

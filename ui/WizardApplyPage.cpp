@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace oe {
 
 WizardApplyPage::WizardApplyPage(MigrationWizard *wizard)
@@ -80,7 +82,8 @@ void WizardApplyPage::progressed(const MigrationProgress &p)
     if (!m_wizard->runner()->isRunning() || m_done)
         return;
     const std::uint64_t total = m_wizard->outcome(MigrationOutcome::Step::Prepare).plan.affected;
-    const double seconds = std::max(p.seconds, 1e-3);
+    // The rate over the wall time since Apply started (a paced run waits between batches).
+    const double seconds = std::max({double(m_clock.elapsed()) / 1000.0, p.seconds, 1e-3});
     const double rate = double(p.migrated) / seconds;
     const QString left = rate > 0 && total > p.migrated
                              ? Format::duration(double(total - p.migrated) / rate)

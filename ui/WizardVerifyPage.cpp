@@ -25,7 +25,8 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
       m_details(new QPlainTextEdit(this)),
       m_confirm(new QCheckBox(tr("I want the original documents &back"), this)),
       m_rollback(new QPushButton(tr("Roll &back"), this)), m_rollbackBar(new QProgressBar(this)),
-      m_rollbackStatus(new QLabel(this))
+      m_rollbackStatus(new QLabel(this)), m_leftovers(new QLabel(this)),
+      m_removeLeftovers(new QPushButton(tr("&Remove them"), this))
 {
     setTitle(tr("Verify"));
     setSubTitle(tr("Each split document reassembled and compared with its original."));
@@ -48,6 +49,21 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
     layout->addLayout(rollbackRow);
     layout->addWidget(m_rollbackBar);
     layout->addWidget(m_rollbackStatus);
+    m_leftovers->setWordWrap(true);
+    m_leftovers->setTextFormat(Qt::RichText);
+    m_leftovers->hide();
+    m_removeLeftovers->hide();
+    auto *leftoverRow = new QHBoxLayout;
+    leftoverRow->addWidget(m_leftovers, 1);
+    leftoverRow->addWidget(m_removeLeftovers);
+    layout->addLayout(leftoverRow);
+    connect(m_removeLeftovers, &QPushButton::clicked, this, [this] {
+        m_busy = true;
+        m_removeLeftovers->setEnabled(false);
+        m_wizard->appendLog(tr("Removing what the rollback left"));
+        m_wizard->runner()->start(MigrationOutcome::Step::RemoveLeftovers, m_wizard->options());
+        emit completeChanged();
+    });
     connect(m_confirm, &QCheckBox::toggled, this,
             [this](bool on) { m_rollback->setEnabled(on && !m_busy); });
     connect(m_rollback, &QPushButton::clicked, this, &WizardVerifyPage::startRollback);
@@ -93,6 +109,8 @@ void WizardVerifyPage::finished(const MigrationOutcome &outcome)
         showVerify(outcome);
     else if (outcome.step == MigrationOutcome::Step::Rollback)
         showRollback(outcome);
+    else if (outcome.step == MigrationOutcome::Step::RemoveLeftovers)
+        showRemoved(outcome);
     else
         return;
     m_wizard->recordOutcome(outcome);
@@ -183,6 +201,38 @@ void WizardVerifyPage::showRollback(const MigrationOutcome &outcome)
                                        Format::count(outcome.verify.mismatches),
                                        where.toHtmlEscaped()));
     m_wizard->appendLog(tr("Rolled back: %1").arg(where));
+    showLeftovers(outcome);
+}
+
+// Said, not silently left: the (empty) overflow collection, the journal, the backup.
+void WizardVerifyPage::showLeftovers(const MigrationOutcome &outcome)
+{
+    if (outcome.leftovers.isEmpty())
+        return;
+    QStringList items;
+    for (const QString &item : outcome.leftovers)
+        items << item.toHtmlEscaped();
+    m_leftovers->setText(tr("Left on the server: %1. They are no longer needed once the "
+                            "originals are back.")
+                             .arg(items.join(QStringLiteral("; "))));
+    m_leftovers->show();
+    m_removeLeftovers->setEnabled(true);
+    m_removeLeftovers->show();
+    m_wizard->appendLog(tr("Left on the server: %1").arg(outcome.leftovers.join(u"; ")));
+}
+
+void WizardVerifyPage::showRemoved(const MigrationOutcome &outcome)
+{
+    if (!outcome.ok) {
+        m_leftovers->setText(
+            tr("<b>Not removed:</b> %1").arg(outcome.error.toString().toHtmlEscaped()));
+        m_removeLeftovers->setEnabled(true);
+        m_wizard->appendLog(tr("Removing failed: %1").arg(outcome.error.toString()));
+        return;
+    }
+    m_removeLeftovers->hide();
+    m_leftovers->setText(tr("Removed: %1.").arg(outcome.leftovers.join(u"; ").toHtmlEscaped()));
+    m_wizard->appendLog(tr("Removed: %1").arg(outcome.leftovers.join(u"; ")));
 }
 
 bool WizardVerifyPage::isComplete() const

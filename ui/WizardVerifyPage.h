@@ -31,6 +31,9 @@ public:
     QPushButton *rollbackButton() const { return m_rollback; }
     QProgressBar *rollbackBar() const { return m_rollbackBar; }
     QLabel *rollbackStatus() const { return m_rollbackStatus; }
+    // After a live rollback: what is left on the server, and the button that removes it.
+    QLabel *leftovers() const { return m_leftovers; }
+    QPushButton *removeLeftoversButton() const { return m_removeLeftovers; }
 
 private:
     void finished(const MigrationOutcome &outcome);
@@ -38,6 +41,8 @@ private:
     void showRollback(const MigrationOutcome &outcome);
     void startRollback();
     void rollbackProgressed(const MigrationProgress &progress);
+    void showLeftovers(const MigrationOutcome &outcome);
+    void showRemoved(const MigrationOutcome &outcome);
 
     MigrationWizard *m_wizard;
     QLabel *m_summary;
@@ -46,6 +51,8 @@ private:
     QPushButton *m_rollback;
     QProgressBar *m_rollbackBar;
     QLabel *m_rollbackStatus;
+    QLabel *m_leftovers;
+    QPushButton *m_removeLeftovers;
     std::uint64_t m_rollbackTotal = 0; // documents the rollback restores
     bool m_busy = false;
     bool m_rollingBack = false;

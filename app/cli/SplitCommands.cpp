@@ -168,6 +168,9 @@ void addSplitOptions(QCommandLineParser &parser, SplitCommands::Action action)
          QStringLiteral("Refuse the split when the field is not an array in some documents "
                         "(default: leave those as they are and count them as skipped).")},
         {QStringLiteral("yes"), QStringLiteral("Confirm writing to the cluster.")},
+        {QStringLiteral("remove-leftovers"),
+         QStringLiteral("rollback: once every document is back, remove the empty overflow "
+                        "collection, this run's journal records and the backup collection.")},
     });
 }
 
@@ -337,6 +340,31 @@ int runVerify(oe::MigrationSession &session, oe::RunState state)
                                    QStringLiteral("%1 mismatch(es)").arg(report.mismatches));
 }
 
+// After a complete live rollback: what is left on the server is said, and removed with
+// --remove-leftovers.
+int reportLeftovers(oe::MigrationSession &session, const QCommandLineParser &parser,
+                    const oe::MigrationOptions &options)
+{
+    oe::SourceError error;
+    std::vector<oe::RollbackLeftovers::Item> items;
+    if (!session.leftovers(options.backupCollection, &items, &error))
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (items.empty())
+        return ExitSuccess;
+    if (!parser.isSet(QStringLiteral("remove-leftovers"))) {
+        for (const auto &item : items)
+            std::printf("left: %s\n", qPrintable(item.describe()));
+        std::printf("note: remove them with rollback --remove-leftovers\n");
+        return ExitSuccess;
+    }
+    QStringList removed;
+    if (!session.removeLeftovers(options.backupCollection, &removed, &error))
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    for (const QString &what : removed)
+        std::printf("removed: %s\n", qPrintable(what));
+    return ExitSuccess;
+}
+
 int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
                 const oe::MigrationOptions &options)
 {
@@ -373,10 +401,10 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
     if (interrupted->load())
         return cli::fail(ExitInterrupted, QStringLiteral("interrupted: stopped after the current "
                                                          "batch; run rollback again to finish"));
-    return report.ok()
-               ? ExitSuccess
-               : cli::fail(ExitInvalidData,
-                           QStringLiteral("%1 document(s) not restored").arg(report.mismatches));
+    if (!report.ok())
+        return cli::fail(ExitInvalidData,
+                         QStringLiteral("%1 document(s) not restored").arg(report.mismatches));
+    return reportLeftovers(session, parser, options);
 }
 
 // Which source, and the options every action needs.

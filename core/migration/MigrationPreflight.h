@@ -29,9 +29,8 @@ public:
     // guarded update names the key, and notes the layout; refuses (a usage error) a field that is
     // part of the key, or holds or lies in one of its fields, unless `refuseKeyField` is false
     // (a rollback restores what a split wrote). True where the collection is not sharded.
-    static bool sharding(MongoConnection &connection, const QString &database,
-                         SplitConfig *config, QStringList *notes, SourceError *error,
-                         bool refuseKeyField = true);
+    static bool sharding(MongoConnection &connection, const QString &database, SplitConfig *config,
+                         QStringList *notes, SourceError *error, bool refuseKeyField = true);
     // The warning a split of `collection` on this server needs because its updates are not
     // (or may not be) atomic, as a note; empty where they are (MongoDB, FerretDB 2.x).
     static QString atomicityNote(const ServerInfo &server, const QString &collection);

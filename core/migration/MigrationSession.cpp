@@ -135,4 +135,23 @@ bool MigrationSession::rollback(const MigrationOptions &options, VerifyReport *r
                                        progress, error, cancel, callback);
 }
 
+bool MigrationSession::leftovers(const QString &backupCollection,
+                                 std::vector<RollbackLeftovers::Item> *items, SourceError *error)
+{
+    items->clear();
+    if (!isLive())
+        return true;
+    return connect(error) && RollbackLeftovers::find(*m_connection, m_target.database, m_config,
+                                                     backupCollection, items, error);
+}
+
+bool MigrationSession::removeLeftovers(const QString &backupCollection, QStringList *removed,
+                                       SourceError *error)
+{
+    std::vector<RollbackLeftovers::Item> items;
+    return leftovers(backupCollection, &items, error) &&
+           (items.empty() || RollbackLeftovers::remove(*m_connection, m_target.database, m_config,
+                                                       items, removed, error));
+}
+
 } // namespace oe

@@ -2,6 +2,7 @@
 
 #include "JournalState.h"
 #include "MigrationOptions.h"
+#include "RollbackLeftovers.h"
 #include "SourceError.h"
 #include "SourceRef.h"
 #include "SplitConfig.h"
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace oe {
 
@@ -64,6 +66,12 @@ public:
                   MigrationProgress *progress, QStringList *written, SourceError *error,
                   const std::atomic<bool> *cancel = nullptr,
                   const MigrationProgressCallback &callback = {});
+
+    // Live, after a rollback: what is left on the server (RollbackLeftovers), and removing it
+    // when the user asks. Offline there is nothing (empty, true).
+    bool leftovers(const QString &backupCollection, std::vector<RollbackLeftovers::Item> *items,
+                   SourceError *error);
+    bool removeLeftovers(const QString &backupCollection, QStringList *removed, SourceError *error);
 
 private:
     bool connect(SourceError *error);

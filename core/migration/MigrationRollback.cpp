@@ -425,8 +425,10 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     const SplitConfig config = configIn.withDefaults();
     *progress = {};
     progress->phase = QStringLiteral("rolling back");
-    if (!awaitInterruptedSplit(connection, database, config, progress, error, cancel, callback))
-        return !error->isError(); // cancelled while waiting: nothing was written
+    if (!awaitInterruptedSplit(connection, database, config, progress, error, cancel, callback)) {
+        progress->stopped = !error->isError(); // cancelled while waiting: nothing was written
+        return progress->stopped;
+    }
     progress->phase = QStringLiteral("rolling back");
     Rollback run(connection, database, config, options, report, progress, error);
     if (!run.setRunState(RunState::RollingBack, QStringLiteral("starting the rollback")))

@@ -128,6 +128,10 @@ bool MigrationSession::rollback(const MigrationOptions &options, VerifyReport *r
     if (!isLive())
         return OfflineSplitter::rollback(m_target.dumpPath, m_outDir, m_config, report, written,
                                          error);
+    // This session's own split (stopped, failed or done) goes, and its connection with it: a
+    // split that failed leaves its writer name in the journal, and the rollback waits until no
+    // connection of that name is left on the server (RunFence).
+    m_migrator.reset();
     return connect(error) &&
            MigrationPreflight::sharding(*m_connection, m_target.database, &m_config, &m_notes,
                                         error, false) &&

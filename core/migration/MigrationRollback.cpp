@@ -111,9 +111,7 @@ public:
     }
     bool setRunState(RunState state, const QString &step)
     {
-        const QByteArray runId = migration::build([&](bson_t *d) {
-            migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + config.field);
-        });
+        const QByteArray runId = migration::runDocumentId(config.field);
         // The state alone: the run's config and its count of entries stay as recorded.
         const QByteArray set = migration::build([&](bson_t *d) {
             bson_t fields;
@@ -388,20 +386,10 @@ bool MigrationRollback::awaitInterruptedSplit(MongoConnection &connection, const
                                               const std::atomic<bool> *cancel,
                                               const MigrationProgressCallback &callback)
 {
-    CollectionOps journal(connection, database, config.journalCollection());
-    std::optional<QString> writer;
-    if (!journal.find(
-            migration::build([&](bson_t *d) {
-                migration::appendUtf8(d, QStringLiteral("_id"),
-                                      QStringLiteral("run:") + config.field);
-            }),
-            {}, QStringLiteral("reading the migration journal"),
-            [&](const QByteArray &doc) {
-                writer = JournalEntry::writerOf(doc);
-                return false;
-            },
-            error))
+    QByteArray run;
+    if (!MigrationVerifier::readRunDocument(connection, database, config, &run, error))
         return false;
+    const std::optional<QString> writer = JournalEntry::writerOf(run);
     if (!writer)
         return true;
     return RunFence::waitForInterrupted(

@@ -80,26 +80,31 @@ bool MigrationVerifier::forEachEntryBatch(
     return ok;
 }
 
+bool MigrationVerifier::readRunDocument(MongoConnection &connection, const QString &database,
+                                        const SplitConfig &config, QByteArray *document,
+                                        SourceError *error)
+{
+    CollectionOps journal(connection, database, config.journalCollection());
+    document->clear();
+    return journal.find(
+        migration::runDocumentId(config.field), {}, QStringLiteral("reading the migration journal"),
+        [&](const QByteArray &doc) {
+            *document = doc;
+            return false;
+        },
+        error);
+}
+
 // The run's entries were counted when it finished applying: fewer now means some were deleted
 // (their documents could then be neither verified nor rolled back). Empty when all are there.
 QString MigrationVerifier::missingEntries(MongoConnection &connection, const QString &database,
                                           const SplitConfig &config, std::uint64_t found,
                                           SourceError *error)
 {
-    CollectionOps journal(connection, database, config.journalCollection());
-    std::optional<std::uint64_t> recorded;
-    if (!journal.find(
-            migration::build([&](bson_t *d) {
-                migration::appendUtf8(d, QStringLiteral("_id"),
-                                      QStringLiteral("run:") + config.field);
-            }),
-            {}, QStringLiteral("reading the migration journal"),
-            [&](const QByteArray &doc) {
-                recorded = JournalEntry::recordedDocuments(doc);
-                return false;
-            },
-            error))
+    QByteArray run;
+    if (!readRunDocument(connection, database, config, &run, error))
         return {};
+    const std::optional<std::uint64_t> recorded = JournalEntry::recordedDocuments(run);
     if (!recorded || found >= *recorded)
         return {};
     return QStringLiteral("it holds %1 document entries of the %2 the run recorded")
@@ -117,10 +122,7 @@ bool MigrationVerifier::journaledConfig(MongoConnection &connection, const QStri
     bool found = false;
     QString problem;
     journal.find(
-        migration::build([&](bson_t *d) {
-            migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + field);
-        }),
-        {}, QStringLiteral("reading the migration journal"),
+        migration::runDocumentId(field), {}, QStringLiteral("reading the migration journal"),
         [&](const QByteArray &doc) {
             found = JournalEntry::configFromRunDocument(doc, config, state, &problem);
             return false;

@@ -47,6 +47,10 @@ public:
                                   BatchSizer &sizer,
                                   const std::function<bool(std::vector<JournalEntry> &)> &visit,
                                   SourceError *error);
+    // The run's own document in the journal (empty when there is none); false on a read error.
+    static bool readRunDocument(MongoConnection &connection, const QString &database,
+                                const SplitConfig &config, QByteArray *document,
+                                SourceError *error);
     // Why the run's journal lacks entries it had when the run finished applying (`found` is
     // how many it has now), or empty.
     static QString missingEntries(MongoConnection &connection, const QString &database,

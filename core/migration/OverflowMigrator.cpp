@@ -194,9 +194,7 @@ bool OverflowMigrator::markRun(RunState state, const QString &step, SourceError 
                                bool running)
 {
     CollectionOps journal(*m_connection, m_database, m_config.journalCollection());
-    const QByteArray runId = migration::build([&](bson_t *d) {
-        migration::appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + m_config.field);
-    });
+    const QByteArray runId = migration::runDocumentId(m_config.field);
     std::optional<std::uint64_t> documents;
     if (state == RunState::Applied) {
         const std::int64_t n =

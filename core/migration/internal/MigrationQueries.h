@@ -33,6 +33,13 @@ inline QByteArray rawTrue()
     return QByteArray("\x08\x01", 2);
 }
 
+// The journal's run document of the array field `field`: {_id: "run:<field>"}.
+inline QByteArray runDocumentId(const QString &field)
+{
+    return build(
+        [&](bson_t *d) { appendUtf8(d, QStringLiteral("_id"), QStringLiteral("run:") + field); });
+}
+
 // {_id: id}
 inline QByteArray byId(const QByteArray &idValue)
 {

@@ -1,29 +1,15 @@
 #include "ConcurrentAppender.h"
 
+#include "MongoConnection.h"
 #include "MongoRuntime.h"
+#include "OverflowAppender.h"
+#include "SplitConfig.h"
 
-#include <mongoc/mongoc.h>
+#include <bson/bson.h>
 
-#include <cstring>
+#include <memory>
 
 namespace {
-
-// {key: value} from a raw value (type byte + value bytes).
-bson_t *single(const char *key, const QByteArray &raw)
-{
-    QByteArray wrapped =
-        QByteArray(4, '\0') + raw.left(1) + QByteArray("k", 2) + raw.mid(1) + QByteArray(1, '\0');
-    const auto length = std::uint32_t(wrapped.size());
-    std::memcpy(wrapped.data(), &length, 4);
-    bson_t view;
-    bson_iter_t it;
-    bson_t *out = bson_new();
-    if (bson_init_static(&view, reinterpret_cast<const std::uint8_t *>(wrapped.constData()),
-                         length) &&
-        bson_iter_init(&it, &view) && bson_iter_next(&it))
-        bson_append_iter(out, key, -1, &it);
-    return out;
-}
 
 QByteArray rawUtf8(const std::string &value)
 {
@@ -33,125 +19,46 @@ QByteArray rawUtf8(const std::string &value)
            QByteArray(value.c_str(), qsizetype(value.size())) + QByteArray(1, '\0');
 }
 
-// Runs update_one and tells whether it matched a document.
-bool updateOne(mongoc_collection_t *c, const bson_t *filter, const bson_t *update, bool *matched,
-               QString *error)
-{
-    bson_t reply;
-    bson_error_t e;
-    const bool ok = mongoc_collection_update_one(c, filter, update, nullptr, &reply, &e);
-    bson_iter_t it;
-    *matched =
-        ok && bson_iter_init_find(&it, &reply, "matchedCount") && bson_iter_as_int64(&it) == 1;
-    bson_destroy(&reply);
-    if (!ok)
-        *error = QString::fromUtf8(e.message);
-    return ok;
-}
-
-// One append by the write path; `path` says which one took it.
-bool append(mongoc_collection_t *primary, mongoc_collection_t *overflow, const QByteArray &field,
-            const QByteArray &flag, int pageSize, const QByteArray &id, const std::string &value,
-            ConcurrentAppender::Path *path, QString *error)
-{
-    using Path = ConcurrentAppender::Path;
-    bson_t *push = BCON_NEW("$push", "{", field.constData(), BCON_UTF8(value.c_str()), "}");
-    bool ok = true, done = false;
-    for (int attempt = 0; ok && !done && attempt < 50; ++attempt) {
-        // No flag: push to the document itself.
-        bson_t *unflagged = single("_id", id);
-        BCON_APPEND(unflagged, flag.constData(), "{", "$ne", BCON_BOOL(true), "}");
-        ok = updateOne(primary, unflagged, push, &done, error);
-        bson_destroy(unflagged);
-        *path = Path::Primary;
-        if (!ok || done)
-            break;
-        // Flag set: the last page, found by sorting this document's pages.
-        bson_t *mine = single("parent_id", id);
-        bson_t *opts = BCON_NEW("sort", "{", "page", BCON_INT32(-1), "}", "limit", BCON_INT64(1));
-        mongoc_cursor_t *cursor = mongoc_collection_find_with_opts(overflow, mine, opts, nullptr);
-        const bson_t *last = nullptr;
-        std::int64_t page = -1;
-        int items = 0;
-        if (mongoc_cursor_next(cursor, &last)) {
-            bson_iter_t f, a;
-            if (bson_iter_init_find(&f, last, "page"))
-                page = bson_iter_as_int64(&f);
-            if (bson_iter_init_find(&f, last, field.constData()) && bson_iter_recurse(&f, &a))
-                while (bson_iter_next(&a))
-                    ++items;
-        }
-        bson_error_t e;
-        if (mongoc_cursor_error(cursor, &e)) {
-            ok = false;
-            *error = QString::fromUtf8(e.message);
-        }
-        mongoc_cursor_destroy(cursor);
-        bson_destroy(opts);
-        if (ok && page >= 0 && items < pageSize) {
-            // Room on the last page: push there, if it still has the items we counted.
-            bson_t *lastPage = bson_copy(mine);
-            BCON_APPEND(lastPage, "page", BCON_INT64(page), field.constData(), "{", "$size",
-                        BCON_INT32(items), "}");
-            ok = updateOne(overflow, lastPage, push, &done, error);
-            bson_destroy(lastPage);
-            *path = Path::Page;
-        } else if (ok && page >= 0) {
-            bson_t *next = bson_copy(mine);
-            BCON_APPEND(next, "page", BCON_INT64(page + 1), field.constData(), "[",
-                        BCON_UTF8(value.c_str()), "]");
-            done = mongoc_collection_insert_one(overflow, next, nullptr, nullptr, &e);
-            if (!done && e.code != 11000) { // a duplicate key is a lost race: retry
-                ok = false;
-                *error = QString::fromUtf8(e.message);
-            }
-            bson_destroy(next);
-            *path = Path::NewPage;
-        }
-        // page < 0: flagged without pages, so rolled back meanwhile: start over from the document.
-        bson_destroy(mine);
-    }
-    bson_destroy(push);
-    if (ok && !done)
-        *error = QStringLiteral("no append path succeeded in 50 attempts");
-    return ok && done;
-}
-
-// A client on the target's collections, for one thread.
+// The product's write path on a connection of the thread's own.
 struct Session
 {
     explicit Session(const ConcurrentAppender::Target &t)
-        : target(t), client(mongoc_client_new(t.uri.toUtf8().constData()))
     {
-        if (!client)
+        oe::ConnectionSettings settings;
+        settings.uri = t.uri;
+        settings.appName = QStringLiteral("oe-test-application");
+        oe::SourceError error;
+        connection = oe::MongoConnection::open(settings, &error);
+        if (!connection)
             return;
-        const QByteArray db = t.database.toUtf8();
-        primary =
-            mongoc_client_get_collection(client, db.constData(), t.collection.toUtf8().constData());
-        overflow =
-            mongoc_client_get_collection(client, db.constData(), t.overflow.toUtf8().constData());
+        oe::SplitConfig c;
+        c.collection = t.collection;
+        c.overflowCollection = t.overflow;
+        c.field = t.field;
+        c.flagField = t.flag;
+        c.countField = t.count;
+        c.keep = t.keep;
+        c.pageSize = t.pageSize;
+        appender = std::make_unique<oe::OverflowAppender>(*connection, t.database, c);
     }
-    ~Session()
-    {
-        if (!client)
-            return;
-        mongoc_collection_destroy(primary);
-        mongoc_collection_destroy(overflow);
-        mongoc_client_destroy(client);
-    }
-    Session(const Session &) = delete;
-    Session &operator=(const Session &) = delete;
+    bool valid() const { return appender != nullptr; }
     bool append(const QByteArray &id, const std::string &value, ConcurrentAppender::Path *path,
                 QString *error)
     {
-        return ::append(primary, overflow, target.field.toUtf8(), target.flag.toUtf8(),
-                        target.pageSize, id, value, path, error);
+        oe::OverflowAppender::Path taken = oe::OverflowAppender::Path::Document;
+        oe::SourceError e;
+        if (!appender->append(id, rawUtf8(value), &taken, &e)) {
+            *error = e.toString();
+            return false;
+        }
+        *path = taken == oe::OverflowAppender::Path::Document ? ConcurrentAppender::Path::Primary
+                : taken == oe::OverflowAppender::Path::Page   ? ConcurrentAppender::Path::Page
+                                                              : ConcurrentAppender::Path::NewPage;
+        return true;
     }
 
-    const ConcurrentAppender::Target &target;
-    mongoc_client_t *client;
-    mongoc_collection_t *primary = nullptr;
-    mongoc_collection_t *overflow = nullptr;
+    std::unique_ptr<oe::MongoConnection> connection;
+    std::unique_ptr<oe::OverflowAppender> appender;
 };
 
 } // namespace
@@ -200,7 +107,7 @@ bool ConcurrentAppender::appendNow(const QByteArray &id, Path *path)
 {
     oe::MongoRuntime::ensureInitialized();
     Session session(m_target);
-    if (!session.client) {
+    if (!session.valid()) {
         m_error = QStringLiteral("invalid URI");
         return false;
     }
@@ -218,7 +125,7 @@ bool ConcurrentAppender::appendNow(const QByteArray &id, Path *path)
 void ConcurrentAppender::run()
 {
     Session session(m_target);
-    if (!session.client) {
+    if (!session.valid()) {
         m_error = QStringLiteral("invalid URI");
         return;
     }

@@ -12,11 +12,10 @@
 #include <thread>
 #include <vector>
 
-// An application appending to outlier documents in its own thread, by the pattern's write
-// path (the seed texts): while a document has no flag, the element is pushed to it with an
-// update conditional on the flag being absent; once the flag is set, it goes to the last
-// overflow page, or starts the next page when that one is full (the unique (parent_id, page)
-// index turns a race for the next page into a duplicate-key error, and the append is retried).
+// An application appending to outlier documents in its own thread, by the product's write
+// path (OverflowAppender, what `codegen` writes): while a document has no flag (and does not
+// hold exactly `keep` elements) the element is pushed into it; once the flag is set, one atomic
+// update counts it and names its overflow slot, and it goes to the page that slot falls in.
 // Records every element it appended, per document and in order, and which path each took
 // while the migration was running.
 class ConcurrentAppender
@@ -26,6 +25,8 @@ public:
     {
         QString uri, database, collection, overflow, field, flag;
         int pageSize = 0;
+        QString count; // empty: the split's default, <field>_count
+        int keep = 0;
     };
     enum class Path
     {

@@ -1,9 +1,10 @@
 // The generated application code, run for real: for each language, its official driver (from
 // npm, PyPI, the Go module proxy, Maven Central, Debian) runs the snippet `codegen` writes
 // (compiled warning-free where the language compiles)
-// against the FerretDB test server, on documents the CLI has just split. Appends past the
-// threshold land in the right pages with the flag and counters right, and the read path
-// returns every element exactly once, in order (whole and by range).
+// against mongod, on documents the CLI has just split. Appends past the threshold land in the
+// right pages with the flag and counters right, and the read path returns every element
+// exactly once, in order (whole and by range); four writers racing on one document lose
+// nothing and keep every page full but the last.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CodeGenerator.h"
@@ -15,6 +16,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <memory>
 
 using namespace oe;
 
@@ -50,6 +53,21 @@ QList<int> pageSizes(const std::map<QByteArray, QByteArray> &pages, const char *
         out << it.value();
     }
     return out;
+}
+
+// How many operations the profiler recorded on `ns` of the kind `filter` (extended JSON, e.g.
+// {"op": "query"}); -1 when it could not be read.
+std::int64_t profiled(const QString &uri, const QString &db, const QString &ns,
+                      const QString &filter)
+{
+    QString error;
+    QByteArray reply;
+    const QString query = QStringLiteral("{\"count\": \"system.profile\", \"query\": {\"$and\": "
+                                         "[{\"ns\": \"%1\"}, %2]}}")
+                              .arg(ns, filter);
+    if (!fixtures::command(uri, db, query.toUtf8(), &error, &reply))
+        return -1;
+    return fixtures::numberOf(reply, QStringLiteral("n"));
 }
 
 } // namespace
@@ -108,13 +126,21 @@ class TestCodegen : public QObject
         return out;
     }
 
-    // Runs the language's harness on `snippet` with `script` on its standard input.
-    QString runHarness(CodeLanguage language, const QString &snippet, const QString &script)
+    // The language's harness for `snippet`, compiled where the language compiles: how to
+    // start it.
+    struct Harness
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        QString program;
+        QString program, workingDirectory;
         QStringList args;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    };
+
+    Harness prepareHarness(CodeLanguage language, const QString &snippet)
+    {
+        Harness h;
+        QProcessEnvironment &env = h.env;
+        QString &program = h.program;
+        QStringList &args = h.args;
         switch (language) {
         case CodeLanguage::JavaScript:
             env.insert(QStringLiteral("NODE_PATH"),
@@ -189,24 +215,52 @@ class TestCodegen : public QObject
                             "snippet.CreateOverflowIndexComments, snippet.AppendComments, "
                             "snippet.ReadComments, snippet.ReadAllComments}}\n") < 0)
                 qFatal("cannot write cases.go");
+            cases.close();
             env.insert(QStringLiteral("GOFLAGS"), QStringLiteral("-mod=mod"));
-            p.setWorkingDirectory(module);
-            program = QStringLiteral("go");
-            args = {QStringLiteral("run"), QStringLiteral("."), m_uri, m_db};
+            QProcess go;
+            go.setProcessEnvironment(env);
+            go.setWorkingDirectory(module);
+            go.start(QStringLiteral("go"), {QStringLiteral("build"), QStringLiteral("-o"),
+                                            QStringLiteral("harness"), QStringLiteral(".")});
+            if (!go.waitForFinished(600000) || go.exitCode() != 0)
+                qWarning("go build failed: %s", go.readAllStandardError().constData());
+            program = module + QStringLiteral("/harness");
+            args = {m_uri, m_db};
             break;
         }
         default:
             qFatal("no harness for %s", qPrintable(codelanguage::name(language)));
         }
-        p.setProcessEnvironment(env);
-        p.start(program, args);
-        p.write(script.toUtf8());
-        p.closeWriteChannel();
-        if (!p.waitForFinished(600000))
+        return h;
+    }
+
+    // Starts a prepared harness with `script` on its standard input.
+    static void start(const Harness &h, QProcess *p, const QString &script)
+    {
+        p->setProcessEnvironment(h.env);
+        if (!h.workingDirectory.isEmpty())
+            p->setWorkingDirectory(h.workingDirectory);
+        p->start(h.program, h.args);
+        p->write(script.toUtf8());
+        p->closeWriteChannel();
+    }
+
+    // Waits for a started harness: its standard output.
+    static QString finish(QProcess *p)
+    {
+        if (!p->waitForFinished(600000))
             qFatal("harness hung");
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-            qWarning("harness failed: %s", p.readAllStandardError().constData());
-        return QString::fromUtf8(p.readAllStandardOutput());
+        if (p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0)
+            qWarning("harness failed: %s", p->readAllStandardError().constData());
+        return QString::fromUtf8(p->readAllStandardOutput());
+    }
+
+    // Runs the language's harness on `snippet` with `script` on its standard input.
+    QString runHarness(CodeLanguage language, const QString &snippet, const QString &script)
+    {
+        QProcess p;
+        start(prepareHarness(language, snippet), &p, script);
+        return finish(&p);
     }
 
     // Compiles (or, for scripts, parses) `code` in `dir`; the compiler's complaint, or empty.
@@ -421,6 +475,91 @@ private slots:
                  std::int64_t(2));
         QCOMPARE(fixtures::numberOf(docs.at(idOf("Q")), QStringLiteral("n_pages")),
                  std::int64_t(1));
+    }
+
+    void concurrentWritersLoseNothing_data() { appendsAndReadsOnTheServer_data(); }
+
+    // Four processes append 40 elements each to one split document at once (keep 5, pages of
+    // 4): every element is there once, each writer's in its own order, every page full but
+    // the last, the count the total and the page count the pages.
+    void concurrentWritersLoseNothing()
+    {
+        QFETCH(int, language);
+        const auto lang = CodeLanguage(language);
+        const QString collection = QStringLiteral("race_") + codelanguage::name(lang);
+        loadAndSplit(collection,
+                     {QStringLiteral("{\"_id\": \"A\", \"comments\": [%1]}").arg(items(1, 7))}, 5);
+        const Harness harness = prepareHarness(lang, generate(lang, collection, 5));
+        // Every operation on the database profiled while they run (their collection is this
+        // language's alone), into a profile collection large enough for all (its default of
+        // 1 MB keeps a few hundred).
+        QString error;
+        fixtures::command(m_uri, m_db, "{\"drop\": \"system.profile\"}", &error);
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   "{\"create\": \"system.profile\", \"capped\": true, "
+                                   "\"size\": 67108864}",
+                                   &error) &&
+                     fixtures::command(m_uri, m_db, "{\"profile\": 2}", &error),
+                 qPrintable(error));
+        constexpr int kWriters = 4, kEach = 40;
+        std::vector<std::unique_ptr<QProcess>> writers;
+        for (int w = 1; w <= kWriters; ++w) {
+            QString script = w == 1 ? QStringLiteral("index\n") : QString();
+            for (int i = 1; i <= kEach; ++i)
+                script += QStringLiteral("append A %1\n").arg(w * 1000 + i);
+            writers.push_back(std::make_unique<QProcess>());
+            start(harness, writers.back().get(), script);
+        }
+        for (auto &p : writers) {
+            finish(p.get());
+            QCOMPARE(p->exitCode(), 0);
+        }
+        QVERIFY2(fixtures::command(m_uri, m_db, "{\"profile\": 0}", &error), qPrintable(error));
+        // Two round trips an append: one findAndModify of the document, one update of a page
+        // (a lost race to open a page retries its update); nothing read.
+        const QString ns = m_db + QLatin1Char('.') + collection;
+        QCOMPARE(profiled(m_uri, m_db, ns,
+                          QStringLiteral("{\"command.findAndModify\": {\"$exists\": true}}")),
+                 std::int64_t(kWriters * kEach));
+        QCOMPARE(profiled(m_uri, m_db, ns, QStringLiteral("{\"op\": {\"$ne\": \"command\"}}")),
+                 std::int64_t(0));
+        const std::int64_t pageWrites = profiled(m_uri, m_db, ns + QStringLiteral("_overflow"),
+                                                 QStringLiteral("{\"op\": \"update\"}"));
+        QVERIFY2(pageWrites >= kWriters * kEach && pageWrites <= kWriters * kEach + kWriters * 3,
+                 qPrintable(QString::number(pageWrites)));
+        QCOMPARE(profiled(m_uri, m_db, ns + QStringLiteral("_overflow"),
+                          QStringLiteral("{\"op\": \"query\"}")),
+                 std::int64_t(0));
+        QProcess reader;
+        start(harness, &reader, QStringLiteral("all A\n"));
+        const QString out = finish(&reader).trimmed();
+        QVERIFY2(out.startsWith(QStringLiteral("A: ")), qPrintable(out));
+        const QStringList numbers = out.mid(3).split(QLatin1Char(','));
+        QCOMPARE(numbers.size(), 7 + kWriters * kEach);
+        QMap<int, QList<int>> byWriter;
+        for (qsizetype i = 0; i < numbers.size(); ++i) {
+            const int n = numbers[i].toInt();
+            if (i < 7)
+                QCOMPARE(n, int(i) + 1);
+            else
+                byWriter[n / 1000] << n % 1000;
+        }
+        QList<int> inOrder;
+        for (int i = 1; i <= kEach; ++i)
+            inOrder << i;
+        for (int w = 1; w <= kWriters; ++w)
+            QCOMPARE(byWriter.value(w), inOrder);
+        const auto docs = fixtures::readCollection(m_uri, m_db, collection);
+        const auto pages =
+            fixtures::readCollection(m_uri, m_db, collection + QStringLiteral("_overflow"));
+        const QByteArray a = docs.at(idOf("A"));
+        const int total = 7 + kWriters * kEach, moved = total - 5;
+        QCOMPARE(fixtures::numberOf(a, QStringLiteral("n_comments")), std::int64_t(total));
+        QCOMPARE(fixtures::numberOf(a, QStringLiteral("n_pages")), std::int64_t((moved + 3) / 4));
+        QList<int> sizes(moved / 4, 4);
+        if (moved % 4)
+            sizes << moved % 4;
+        QCOMPARE(pageSizes(pages, "A"), sizes);
     }
 };
 

@@ -60,18 +60,19 @@ private slots:
         QTest::addColumn<QStringList>("pages");
         QTest::newRow("keep 3 of 8, pages of 2")
             << R"({"_id": 7, "a": [0, 1, 2, 3, 4, 5, 6, 7], "z": "end"})"
-            << "a" << 3 << 2 << R"({"_id":7,"a":[0,1,2],"z":"end","has_extras":true})"
+            << "a" << 3 << 2 << R"({"_id":7,"a":[0,1,2],"z":"end","has_extras":true,"a_count":8})"
             << utf8List({R"({"parent_id":7,"page":0,"a":[3,4]})",
                          R"({"parent_id":7,"page":1,"a":[5,6]})",
                          R"({"parent_id":7,"page":2,"a":[7]})"});
         QTest::newRow("keep 0 moves everything")
             << R"({"_id": "p", "comments": [{"t": "x"}, {"t": "y"}]})"
-            << "comments" << 0 << 10 << R"({"_id":"p","comments":[],"has_extras":true})"
+            << "comments" << 0 << 10
+            << R"({"_id":"p","comments":[],"has_extras":true,"comments_count":2})"
             << utf8List({R"({"parent_id":"p","page":0,"comments":[{"t":"x"},{"t":"y"}]})"});
         QTest::newRow("inside a sub-document")
             << R"({"_id": 1, "stats": {"n": 1, "history": [1, 2, 3], "m": 2}})"
             << "stats.history" << 1 << 5
-            << R"({"_id":1,"stats":{"n":1,"history":[1],"m":2},"has_extras":true})"
+            << R"({"_id":1,"stats":{"n":1,"history":[1],"m":2},"has_extras":true,"stats_history_count":3})"
             << utf8List({R"({"parent_id":1,"page":0,"history":[2,3]})"});
     }
     void splitsIntoPrimaryAndPages()

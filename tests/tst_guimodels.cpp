@@ -272,6 +272,9 @@ private slots:
         QCOMPARE(ref.settings.uri, settings.uri);
         QVERIFY(!ref.displayName().contains(QStringLiteral("s3cret")));
         QVERIFY(!ref.key().contains(QStringLiteral("s3cret")));
+        SourceRef unnamed = ref; // no connection name: no empty brackets
+        unnamed.connectionName.clear();
+        QCOMPARE(unnamed.displayName(), QStringLiteral("social.c2"));
 
         Catalog failed;
         failed.error = SourceError::io(QStringLiteral("db.example:27017"),

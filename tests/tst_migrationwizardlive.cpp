@@ -273,8 +273,9 @@ private slots:
 
         driveTo(wizard, MigrationWizard::VerifyPageId);
         auto *verify = qobject_cast<WizardVerifyPage *>(wizard.currentPage());
-        // Before a live rollback the user is told to stop the application's writes first.
-        QVERIFY2(verify->rollbackStatus()->text().contains(QStringLiteral("stop the application")),
+        // Before a live rollback the user is told which application code it is safe with.
+        QVERIFY2(verify->rollbackStatus()->text().contains(
+                     QStringLiteral("safe while the application appends with the write path")),
                  qPrintable(verify->rollbackStatus()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(
             verify->isComplete() && wizard.outcome(MigrationOutcome::Step::Verify).ok, 120000);
@@ -303,6 +304,11 @@ private slots:
                  qPrintable(verify->rollbackStatus()->text()));
         QVERIFY(fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection) ==
                 originals);
+        // Nothing left to roll back: the button stays off, even ticked again.
+        QVERIFY(!verify->rollbackButton()->isEnabled());
+        verify->rollbackConfirm()->setChecked(false);
+        verify->rollbackConfirm()->setChecked(true);
+        QVERIFY(!verify->rollbackButton()->isEnabled());
 
         // What the rollback left is said, and removed on request.
         QVERIFY(verify->leftovers()->isVisible());

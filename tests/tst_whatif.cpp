@@ -1,13 +1,14 @@
 // `outlier-explorer-cli whatif` against the real server: the table and whatif.csv for each
-// size; the scratch database gone afterwards, also after Ctrl-C, SIGTERM and SIGHUP; a named
-// scratch database that holds anything (even one empty collection with an index), or one of
-// the server's own (admin, config, local), refused before anything is written; one an earlier
-// run of the tool left behind taken and dropped; whatif.csv never written through a link, and
-// a failed write of it an error.
+// size, with the write path timed (slot counter on mongod, legacy and a warning on FerretDB); the
+// scratch database gone afterwards, also after Ctrl-C, SIGTERM and SIGHUP; a named scratch database
+// that holds anything (even one empty collection with an index), or one of the server's own (admin,
+// config, local), refused before anything is written; one an earlier run of the tool left behind
+// taken and dropped; whatif.csv never written through a link, and a failed write of it an error.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 
 #include <QDir>
 #include <QFile>
@@ -130,6 +131,14 @@ private slots:
         for (int row = 0; row < 2; ++row)
             for (const char *column : {"unbounded_ms_mean", "split_ms_mean", "speedup"})
                 QVERIFY2(cell(csv, row, QString::fromLatin1(column)).toDouble() > 0, column);
+        // The write path timed: the slot counter on mongod; on FerretDB, which refuses update
+        // pipelines, the legacy one, and a warning says so.
+        const bool ferret = fixtures::LiveServer::open().isFerretDb();
+        for (int row = 0; row < 2; ++row)
+            QCOMPARE(cell(csv, row, QStringLiteral("write_path")),
+                     ferret ? QStringLiteral("legacy") : QStringLiteral("slot-counter"));
+        QCOMPARE(r.err.contains(QStringLiteral("warning: the server refused an update pipeline")),
+                 ferret);
         // 300 elements of 100 bytes and the document around them.
         QVERIFY(cell(csv, 1, QStringLiteral("document_bytes")).toLongLong() > 30000);
         const QString scratch = scratchOf(r.err);

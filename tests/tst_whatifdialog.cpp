@@ -1,7 +1,9 @@
-// Analysis → What if… against the real FerretDB server: each size's row in the table and on
-// the chart as it is measured, the CSV export equal to whatif.csv's columns, Stop ending a run
-// with the scratch database dropped.
+// Analysis → What if… against the real server (mongod and FerretDB): each size's row in the
+// table and on the chart as it is measured, the CSV export equal to whatif.csv's columns, the
+// legacy write path said where the server has no update pipelines (FerretDB), Stop ending a
+// run with the scratch database dropped.
 #include "LiveDocuments.h"
+#include "LiveServer.h"
 #include "WhatIfDialog.h"
 
 #include <QLabel>
@@ -43,6 +45,8 @@ private slots:
         QCOMPARE(dialog.chart()->graph(0)->dataCount(), 2);
         QCOMPARE(dialog.chart()->graph(1)->dataCount(), 2);
         QVERIFY(dialog.rows()[1].unboundedMeanMs > 0 && dialog.rows()[1].splitMeanMs > 0);
+        QCOMPARE(dialog.status()->text().contains(QStringLiteral("legacy write path")),
+                 fixtures::LiveServer::open().isFerretDb());
         const QString csv = m_dir.filePath(QStringLiteral("whatif.csv"));
         QVERIFY(dialog.exportCsv(csv));
         QFile f(csv);

@@ -20,6 +20,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -188,7 +190,14 @@ void WhatIfDialog::done(bool ok, const QString &message)
     m_run->setEnabled(true);
     m_stop->setEnabled(false);
     m_export->setEnabled(!m_rows.empty());
-    m_status->setText(ok ? message : tr("Stopped: %1").arg(message));
+    const bool legacy = std::any_of(m_rows.begin(), m_rows.end(),
+                                    [](const WhatIfRow &r) { return r.legacyWritePath; });
+    const QString note =
+        legacy ? tr(" The server refused an update pipeline, so the split append is the legacy "
+                    "write path (four round trips, not safe against concurrent writers on this "
+                    "server).")
+               : QString();
+    m_status->setText((ok ? message : tr("Stopped: %1").arg(message)) + note);
     emit finished(ok, message);
 }
 

@@ -31,7 +31,7 @@ WizardLayoutPage::WizardLayoutPage(MigrationWizard *wizard)
     m_presetNote->setWordWrap(true);
     m_pageSize->setRange(1, 1000000);
     m_pageSize->setGroupSeparatorShown(true);
-    m_count->setPlaceholderText(tr("optional, e.g. activityCount"));
+    m_count->setPlaceholderText(tr("default <field>_count; the write path's slot counter"));
     m_pages->setPlaceholderText(tr("optional, e.g. overflowPages"));
     m_items->setPlaceholderText(tr("the array's own name"));
     m_problems->setWordWrap(true);

@@ -65,7 +65,7 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
         emit completeChanged();
     });
     connect(m_confirm, &QCheckBox::toggled, this,
-            [this](bool on) { m_rollback->setEnabled(on && !m_busy); });
+            [this](bool on) { m_rollback->setEnabled(on && !m_busy && !m_rolledBack); });
     connect(m_rollback, &QPushButton::clicked, this, &WizardVerifyPage::startRollback);
     connect(m_wizard->runner(), &MigrationRunner::finished, this, &WizardVerifyPage::finished);
     connect(m_wizard->runner(), &MigrationRunner::progressed, this,
@@ -76,12 +76,15 @@ void WizardVerifyPage::initializePage()
 {
     m_details->clear();
     m_rollbackBar->hide();
-    // A live rollback is not safe against the application's concurrent page writes yet.
-    m_rollbackStatus->setText(m_wizard->isLive()
-                                  ? tr("Before rolling back, stop the application's writes to "
-                                       "this collection: an element written to a page during "
-                                       "the rollback may come back out of order or be lost.")
-                                  : QString());
+    m_rolledBack = false;
+    // The write path's slot counter fences a live rollback; older application code does not.
+    m_rollbackStatus->setText(
+        m_wizard->isLive()
+            ? tr("The rollback is safe while the application appends with the write path "
+                 "Outlier Explorer generates (each write-back is guarded by its slot counter). "
+                 "Application code from before that should stop writing to this collection "
+                 "first. Afterwards, the application appends with a plain $push again.")
+            : QString());
     if (m_wizard->dryRun()) {
         m_summary->setText(tr("Dry run: nothing was written, so there is nothing to verify."));
         m_confirm->hide();
@@ -107,16 +110,17 @@ void WizardVerifyPage::finished(const MigrationOutcome &outcome)
 {
     if (outcome.step == MigrationOutcome::Step::Verify)
         showVerify(outcome);
-    else if (outcome.step == MigrationOutcome::Step::Rollback)
+    else if (outcome.step == MigrationOutcome::Step::Rollback) {
         showRollback(outcome);
-    else if (outcome.step == MigrationOutcome::Step::RemoveLeftovers)
+        m_rolledBack = outcome.ok;
+    } else if (outcome.step == MigrationOutcome::Step::RemoveLeftovers)
         showRemoved(outcome);
     else
         return;
     m_wizard->recordOutcome(outcome);
     m_busy = false;
     m_rollingBack = false;
-    m_rollback->setEnabled(m_confirm->isChecked());
+    m_rollback->setEnabled(m_confirm->isChecked() && !m_rolledBack);
     emit completeChanged();
 }
 

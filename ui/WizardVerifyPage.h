@@ -56,6 +56,7 @@ private:
     std::uint64_t m_rollbackTotal = 0; // documents the rollback restores
     bool m_busy = false;
     bool m_rollingBack = false;
+    bool m_rolledBack = false; // a rollback finished: nothing left to roll back
 };
 
 } // namespace oe

@@ -37,7 +37,9 @@ void addLayoutOptions(QCommandLineParser &parser)
         {QStringLiteral("items-field"), QStringLiteral("Default: the array's name."),
          QStringLiteral("F")},
         {QStringLiteral("flag-field"), QStringLiteral("Default has_extras."), QStringLiteral("F")},
-        {QStringLiteral("count-field"), QStringLiteral("Optional: the total length."),
+        {QStringLiteral("count-field"),
+         QStringLiteral("The total length, also the write path's slot counter. "
+                        "Default <field>_count."),
          QStringLiteral("F")},
         {QStringLiteral("pages-field"), QStringLiteral("Optional: the number of pages."),
          QStringLiteral("F")},

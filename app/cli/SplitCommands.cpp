@@ -372,9 +372,10 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
         return cli::fail(ExitUsage,
                          QStringLiteral("rollback writes to the cluster: add --yes to confirm"));
     if (session.isLive())
-        std::printf("note: stop the application's writes to this collection while it rolls "
-                    "back: an element written to a page during the rollback may come back out "
-                    "of order or be lost\n");
+        std::printf("note: safe while the application appends with the generated write path "
+                    "(its slot counter guards each write-back); older application code should "
+                    "stop writing to this collection first, and afterwards the application "
+                    "appends with a plain $push again\n");
     oe::VerifyReport report;
     oe::MigrationProgress progress;
     QStringList written;

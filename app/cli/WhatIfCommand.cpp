@@ -5,8 +5,10 @@
 #include "WhatIfBenchmark.h"
 
 #include <QDir>
+
 #include <QLocale>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -130,6 +132,11 @@ int run(const QStringList &arguments)
                                                          "was dropped"));
     if (!ok)
         return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (std::any_of(rows.begin(), rows.end(),
+                    [](const oe::WhatIfRow &r) { return r.legacyWritePath; }))
+        std::fprintf(stderr, "warning: the server refused an update pipeline, so the split "
+                             "append is the legacy write path (four round trips, not safe "
+                             "against concurrent writers on this server)\n");
     return writeCsv(parser.value(QStringLiteral("out")), rows);
 }
 

@@ -14,7 +14,9 @@ QString SourceRef::displayName() const
     case Kind::Dump:
         return QFileInfo(dumpPath).fileName();
     case Kind::Collection:
-        return QStringLiteral("%1.%2 (%3)").arg(database, collection, connectionName);
+        return connectionName.isEmpty()
+                   ? QStringLiteral("%1.%2").arg(database, collection)
+                   : QStringLiteral("%1.%2 (%3)").arg(database, collection, connectionName);
     case Kind::None:
         break;
     }

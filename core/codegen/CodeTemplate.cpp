@@ -26,6 +26,11 @@ QHash<QString, QString> CodeTemplate::names(const SplitConfig &input, CodeLangua
         {QStringLiteral("flag"), literal(c.flagField)},
         {QStringLiteral("count"), literal(c.countField)},
         {QStringLiteral("pages"), literal(c.pagesField)},
+        // Field paths in update pipelines' expressions.
+        {QStringLiteral("fieldRef"), literal(QLatin1Char('$') + c.field)},
+        {QStringLiteral("flagRef"), literal(QLatin1Char('$') + c.flagField)},
+        {QStringLiteral("countRef"), literal(QLatin1Char('$') + c.countField)},
+        {QStringLiteral("pagesRef"), literal(QLatin1Char('$') + c.pagesField)},
         {QStringLiteral("fieldKeepLast"),
          literal(c.field + QLatin1Char('.') + QString::number(c.keep - 1))},
         {QStringLiteral("itemsPageLast"),

@@ -40,56 +40,57 @@ func CreateOverflowIndex{{Name}}(ctx context.Context, db *mongo.Database) error 
 }
 
 // Append{{Name}} is the write path: it appends item to the document's array, wherever it
-// belongs. One round trip while the document has room; past that, to its last page, opening
-// the next when full.
+// belongs, in at most two round trips. The first, one atomic update of the document, pushes
+// item into it while it has room (no flag, and not exactly Keep{{Name}} elements: one holding
+// more is an outlier the split has not reached yet, and grows in place until it does), or else
+// reserves the next overflow slot: it counts item in the count field (the total length) and
+// sets the flag{{andPages}}. The second pushes item to the page its slot falls in, opening
+// that page if it is the first. The server hands out each slot once, so concurrent writers
+// never collide. Needs MongoDB 4.2+ (an update pipeline); item goes in through $literal, never
+// evaluated. mongo.ErrNoDocuments when there is no such document.
 func Append{{Name}}(ctx context.Context, db *mongo.Database, id, item any) error {
-	docs, pages := db.Collection({{collection}}), db.Collection({{overflow}})
-	if Keep{{Name}} > 0 {
-		r, err := docs.UpdateOne(ctx,
-			bson.D{{Key: "_id", Value: id}, {Key: {{flag}}, Value: bson.D{{Key: "$ne", Value: true}}},
-				{Key: {{fieldKeepLast}}, Value: bson.D{{Key: "$exists", Value: false}}}},
-			bson.D{{Key: "$push", Value: bson.D{{Key: {{field}}, Value: item}}}})
-		if err != nil || r.MatchedCount == 1 {
-			return err
-		}
+	size := bson.D{{Key: "$size", Value: bson.D{{Key: "$ifNull", Value: bson.A{{{fieldRef}}, bson.A{}}}}}}
+	room := bson.D{{Key: "$and", Value: bson.A{
+		bson.D{{Key: "$ne", Value: bson.A{{{flagRef}}, true}}},
+		bson.D{{Key: "$ne", Value: bson.A{size, Keep{{Name}}}}},
+	}}}
+	pipeline := mongo.Pipeline{
+		bson.D{{Key: "$set", Value: bson.D{{Key: {{count}}, Value: bson.D{{Key: "$add", Value: bson.A{
+			bson.D{{Key: "$ifNull", Value: bson.A{{{countRef}}, size}}}, 1}}}}}}},
+		bson.D{{Key: "$set", Value: bson.D{
+			{Key: {{field}}, Value: bson.D{{Key: "$cond", Value: bson.A{room,
+				bson.D{{Key: "$concatArrays", Value: bson.A{
+					bson.D{{Key: "$ifNull", Value: bson.A{{{fieldRef}}, bson.A{}}}},
+					bson.A{bson.D{{Key: "$literal", Value: item}}}}}},
+				{{fieldRef}}}}}},
+			{Key: {{flag}}, Value: bson.D{{Key: "$cond", Value: bson.A{room, {{flagRef}}, true}}}},{{pagesSet}}
+		}}},
 	}
-	for {
-		var last bson.Raw
-		err := pages.FindOne(ctx, bson.D{{Key: {{link}}, Value: id}},
-			options.FindOne().SetSort(bson.D{{Key: {{page}}, Value: -1}}).
-				SetProjection(bson.D{{Key: {{page}}, Value: 1}})).Decode(&last)
-		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
-			return err
-		}
-		var page int64 // 0 when there is no page yet
-		if err == nil {
-			page, _ = last.Lookup({{page}}).AsInt64OK()
-		}
-		r, err := push{{Name}}Page(ctx, pages, id, page, item, err != nil)
-		if err == nil && r.MatchedCount == 0 && r.UpsertedCount == 0 {
-			page++ // the last page is full: open the next one
-			r, err = push{{Name}}Page(ctx, pages, id, page, item, true)
-		}
-		if mongo.IsDuplicateKeyError(err) {
-			continue // another writer opened that page first: go again
-		}
-		if err != nil {
-			return err
-		}
-{{opened}}		_, err = docs.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{ {{setCounters}} })
+	var doc bson.Raw
+	err := db.Collection({{collection}}).FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: id}}, pipeline,
+		options.FindOneAndUpdate().SetReturnDocument(options.After).
+			SetProjection(bson.D{{Key: {{count}}, Value: 1}, {Key: {{flag}}, Value: 1}})).Decode(&doc)
+	if err != nil {
 		return err
 	}
-}
-
-// push{{Name}}Page appends item to one page, only while it holds fewer than PageSize{{Name}}
-// elements (the filter fails once it is full).
-func push{{Name}}Page(ctx context.Context, pages *mongo.Collection, id any, page int64, item any,
-	upsert bool) (*mongo.UpdateResult, error) {
-	return pages.UpdateOne(ctx,
-		bson.D{{Key: {{link}}, Value: id}, {Key: {{page}}, Value: page},
-			{Key: {{itemsPageLast}}, Value: bson.D{{Key: "$exists", Value: false}}}},
-		bson.D{{Key: "$push", Value: bson.D{{Key: {{items}}, Value: item}}}},
-		options.UpdateOne().SetUpsert(upsert))
+	if flag, _ := doc.Lookup({{flag}}).BooleanOK(); !flag {
+		return nil // it went into the document
+	}
+	count, ok := doc.Lookup({{count}}).AsInt64OK()
+	if !ok {
+		return errors.New("Append{{Name}}: the count is not a number")
+	}
+	slot := count - Keep{{Name}} - 1 // its position among the overflow elements
+	for attempt := 0; ; attempt++ {
+		_, err = db.Collection({{overflow}}).UpdateOne(ctx,
+			bson.D{{Key: {{link}}, Value: id}, {Key: {{page}}, Value: slot / PageSize{{Name}}}},
+			bson.D{{Key: "$push", Value: bson.D{{Key: {{items}}, Value: item}}}},
+			options.UpdateOne().SetUpsert(true))
+		// Two writers opening one page: the loser finds it there on the next try.
+		if !mongo.IsDuplicateKeyError(err) || attempt == 2 {
+			return err
+		}
+	}
 }
 
 // Read{{Name}} is the read path: count elements (all when count < 0) from position start (0
@@ -159,25 +160,32 @@ QString GoSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Go);
-    QStringList counters{QStringLiteral("{Key: \"$set\", Value: bson.D{{Key: %1, Value: true}}}")
-                             .arg(names.value(QStringLiteral("flag")))};
-    if (!c.countField.isEmpty())
-        counters << QStringLiteral("{Key: \"$inc\", Value: bson.D{{Key: %1, Value: added}}}")
-                        .arg(names.value(QStringLiteral("count")));
-    if (!c.pagesField.isEmpty())
-        counters << QStringLiteral("{Key: \"$max\", Value: bson.D{{Key: %1, Value: page + 1}}}")
-                        .arg(names.value(QStringLiteral("pages")));
-    names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
-    names.insert(QStringLiteral("opened"),
-                 c.countField.isEmpty()
-                     ? QString()
-                     : QStringLiteral("\t\t// Whoever opened page 0 also counts the Keep elements "
-                                      "in the document.\n"
-                                      "\t\tadded := int64(1)\n"
-                                      "\t\tif r.UpsertedCount == 1 && page == 0 {\n"
-                                      "\t\t\tadded += Keep%1\n"
-                                      "\t\t}\n")
-                           .arg(names.value(QStringLiteral("Name"))));
+    names.insert(QStringLiteral("andPages"),
+                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
+    const auto d = [](const char *op, const QString &value) {
+        return QStringLiteral("bson.D{{Key: \"%1\", Value: %2}}").arg(QLatin1String(op), value);
+    };
+    const auto a = [](const QStringList &items) {
+        return QStringLiteral("bson.A{%1}").arg(items.join(QStringLiteral(", ")));
+    };
+    const QString name = names.value(QStringLiteral("Name"));
+    const QString pagesRef = names.value(QStringLiteral("pagesRef"));
+    const QString lastPage =
+        d("$toLong",
+          d("$add", a({QStringLiteral("1"),
+                       d("$floor", d("$divide",
+                                     a({d("$subtract", a({names.value(QStringLiteral("countRef")),
+                                                          QStringLiteral("Keep%1 + 1").arg(name)})),
+                                        QStringLiteral("PageSize%1").arg(name)})))})));
+    names.insert(
+        QStringLiteral("pagesSet"),
+        c.pagesField.isEmpty()
+            ? QString()
+            : QStringLiteral("\n\t\t\t{Key: %1, Value: %2},")
+                  .arg(names.value(QStringLiteral("pages")),
+                       d("$cond", a({QStringLiteral("room"), pagesRef,
+                                     d("$max", a({d("$ifNull", a({pagesRef, QStringLiteral("0")})),
+                                                  lastPage}))}))));
     names.insert(
         QStringLiteral("package"),
         CodeIdentifier::derive(c.collection, CodeIdentifier::Style::Lower, CodeLanguage::Go));

@@ -14,26 +14,21 @@ constexpr const char *kTemplate =
 // Java with the official sync driver: org.mongodb:mongodb-driver-sync
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
-import static com.mongodb.client.model.Filters.exists;
 import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.lte;
-import static com.mongodb.client.model.Filters.ne;
-import static com.mongodb.client.model.Updates.combine;
-import static com.mongodb.client.model.Updates.inc;
-import static com.mongodb.client.model.Updates.max;
 import static com.mongodb.client.model.Updates.push;
-import static com.mongodb.client.model.Updates.set;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOptions;
-import com.mongodb.client.result.UpdateResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.Document;
@@ -52,48 +47,54 @@ public final class {{Name}}Access {
                 new IndexOptions().unique(true));
     }
 
-    /** Write path: appends item to the document's array, wherever it belongs. One round trip
-     *  while the document has room; past that, to its last page, opening the next when full. */
+    /** Write path: appends item to the document's array, wherever it belongs, in at most two
+     *  round trips. The first, one atomic update of the document, pushes item into it while it
+     *  has room (no flag, and not exactly KEEP elements: one holding more is an outlier the
+     *  split has not reached yet, and grows in place until it does), or else reserves the next
+     *  overflow slot: it counts item in {{countDoc}} (the total length) and sets the
+     *  flag{{andPages}}. The second pushes item to the page its slot falls in, opening that
+     *  page if it is the first. The server hands out each slot once, so concurrent writers
+     *  never collide. Needs MongoDB 4.2+ (an update pipeline); item goes in through $literal,
+     *  never evaluated. */
     public static void append(MongoDatabase db, Object id, Object item) {
-        MongoCollection<Document> docs = db.getCollection({{collection}});
-        MongoCollection<Document> pages = db.getCollection({{overflow}});
-        if (KEEP > 0) {
-            UpdateResult r = docs.updateOne(
-                    and(eq("_id", id), ne({{flag}}, true), exists({{fieldKeepLast}}, false)),
-                    push({{field}}, item));
-            if (r.getMatchedCount() == 1) {
-                return;
-            }
+        Document size = new Document("$size",
+                new Document("$ifNull", List.of({{fieldRef}}, List.of())));
+        Document room = new Document("$and", List.of(
+                new Document("$ne", List.of({{flagRef}}, true)),
+                new Document("$ne", List.of(size, KEEP))));
+        List<Bson> pipeline = List.of(
+                new Document("$set", new Document({{count}}, new Document("$add", List.of(
+                        new Document("$ifNull", List.of({{countRef}}, size)), 1)))),
+                new Document("$set", new Document({{field}}, new Document("$cond", List.of(room,
+                        new Document("$concatArrays", List.of(
+                                new Document("$ifNull", List.of({{fieldRef}}, List.of())),
+                                List.of(new Document("$literal", item)))),
+                        {{fieldRef}})))
+                        .append({{flag}}, new Document("$cond", List.of(room, {{flagRef}}, true))){{pagesSet}}));
+        Document doc = db.getCollection({{collection}}).findOneAndUpdate(eq("_id", id), pipeline,
+                new FindOneAndUpdateOptions().projection(Projections.include({{count}}, {{flag}}))
+                        .returnDocument(ReturnDocument.AFTER));
+        if (doc == null) {
+            throw new IllegalArgumentException("append: no such document");
         }
-        while (true) {
-            Document last = pages.find(eq({{link}}, id)).sort(Sorts.descending({{page}}))
-                    .projection(Projections.include({{page}})).first();
-            long page = last == null ? 0 : last.get({{page}}, Number.class).longValue();
+        if (!Boolean.TRUE.equals(doc.get({{flag}}))) {
+            return; // it went into the document
+        }
+        long slot = doc.get({{count}}, Number.class).longValue() - KEEP - 1;
+        for (int attempt = 0; ; attempt++) {
             try {
-                UpdateResult r = pushToPage(pages, id, page, item, last == null);
-                if (r.getMatchedCount() == 0 && r.getUpsertedId() == null) {
-                    page += 1; // the last page is full: open the next one
-                    r = pushToPage(pages, id, page, item, true);
-                }
-{{opened}}                docs.updateOne(eq("_id", id), combine({{setCounters}}));
+                // A plain document as the filter: an upsert takes the new page's fields from it.
+                db.getCollection({{overflow}}).updateOne(
+                        new Document({{link}}, id).append({{page}}, slot / PAGE_SIZE),
+                        push({{items}}, item), new UpdateOptions().upsert(true));
                 return;
             } catch (MongoWriteException e) {
-                if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY) {
+                // Two writers opening one page: the loser finds it there on the next try.
+                if (e.getError().getCategory() != ErrorCategory.DUPLICATE_KEY || attempt == 2) {
                     throw e;
                 }
-                // another writer opened that page first: go again
             }
         }
-    }
-
-    /** Appends item to one page, only while it holds fewer than PAGE_SIZE elements (the
-     *  filter fails once it is full). */
-    private static UpdateResult pushToPage(MongoCollection<Document> pages, Object id, long page,
-                                           Object item, boolean upsert) {
-        // A plain document, not and(...): an upsert takes the new page's fields from it.
-        Document filter = new Document({{link}}, id).append({{page}}, page)
-                .append({{itemsPageLast}}, new Document("$exists", false));
-        return pages.updateOne(filter, push({{items}}, item), new UpdateOptions().upsert(upsert));
     }
 
     /** Read path: count elements (all when count is negative) from position start (0 is the
@@ -144,20 +145,25 @@ QString JavaSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Java);
-    QStringList counters{QStringLiteral("set(%1, true)").arg(names.value(QStringLiteral("flag")))};
-    if (!c.countField.isEmpty())
-        counters << QStringLiteral("inc(%1, opened ? KEEP + 1 : 1)")
-                        .arg(names.value(QStringLiteral("count")));
-    if (!c.pagesField.isEmpty())
-        counters << QStringLiteral("max(%1, page + 1)").arg(names.value(QStringLiteral("pages")));
-    names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
-    names.insert(QStringLiteral("opened"),
-                 c.countField.isEmpty()
-                     ? QString()
-                     : QStringLiteral("                // Whoever opened page 0 also counts the "
-                                      "KEEP elements in the document.\n"
-                                      "                boolean opened = r.getUpsertedId() != null "
-                                      "&& page == 0;\n"));
+    // In a Javadoc comment the name is shown as a literal whose "*/" cannot end the comment.
+    names.insert(QStringLiteral("countDoc"), QStringLiteral("the count field"));
+    names.insert(QStringLiteral("andPages"),
+                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
+    names.insert(
+        QStringLiteral("pagesSet"),
+        c.pagesField.isEmpty()
+            ? QString()
+            : QStringLiteral("\n                        .append(%1, new Document(\"$cond\", "
+                             "List.of(room, %2, new Document(\"$max\", List.of(\n                "
+                             "                new Document(\"$ifNull\", List.of(%2, 0L)), new "
+                             "Document(\"$toLong\",\n                                new "
+                             "Document(\"$add\", List.of(1L, new Document(\"$floor\", new "
+                             "Document(\"$divide\",\n                                        "
+                             "List.of(new Document(\"$subtract\", List.of(%3, KEEP + 1)), "
+                             "PAGE_SIZE)))))))))))")
+                  .arg(names.value(QStringLiteral("pages")),
+                       names.value(QStringLiteral("pagesRef")),
+                       names.value(QStringLiteral("countRef"))));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }
 

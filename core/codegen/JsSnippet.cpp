@@ -7,7 +7,6 @@ namespace oe {
 
 namespace {
 
-// {{setCounters}}: what the parent records on an append to a page.
 constexpr const char *kTemplate =
     R"(// Outlier pattern, as Outlier Explorer split it: the first {{keep}} elements of the array
 // {{field}} of the collection {{collection}} stay in the document; the rest live in
@@ -25,36 +24,38 @@ async function createOverflowIndex(db) {
   await db.collection({{overflow}}).createIndex({ [{{link}}]: 1, [{{page}}]: 1 }, { unique: true });
 }
 
-// Write path: appends `item` to the document's array, wherever it belongs. One round trip
-// while the document has room; past that, to its last page, opening the next when full.
+// Write path: appends `item` to the document's array, wherever it belongs, in at most two
+// round trips. The first, one atomic update of the document, pushes `item` into it while it
+// has room (no flag, and not exactly KEEP elements: one holding more is an outlier the split
+// has not reached yet, and grows in place until it does), or else reserves the next overflow
+// slot: it counts `item` in {{count}} (the total length) and sets the flag{{andPages}}.
+// The second pushes `item` to the page its slot falls in, opening that page if it is the
+// first. The server hands out each slot once, so concurrent writers never collide.
+// Needs MongoDB 4.2+ (an update pipeline); `item` goes in through $literal, never evaluated.
 async function append{{Name}}(db, id, item) {
-  const docs = db.collection({{collection}});
+  const size = { $size: { $ifNull: [{{fieldRef}}, []] } };
+  const room = { $and: [{ $ne: [{{flagRef}}, true] }, { $ne: [size, KEEP] }] };
+  const doc = await db.collection({{collection}}).findOneAndUpdate({ _id: id }, [
+    { $set: { [{{count}}]: { $add: [{ $ifNull: [{{countRef}}, size] }, 1] } } },
+    { $set: {
+      [{{field}}]: { $cond: [room,
+        { $concatArrays: [{ $ifNull: [{{fieldRef}}, []] }, [{ $literal: item }]] }, {{fieldRef}}] },
+      [{{flag}}]: { $cond: [room, {{flagRef}}, true] },{{pagesSet}}
+    } },
+  ], { projection: { [{{count}}]: 1, [{{flag}}]: 1 }, returnDocument: 'after',
+       includeResultMetadata: false });
+  if (!doc) throw new Error('append{{Name}}: no such document');
+  if (doc[{{flag}}] !== true) return; // it went into the document
+  const slot = Number(doc[{{count}}]) - KEEP - 1; // its position among the overflow elements
   const pages = db.collection({{overflow}});
-  if (KEEP > 0) {
-    const r = await docs.updateOne(
-      { _id: id, [{{flag}}]: { $ne: true }, [{{fieldKeepLast}}]: { $exists: false } },
-      { $push: { [{{field}}]: item } });
-    if (r.matchedCount === 1) return;
-  }
-  for (;;) {
-    const last = await pages.findOne({ [{{link}}]: id },
-                                     { sort: { [{{page}}]: -1 }, projection: { [{{page}}]: 1 } });
-    let page = last ? last[{{page}}] : 0;
+  for (let attempt = 0; ; attempt++) {
     try {
-      // Only into a page with room: the filter fails once it holds PAGE_SIZE elements.
-      let r = await pages.updateOne(
-        { [{{link}}]: id, [{{page}}]: page, [{{itemsPageLast}}]: { $exists: false } },
-        { $push: { [{{items}}]: item } }, { upsert: !last });
-      if (r.matchedCount === 0 && r.upsertedCount === 0) {
-        page += 1; // the last page is full: open the next one
-        r = await pages.updateOne(
-          { [{{link}}]: id, [{{page}}]: page, [{{itemsPageLast}}]: { $exists: false } },
-          { $push: { [{{items}}]: item } }, { upsert: true });
-      }
-{{opened}}      await docs.updateOne({ _id: id }, { {{setCounters}} });
+      await pages.updateOne({ [{{link}}]: id, [{{page}}]: Math.floor(slot / PAGE_SIZE) },
+                            { $push: { [{{items}}]: item } }, { upsert: true });
       return;
     } catch (e) {
-      if (e.code !== 11000) throw e; // another writer opened that page first: go again
+      // Two writers opening one page: the loser finds it there on the next try.
+      if (e.code !== 11000 || attempt === 2) throw e;
     }
   }
 }
@@ -96,22 +97,17 @@ QString JsSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::JavaScript);
-    QStringList counters{
-        QStringLiteral("$set: { [%1]: true }").arg(names.value(QStringLiteral("flag")))};
-    if (!c.countField.isEmpty())
-        counters << QStringLiteral("$inc: { [%1]: opened ? KEEP + 1 : 1 }")
-                        .arg(names.value(QStringLiteral("count")));
-    if (!c.pagesField.isEmpty())
-        counters
-            << QStringLiteral("$max: { [%1]: page + 1 }").arg(names.value(QStringLiteral("pages")));
-    names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
-    names.insert(
-        QStringLiteral("opened"),
-        c.countField.isEmpty()
-            ? QString()
-            : QStringLiteral("      // Whoever opened page 0 also counts the KEEP "
-                             "elements in the document.\n"
-                             "      const opened = r.upsertedCount === 1 && page === 0;\n"));
+    names.insert(QStringLiteral("andPages"),
+                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
+    names.insert(QStringLiteral("pagesSet"),
+                 c.pagesField.isEmpty()
+                     ? QString()
+                     : QStringLiteral("\n      [%1]: { $cond: [room, %2, { $max: [{ $ifNull: [%2, "
+                                      "0] },\n        { $toLong: { $add: [1, { $floor: { $divide: "
+                                      "[{ $subtract: [%3, KEEP + 1] }, PAGE_SIZE] } }] } }] }] },")
+                           .arg(names.value(QStringLiteral("pages")),
+                                names.value(QStringLiteral("pagesRef")),
+                                names.value(QStringLiteral("countRef"))));
     QString head = QStringLiteral("doc");
     for (const QString &part : c.pathSegments())
         head += QStringLiteral("?.[%1]").arg(CodeLiteral::javaScript(part));

@@ -13,7 +13,7 @@ constexpr const char *kTemplate =
 # the collection {{overflow}}, in pages of {{pageSize}} linked by {{link}} and
 # numbered by {{page}}; {{flag}} marks a split document.
 # Python with PyMongo: pip install pymongo
-from pymongo import ASCENDING, DESCENDING
+from pymongo import ASCENDING, ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
 KEEP = {{keep}}
@@ -27,33 +27,39 @@ def create_overflow_index(db):
 
 
 def append_{{name_}}(db, doc_id, item):
-    """Write path: appends `item` to the document's array, wherever it belongs. One round
-    trip while the document has room; past that, to its last page, opening the next when
-    full."""
-    docs, pages = db[{{collection}}], db[{{overflow}}]
-    if KEEP > 0:
-        r = docs.update_one(
-            {"_id": doc_id, {{flag}}: {"$ne": True}, {{fieldKeepLast}}: {"$exists": False}},
-            {"$push": {{{field}}: item}})
-        if r.matched_count == 1:
-            return
-    while True:
-        last = pages.find_one({{{link}}: doc_id}, {{{page}}: 1}, sort=[({{page}}, DESCENDING)])
-        page = last[{{page}}] if last else 0
+    """Write path: appends `item` to the document's array, wherever it belongs, in at most
+    two round trips. The first, one atomic update of the document, pushes `item` into it
+    while it has room (no flag, and not exactly KEEP elements: one holding more is an outlier
+    the split has not reached yet, and grows in place until it does), or else reserves the
+    next overflow slot: it counts `item` in {{count}} (the total length) and sets the
+    flag{{andPages}}. The second pushes `item` to the page its slot falls in, opening
+    that page if it is the first. The server hands out each slot once, so concurrent writers
+    never collide. Needs MongoDB 4.2+ (an update pipeline); `item` goes in through $literal,
+    never evaluated."""
+    size = {"$size": {"$ifNull": [{{fieldRef}}, []]}}
+    room = {"$and": [{"$ne": [{{flagRef}}, True]}, {"$ne": [size, KEEP]}]}
+    doc = db[{{collection}}].find_one_and_update({"_id": doc_id}, [
+        {"$set": {{{count}}: {"$add": [{"$ifNull": [{{countRef}}, size]}, 1]}}},
+        {"$set": {
+            {{field}}: {"$cond": [room, {"$concatArrays": [
+                {"$ifNull": [{{fieldRef}}, []]}, [{"$literal": item}]]}, {{fieldRef}}]},
+            {{flag}}: {"$cond": [room, {{flagRef}}, True]},{{pagesSet}}
+        }},
+    ], projection={{{count}}: 1, {{flag}}: 1}, return_document=ReturnDocument.AFTER)
+    if doc is None:
+        raise KeyError("append_{{name_}}: no such document")
+    if doc.get({{flag}}) is not True:
+        return  # it went into the document
+    slot = int(doc[{{count}}]) - KEEP - 1  # its position among the overflow elements
+    for attempt in range(3):
         try:
-            # Only into a page with room: the filter fails once it holds PAGE_SIZE elements.
-            r = pages.update_one(
-                {{{link}}: doc_id, {{page}}: page, {{itemsPageLast}}: {"$exists": False}},
-                {"$push": {{{items}}: item}}, upsert=last is None)
-            if r.matched_count == 0 and r.upserted_id is None:
-                page += 1  # the last page is full: open the next one
-                r = pages.update_one(
-                    {{{link}}: doc_id, {{page}}: page, {{itemsPageLast}}: {"$exists": False}},
-                    {"$push": {{{items}}: item}}, upsert=True)
+            db[{{overflow}}].update_one({{{link}}: doc_id, {{page}}: slot // PAGE_SIZE},
+                                        {"$push": {{{items}}: item}}, upsert=True)
+            return
         except DuplicateKeyError:
-            continue  # another writer opened that page first: go again
-{{opened}}        docs.update_one({"_id": doc_id}, {{{setCounters}}})
-        return
+            # Two writers opening one page: the loser finds it there on the next try.
+            if attempt == 2:
+                raise
 
 
 def read_{{name_}}(db, doc_id, start=0, count=None):
@@ -91,22 +97,19 @@ QString PythonSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Python);
-    QStringList counters{
-        QStringLiteral("\"$set\": {%1: True}").arg(names.value(QStringLiteral("flag")))};
-    if (!c.countField.isEmpty())
-        counters << QStringLiteral("\"$inc\": {%1: KEEP + 1 if opened else 1}")
-                        .arg(names.value(QStringLiteral("count")));
-    if (!c.pagesField.isEmpty())
-        counters
-            << QStringLiteral("\"$max\": {%1: page + 1}").arg(names.value(QStringLiteral("pages")));
-    names.insert(QStringLiteral("setCounters"), counters.join(QStringLiteral(", ")));
-    names.insert(
-        QStringLiteral("opened"),
-        c.countField.isEmpty()
-            ? QString()
-            : QStringLiteral("        # Whoever opened page 0 also counts the KEEP "
-                             "elements in the document.\n"
-                             "        opened = r.upserted_id is not None and page == 0\n"));
+    names.insert(QStringLiteral("andPages"),
+                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
+    names.insert(QStringLiteral("pagesSet"),
+                 c.pagesField.isEmpty()
+                     ? QString()
+                     : QStringLiteral("\n            %1: {\"$cond\": [room, %2, {\"$max\": [\n   "
+                                      "             {\"$ifNull\": [%2, 0]}, {\"$toLong\": "
+                                      "{\"$add\": [1, {\"$floor\": {\"$divide\": [\n          "
+                                      "          {\"$subtract\": [%3, KEEP + 1]}, "
+                                      "PAGE_SIZE]}}]}}]}]},")
+                           .arg(names.value(QStringLiteral("pages")),
+                                names.value(QStringLiteral("pagesRef")),
+                                names.value(QStringLiteral("countRef"))));
     const QStringList parts = c.pathSegments();
     QString head = QStringLiteral("doc");
     for (int i = 0; i < parts.size(); ++i)

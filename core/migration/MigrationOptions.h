@@ -20,6 +20,10 @@ struct MigrationOptions
     // write makes a trim's guard fail and the document be redone. Tests write there to prove
     // that deterministically; it must not throw.
     std::function<void(const std::vector<QByteArray> &ids)> beforeTrim;
+    // Rolling back: called with a round's documents being written back, after they and their
+    // pages were read and just before the write-backs (the window an application's append
+    // between its two round trips must not fall through). Tests only; must not throw.
+    std::function<void(const std::vector<QByteArray> &ids)> beforeRestore;
 };
 
 struct MigrationProgress

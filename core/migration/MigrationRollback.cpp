@@ -12,8 +12,10 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 
+#include <chrono>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace oe {
 
@@ -47,7 +49,44 @@ struct Round
     std::vector<QByteArray> orphans;          // pages of documents that are not split (any more)
     std::map<QByteArray, QByteArray> filters; // raw _id -> {_id, shard key} of the document
     std::vector<QByteArray> recheck;          // unflagged, given their late elements: look again
+    std::vector<QByteArray> inFlight; // flagged, its count not the elements stored: look again
 };
+
+// The count field's number, or -1 when the document has none (or not a number).
+std::int64_t countOf(const QByteArray &document, const SplitConfig &config)
+{
+    bson_t doc;
+    bson_iter_t it;
+    const QByteArray key = config.countField.toUtf8();
+    if (config.countField.isEmpty() || !CollectionOps::view(document, &doc) ||
+        !bson_iter_init_find_w_len(&it, &doc, key.constData(), int(key.size())) ||
+        !BSON_ITER_HOLDS_NUMBER(&it))
+        return -1;
+    return bson_iter_as_int64(&it);
+}
+
+// A guard that also holds the count field at the value read: the write path reserves an
+// overflow slot by incrementing it, so a restore can never miss an element on its way to a page.
+QByteArray withCount(const QByteArray &guard, const SplitConfig &config, const QByteArray &document)
+{
+    if (config.countField.isEmpty())
+        return guard;
+    const QByteArray count = DocumentSplitter::fieldValue(document, config.countField);
+    return migration::build([&](bson_t *d) {
+        bson_t g;
+        CollectionOps::view(guard, &g);
+        bson_concat(d, &g);
+        const QByteArray key = config.countField.toUtf8();
+        if (!count.isEmpty()) {
+            bsonraw::append(d, key.constData(), int(key.size()), count);
+        } else {
+            bson_t absent;
+            bson_append_document_begin(d, key.constData(), int(key.size()), &absent);
+            BSON_APPEND_BOOL(&absent, "$exists", false);
+            bson_append_document_end(d, &absent);
+        }
+    });
+}
 
 // {$push: {field: {$each: elements}}}
 QByteArray pushEach(const QString &field, const std::vector<QByteArray> &elements)
@@ -133,6 +172,8 @@ private:
                                              const std::vector<const JournalEntry *> &work,
                                              const std::set<QByteArray> &stillFlagged, int attempt,
                                              std::vector<QByteArray> *done);
+    bool awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
+                       int attempt, std::vector<const JournalEntry *> *again);
     bool restoreLateElements(const Round &round, const std::vector<QByteArray> &done);
     bool cleanUp(const Round &round, const std::vector<QByteArray> &done);
 
@@ -162,6 +203,8 @@ bool Rollback::batch(const std::vector<JournalEntry> &entries)
         for (const JournalEntry &e : current)
             plan(e, loaded, &round);
         std::set<QByteArray> stillFlagged;
+        if (options.beforeRestore && !round.restoring.empty())
+            options.beforeRestore(round.restoring);
         if (!source.bulk(round.restores, QStringLiteral("writing documents back"), error) ||
             !confirm(round, &stillFlagged))
             return false;
@@ -171,6 +214,8 @@ bool Rollback::batch(const std::vector<JournalEntry> &entries)
             for (const JournalEntry *e : work)
                 if (bsonraw::fromDocumentId(e->rawId) == id && attempt < options.maxRetries)
                     again.push_back(e);
+        if (!awaitInFlight(round, work, attempt, &again))
+            return false;
         work = again;
         if (!restoreLateElements(round, done) || !cleanUp(round, done) ||
             !journal.bulk(round.journalWrites, QStringLiteral("recording the rollback"), error))
@@ -192,6 +237,17 @@ void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Ro
     if (!flagged) {
         planUnflagged(e, present ? p->second : QByteArray(), pages, round);
         return;
+    }
+    if (const std::int64_t count = countOf(p->second, config); count >= 0) {
+        std::uint64_t stored = 0;
+        QByteArray last;
+        DocumentSplitter::arrayShape(p->second, config.field, &stored, &last);
+        for (const auto &page : pages)
+            stored += itemsIn(page, config);
+        if (std::uint64_t(count) != stored) { // an append between its two round trips
+            round->inFlight.push_back(id);
+            return;
+        }
     }
     ++progress->examined;
     if (!MigrationVerifier::check(p->second, pages, e, config, report)) {
@@ -226,9 +282,10 @@ void Rollback::plan(const JournalEntry &e, MigrationVerifier::Loaded &loaded, Ro
         else
             sets.push_back({field, value});
     }
-    round->restores.push_back({Write::Kind::UpdateOne,
-                               migration::guard(config, id, length, last, true, p->second),
-                               migration::setUnset(sets, unsets)});
+    round->restores.push_back(
+        {Write::Kind::UpdateOne,
+         withCount(migration::guard(config, id, length, last, true, p->second), config, p->second),
+         migration::setUnset(sets, unsets)});
     round->restoring.push_back(id);
     round->filters[id] = migration::byIdAndKey(config, id, p->second);
     for (const auto &page : pages)
@@ -282,6 +339,35 @@ void Rollback::planUnflagged(const JournalEntry &e, const QByteArray &document,
         break;
     }
     ++progress->skipped;
+}
+
+// Documents whose count is not the number of elements stored: an application's append is
+// between its two round trips (its slot taken, its element not yet on its page), or one died
+// there. Looked at again after a pause that doubles each time (10 ms up to 1 s); after
+// maxRetries they are named and left split, their pages kept.
+bool Rollback::awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
+                             int attempt, std::vector<const JournalEntry *> *again)
+{
+    if (round.inFlight.empty())
+        return true;
+    for (const QByteArray &id : round.inFlight)
+        for (const JournalEntry *e : work) {
+            if (bsonraw::fromDocumentId(e->rawId) != id)
+                continue;
+            if (attempt < options.maxRetries) {
+                again->push_back(e);
+                continue;
+            }
+            report->mismatch(QStringLiteral("%1: %2 does not equal the elements stored on every "
+                                            "attempt (an append interrupted between its two "
+                                            "round trips?); left split, its pages kept")
+                                 .arg(DocumentId::toRelaxedJson(e->rawId), config.countField));
+            ++progress->skipped;
+        }
+    if (attempt < options.maxRetries)
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(std::min(1000, 10 << std::min(attempt, 7))));
+    return true;
 }
 
 // Which write-backs took effect? The rest changed meanwhile (still flagged) and are retried.

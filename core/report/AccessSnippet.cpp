@@ -22,17 +22,20 @@ function read{{Name}}(id) {
   return items
 }
 
-// Write: append to the document while it holds fewer than {{keep}} elements and has
-// no overflow; otherwise to the last page (a new one every {{pageSize}} elements).
+// Write: one atomic update pushes into the document while it has room (no flag, not exactly
+// {{keep}} elements), else counts the element in {{count}} and flags it; the slot that count
+// names picks the page (a new one every {{pageSize}} elements). MongoDB 4.2+.
 function append{{Name}}(id, item) {
-  const r = db.getCollection({{collection}}).updateOne(
-    { _id: id, [{{flag}}]: { $ne: true }, $expr: { $lt: [{ $size: { $ifNull: [{{fieldPath}}, []] } }, {{keep}}] } },
-    { $push: { [{{field}}]: item } })
-  if (r.matchedCount === 1) return
-  const last = db.getCollection({{overflow}}).find({ [{{link}}]: id }).sort({ [{{page}}]: -1 }).limit(1).toArray()[0]
-  const page = !last ? 0 : last[{{items}}].length < {{pageSize}} ? last[{{page}}] : last[{{page}}] + 1
+  const size = { $size: { $ifNull: [{{fieldRef}}, []] } }
+  const room = { $and: [{ $ne: [{{flagRef}}, true] }, { $ne: [size, {{keep}}] }] }
+  const doc = db.getCollection({{collection}}).findOneAndUpdate({ _id: id }, [
+    { $set: { [{{count}}]: { $add: [{ $ifNull: [{{countRef}}, size] }, 1] } } },
+    { $set: { [{{field}}]: { $cond: [room, { $concatArrays: [{ $ifNull: [{{fieldRef}}, []] }, [{ $literal: item }]] }, {{fieldRef}}] },
+              [{{flag}}]: { $cond: [room, {{flagRef}}, true] }{{pagesSet}} } }
+  ], { projection: { [{{count}}]: 1, [{{flag}}]: 1 }, returnNewDocument: true })
+  if (!doc || doc[{{flag}}] !== true) return
+  const page = Math.floor((Number(doc[{{count}}]) - {{keep}} - 1) / {{pageSize}})
   db.getCollection({{overflow}}).updateOne({ [{{link}}]: id, [{{page}}]: page }, { $push: { [{{items}}]: item } }, { upsert: true })
-  db.getCollection({{collection}}).updateOne({ _id: id }, { $set: { [{{flag}}]: true }{{counters}} })
 }
 )";
 
@@ -42,18 +45,21 @@ QString AccessSnippet::mongosh(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Mongosh);
-    QString counters;
-    if (!c.countField.isEmpty())
-        counters += QStringLiteral(", $inc: { [%1]: 1 }").arg(names.value(QStringLiteral("count")));
-    if (!c.pagesField.isEmpty())
-        counters +=
-            QStringLiteral(", $max: { [%1]: page + 1 }").arg(names.value(QStringLiteral("pages")));
-    names.insert(QStringLiteral("counters"), counters);
+    names.insert(QStringLiteral("pagesSet"),
+                 c.pagesField.isEmpty()
+                     ? QString()
+                     : QStringLiteral(",\n              [%1]: { $cond: [room, %2, { $max: [{ "
+                                      "$ifNull: [%2, 0] }, { $toLong: { $add: [1, { $floor: { "
+                                      "$divide: [{ $subtract: [%3, %4] }, %5] } }] } }] }] }")
+                           .arg(names.value(QStringLiteral("pages")),
+                                names.value(QStringLiteral("pagesRef")),
+                                names.value(QStringLiteral("countRef")))
+                           .arg(c.keep + 1)
+                           .arg(c.pageSize));
     QString head = QStringLiteral("doc");
     for (const QString &part : c.pathSegments())
         head += QStringLiteral("?.[%1]").arg(CodeLiteral::javaScript(part));
     names.insert(QStringLiteral("headOf"), head);
-    names.insert(QStringLiteral("fieldPath"), CodeLiteral::javaScript(QLatin1Char('$') + c.field));
     return CodeTemplate::fill(QString::fromUtf8(kTemplate), names);
 }
 

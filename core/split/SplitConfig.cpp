@@ -39,6 +39,8 @@ SplitConfig SplitConfig::withDefaults() const
         c.overflowCollection = c.collection + QStringLiteral("_overflow");
     if (c.itemsField.isEmpty())
         c.itemsField = c.pathSegments().last();
+    if (c.countField.isEmpty() && !c.field.isEmpty())
+        c.countField = c.pathSegments().join(QLatin1Char('_')) + QStringLiteral("_count");
     return c;
 }
 

@@ -20,7 +20,9 @@ struct SplitConfig
     QString pageField = QStringLiteral("page");
     QString itemsField; // default: the array's own name
     QString flagField = QStringLiteral("has_extras");
-    QString countField; // optional: total length, like activityCount
+    // Total length, like activityCount; default <field>_count (dots as underscores). The
+    // write path reserves overflow slots with it, so a split always writes it.
+    QString countField;
     QString pagesField; // optional: number of pages, like overflowPages
     QString filter;     // optional extended JSON: only these documents
     // Set by the preflight from the cluster, never by the user: the fields of the collection's
@@ -32,7 +34,7 @@ struct SplitConfig
     // layout: it decides what a run accepts, not where elements go.
     bool strict = false;
 
-    // Fills the defaults that depend on other fields (overflow name, items field).
+    // Fills the defaults that depend on other fields (overflow name, items field, count field).
     SplitConfig withDefaults() const;
     // Empty when the configuration is usable, else every problem, one per entry.
     QStringList problems() const;

@@ -3,7 +3,7 @@
 #include "BsonDocument.h"
 #include "CsvWriter.h"
 #include "MongoConnection.h"
-#include "PatternAppender.h"
+#include "OverflowAppender.h"
 #include "ScratchDatabase.h"
 #include "WhatIfCalls.h"
 
@@ -52,9 +52,10 @@ void appendElements(bson_t *doc, const char *key, std::int64_t from, std::int64_
 class SizeRun
 {
 public:
-    SizeRun(WhatIfCalls &calls, const WhatIfOptions &o, int size, const std::atomic<bool> *cancel)
-        : calls(calls), o(o), size(size), cancel(cancel),
-          unbounded(QStringLiteral("unbounded_%1").arg(size)),
+    SizeRun(MongoConnection &connection, const QString &database, WhatIfCalls &calls,
+            const WhatIfOptions &o, int size, const std::atomic<bool> *cancel)
+        : connection(connection), database(database), calls(calls), o(o), size(size),
+          cancel(cancel), unbounded(QStringLiteral("unbounded_%1").arg(size)),
           split(QStringLiteral("split_%1").arg(size)),
           pages(QStringLiteral("split_%1_pages").arg(size))
     {
@@ -132,17 +133,34 @@ private:
         return true;
     }
 
+    SplitConfig layout() const
+    {
+        SplitConfig c;
+        c.collection = split;
+        c.overflowCollection = pages;
+        c.field = QStringLiteral("items");
+        c.keep = o.keep;
+        c.pageSize = o.pageSize;
+        c.countField = QStringLiteral("count");
+        c.pagesField = QStringLiteral("pages");
+        return c.withDefaults();
+    }
+
     bool timeSplit(SourceError *error)
     {
-        PatternAppender appender(calls, split, pages, o.keep, o.pageSize);
+        OverflowAppender appender(connection, database, layout());
+        const QByteArray id("\x12\x01\x00\x00\x00\x00\x00\x00\x00", 9); // int64 1
         for (int i = 0; i < o.ops && !cancelled(); ++i) {
-            const QByteArray e = WhatIfBenchmark::element(size + i, o.elementBytes);
+            const QByteArray e = QByteArray(1, '\x03') + // a document
+                                 WhatIfBenchmark::element(size + i, o.elementBytes);
             QElapsedTimer clock;
             clock.start();
-            if (!appender.append(1, e, error))
+            OverflowAppender::Path path;
+            if (!appender.append(id, e, &path, error))
                 return false;
             pattern.ms.push_back(double(clock.nsecsElapsed()) / 1e6);
         }
+        legacy = appender.protocol() == OverflowAppender::Protocol::Legacy;
         return true;
     }
 
@@ -152,15 +170,19 @@ private:
         row->unboundedMedianMs = plain.median();
         row->splitMeanMs = pattern.mean();
         row->splitMedianMs = pattern.median();
+        row->legacyWritePath = legacy;
         return !cancelled();
     }
 
+    MongoConnection &connection;
+    const QString &database;
     WhatIfCalls &calls;
     const WhatIfOptions &o;
     int size;
     const std::atomic<bool> *cancel;
     QString unbounded, split, pages;
     Timings plain, pattern;
+    bool legacy = false;
 };
 
 } // namespace
@@ -193,7 +215,7 @@ bool WhatIfBenchmark::run(const ConnectionSettings &settings, const WhatIfOption
     bool ok = true;
     for (const int size : options.sizes) {
         WhatIfRow row;
-        ok = SizeRun(calls, options, size, cancel).run(&row, error);
+        ok = SizeRun(*connection, db->name(), calls, options, size, cancel).run(&row, error);
         if (!ok)
             break;
         rows->push_back(row);
@@ -218,13 +240,14 @@ QByteArray WhatIfBenchmark::csv(const std::vector<WhatIfRow> &rows)
     CsvWriter out({QStringLiteral("elements"), QStringLiteral("document_bytes"),
                    QStringLiteral("unbounded_ms_mean"), QStringLiteral("unbounded_ms_median"),
                    QStringLiteral("split_ms_mean"), QStringLiteral("split_ms_median"),
-                   QStringLiteral("speedup")});
+                   QStringLiteral("speedup"), QStringLiteral("write_path")});
     for (const WhatIfRow &r : rows)
-        out.addRow(
-            {QString::number(r.elements), QString::number(r.documentBytes),
-             QString::number(r.unboundedMeanMs, 'f', 3),
-             QString::number(r.unboundedMedianMs, 'f', 3), QString::number(r.splitMeanMs, 'f', 3),
-             QString::number(r.splitMedianMs, 'f', 3), QString::number(r.speedup(), 'f', 2)});
+        out.addRow({QString::number(r.elements), QString::number(r.documentBytes),
+                    QString::number(r.unboundedMeanMs, 'f', 3),
+                    QString::number(r.unboundedMedianMs, 'f', 3),
+                    QString::number(r.splitMeanMs, 'f', 3),
+                    QString::number(r.splitMedianMs, 'f', 3), QString::number(r.speedup(), 'f', 2),
+                    r.legacyWritePath ? QStringLiteral("legacy") : QStringLiteral("slot-counter")});
     return out.bytes();
 }
 

@@ -120,6 +120,34 @@ bool WhatIfCalls::updateOne(const QString &collection, const QByteArray &filter,
     return true;
 }
 
+bool WhatIfCalls::findAndModify(const QString &collection, const QByteArray &filter,
+                                const QByteArray &pipeline, const QByteArray &projection,
+                                QByteArray *after, SourceError *error)
+{
+    BsonDocument cmd;
+    appendUtf8(cmd.get(), "findAndModify", collection);
+    appendDocument(cmd.get(), "query", filter);
+    bson_t stages;
+    if (view(pipeline, &stages))
+        bson_append_array(cmd.get(), "update", -1, &stages);
+    appendDocument(cmd.get(), "fields", projection);
+    BSON_APPEND_BOOL(cmd.get(), "new", true);
+    const QByteArray reply = run(cmd.bytes(), QStringLiteral("updating %1").arg(collection), error);
+    if (reply.isEmpty())
+        return false;
+    after->clear();
+    bson_t doc;
+    bson_iter_t it;
+    if (view(reply, &doc) && bson_iter_init_find(&it, &doc, "value") &&
+        BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        std::uint32_t length = 0;
+        const std::uint8_t *data = nullptr;
+        bson_iter_document(&it, &length, &data);
+        *after = QByteArray(reinterpret_cast<const char *>(data), qsizetype(length));
+    }
+    return true;
+}
+
 bool WhatIfCalls::findOne(const QString &collection, const QByteArray &filter,
                           const QByteArray &sort, const QByteArray &projection,
                           QByteArray *document, SourceError *error)

@@ -14,6 +14,9 @@ struct WhatIfRow
     double unboundedMedianMs = 0;
     double splitMeanMs = 0;
     double splitMedianMs = 0;
+    // The server refused update pipelines: the split figures are the four-round-trip legacy
+    // write path's (OverflowAppender).
+    bool legacyWritePath = false;
     double speedup() const { return splitMeanMs > 0 ? unboundedMeanMs / splitMeanMs : 0; }
 };
 

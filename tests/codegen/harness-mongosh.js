@@ -3,7 +3,7 @@
 // the call's arguments, at any depth. The stand-in holds document "A" with one element in the
 // array (at the path ARRAY, a JSON list of its parts), flagged by FLAG, and one page holding
 // two elements in ITEMS. Prints JSON: { calls: [{ collection, op, keys }], read: [n...] }.
-// Usage: node harness-mongosh.js SNIPPET '{"path": [...], "flag": F, "items": I}'
+// Usage: node harness-mongosh.js SNIPPET '{"path": [...], "flag": F, "count": C, "items": I}'
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -31,6 +31,11 @@ function collection(name) {
     createIndex: (...args) => record('createIndex', args),
     findOne: (...args) => { record('findOne', args); return doc; },
     updateOne: (...args) => { record('updateOne', args); return { matchedCount: 0 }; },
+    // The write path's first round trip: A is flagged, so the element takes an overflow slot.
+    findOneAndUpdate: (...args) => {
+      record('findOneAndUpdate', args);
+      return { [names.flag]: true, [names.count]: 2 };
+    },
     find: (...args) => {
       record('find', args);
       const cursor = {

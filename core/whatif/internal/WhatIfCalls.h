@@ -33,6 +33,11 @@ public:
                 SourceError *error);
     bool updateOne(const QString &collection, const QByteArray &filter, const QByteArray &update,
                    bool upsert, Update *result, SourceError *error);
+    // findAndModify with an update pipeline (`pipeline`: a BSON array's bytes), returning the
+    // document after the update with the projection's fields (empty when none matched).
+    bool findAndModify(const QString &collection, const QByteArray &filter,
+                       const QByteArray &pipeline, const QByteArray &projection,
+                       QByteArray *after, SourceError *error);
     // The first document the filter and sort find, with the projection's fields (empty when
     // none).
     bool findOne(const QString &collection, const QByteArray &filter, const QByteArray &sort,

@@ -4,7 +4,11 @@
 #include "DemoDataGenerator.h"
 #include "MainWindow.h"
 
+#include <QAbstractButton>
 #include <QDir>
+#include <QLabel>
+#include <QMap>
+#include <QRegularExpression>
 #include <QSignalSpy>
 
 namespace guifixtures {
@@ -69,6 +73,31 @@ void showConnecting(oe::MainWindow &window, const QString &uri)
     oe::ConnectionSettings settings;
     settings.uri = uri;
     window.addConnection(QStringLiteral("ferretdb"), settings);
+}
+
+QStringList mnemonicClashes(QWidget *window, const QStringList &more)
+{
+    static const QRegularExpression mnemonic(QStringLiteral("(?<!&)&([^&\\s])"));
+    QMap<QString, QStringList> owners;
+    const auto add = [&](const QString &text) {
+        const QRegularExpressionMatch m = mnemonic.match(text);
+        if (m.hasMatch())
+            owners[m.captured(1).toLower()] << text;
+    };
+    for (const QString &text : more)
+        add(text);
+    for (QAbstractButton *b : window->findChildren<QAbstractButton *>())
+        if (b->isVisible() && b->window() == window)
+            add(b->text());
+    for (QLabel *l : window->findChildren<QLabel *>())
+        if (l->isVisible() && l->buddy() && l->window() == window)
+            add(l->text());
+    QStringList clashes;
+    for (auto it = owners.cbegin(); it != owners.cend(); ++it)
+        if (it.value().size() > 1)
+            clashes << QStringLiteral("Alt+%1: %2")
+                           .arg(it.key(), it.value().join(QStringLiteral(", ")));
+    return clashes;
 }
 
 } // namespace guifixtures

@@ -19,17 +19,23 @@
 #include "SourceTreeModel.h"
 #include "SummaryCsv.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QDirIterator>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMap>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -472,6 +478,33 @@ private slots:
         QVERIFY(page.precisionText(QStringLiteral("Size p50")).isEmpty());
         QVERIFY(page.precisionText(QStringLiteral("Largest")).isEmpty());
         QVERIFY(!target->isVisibleTo(&page));
+    }
+
+    // Alt+letter reaches one thing: no two mnemonics of what is on screen together (the menu
+    // bar, the tabs, the visible buttons and labels of each tab in turn) share a letter.
+    // (Alt+A opened the Arrays tab instead of the Analysis menu; Alt+R pressed Run or Use
+    // recommended.)
+    void mnemonicsAreUniqueOnScreen()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runDemo(QStringLiteral("book_sales"));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->isApplied(), 10000);
+        QTabWidget *tabs = window.collectionView()->tabs();
+        for (int t = 0; t < tabs->count(); ++t) {
+            tabs->setCurrentIndex(t);
+            QStringList more;
+            for (QAction *menu : window.menuBar()->actions())
+                more << menu->text();
+            for (int k = 0; k < tabs->count(); ++k)
+                more << tabs->tabText(k);
+            const QStringList clashes = guifixtures::mnemonicClashes(&window, more);
+            QVERIFY2(clashes.isEmpty(), qPrintable(tabs->tabText(t) + QStringLiteral(": ") +
+                                                   clashes.join(QStringLiteral("; "))));
+        }
     }
 
     void windowIconIsTheAppIcon()

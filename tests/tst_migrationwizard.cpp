@@ -319,6 +319,26 @@ private slots:
     }
 
     // The whole wizard with the keyboard only: Alt+N, Alt+C and typing, Alt+A, Enter.
+    // Alt+letter reaches one thing on every page: the page's visible buttons and labels and
+    // the wizard's own (Back, Next, Apply, Finish, Cancel) never share a letter. (The Safety
+    // page's "&backup" clashed with "< &Back".)
+    void mnemonicsAreUniqueOnEachPage()
+    {
+        SourceState state;
+        state.setResult(m_result);
+        MigrationWizard wizard(&state);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("mnemonics")));
+        wizard.show();
+        for (int page = MigrationWizard::SourcePageId; page <= MigrationWizard::FinishPageId;
+             ++page) {
+            driveTo(wizard, MigrationWizard::PageId(page));
+            const QStringList clashes = guifixtures::mnemonicClashes(&wizard);
+            QVERIFY2(clashes.isEmpty(),
+                     qPrintable(MigrationWizard::pageNames().value(page) + QStringLiteral(": ") +
+                                clashes.join(QStringLiteral("; "))));
+        }
+    }
+
     void keyboardOnly()
     {
         SourceState state;

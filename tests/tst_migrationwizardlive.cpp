@@ -194,6 +194,8 @@ private slots:
 
         QTest::mouseClick(apply->resumeButton(), Qt::LeftButton);
         QVERIFY(wizard.runner()->isRunning());
+        // Resumed, the bar goes on from the documents already split, never back to 0.
+        QCOMPARE(std::uint64_t(bar->value()), first.progress.migrated);
         wizard.reject(); // the window's X
         QVERIFY(wizard.isVisible());
         QMessageBox *box = nullptr;
@@ -250,6 +252,9 @@ private slots:
                  qPrintable(findings));
         const std::uint64_t toSplit = wizard.outcome(MigrationOutcome::Step::Prepare).plan.affected;
         QVERIFY(toSplit > 8);
+        // The live Safety page (its backup choice shown) has one control per Alt+letter.
+        QVERIFY2(guifixtures::mnemonicClashes(&wizard).isEmpty(),
+                 qPrintable(guifixtures::mnemonicClashes(&wizard).join(QStringLiteral("; "))));
         safety->confirmEdit()->setText(m_collection);
         QVERIFY(wizard.validateCurrentPage());
         wizard.next();
@@ -266,10 +271,22 @@ private slots:
         QVERIFY(first.progress.migrated < toSplit);
         QVERIFY(!apply->isComplete());
 
+        const std::uint64_t beforeResume = first.progress.migrated;
         QTest::mouseClick(apply->resumeButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(apply->isComplete(), 240000);
         const MigrationOutcome &second = wizard.outcome(MigrationOutcome::Step::Apply);
         QVERIFY2(second.ok && !second.cancelled, qPrintable(second.error.toString()));
+        // Done, with every document counted (the earlier run's too) and no word of the stop
+        // that the resume undid.
+        QCOMPARE(second.progress.migrated, toSplit - beforeResume);
+        QVERIFY2(apply->status()->text().startsWith(QStringLiteral("<b>Done.</b>")) &&
+                     !apply->status()->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(apply->status()->text()));
+        QVERIFY2(apply->figures()->text().startsWith(
+                     QStringLiteral("%1 documents split (%2 in this run)")
+                         .arg(QLocale().toString(qulonglong(toSplit)),
+                              QLocale().toString(qulonglong(toSplit - beforeResume)))),
+                 qPrintable(apply->figures()->text()));
 
         driveTo(wizard, MigrationWizard::VerifyPageId);
         auto *verify = qobject_cast<WizardVerifyPage *>(wizard.currentPage());

@@ -23,7 +23,7 @@ CollectionView::CollectionView(QWidget *parent)
 {
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_sizes, tr("Document &sizes"));
-    m_tabs->addTab(m_arrays, tr("&Arrays"));
+    m_tabs->addTab(m_arrays, tr("Arra&ys"));
     m_tabs->addTab(m_outliers, tr("O&utliers"));
     m_tabs->addTab(m_split, tr("Split &preview"));
     auto *layout = new QVBoxLayout(this);

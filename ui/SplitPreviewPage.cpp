@@ -43,10 +43,10 @@ SplitPreviewPage::SplitPreviewPage(QWidget *parent)
     m_panel->setHint(tr("Wheel: zoom · drag: pan"));
 
     auto *form = new QFormLayout;
-    form->addRow(tr("Array &path:"), m_path);
+    form->addRow(tr("Array pa&th:"), m_path);
     auto *numbers = new QHBoxLayout;
     numbers->addWidget(m_keep);
-    auto *pageSizeLabel = new QLabel(tr("Page si&ze:"), this);
+    auto *pageSizeLabel = new QLabel(tr("Pa&ge size:"), this);
     pageSizeLabel->setBuddy(m_pageSize);
     numbers->addWidget(pageSizeLabel);
     numbers->addWidget(m_pageSize);

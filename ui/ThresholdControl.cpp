@@ -15,7 +15,7 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
                                                       ? QuantitySpinBox::Unit::Bytes
                                                       : QuantitySpinBox::Unit::Elements,
                                                   this)),
-      m_button(new QPushButton(tr("Use &recommended"), this)), m_counters(new QLabel(this))
+      m_button(new QPushButton(tr("Use reco&mmended"), this)), m_counters(new QLabel(this))
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -62,9 +62,12 @@ void WizardApplyPage::initializePage()
 void WizardApplyPage::start()
 {
     m_done = false;
+    if (!m_stopped) // a fresh run; after a stop, Resume goes on from the documents already split
+        m_before = 0;
+    m_stopped = false;
     const std::uint64_t total = m_wizard->outcome(MigrationOutcome::Step::Prepare).plan.affected;
     m_bar->setRange(0, m_wizard->isLive() ? int(std::min<std::uint64_t>(total, INT_MAX)) : 0);
-    m_bar->setValue(0);
+    m_bar->setValue(int(std::min<std::uint64_t>(m_before, std::uint64_t(m_bar->maximum()))));
     m_cancel->setEnabled(true);
     m_cancel->show();
     m_resume->hide();
@@ -85,13 +88,13 @@ void WizardApplyPage::progressed(const MigrationProgress &p)
     // The rate over the wall time since Apply started (a paced run waits between batches).
     const double seconds = std::max({double(m_clock.elapsed()) / 1000.0, p.seconds, 1e-3});
     const double rate = double(p.migrated) / seconds;
-    const QString left = rate > 0 && total > p.migrated
-                             ? Format::duration(double(total - p.migrated) / rate)
-                             : tr("–");
-    m_bar->setValue(int(std::min<std::uint64_t>(p.migrated, std::uint64_t(m_bar->maximum()))));
+    const std::uint64_t done = m_before + p.migrated;
+    const QString left =
+        rate > 0 && total > done ? Format::duration(double(total - done) / rate) : tr("–");
+    m_bar->setValue(int(std::min<std::uint64_t>(done, std::uint64_t(m_bar->maximum()))));
     m_figures->setText(tr("%1 of %2 documents split · %3 docs/s · %4 left · %5 elements moved · "
                           "%6 pages written · %7 retried")
-                           .arg(Format::count(p.migrated), Format::count(total),
+                           .arg(Format::count(done), Format::count(total),
                                 QLocale().toString(rate, 'f', 1), left,
                                 Format::count(p.elementsMoved), Format::count(p.pagesWritten),
                                 Format::count(p.retried)));
@@ -106,13 +109,15 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
     const MigrationProgress &p = outcome.progress;
     // Stopped or failed, the bar keeps showing how far it got (the journal has that much).
     const std::uint64_t total = m_wizard->outcome(MigrationOutcome::Step::Prepare).plan.affected;
+    const std::uint64_t done = m_before + p.migrated;
     m_bar->setRange(0, int(std::min<std::uint64_t>(std::max<std::uint64_t>(total, 1), INT_MAX)));
-    m_bar->setValue(int(std::min<std::uint64_t>(p.migrated, std::uint64_t(m_bar->maximum()))));
-    m_figures->setText(tr("%1 documents split · %2 elements moved · %3 pages written · %4 "
-                          "retried · %5 skipped · %6")
-                           .arg(Format::count(p.migrated), Format::count(p.elementsMoved),
-                                Format::count(p.pagesWritten), Format::count(p.retried),
-                                Format::count(p.skipped), Format::duration(outcome.seconds)));
+    m_bar->setValue(int(std::min<std::uint64_t>(done, std::uint64_t(m_bar->maximum()))));
+    m_figures->setText(tr("%1 documents split (%2 in this run) · %3 elements moved · %4 pages "
+                          "written · %5 retried · %6 skipped · %7")
+                           .arg(Format::count(done), Format::count(p.migrated),
+                                Format::count(p.elementsMoved), Format::count(p.pagesWritten),
+                                Format::count(p.retried), Format::count(p.skipped),
+                                Format::duration(outcome.seconds)));
     if (!outcome.ok) {
         m_status->setText(tr("<b>The split stopped:</b> %1<br>Nothing is lost: %2")
                               .arg(outcome.error.toString().toHtmlEscaped(),
@@ -120,15 +125,19 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
                                        ? tr("Resume continues from the journal.")
                                        : tr("the offline split writes all or nothing.")));
         m_resume->show();
+        m_before = done;
+        m_stopped = true;
         m_wizard->appendLog(tr("Apply failed: %1").arg(outcome.error.toString()));
     } else if (outcome.cancelled) {
         m_status->setText(m_wizard->isLive()
                               ? tr("<b>Stopped</b> after %1 documents. Resume continues from the "
                                    "journal; the documents split so far are complete.")
-                                    .arg(Format::count(p.migrated))
+                                    .arg(Format::count(done))
                               : tr("<b>Stopped:</b> nothing was written."));
         m_resume->show();
-        m_wizard->appendLog(tr("Apply stopped by the user after %1 documents").arg(p.migrated));
+        m_before = done;
+        m_stopped = true;
+        m_wizard->appendLog(tr("Apply stopped by the user after %1 documents").arg(done));
     } else {
         m_bar->setRange(0, 1);
         m_bar->setValue(1);

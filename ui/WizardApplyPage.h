@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include <QElapsedTimer>
 #include <QWizardPage>
 
@@ -26,6 +28,7 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *resumeButton() const { return m_resume; }
     QLabel *status() const { return m_status; }
+    QLabel *figures() const { return m_figures; }
     QProgressBar *progressBar() const { return m_bar; }
 
 private:
@@ -36,6 +39,9 @@ private:
     MigrationWizard *m_wizard;
     QProgressBar *m_bar;
     QLabel *m_figures;
+    // Documents split by this wizard's earlier, stopped runs: a resumed run counts from there.
+    std::uint64_t m_before = 0;
+    bool m_stopped = false;
     QLabel *m_status;
     QPushButton *m_cancel;
     QPushButton *m_resume;

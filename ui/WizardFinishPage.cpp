@@ -37,7 +37,7 @@ WizardFinishPage::WizardFinishPage(MigrationWizard *wizard)
           CodeLanguage::Go, CodeLanguage::Mongosh})
         m_language->addItem(codelanguage::label(language), int(language));
     auto *reports = new QPushButton(tr("Export CSV &reports…"), this);
-    auto *log = new QPushButton(tr("Save the migration &log…"), this);
+    auto *log = new QPushButton(tr("Save the migration lo&g…"), this);
     auto *report = new QPushButton(tr("Export the r&eport (HTML, PDF)…"), this);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(reports);

@@ -15,7 +15,7 @@ namespace oe {
 WizardSafetyPage::WizardSafetyPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_findings(new QLabel(this)),
       m_backup(
-          new QCheckBox(tr("Copy every document to be split into a &backup collection:"), this)),
+          new QCheckBox(tr("Copy every document to be split into a bac&kup collection:"), this)),
       m_backupName(new QLineEdit(this)),
       m_dryRun(new QCheckBox(tr("&Dry run: show the plan only, write nothing"), this)),
       m_confirmLabel(new QLabel(this)), m_confirm(new QLineEdit(this))

@@ -23,7 +23,7 @@ WizardSourcePage::WizardSourcePage(MigrationWizard *wizard)
     m_outLabel->setBuddy(m_outDir);
     m_outDir->setToolTip(tr("A new folder for mongorestore: the collection, its overflow "
                             "collection and the migration journal, one .bson file each."));
-    auto *browse = new QPushButton(tr("&Browse…"), this);
+    auto *browse = new QPushButton(tr("B&rowse…"), this);
     m_browse = browse;
     auto *row = new QHBoxLayout;
     row->addWidget(m_outDir, 1);

@@ -23,8 +23,8 @@ namespace oe {
 WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
       m_details(new QPlainTextEdit(this)),
-      m_confirm(new QCheckBox(tr("I want the original documents &back"), this)),
-      m_rollback(new QPushButton(tr("Roll &back"), this)), m_rollbackBar(new QProgressBar(this)),
+      m_confirm(new QCheckBox(tr("I &want the original documents back"), this)),
+      m_rollback(new QPushButton(tr("&Roll back"), this)), m_rollbackBar(new QProgressBar(this)),
       m_rollbackStatus(new QLabel(this)), m_leftovers(new QLabel(this)),
       m_removeLeftovers(new QPushButton(tr("&Remove them"), this))
 {

@@ -17,6 +17,11 @@
 
 namespace oe {
 
+namespace {
+const QString kStoppedNote =
+    QStringLiteral("cancelled: the run can be resumed by running split again");
+} // namespace
+
 using Write = CollectionOps::Write;
 using migration::idText;
 using migration::idValueOf;
@@ -220,6 +225,7 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
 {
     *progress = {};
     progress->phase = QStringLiteral("applying");
+    m_notes.removeAll(kStoppedNote); // an earlier run's stop, resumed now
     if (!m_prepared && !prepare(error))
         return false;
     CollectionOps overflow(*m_connection, m_database, m_config.overflowCollection);
@@ -234,7 +240,7 @@ bool OverflowMigrator::apply(const MigrationOptions &options, MigrationProgress 
         return false;
     progress->stopped = stopped;
     if (stopped) {
-        m_notes << QStringLiteral("cancelled: the run can be resumed by running split again");
+        m_notes << kStoppedNote;
         return markRun(RunState::Applying, QStringLiteral("recording the stop"), error);
     }
     return markRun(RunState::Applied, QStringLiteral("finishing the journal"), error);

@@ -335,6 +335,8 @@ private slots:
                      verify->leftovers()->text().contains(QStringLiteral("migration journal")),
                  qPrintable(verify->leftovers()->text()));
         QVERIFY(fixtures::collectionExists(m_uri, QStringLiteral("oe_wizard"), overflow));
+        QVERIFY2(guifixtures::mnemonicClashes(&wizard).isEmpty(),
+                 qPrintable(guifixtures::mnemonicClashes(&wizard).join(QStringLiteral("; "))));
         saveScreenshot(wizard, QStringLiteral("wizard-verify-leftovers.png"));
         QTest::mouseClick(verify->removeLeftoversButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(verify->leftovers()->text().startsWith(QStringLiteral("Removed")),

@@ -26,7 +26,7 @@ WizardVerifyPage::WizardVerifyPage(MigrationWizard *wizard)
       m_confirm(new QCheckBox(tr("I &want the original documents back"), this)),
       m_rollback(new QPushButton(tr("&Roll back"), this)), m_rollbackBar(new QProgressBar(this)),
       m_rollbackStatus(new QLabel(this)), m_leftovers(new QLabel(this)),
-      m_removeLeftovers(new QPushButton(tr("&Remove them"), this))
+      m_removeLeftovers(new QPushButton(tr("Re&move them"), this))
 {
     setTitle(tr("Verify"));
     setSubTitle(tr("Each split document reassembled and compared with its original."));

@@ -70,6 +70,35 @@ bool command(const QString &uri, const QString &database, const QByteArray &json
     return true;
 }
 
+bool startProfiling(const QString &uri, const QString &database, QString *error)
+{
+    QString ignored; // no profile collection yet
+    command(uri, database, "{\"profile\": 0}", &ignored);
+    command(uri, database, "{\"drop\": \"system.profile\"}", &ignored);
+    return command(uri, database,
+                   "{\"create\": \"system.profile\", \"capped\": true, \"size\": 67108864}",
+                   error) &&
+           command(uri, database, "{\"profile\": 2}", error);
+}
+
+bool stopProfiling(const QString &uri, const QString &database, QString *error)
+{
+    return command(uri, database, "{\"profile\": 0}", error);
+}
+
+std::int64_t profiled(const QString &uri, const QString &database, const QString &ns,
+                      const QString &filter)
+{
+    QString error;
+    QByteArray reply;
+    const QString count = QStringLiteral("{\"count\": \"system.profile\", \"query\": "
+                                         "{\"$and\": [{\"ns\": \"%1\"}, %2]}}")
+                              .arg(ns, filter);
+    if (!command(uri, database, count.toUtf8(), &error, &reply))
+        return -1;
+    return numberOf(reply, QStringLiteral("n"));
+}
+
 bool collectionExists(const QString &uri, const QString &database, const QString &collection)
 {
     QString error;

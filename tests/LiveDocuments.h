@@ -25,6 +25,16 @@ std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QStrin
 bool command(const QString &uri, const QString &database, const QByteArray &json, QString *error,
              QByteArray *reply = nullptr);
 
+// mongod's profiler on for every operation of `database`, into a fresh system.profile large
+// enough for thousands (its default of 1 MB keeps a few hundred); false with `error` set when
+// the server refuses (FerretDB has no profiler).
+bool startProfiling(const QString &uri, const QString &database, QString *error);
+bool stopProfiling(const QString &uri, const QString &database, QString *error);
+// How many profiled operations on `ns` match `filter` (extended JSON, e.g. {"op": "query"});
+// -1 when it cannot be read.
+std::int64_t profiled(const QString &uri, const QString &database, const QString &ns,
+                      const QString &filter);
+
 // Whether `collection` exists in `database` (listCollections); false when it cannot be told.
 bool collectionExists(const QString &uri, const QString &database, const QString &collection);
 

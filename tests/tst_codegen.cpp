@@ -55,21 +55,6 @@ QList<int> pageSizes(const std::map<QByteArray, QByteArray> &pages, const char *
     return out;
 }
 
-// How many operations the profiler recorded on `ns` of the kind `filter` (extended JSON, e.g.
-// {"op": "query"}); -1 when it could not be read.
-std::int64_t profiled(const QString &uri, const QString &db, const QString &ns,
-                      const QString &filter)
-{
-    QString error;
-    QByteArray reply;
-    const QString query = QStringLiteral("{\"count\": \"system.profile\", \"query\": {\"$and\": "
-                                         "[{\"ns\": \"%1\"}, %2]}}")
-                              .arg(ns, filter);
-    if (!fixtures::command(uri, db, query.toUtf8(), &error, &reply))
-        return -1;
-    return fixtures::numberOf(reply, QStringLiteral("n"));
-}
-
 } // namespace
 
 class TestCodegen : public QObject
@@ -491,16 +476,9 @@ private slots:
                      {QStringLiteral("{\"_id\": \"A\", \"comments\": [%1]}").arg(items(1, 7))}, 5);
         const Harness harness = prepareHarness(lang, generate(lang, collection, 5));
         // Every operation on the database profiled while they run (their collection is this
-        // language's alone), into a profile collection large enough for all (its default of
-        // 1 MB keeps a few hundred).
+        // language's alone).
         QString error;
-        fixtures::command(m_uri, m_db, "{\"drop\": \"system.profile\"}", &error);
-        QVERIFY2(fixtures::command(m_uri, m_db,
-                                   "{\"create\": \"system.profile\", \"capped\": true, "
-                                   "\"size\": 67108864}",
-                                   &error) &&
-                     fixtures::command(m_uri, m_db, "{\"profile\": 2}", &error),
-                 qPrintable(error));
+        QVERIFY2(fixtures::startProfiling(m_uri, m_db, &error), qPrintable(error));
         constexpr int kWriters = 4, kEach = 40;
         std::vector<std::unique_ptr<QProcess>> writers;
         for (int w = 1; w <= kWriters; ++w) {
@@ -514,21 +492,23 @@ private slots:
             finish(p.get());
             QCOMPARE(p->exitCode(), 0);
         }
-        QVERIFY2(fixtures::command(m_uri, m_db, "{\"profile\": 0}", &error), qPrintable(error));
+        QVERIFY2(fixtures::stopProfiling(m_uri, m_db, &error), qPrintable(error));
         // Two round trips an append: one findAndModify of the document, one update of a page
         // (a lost race to open a page retries its update); nothing read.
         const QString ns = m_db + QLatin1Char('.') + collection;
-        QCOMPARE(profiled(m_uri, m_db, ns,
-                          QStringLiteral("{\"command.findAndModify\": {\"$exists\": true}}")),
-                 std::int64_t(kWriters * kEach));
-        QCOMPARE(profiled(m_uri, m_db, ns, QStringLiteral("{\"op\": {\"$ne\": \"command\"}}")),
-                 std::int64_t(0));
-        const std::int64_t pageWrites = profiled(m_uri, m_db, ns + QStringLiteral("_overflow"),
-                                                 QStringLiteral("{\"op\": \"update\"}"));
+        QCOMPARE(
+            fixtures::profiled(m_uri, m_db, ns,
+                               QStringLiteral("{\"command.findAndModify\": {\"$exists\": true}}")),
+            std::int64_t(kWriters * kEach));
+        QCOMPARE(
+            fixtures::profiled(m_uri, m_db, ns, QStringLiteral("{\"op\": {\"$ne\": \"command\"}}")),
+            std::int64_t(0));
+        const std::int64_t pageWrites = fixtures::profiled(
+            m_uri, m_db, ns + QStringLiteral("_overflow"), QStringLiteral("{\"op\": \"update\"}"));
         QVERIFY2(pageWrites >= kWriters * kEach && pageWrites <= kWriters * kEach + kWriters * 3,
                  qPrintable(QString::number(pageWrites)));
-        QCOMPARE(profiled(m_uri, m_db, ns + QStringLiteral("_overflow"),
-                          QStringLiteral("{\"op\": \"query\"}")),
+        QCOMPARE(fixtures::profiled(m_uri, m_db, ns + QStringLiteral("_overflow"),
+                                    QStringLiteral("{\"op\": \"query\"}")),
                  std::int64_t(0));
         QProcess reader;
         start(harness, &reader, QStringLiteral("all A\n"));

@@ -125,18 +125,9 @@ class TestOverflowAppender : public QObject
         return out;
     }
 
-    std::int64_t profiled(const QString &ns, const QString &filter)
+    std::int64_t profiled(const QString &ns, const QString &filter) const
     {
-        QString error;
-        QByteArray reply;
-        if (!fixtures::command(m_uri, m_db,
-                               QStringLiteral("{\"count\": \"system.profile\", \"query\": "
-                                              "{\"$and\": [{\"ns\": \"%1\"}, %2]}}")
-                                   .arg(ns, filter)
-                                   .toUtf8(),
-                               &error, &reply))
-            return -1;
-        return fixtures::numberOf(reply, QStringLiteral("n"));
+        return fixtures::profiled(m_uri, m_db, ns, filter);
     }
 
     // Appends `from`..`to` to `id` in turn; the paths taken.
@@ -261,16 +252,8 @@ private slots:
                   "concurrent append there (said by OverflowAppender::warning())");
         const QString collection = QStringLiteral("race");
         load(collection);
-        // The profiler's collection made large enough for every operation (its default of 1 MB
-        // keeps a few hundred).
         QString error;
-        fixtures::command(m_uri, m_db, "{\"drop\": \"system.profile\"}", &error);
-        QVERIFY2(fixtures::command(m_uri, m_db,
-                                   "{\"create\": \"system.profile\", \"capped\": true, "
-                                   "\"size\": 67108864}",
-                                   &error) &&
-                     fixtures::command(m_uri, m_db, "{\"profile\": 2}", &error),
-                 qPrintable(error));
+        QVERIFY2(fixtures::startProfiling(m_uri, m_db, &error), qPrintable(error));
         constexpr int kThreads = 4, kEach = 150;
         std::vector<std::thread> threads;
         std::vector<QString> failures(kThreads);
@@ -293,7 +276,7 @@ private slots:
             });
         for (auto &t : threads)
             t.join();
-        QVERIFY2(fixtures::command(m_uri, m_db, "{\"profile\": 0}", &error), qPrintable(error));
+        QVERIFY2(fixtures::stopProfiling(m_uri, m_db, &error), qPrintable(error));
         for (const QString &f : failures)
             QVERIFY2(f.isEmpty(), qPrintable(f));
 
@@ -330,7 +313,8 @@ private slots:
                                              "\"command.query._id\": {\"$ne\": {\"$exists\": "
                                              "false}}}")),
                  std::int64_t(kThreads * kEach));
-        QCOMPARE(profiled(ns, QStringLiteral("{\"command.query._id\": {\"$eq\": {\"$exists\": false}}}")),
+        QCOMPARE(profiled(ns, QStringLiteral(
+                                  "{\"command.query._id\": {\"$eq\": {\"$exists\": false}}}")),
                  std::int64_t(kThreads));
         QCOMPARE(profiled(ns, QStringLiteral("{\"op\": {\"$ne\": \"command\"}}")), std::int64_t(0));
         const std::int64_t pageWrites =

@@ -322,8 +322,6 @@ QString CSnippet::generate(const SplitConfig &input)
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::C);
     names.insert(QStringLiteral("NAME"), names.value(QStringLiteral("name_")).toUpper());
-    names.insert(QStringLiteral("andPages"),
-                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
     // BCON for the expression only: its keys are operators, the names go in as typed values.
     names.insert(
         QStringLiteral("pagesSet"),

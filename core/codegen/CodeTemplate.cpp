@@ -38,6 +38,9 @@ QHash<QString, QString> CodeTemplate::names(const SplitConfig &input, CodeLangua
         {QStringLiteral("indexName"),
          literal(c.linkField + QStringLiteral("_1_") + c.pageField + QStringLiteral("_1"))},
         {QStringLiteral("path"), path.join(QStringLiteral(", "))},
+        // Prose: what the write path's first round trip also sets.
+        {QStringLiteral("andPages"),
+         c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count")},
         {QStringLiteral("keep"), QString::number(c.keep)},
         {QStringLiteral("pageSize"), QString::number(c.pageSize)},
         {QStringLiteral("Name"),

@@ -160,8 +160,6 @@ QString GoSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Go);
-    names.insert(QStringLiteral("andPages"),
-                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
     const auto d = [](const char *op, const QString &value) {
         return QStringLiteral("bson.D{{Key: \"%1\", Value: %2}}").arg(QLatin1String(op), value);
     };

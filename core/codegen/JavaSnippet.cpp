@@ -147,8 +147,6 @@ QString JavaSnippet::generate(const SplitConfig &input)
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Java);
     // In a Javadoc comment the name is shown as a literal whose "*/" cannot end the comment.
     names.insert(QStringLiteral("countDoc"), QStringLiteral("the count field"));
-    names.insert(QStringLiteral("andPages"),
-                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
     names.insert(
         QStringLiteral("pagesSet"),
         c.pagesField.isEmpty()

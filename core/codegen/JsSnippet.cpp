@@ -97,8 +97,6 @@ QString JsSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::JavaScript);
-    names.insert(QStringLiteral("andPages"),
-                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
     names.insert(QStringLiteral("pagesSet"),
                  c.pagesField.isEmpty()
                      ? QString()

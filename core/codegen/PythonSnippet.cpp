@@ -97,8 +97,6 @@ QString PythonSnippet::generate(const SplitConfig &input)
 {
     const SplitConfig c = input.withDefaults();
     QHash<QString, QString> names = CodeTemplate::names(c, CodeLanguage::Python);
-    names.insert(QStringLiteral("andPages"),
-                 c.pagesField.isEmpty() ? QString() : QStringLiteral(" and the page count"));
     names.insert(QStringLiteral("pagesSet"),
                  c.pagesField.isEmpty()
                      ? QString()

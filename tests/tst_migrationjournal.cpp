@@ -93,6 +93,10 @@ private slots:
         importAndSplit(collection);
         CliRun r = command(u"rollback"_s, collection, {u"--yes"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        // Its findings are the mismatches (none), not a verify's counts ("checked: 0, matching:
+        // 12" before).
+        QVERIFY2(r.out.contains(u"\nmismatches: 0\n"_s) && !r.out.contains(u"checked:"_s),
+                 qPrintable(r.out));
         QVERIFY2(
             r.out.contains(u"left: overflow collection %1_overflow (empty)"_s.arg(collection)) &&
                 r.out.contains(

@@ -107,6 +107,18 @@ private slots:
         QVERIFY(!layout->isComplete());
         QVERIFY2(layout->problemText().contains(QStringLiteral("title already exists")),
                  qPrintable(layout->problemText()));
+        layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("year")); // numbers
+        QVERIFY(!layout->isComplete());
+        // Numbers where a count goes are what the write path keeps there: said, not refused
+        // (the generated code counts a document as it overflows, before any split).
+        layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("has_extras"));
+        layout->edit(QStringLiteral("count"))->setText(QStringLiteral("year"));
+        QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
+        QVERIFY2(layout->problemText().startsWith(QStringLiteral("Note: year already holds")),
+                 qPrintable(layout->problemText()));
+        layout->edit(QStringLiteral("count"))->setText(QStringLiteral("title")); // strings
+        QVERIFY(!layout->isComplete());
+        layout->edit(QStringLiteral("count"))->clear();
         layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("$bad"));
         QVERIFY(!layout->isComplete());
         layout->edit(QStringLiteral("flag"))->setText(QStringLiteral("has_extras"));

@@ -1,8 +1,10 @@
 #include "WizardLayoutPage.h"
 
+#include "BsonTypes.h"
 #include "LatestJob.h"
 #include "MigrationSession.h"
 #include "MigrationWizard.h"
+#include "PatternFields.h"
 #include "SourceState.h"
 #include "SplitLayoutPreset.h"
 
@@ -13,6 +15,9 @@
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <utility>
+#include <vector>
 
 namespace oe {
 
@@ -126,6 +131,35 @@ SplitConfig WizardLayoutPage::layout() const
     return c;
 }
 
+namespace {
+
+// A field the split writes on the primary that the analysed documents already have.
+struct ExistingField
+{
+    QString name;
+    std::uint64_t documents = 0;
+    QString types;      // "bool", "int, long", …
+    bool patternValues; // what the pattern itself writes there (PatternFields)
+};
+
+std::vector<ExistingField> existingFields(const SplitConfig &c, const CollectionProfile &profile)
+{
+    using Role = PatternFields::Role;
+    const std::pair<QString, Role> fields[] = {
+        {c.flagField, Role::Flag}, {c.countField, Role::Count}, {c.pagesField, Role::Pages}};
+    std::vector<ExistingField> out;
+    for (const auto &[name, role] : fields) {
+        const FieldProfile *f = name.isEmpty() ? nullptr : profile.field(name.toStdString());
+        if (f && f->presentDocuments)
+            out.push_back({name, f->presentDocuments,
+                           BsonTypes::names(f->typeMask).join(QStringLiteral(", ")),
+                           PatternFields::holdsPatternValues(role, f->typeMask)});
+    }
+    return out;
+}
+
+} // namespace
+
 // SplitConfig's own rules, then the primary's new fields against the analysed documents.
 QStringList WizardLayoutPage::problems() const
 {
@@ -136,15 +170,29 @@ QStringList WizardLayoutPage::problems() const
     out << c.problems();
     if (!m_wizard->state())
         return out;
-    const CollectionProfile &profile = m_wizard->state()->analysis().profile;
-    for (const QString &name : {c.flagField, c.countField, c.pagesField}) {
-        if (name.isEmpty())
-            continue;
-        if (const FieldProfile *f = profile.field(name.toStdString()); f && f->presentDocuments)
-            out << tr("%1 already exists in %2 analysed document(s): the split would overwrite it")
-                       .arg(name)
-                       .arg(f->presentDocuments);
-    }
+    for (const ExistingField &f : existingFields(c, m_wizard->state()->analysis().profile))
+        if (!f.patternValues)
+            out << tr("%1 already exists in %2 analysed document(s) with values the pattern does "
+                      "not write (%3): the split would overwrite it")
+                       .arg(f.name)
+                       .arg(f.documents)
+                       .arg(f.types);
+    return out;
+}
+
+// Existing fields that hold what the pattern writes (the generated write path flags and counts a
+// document as it overflows, before any split): said, not refused.
+QStringList WizardLayoutPage::notes() const
+{
+    QStringList out;
+    if (!m_wizard->state())
+        return out;
+    for (const ExistingField &f : existingFields(layout(), m_wizard->state()->analysis().profile))
+        if (f.patternValues)
+            out << tr("Note: %1 already holds %2 values in %3 analysed document(s) (the write path "
+                      "keeps it); the split sets it again in the documents it splits.")
+                       .arg(f.name, f.types)
+                       .arg(f.documents);
     return out;
 }
 
@@ -199,7 +247,7 @@ void WizardLayoutPage::showProblems()
     QStringList list = problems();
     if (!m_serverProblem.isEmpty())
         list << m_serverProblem;
-    m_problems->setText(list.join(QLatin1Char('\n')));
+    m_problems->setText((list + notes()).join(QLatin1Char('\n')));
     m_serverStatus->setText(
         m_checking ? tr("Checking the overflow collection and earlier runs on the server…")
         : m_wizard->isLive() && list.isEmpty()

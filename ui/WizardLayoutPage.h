@@ -36,6 +36,7 @@ private:
     void show(const SplitConfig &config);
     SplitConfig layout() const;
     QStringList problems() const;
+    QStringList notes() const;
     void changed();
     void checkOnServer(); // the layout's pre-flight checks, off the UI thread
     void showProblems();

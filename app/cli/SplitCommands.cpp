@@ -69,6 +69,15 @@ void printReport(const oe::VerifyReport &r)
         std::printf("mismatch: %s\n", qPrintable(line));
 }
 
+// A live rollback's findings: it checks each document against its journal as it restores it
+// (and again on a retry), so only the mismatches are its to report.
+void printMismatches(const oe::VerifyReport &r)
+{
+    std::printf("mismatches: %s\n", qPrintable(count(r.mismatches)));
+    for (const QString &line : r.details)
+        std::printf("mismatch: %s\n", qPrintable(line));
+}
+
 void printProgress(const oe::MigrationProgress &p)
 {
     // A wait before any work (an interrupted run's last writes) is said once, as a note.
@@ -396,7 +405,7 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
     std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
                 qPrintable(count(progress.migrated)), qPrintable(count(progress.retried)),
                 qPrintable(count(progress.skipped)), progress.seconds);
-    printReport(report);
+    printMismatches(report);
     if (!done)
         return cli::fail(cli::exitCodeFor(error), error.toString());
     if (interrupted->load())

@@ -282,10 +282,14 @@ private slots:
         QVERIFY2(apply->status()->text().startsWith(QStringLiteral("<b>Done.</b>")) &&
                      !apply->status()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(apply->status()->text()));
+        const SplitPlan &plan = wizard.outcome(MigrationOutcome::Step::Prepare).plan;
         QVERIFY2(apply->figures()->text().startsWith(
-                     QStringLiteral("%1 documents split (%2 in this run)")
+                     QStringLiteral("%1 documents split (%2 in this run) · %3 elements moved · %4 "
+                                    "pages written")
                          .arg(QLocale().toString(qulonglong(toSplit)),
-                              QLocale().toString(qulonglong(toSplit - beforeResume)))),
+                              QLocale().toString(qulonglong(toSplit - beforeResume)),
+                              QLocale().toString(qulonglong(plan.elementsMoved)),
+                              QLocale().toString(qulonglong(plan.overflowDocuments)))),
                  qPrintable(apply->figures()->text()));
 
         driveTo(wizard, MigrationWizard::VerifyPageId);

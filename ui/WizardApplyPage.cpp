@@ -62,8 +62,11 @@ void WizardApplyPage::initializePage()
 void WizardApplyPage::start()
 {
     m_done = false;
-    if (!m_stopped) // a fresh run; after a stop, Resume goes on from the documents already split
+    if (!m_stopped) { // a fresh run; after a stop, Resume goes on from what is already split
         m_before = 0;
+        m_elementsBefore = 0;
+        m_pagesBefore = 0;
+    }
     m_stopped = false;
     const std::uint64_t total = m_wizard->outcome(MigrationOutcome::Step::Prepare).plan.affected;
     m_bar->setRange(0, m_wizard->isLive() ? int(std::min<std::uint64_t>(total, INT_MAX)) : 0);
@@ -92,12 +95,12 @@ void WizardApplyPage::progressed(const MigrationProgress &p)
     const QString left =
         rate > 0 && total > done ? Format::duration(double(total - done) / rate) : tr("–");
     m_bar->setValue(int(std::min<std::uint64_t>(done, std::uint64_t(m_bar->maximum()))));
-    m_figures->setText(tr("%1 of %2 documents split · %3 docs/s · %4 left · %5 elements moved · "
-                          "%6 pages written · %7 retried")
-                           .arg(Format::count(done), Format::count(total),
-                                QLocale().toString(rate, 'f', 1), left,
-                                Format::count(p.elementsMoved), Format::count(p.pagesWritten),
-                                Format::count(p.retried)));
+    m_figures->setText(
+        tr("%1 of %2 documents split · %3 docs/s · %4 left · %5 elements moved · "
+           "%6 pages written · %7 retried")
+            .arg(Format::count(done), Format::count(total), QLocale().toString(rate, 'f', 1), left,
+                 Format::count(m_elementsBefore + p.elementsMoved),
+                 Format::count(m_pagesBefore + p.pagesWritten), Format::count(p.retried)));
 }
 
 void WizardApplyPage::finished(const MigrationOutcome &outcome)
@@ -112,10 +115,12 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
     const std::uint64_t done = m_before + p.migrated;
     m_bar->setRange(0, int(std::min<std::uint64_t>(std::max<std::uint64_t>(total, 1), INT_MAX)));
     m_bar->setValue(int(std::min<std::uint64_t>(done, std::uint64_t(m_bar->maximum()))));
+    const std::uint64_t elements = m_elementsBefore + p.elementsMoved,
+                        pages = m_pagesBefore + p.pagesWritten;
     m_figures->setText(tr("%1 documents split (%2 in this run) · %3 elements moved · %4 pages "
                           "written · %5 retried · %6 skipped · %7")
                            .arg(Format::count(done), Format::count(p.migrated),
-                                Format::count(p.elementsMoved), Format::count(p.pagesWritten),
+                                Format::count(elements), Format::count(pages),
                                 Format::count(p.retried), Format::count(p.skipped),
                                 Format::duration(outcome.seconds)));
     if (!outcome.ok) {
@@ -126,6 +131,8 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
                                        : tr("the offline split writes all or nothing.")));
         m_resume->show();
         m_before = done;
+        m_elementsBefore = elements;
+        m_pagesBefore = pages;
         m_stopped = true;
         m_wizard->appendLog(tr("Apply failed: %1").arg(outcome.error.toString()));
     } else if (outcome.cancelled) {
@@ -136,6 +143,8 @@ void WizardApplyPage::finished(const MigrationOutcome &outcome)
                               : tr("<b>Stopped:</b> nothing was written."));
         m_resume->show();
         m_before = done;
+        m_elementsBefore = elements;
+        m_pagesBefore = pages;
         m_stopped = true;
         m_wizard->appendLog(tr("Apply stopped by the user after %1 documents").arg(done));
     } else {

@@ -41,6 +41,7 @@ private:
     QLabel *m_figures;
     // Documents split by this wizard's earlier, stopped runs: a resumed run counts from there.
     std::uint64_t m_before = 0;
+    std::uint64_t m_elementsBefore = 0, m_pagesBefore = 0; // the same runs' elements and pages
     bool m_stopped = false;
     QLabel *m_status;
     QPushButton *m_cancel;

@@ -11,9 +11,9 @@ BatchSizer::BatchSizer(std::size_t most)
 
 void BatchSizer::took(double seconds)
 {
-    if (seconds < 1.0)
+    if (seconds < kGrowBelow)
         m_size = std::min(m_size * 2, m_most);
-    else if (seconds > 2.0)
+    else if (seconds > kShrinkAbove)
         m_size = std::max<std::size_t>(m_size / 2, 1);
 }
 

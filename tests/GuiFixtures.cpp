@@ -28,8 +28,8 @@ oe::AnalysisResult analyse(const QString &dumpPath, oe::AnalysisOptions::Mode mo
     oe::AnalysisRequest request;
     request.source.kind = oe::SourceRef::Kind::Dump;
     request.source.dumpPath = dumpPath;
-    request.mode = mode;
-    request.count = count;
+    request.selection.mode = mode;
+    request.selection.count = count;
     oe::AnalysisWorker worker;
     oe::AnalysisResult result;
     QObject::connect(&worker, &oe::AnalysisWorker::finished,

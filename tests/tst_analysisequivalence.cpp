@@ -83,15 +83,15 @@ class TestAnalysisEquivalence : public QObject
              {QStringLiteral("--sample"), QStringLiteral("300"), QStringLiteral("--seed"),
               QStringLiteral("7")},
              [](AnalysisRequest &r) {
-                 r.mode = AnalysisOptions::Mode::Sample;
-                 r.count = 300;
-                 r.seed = 7;
+                 r.selection.mode = AnalysisOptions::Mode::Sample;
+                 r.selection.count = 300;
+                 r.selection.seed = 7;
              }},
             {"first 150",
              {QStringLiteral("--limit"), QStringLiteral("150")},
              [](AnalysisRequest &r) {
-                 r.mode = AnalysisOptions::Mode::Limit;
-                 r.count = 150;
+                 r.selection.mode = AnalysisOptions::Mode::Limit;
+                 r.selection.count = 150;
              }},
         };
         return all;
@@ -152,7 +152,7 @@ private slots:
         AnalysisRequest request; // what the GUI sends: a full scan of the dump unless told
         request.source.kind = SourceRef::Kind::Dump;
         request.source.dumpPath = dump;
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         c.sameForGui(request);
         QCOMPARE(viaGui(request, guiOut), QString());
 
@@ -178,7 +178,7 @@ private slots:
         AnalysisRequest request;
         request.source.kind = SourceRef::Kind::Dump;
         request.source.dumpPath = m_books;
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         SourceState state;
         state.setResult(AnalysisSession::run(request));
         const std::uint64_t bytes = state.sizeThreshold() / 2;
@@ -218,7 +218,7 @@ private slots:
         AnalysisRequest request;
         request.source.kind = SourceRef::Kind::Dump;
         request.source.dumpPath = m_feeds;
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         SourceState state;
         CollectionView view;
         view.setState(&state);
@@ -273,7 +273,7 @@ private slots:
         // And a rule chosen there exports what `analyze --method` writes.
         bar.ruleBox()->setCurrentIndex(bar.ruleBox()->findData(QStringLiteral("absolute:atlas")));
         AnalysisRequest request = bar.request(dump);
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         const QString guiOut = m_dir.filePath(QStringLiteral("gui_atlas"));
         QCOMPARE(viaGui(request, guiOut), QString());
         const QString cliOut = m_dir.filePath(QStringLiteral("cli_atlas"));

@@ -253,8 +253,8 @@ private slots:
     void limitReadsTheFirstDocuments()
     {
         AnalysisOptions options;
-        options.mode = AnalysisOptions::Mode::Limit;
-        options.count = 10;
+        options.selection.mode = AnalysisOptions::Mode::Limit;
+        options.selection.count = 10;
         options.batchBytes = 100;
         const auto p = analyze(path(QStringLiteral("good.bson")), options);
         QCOMPARE(p.documents, 10u);
@@ -267,18 +267,18 @@ private slots:
     void sampleIsUniformSizedAndReproducible()
     {
         AnalysisOptions options;
-        options.mode = AnalysisOptions::Mode::Sample;
-        options.count = 50;
-        options.seed = 7;
+        options.selection.mode = AnalysisOptions::Mode::Sample;
+        options.selection.count = 50;
+        options.selection.seed = 7;
         const auto a = analyze(path(QStringLiteral("good.bson")), options);
         const auto b = analyze(path(QStringLiteral("good.bson")), options);
         QCOMPARE(a.documents, 50u);
         QCOMPARE(a.sizes.sum(), b.sizes.sum());
         QVERIFY(a.mode.contains(QStringLiteral("sample 50 of 300")));
-        options.seed = 8;
+        options.selection.seed = 8;
         const auto c = analyze(path(QStringLiteral("good.bson")), options);
         QVERIFY(c.sizes.sum() != a.sizes.sum());
-        options.count = 1000; // more than there are: everything
+        options.selection.count = 1000; // more than there are: everything
         QCOMPARE(analyze(path(QStringLiteral("good.bson")), options).documents, 300u);
     }
 
@@ -298,7 +298,7 @@ private slots:
         options.batchBytes = 512;
         std::uint64_t last = 0;
         int calls = 0;
-        options.mode = AnalysisOptions::Mode::Full;
+        options.selection.mode = AnalysisOptions::Mode::Full;
         Analyzer::run(source, options, nullptr, [&](const Analyzer::Progress &p) {
             QVERIFY(p.documents >= last);
             last = p.documents;
@@ -316,8 +316,8 @@ private slots:
     {
         DumpFileSource source(path(QStringLiteral("good.bson")));
         AnalysisOptions options;
-        options.mode = AnalysisOptions::Mode::Sample;
-        options.count = 100;
+        options.selection.mode = AnalysisOptions::Mode::Sample;
+        options.selection.count = 100;
         options.batchBytes = 512;
         Analyzer::Progress last;
         Analyzer::run(source, options, nullptr, [&](const Analyzer::Progress &p) {

@@ -427,8 +427,8 @@ private slots:
     void overviewStatesASamplesPrecision()
     {
         AnalysisOptions sample;
-        sample.mode = AnalysisOptions::Mode::Sample;
-        sample.count = 100;
+        sample.selection.mode = AnalysisOptions::Mode::Sample;
+        sample.selection.count = 100;
         AnalysisResult result;
         {
             DumpFileSource source(m_feeds);

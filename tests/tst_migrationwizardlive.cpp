@@ -64,7 +64,7 @@ class TestMigrationWizardLive : public QObject
         request.source.settings.uri = m_uri;
         request.source.database = QStringLiteral("oe_wizard");
         request.source.collection = collection;
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         return AnalysisSession::run(request);
     }
 
@@ -221,7 +221,7 @@ private slots:
         request.source.settings.uri = m_uri;
         request.source.database = QStringLiteral("oe_wizard");
         request.source.collection = m_collection;
-        request.mode = AnalysisOptions::Mode::Full;
+        request.selection.mode = AnalysisOptions::Mode::Full;
         SourceState state;
         state.setResult(AnalysisSession::run(request));
         QCOMPARE(state.analysis().profile.documents, std::uint64_t(300));

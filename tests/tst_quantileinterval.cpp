@@ -125,8 +125,8 @@ private slots:
             return Analyzer::run(source, options);
         };
         AnalysisOptions sample;
-        sample.mode = AnalysisOptions::Mode::Sample;
-        sample.count = 500;
+        sample.selection.mode = AnalysisOptions::Mode::Sample;
+        sample.selection.count = 500;
         const CollectionProfile sampled = analyse(sample);
         QVERIFY(sampled.randomSample);
         QCOMPARE(sampled.population.value_or(0), std::uint64_t(2000));

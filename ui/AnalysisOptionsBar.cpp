@@ -85,12 +85,12 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
 {
     AnalysisRequest r;
     r.source = source;
-    r.mode = AnalysisOptions::Mode(m_mode->currentData().toInt());
-    r.count = std::uint64_t(m_count->value());
+    r.selection.mode = AnalysisOptions::Mode(m_mode->currentData().toInt());
+    r.selection.count = std::uint64_t(m_count->value());
     if (source.kind == SourceRef::Kind::Collection) {
         r.filter = m_filter->text().trimmed();
         r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
-        if (r.mode == AnalysisOptions::Mode::Full && m_parallel->value() > 0) {
+        if (r.selection.mode == AnalysisOptions::Mode::Full && m_parallel->value() > 0) {
             r.parallelRanges = m_parallel->value();
             r.resume = true; // a cancelled range scan continues where it stopped
         }

@@ -143,7 +143,7 @@ bool WizardAnalysisPage::isComplete() const
 void WizardAnalysisPage::runFullScan()
 {
     AnalysisRequest request = m_wizard->state()->analysis().request;
-    request.mode = AnalysisOptions::Mode::Full;
+    request.selection.mode = AnalysisOptions::Mode::Full;
     request.threads = 1; // one core stays with the window
     if (m_runner->start(request)) {
         m_rescan->setEnabled(false);

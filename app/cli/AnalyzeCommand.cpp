@@ -315,11 +315,11 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
     request->checkpointMs = qint64(checkpointMs.value_or(3000));
     request->parallelRanges = int(parallel.value_or(0));
     request->resume = parser.isSet(QStringLiteral("resume"));
-    request->mode = sample  ? oe::AnalysisOptions::Mode::Sample
-                    : limit ? oe::AnalysisOptions::Mode::Limit
-                            : oe::AnalysisOptions::Mode::Full;
-    request->count = sample ? *sample : limit.value_or(0);
-    request->seed = seed.value_or(42);
+    request->selection.mode = sample  ? oe::AnalysisOptions::Mode::Sample
+                              : limit ? oe::AnalysisOptions::Mode::Limit
+                                      : oe::AnalysisOptions::Mode::Full;
+    request->selection.count = sample ? *sample : limit.value_or(0);
+    request->selection.seed = seed.value_or(42);
     request->threads = int(threads.value_or(0));
     request->maxTimeMs = qint64(maxTime.value_or(0));
     request->batchSize = int(batchSize.value_or(0));

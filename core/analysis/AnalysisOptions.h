@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DocumentSelection.h"
 #include "ProfileBuilder.h"
 
 #include <cstdint>
@@ -8,17 +9,10 @@ namespace oe {
 
 struct AnalysisOptions
 {
-    enum class Mode
-    {
-        Full,
-        Sample,
-        Limit
-    };
+    using Mode = DocumentSelection::Mode;
 
-    Mode mode = Mode::Full;
-    std::uint64_t count = 0; // documents for Sample and Limit
-    std::uint64_t seed = 42; // sample selection is reproducible
-    int threads = 0;         // analysis workers; 0 = one per core
+    DocumentSelection selection; // every document unless told
+    int threads = 0;             // analysis workers; 0 = one per core
     std::size_t batchBytes = 512u << 10;
     double maxDocsPerSecond = 0; // read at most this many documents per second; 0 = no limit
     ProfileBuilder::Limits limits;

@@ -15,9 +15,7 @@ namespace oe {
 struct AnalysisRequest
 {
     SourceRef source;
-    AnalysisOptions::Mode mode = AnalysisOptions::Mode::Sample;
-    std::uint64_t count = 10000; // for Sample and Limit
-    std::uint64_t seed = 42;     // the sample is reproducible
+    DocumentSelection selection{DocumentSelection::Mode::Sample, 10000, 42};
     int threads = 0;             // analysis workers; 0 = one per core
     QString filter;              // extended JSON, live collections only
     qint64 maxTimeMs = 0;        // server-side limit per operation; 0 = none

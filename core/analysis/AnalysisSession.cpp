@@ -12,9 +12,7 @@ namespace {
 AnalysisOptions scanOptions(const AnalysisRequest &request)
 {
     AnalysisOptions options;
-    options.mode = request.mode;
-    options.count = request.count;
-    options.seed = request.seed;
+    options.selection = request.selection;
     options.threads = request.threads;
     options.maxDocsPerSecond = request.maxDocsPerSecond;
     OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
@@ -26,9 +24,7 @@ LiveQuery queryFor(const AnalysisRequest &request)
 {
     LiveQuery query;
     query.filter = request.filter;
-    query.mode = request.mode;
-    query.count = request.count;
-    query.seed = request.seed;
+    query.selection = request.selection;
     query.maxTimeMs = request.maxTimeMs;
     query.batchSize = request.batchSize;
     query.database = request.source.database;
@@ -64,7 +60,7 @@ void readSharding(AnalysisResult *result)
 
 bool usesRanges(const AnalysisRequest &request)
 {
-    return request.parallelRanges > 0 && request.mode == AnalysisOptions::Mode::Full &&
+    return request.parallelRanges > 0 && request.selection.mode == AnalysisOptions::Mode::Full &&
            request.source.kind == SourceRef::Kind::Collection;
 }
 

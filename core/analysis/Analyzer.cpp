@@ -105,17 +105,17 @@ struct FirstFault
 
 QString modeText(const AnalysisOptions &options, std::optional<std::uint64_t> population)
 {
-    switch (options.mode) {
+    switch (options.selection.mode) {
     case AnalysisOptions::Mode::Full:
         return QStringLiteral("full");
     case AnalysisOptions::Mode::Limit:
-        return QStringLiteral("limit %1").arg(options.count);
+        return QStringLiteral("limit %1").arg(options.selection.count);
     case AnalysisOptions::Mode::Sample:
         return population ? QStringLiteral("sample %1 of %2 (seed %3)")
-                                .arg(std::min(options.count, *population))
+                                .arg(std::min(options.selection.count, *population))
                                 .arg(*population)
-                                .arg(options.seed)
-                          : QStringLiteral("sample %1").arg(options.count);
+                                .arg(options.selection.seed)
+                          : QStringLiteral("sample %1").arg(options.selection.count);
     }
     return {};
 }
@@ -145,9 +145,9 @@ SourceError readSelected(DocumentSource &source, const AnalysisOptions &options,
         const bool reachedStop = cut != docs.end();
         docs.erase(cut, docs.end());
         bool reachedLimit = false;
-        if (options.mode == AnalysisOptions::Mode::Limit &&
-            selected + docs.size() >= options.count) {
-            docs.resize(std::size_t(options.count - selected));
+        if (options.selection.mode == AnalysisOptions::Mode::Limit &&
+            selected + docs.size() >= options.selection.count) {
+            docs.resize(std::size_t(options.selection.count - selected));
             reachedLimit = true;
         }
         selected += docs.size();
@@ -225,7 +225,7 @@ private:
 // Sampling a file: count the documents first, then pick a uniform random subset.
 bool Scan::chooseSample(SourceError *error)
 {
-    if (m_options.mode != AnalysisOptions::Mode::Sample || m_source.samplesItself())
+    if (m_options.selection.mode != AnalysisOptions::Mode::Sample || m_source.samplesItself())
         return true;
     BatchQueue scratch(1);
     std::uint64_t total = 0;
@@ -238,7 +238,8 @@ bool Scan::chooseSample(SourceError *error)
     if (error->isError())
         return false;
     m_population = total;
-    m_selection.emplace(SampleSelection::choose(total, m_options.count, m_options.seed));
+    m_selection.emplace(
+        SampleSelection::choose(total, m_options.selection.count, m_options.selection.seed));
     return m_source.rewind(error);
 }
 
@@ -286,7 +287,7 @@ void Scan::report(bool force)
     p.bytes = m_doneBytes;
     // Bytes measure progress only when every document is read; a sample or a limit reads
     // (or keeps) a number of documents.
-    const bool whole = m_options.mode == AnalysisOptions::Mode::Full && !m_selection;
+    const bool whole = m_options.selection.mode == AnalysisOptions::Mode::Full && !m_selection;
     if (whole)
         p.totalBytes = m_source.totalBytes();
     const auto estimated = m_source.estimatedDocuments();
@@ -295,7 +296,8 @@ void Scan::report(bool force)
     else if (whole)
         p.totalDocuments = estimated;
     else
-        p.totalDocuments = estimated ? std::min(*estimated, m_options.count) : m_options.count;
+        p.totalDocuments =
+            estimated ? std::min(*estimated, m_options.selection.count) : m_options.selection.count;
     p.seconds = double(now) / 1000.0;
     p.sizesSoFar = m_sizesSoFar;
     m_progress(p);
@@ -364,7 +366,7 @@ CollectionProfile Scan::collect(const SourceError &framingError)
                                                         : m_source.modeDescription();
     profile.bytesRead = profile.sizes.sum();
     profile.population = m_population;
-    profile.randomSample = m_options.mode == AnalysisOptions::Mode::Sample &&
+    profile.randomSample = m_options.selection.mode == AnalysisOptions::Mode::Sample &&
                            (!m_population || profile.documents < *m_population);
     if (m_fault.docIndex != UINT64_MAX) {
         profile.status = CollectionProfile::Status::Failed;

@@ -130,9 +130,9 @@ bool LiveCollectionSource::open(SourceError *error)
     // For progress: what the scan will return, where that can be known without counting.
     m_estimated.reset();
     if (m_collectionCount && m_query.filter.trimmed().isEmpty() && m_query.idCondition.isEmpty())
-        m_estimated = m_query.mode == AnalysisOptions::Mode::Full
+        m_estimated = m_query.selection.mode == DocumentSelection::Mode::Full
                           ? *m_collectionCount
-                          : std::min(*m_collectionCount, m_query.count);
+                          : std::min(*m_collectionCount, m_query.selection.count);
     startCursor();
     return true;
 }
@@ -152,11 +152,12 @@ void LiveCollectionSource::startCursor()
     const QString filterText = m_query.filter.trimmed().isEmpty()
                                    ? QString()
                                    : QStringLiteral(", filter ") + m_query.filter.simplified();
-    const bool sample = m_query.mode == AnalysisOptions::Mode::Sample && !m_useReservoir;
+    const bool sample =
+        m_query.selection.mode == DocumentSelection::Mode::Sample && !m_useReservoir;
     if (sample) {
         const bool largeShare =
             !m_collectionCount ||
-            double(m_query.count) >= kRandomCursorShare * double(*m_collectionCount) ||
+            double(m_query.selection.count) >= kRandomCursorShare * double(*m_collectionCount) ||
             !m_query.filter.trimmed().isEmpty();
         if (largeShare)
             BSON_APPEND_BOOL(&opts, "allowDiskUse", true);
@@ -174,7 +175,7 @@ void LiveCollectionSource::startCursor()
         bson_t sampleStage, size;
         bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1, &sampleStage);
         BSON_APPEND_DOCUMENT_BEGIN(&sampleStage, "$sample", &size);
-        BSON_APPEND_INT64(&size, "size", std::int64_t(m_query.count));
+        BSON_APPEND_INT64(&size, "size", std::int64_t(m_query.selection.count));
         bson_append_document_end(&sampleStage, &size);
         bson_append_document_end(&stages, &sampleStage);
         bson_append_array_end(&pipeline, &stages);
@@ -183,12 +184,12 @@ void LiveCollectionSource::startCursor()
         m_step = QStringLiteral("sampling %1 ($sample)").arg(m_query.ns());
         m_modeDescription =
             QStringLiteral("sample %1 via $sample%2%3")
-                .arg(m_query.count)
+                .arg(m_query.selection.count)
                 .arg(largeShare ? QStringLiteral(" (allowDiskUse)") : QString(), filterText);
     } else {
-        if (m_query.mode == AnalysisOptions::Mode::Limit)
-            BSON_APPEND_INT64(&opts, "limit", std::int64_t(m_query.count));
-        if (m_query.sortById && m_query.mode == AnalysisOptions::Mode::Full) {
+        if (m_query.selection.mode == DocumentSelection::Mode::Limit)
+            BSON_APPEND_INT64(&opts, "limit", std::int64_t(m_query.selection.count));
+        if (m_query.sortById && m_query.selection.mode == DocumentSelection::Mode::Full) {
             bson_t sort;
             BSON_APPEND_DOCUMENT_BEGIN(&opts, "sort", &sort);
             BSON_APPEND_INT32(&sort, "_id", 1);
@@ -201,11 +202,12 @@ void LiveCollectionSource::startCursor()
             m_modeDescription =
                 QStringLiteral(
                     "sample %1 by client-side reservoir (server lacks $sample, seed %2)%3")
-                    .arg(m_query.count)
-                    .arg(m_query.seed)
+                    .arg(m_query.selection.count)
+                    .arg(m_query.selection.seed)
                     .arg(filterText);
-        else if (m_query.mode == AnalysisOptions::Mode::Limit)
-            m_modeDescription = QStringLiteral("limit %1%2").arg(m_query.count).arg(filterText);
+        else if (m_query.selection.mode == DocumentSelection::Mode::Limit)
+            m_modeDescription =
+                QStringLiteral("limit %1%2").arg(m_query.selection.count).arg(filterText);
         else
             m_modeDescription = QStringLiteral("full%1").arg(filterText);
     }
@@ -214,8 +216,8 @@ void LiveCollectionSource::startCursor()
 bool LiveCollectionSource::fillReservoir(SourceError *error)
 {
     // Algorithm R: after the scan, every document had the same chance k/n to be kept.
-    SplitMix64 rng(m_query.seed);
-    const std::size_t k = std::size_t(m_query.count);
+    SplitMix64 rng(m_query.selection.seed);
+    const std::size_t k = std::size_t(m_query.selection.count);
     std::uint64_t seen = 0;
     const bson_t *doc = nullptr;
     while (mongoc_cursor_next(m_cursor->cursor.get(), &doc)) {
@@ -285,7 +287,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
 
     bson_error_t e;
     if (mongoc_cursor_error(m_cursor->cursor.get(), &e)) {
-        const bool sampleRejected = m_query.mode == AnalysisOptions::Mode::Sample &&
+        const bool sampleRejected = m_query.selection.mode == DocumentSelection::Mode::Sample &&
                                     !m_useReservoir && m_nextIndex == 0 &&
                                     e.domain == MONGOC_ERROR_SERVER;
         if (sampleRejected) {

@@ -29,7 +29,10 @@ public:
     bool rewind(SourceError *error) override;
     std::optional<std::uint64_t> estimatedDocuments() const override { return m_estimated; }
     std::uint64_t bytesConsumed() const override { return m_consumed; }
-    bool samplesItself() const override { return m_query.mode == AnalysisOptions::Mode::Sample; }
+    bool samplesItself() const override
+    {
+        return m_query.selection.mode == DocumentSelection::Mode::Sample;
+    }
     bool guaranteesUniqueIds() const override { return true; }
     // Two of the server's largest replies (16 MB each): while the workers walk one, the next
     // is already on its way.

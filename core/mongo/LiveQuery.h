@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AnalysisOptions.h"
+#include "DocumentSelection.h"
 #include "SourceError.h"
 
 #include <QByteArray>
@@ -13,12 +13,10 @@ struct LiveQuery
 {
     QString database;
     QString collection;
-    QString filter; // extended JSON (canonical or relaxed); empty = every document
-    AnalysisOptions::Mode mode = AnalysisOptions::Mode::Full;
-    std::uint64_t count = 0; // for Sample and Limit
-    std::uint64_t seed = 42; // for the client-side reservoir
-    qint64 maxTimeMs = 0;    // server-side time limit per operation; 0 = none
-    int batchSize = 0;       // cursor batch size; 0 = the driver's
+    QString filter;              // extended JSON (canonical or relaxed); empty = every document
+    DocumentSelection selection; // a sample's seed also drives the client-side reservoir
+    qint64 maxTimeMs = 0;        // server-side time limit per operation; 0 = none
+    int batchSize = 0;           // cursor batch size; 0 = the driver's
     // Range scans: an `_id` condition (BSON document bytes) ANDed with the filter, and the
     // documents in `_id` order (full scans only).
     QByteArray idCondition;

@@ -105,7 +105,7 @@ bool reservoirSample(MongoConnection &connection, mongoc_collection_t *coll, con
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
     const CursorHandle cursor(
         mongoc_collection_find_with_opts(coll, filter.get(), opts.get(), nullptr));
-    SplitMix64 rng(query.seed);
+    SplitMix64 rng(query.selection.seed);
     std::uint64_t seen = 0;
     const auto k = std::size_t(IdRangePlanner::kSampleSize);
     return drain(connection, cursor.get(),

@@ -242,7 +242,7 @@ void RangedScan::Scan::runRange(std::size_t range)
     const IdRangePlan &plan = m_checkpoint.plan;
     const bool leftover = range == typedCount();
     LiveQuery query = m_request.query;
-    query.mode = AnalysisOptions::Mode::Full;
+    query.selection.mode = DocumentSelection::Mode::Full;
     query.sortById = true;
     query.idCondition = leftover ? RangeQuery::leftover(plan)
                                  : RangeQuery::typedRange(plan, int(range), state.lastId);

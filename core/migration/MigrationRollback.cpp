@@ -172,7 +172,7 @@ private:
                                              const std::vector<const JournalEntry *> &work,
                                              const std::set<QByteArray> &stillFlagged, int attempt,
                                              std::vector<QByteArray> *done);
-    bool awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
+    void awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
                        int attempt, std::vector<const JournalEntry *> *again);
     bool restoreLateElements(const Round &round, const std::vector<QByteArray> &done);
     bool cleanUp(const Round &round, const std::vector<QByteArray> &done);
@@ -214,8 +214,7 @@ bool Rollback::batch(const std::vector<JournalEntry> &entries)
             for (const JournalEntry *e : work)
                 if (bsonraw::fromDocumentId(e->rawId) == id && attempt < options.maxRetries)
                     again.push_back(e);
-        if (!awaitInFlight(round, work, attempt, &again))
-            return false;
+        awaitInFlight(round, work, attempt, &again);
         work = again;
         if (!restoreLateElements(round, done) || !cleanUp(round, done) ||
             !journal.bulk(round.journalWrites, QStringLiteral("recording the rollback"), error))
@@ -345,11 +344,11 @@ void Rollback::planUnflagged(const JournalEntry &e, const QByteArray &document,
 // between its two round trips (its slot taken, its element not yet on its page), or one died
 // there. Looked at again after a pause that doubles each time (10 ms up to 1 s); after
 // maxRetries they are named and left split, their pages kept.
-bool Rollback::awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
+void Rollback::awaitInFlight(const Round &round, const std::vector<const JournalEntry *> &work,
                              int attempt, std::vector<const JournalEntry *> *again)
 {
     if (round.inFlight.empty())
-        return true;
+        return;
     for (const QByteArray &id : round.inFlight)
         for (const JournalEntry *e : work) {
             if (bsonraw::fromDocumentId(e->rawId) != id)
@@ -367,7 +366,6 @@ bool Rollback::awaitInFlight(const Round &round, const std::vector<const Journal
     if (attempt < options.maxRetries)
         std::this_thread::sleep_for(
             std::chrono::milliseconds(std::min(1000, 10 << std::min(attempt, 7))));
-    return true;
 }
 
 // Which write-backs took effect? The rest changed meanwhile (still flagged) and are retried.

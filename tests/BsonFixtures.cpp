@@ -1,6 +1,6 @@
 #include "BsonFixtures.h"
 
-#include "JsonIndenter.h"
+#include "bson/JsonIndenter.h"
 
 #include <QFile>
 

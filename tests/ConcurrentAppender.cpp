@@ -1,9 +1,9 @@
 #include "ConcurrentAppender.h"
 
-#include "MongoConnection.h"
-#include "MongoRuntime.h"
-#include "OverflowAppender.h"
-#include "SplitConfig.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/MongoRuntime.h"
+#include "split/SplitConfig.h"
+#include "whatif/OverflowAppender.h"
 
 #include <bson/bson.h>
 

@@ -1,8 +1,8 @@
 #include "GuiFixtures.h"
 
 #include "AnalysisWorker.h"
-#include "DemoDataGenerator.h"
 #include "MainWindow.h"
+#include "demo/DemoDataGenerator.h"
 
 #include <QAbstractButton>
 #include <QDir>

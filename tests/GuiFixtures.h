@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AnalysisResult.h"
 #include "BsonFixtures.h"
+#include "explore/AnalysisResult.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,9 +1,9 @@
 #include "LiveDocuments.h"
 
-#include "BsonDocument.h"
-#include "LiveCollectionSource.h"
 #include "LiveServer.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/MongoConnection.h"
 
 #include <QFile>
 #include <QJsonArray>

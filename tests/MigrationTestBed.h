@@ -10,8 +10,8 @@
 #include "KillTrials.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
-#include "MongoConnection.h"
 #include "SplitDocuments.h"
+#include "mongo/MongoConnection.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,6 @@
 #include "StatisticsReference.h"
 
-#include "QuantileSketch.h"
+#include "stats/QuantileSketch.h"
 
 #include <QTest>
 

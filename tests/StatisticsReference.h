@@ -4,7 +4,7 @@
 
 #pragma once
 
-#include "Distribution.h"
+#include "stats/Distribution.h"
 
 #include <QString>
 

@@ -1,15 +1,15 @@
 #include "AnalysisOptionsBar.h"
-#include "AnalysisSession.h"
 #include "AnalysisWorker.h"
 #include "ArraysPage.h"
 #include "CliRunner.h"
 #include "CollectionView.h"
 #include "Format.h"
 #include "GuiFixtures.h"
-#include "ReportWriter.h"
 #include "SourceState.h"
 #include "SplitPreviewPage.h"
 #include "ThresholdControl.h"
+#include "explore/AnalysisSession.h"
+#include "report/ReportWriter.h"
 
 #include <QComboBox>
 #include <QDir>

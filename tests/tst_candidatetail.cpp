@@ -2,7 +2,7 @@
 // depend on scan order or thread scheduling. Every expectation comes from an exact sort of
 // everything that was offered.
 
-#include "CandidateTail.h"
+#include "stats/CandidateTail.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
-#include "DemoDataGenerator.h"
 #include "SummaryCsv.h"
+#include "demo/DemoDataGenerator.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -7,9 +7,9 @@
 // nothing and keep every page full but the last.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
-#include "CodeGenerator.h"
 #include "LiveDocuments.h"
-#include "SplitLayoutPreset.h"
+#include "codegen/CodeGenerator.h"
+#include "split/SplitLayoutPreset.h"
 
 #include <QDir>
 #include <QProcess>

@@ -8,10 +8,10 @@
 // names (read back here with libmongoc), each once and in order. Compilation is batched (one
 // javac, one Go build) so the matrix stays fast. mongosh is not installed: its snippet runs
 // under Node with a recording stand-in for `db`, which checks the names it is called with.
-#include "CodeGenerator.h"
-#include "CodeTemplate.h"
 #include "HostileNames.h"
 #include "LiveDocuments.h"
+#include "codegen/CodeGenerator.h"
+#include "codegen/CodeTemplate.h"
 
 #include <mongoc/mongoc.h>
 

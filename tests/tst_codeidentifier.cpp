@@ -2,9 +2,9 @@
 // only [A-Za-z0-9_], a letter first, at most 64 characters, never empty, never a keyword, the
 // same every time; distinct names that lose everything or are cut keep distinct identifiers.
 // Generated file names are built from them, so they are always usable paths.
-#include "CodeGenerator.h"
-#include "CodeIdentifier.h"
 #include "HostileNames.h"
+#include "codegen/CodeGenerator.h"
+#include "codegen/CodeIdentifier.h"
 
 #include <QRegularExpression>
 #include <QtTest>

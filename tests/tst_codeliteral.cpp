@@ -4,9 +4,9 @@
 // \u escape of a quote or line break), and decodes, by the language's own escape rules
 // (implemented independently here), to exactly the name. The live test tst_codegenescape runs
 // the literals through the real compilers and interpreters.
-#include "CodeGenerator.h"
-#include "CodeLiteral.h"
 #include "HostileNames.h"
+#include "codegen/CodeGenerator.h"
+#include "codegen/CodeLiteral.h"
 
 #include <QtTest>
 

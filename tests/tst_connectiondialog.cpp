@@ -1,7 +1,7 @@
 #include "ConnectionDialog.h"
 #include "ConnectionStore.h"
-#include "ConnectionUri.h"
 #include "RecentConnection.h"
+#include "mongo/ConnectionUri.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>

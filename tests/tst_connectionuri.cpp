@@ -1,4 +1,4 @@
-#include "ConnectionUri.h"
+#include "mongo/ConnectionUri.h"
 
 #include <QTest>
 #include <QUrl>

@@ -1,5 +1,5 @@
 #include "BsonFixtures.h"
-#include "DocumentOutline.h"
+#include "bson/DocumentOutline.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #include "BsonFixtures.h"
-#include "DocumentId.h"
-#include "DocumentSplitter.h"
+#include "bson/DocumentId.h"
+#include "split/DocumentSplitter.h"
 
 #include <QTest>
 

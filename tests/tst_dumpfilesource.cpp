@@ -1,6 +1,6 @@
-#include "Analyzer.h"
 #include "BsonFixtures.h"
-#include "DumpFileSource.h"
+#include "analysis/Analyzer.h"
+#include "source/DumpFileSource.h"
 
 #include <QDir>
 #include <QFile>

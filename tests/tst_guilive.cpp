@@ -10,9 +10,9 @@
 #include "LiveServer.h"
 #include "MainWindow.h"
 #include "OverviewPage.h"
-#include "ScanCheckpoint.h"
 #include "SourceTreeModel.h"
 #include "SummaryCsv.h"
+#include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>
 #include <QLineEdit>

@@ -1,5 +1,4 @@
 // Every model of the explorer under QAbstractItemModelTester, filled with real analyses.
-#include "DocumentFetcher.h"
 #include "DocumentTreeModel.h"
 #include "DocumentViewer.h"
 #include "FieldTableModel.h"
@@ -8,6 +7,7 @@
 #include "OutlierTableModel.h"
 #include "OutliersPage.h"
 #include "SourceTreeModel.h"
+#include "mongo/DocumentFetcher.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

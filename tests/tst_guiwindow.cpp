@@ -3,21 +3,21 @@
 // (the CLI's writer, the CLI's bytes) and `--demo --screenshot` for every tab.
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
-#include "Analyzer.h"
 #include "AppIcon.h"
 #include "CollectionView.h"
 #include "DocumentTreeModel.h"
 #include "DocumentViewer.h"
-#include "DumpFileSource.h"
 #include "Format.h"
 #include "GuiFixtures.h"
 #include "MainWindow.h"
 #include "OutliersPage.h"
 #include "OverviewPage.h"
-#include "SamplePrecision.h"
 #include "SizesPage.h"
 #include "SourceTreeModel.h"
 #include "SummaryCsv.h"
+#include "analysis/Analyzer.h"
+#include "analysis/SamplePrecision.h"
+#include "source/DumpFileSource.h"
 
 #include <QAbstractButton>
 #include <QAction>

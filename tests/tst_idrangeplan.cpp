@@ -1,8 +1,8 @@
 // IdOrder (MongoDB's order of _id values, as raw BSON) and IdRangePlan (where a parallel scan
 // cuts the _id space): the order across and within types, the cut type, quantile boundaries,
 // the chunk boundaries of a sharded collection (simulated: no mongos runs here).
-#include "IdOrder.h"
-#include "IdRangePlan.h"
+#include "bson/IdOrder.h"
+#include "scan/IdRangePlan.h"
 
 #include <QRandomGenerator>
 #include <QTest>

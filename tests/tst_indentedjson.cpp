@@ -1,8 +1,8 @@
 // The document viewer's extended JSON: libbson's relaxed extended JSON laid out by
 // JsonIndenter, checked against libbson's own text parsed by QJsonDocument.
 #include "BsonFixtures.h"
-#include "DocumentOutline.h"
-#include "JsonIndenter.h"
+#include "bson/DocumentOutline.h"
+#include "bson/JsonIndenter.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,11 +1,11 @@
-#include "Analyzer.h"
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
-#include "LiveCollectionSource.h"
 #include "LiveServer.h"
-#include "MongoConnection.h"
 #include "SummaryCsv.h"
+#include "analysis/Analyzer.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/MongoConnection.h"
 
 #include <QDir>
 #include <QElapsedTimer>

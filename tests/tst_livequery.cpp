@@ -1,4 +1,4 @@
-#include "LiveQuery.h"
+#include "mongo/LiveQuery.h"
 
 #include <QTest>
 

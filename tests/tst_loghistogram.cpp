@@ -2,8 +2,8 @@
 // (documented bin edges in exact integer arithmetic, brute-force counting), never copied from
 // the code under test.
 
-#include "LogHistogram.h"
 #include "StatisticsReference.h"
+#include "stats/LogHistogram.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
-#include "LiveCollectionSource.h"
 #include "MigrationTestBed.h"
-#include "OverflowMigrator.h"
+#include "migration/OverflowMigrator.h"
+#include "mongo/LiveCollectionSource.h"
 
 #include <QProcess>
 #include <QRegularExpression>

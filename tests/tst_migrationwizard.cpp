@@ -3,8 +3,6 @@
 // session and byte-identical to `outlier-explorer-cli split` with the same options, verified,
 // rolled back to the original bytes, and the finish page's reports and log written.
 #include "CliRunner.h"
-#include "CodeLanguage.h"
-#include "DocumentId.h"
 #include "GuiFixtures.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
@@ -16,6 +14,8 @@
 #include "WizardPreviewPage.h"
 #include "WizardSafetyPage.h"
 #include "WizardVerifyPage.h"
+#include "bson/DocumentId.h"
+#include "codegen/CodeLanguage.h"
 
 #include <QProgressBar>
 

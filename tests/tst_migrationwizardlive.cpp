@@ -2,7 +2,6 @@
 // split stopped after a batch by the Apply page's button, resumed from the journal, verified, and
 // rolled back to documents byte-identical to the originals; the safety page names FerretDB's
 // non-atomic updates there.
-#include "AnalysisSession.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
@@ -17,6 +16,7 @@
 #include "WizardLayoutPage.h"
 #include "WizardSafetyPage.h"
 #include "WizardVerifyPage.h"
+#include "explore/AnalysisSession.h"
 #include <QProgressBar>
 
 #include <QCheckBox>

@@ -2,9 +2,9 @@
 // rollback are killed at random points and resumed, on mongod; and an append caught between
 // its two round trips by a rollback's write-backs. (FerretDB 1.x loses concurrent updates to
 // one document by itself and has no update pipelines: these run on mongod only.)
-#include "MigrationRollback.h"
 #include "MigrationTestBed.h"
-#include "OverflowAppender.h"
+#include "migration/MigrationRollback.h"
+#include "whatif/OverflowAppender.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "MongoConnection.h"
-#include "MongoDriver.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/MongoDriver.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 #include "BsonFixtures.h"
-#include "OutlierDetector.h"
-#include "ProfileBuilder.h"
-#include "SplitRecommendation.h"
+#include "analysis/OutlierDetector.h"
+#include "analysis/ProfileBuilder.h"
+#include "analysis/SplitRecommendation.h"
 
 #include <QDir>
 #include <QTest>

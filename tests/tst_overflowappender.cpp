@@ -7,9 +7,9 @@
 // update pipelines: the legacy path chosen by itself, said, and giving the same layout.
 #include "LiveDocuments.h"
 #include "LiveServer.h"
-#include "MongoConnection.h"
-#include "MongoRuntime.h"
-#include "OverflowAppender.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/MongoRuntime.h"
+#include "whatif/OverflowAppender.h"
 
 #include <QtTest>
 

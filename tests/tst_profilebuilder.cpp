@@ -1,7 +1,7 @@
 #include "BsonFixtures.h"
-#include "BsonTypes.h"
-#include "DocumentId.h"
-#include "ProfileBuilder.h"
+#include "analysis/ProfileBuilder.h"
+#include "bson/BsonTypes.h"
+#include "bson/DocumentId.h"
 
 #include <QTest>
 

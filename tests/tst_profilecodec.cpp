@@ -2,9 +2,9 @@
 // same profile, and profiles of disjoint parts absorbed into one and renumbered are the profile
 // of one builder over all the documents, tails cut to small capacities included.
 #include "BsonFixtures.h"
-#include "CollectionProfile.h"
-#include "ProfileBuilder.h"
-#include "ProfileCodec.h"
+#include "analysis/CollectionProfile.h"
+#include "analysis/ProfileBuilder.h"
+#include "scan/ProfileCodec.h"
 
 #include <QTest>
 

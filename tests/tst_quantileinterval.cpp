@@ -1,11 +1,11 @@
 // QuantileInterval: the distribution-free confidence intervals of a sample's quantiles, checked
 // against published order-statistic tables and by simulation (the stated 95 % interval must
 // hold the true quantile in about 95 % of samples), and SamplePrecision on a real sample.
-#include "Analyzer.h"
-#include "DemoDataGenerator.h"
-#include "DumpFileSource.h"
-#include "QuantileInterval.h"
-#include "SamplePrecision.h"
+#include "analysis/Analyzer.h"
+#include "analysis/SamplePrecision.h"
+#include "demo/DemoDataGenerator.h"
+#include "source/DumpFileSource.h"
+#include "stats/QuantileInterval.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

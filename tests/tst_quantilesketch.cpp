@@ -2,10 +2,10 @@
 // from the raw data (exact sort, brute-force counting, integer arithmetic), never copied from
 // the code under test.
 
-#include "Distribution.h"
-#include "LogHistogram.h"
-#include "QuantileSketch.h"
 #include "StatisticsReference.h"
+#include "stats/Distribution.h"
+#include "stats/LogHistogram.h"
+#include "stats/QuantileSketch.h"
 
 #include <QTest>
 

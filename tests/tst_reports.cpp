@@ -1,9 +1,9 @@
 #include "BsonFixtures.h"
 #include "CsvTestReader.h"
-#include "CsvWriter.h"
-#include "OutlierDetector.h"
-#include "ProfileBuilder.h"
-#include "ReportWriter.h"
+#include "analysis/OutlierDetector.h"
+#include "analysis/ProfileBuilder.h"
+#include "output/CsvWriter.h"
+#include "report/ReportWriter.h"
 
 #include <QDir>
 #include <QFile>

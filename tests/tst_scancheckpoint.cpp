@@ -2,7 +2,7 @@
 // any damage to the file (one flipped byte anywhere: header, plan, ranges, profiles, checksum)
 // refused with the file named, never resumed into wrong reports; written without following a
 // symbolic link at its path.
-#include "ScanCheckpoint.h"
+#include "scan/ScanCheckpoint.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "MigrationPreflight.h"
-#include "ServerInfo.h"
+#include "migration/MigrationPreflight.h"
+#include "mongo/ServerInfo.h"
 
 #include <QTest>
 

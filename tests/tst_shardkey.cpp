@@ -1,10 +1,10 @@
 #include "BsonFixtures.h"
 
-#include "ShardBreakdown.h"
-#include "ShardKey.h"
-#include "ShardLayout.h"
+#include "shard/ShardBreakdown.h"
+#include "shard/ShardKey.h"
+#include "shard/ShardLayout.h"
 
-#include "MigrationQueries.h" // core internal (oecore_internal): the live split's filters
+#include "migration/internal/MigrationQueries.h" // core internal (oecore_internal): the live split's filters
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // Every expectation is computed independently from the raw data (exact sort, exact quartiles
 // and MAD, brute-force counting), never copied from the code under test.
 
-#include "Distribution.h"
-#include "OutlierMethod.h"
-#include "QuantileSketch.h"
-#include "StatisticalThreshold.h"
 #include "StatisticsReference.h"
+#include "stats/Distribution.h"
+#include "stats/OutlierMethod.h"
+#include "stats/QuantileSketch.h"
+#include "stats/StatisticalThreshold.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
-#include "Analyzer.h"
 #include "BsonFixtures.h"
-#include "DumpFileSource.h"
-#include "SplitMix64.h"
-#include "SplitRecommendation.h"
-#include "ThresholdImpact.h"
+#include "analysis/Analyzer.h"
+#include "analysis/SplitRecommendation.h"
+#include "analysis/ThresholdImpact.h"
+#include "source/DumpFileSource.h"
+#include "stats/SplitMix64.h"
 
 #include <QTemporaryDir>
 #include <QTest>

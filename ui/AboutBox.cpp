@@ -1,6 +1,6 @@
 #include "AboutBox.h"
 
-#include "MongoRuntime.h"
+#include "mongo/MongoRuntime.h"
 
 #include <QCoreApplication>
 #include <QMessageBox>

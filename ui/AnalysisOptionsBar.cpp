@@ -1,7 +1,7 @@
 #include "AnalysisOptionsBar.h"
 
-#include "OutlierMethod.h"
-#include "ThresholdPreset.h"
+#include "analysis/ThresholdPreset.h"
+#include "stats/OutlierMethod.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

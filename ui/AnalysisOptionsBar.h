@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AnalysisRequest.h"
+#include "explore/AnalysisRequest.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "AnalysisProgress.h"
-#include "AnalysisRequest.h"
-#include "AnalysisResult.h"
+#include "explore/AnalysisRequest.h"
+#include "explore/AnalysisResult.h"
 
 #include <QObject>
 #include <QThread>

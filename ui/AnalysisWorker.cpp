@@ -1,6 +1,6 @@
 #include "AnalysisWorker.h"
 
-#include "AnalysisSession.h"
+#include "explore/AnalysisSession.h"
 
 #include <QThread>
 

@@ -5,7 +5,7 @@
 #include "Format.h"
 #include "SourceState.h"
 #include "ThresholdControl.h"
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>

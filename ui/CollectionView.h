@@ -1,8 +1,8 @@
 #pragma once
 
 #include "AnalysisProgress.h"
-#include "AnalysisResult.h"
 #include "SourceState.h"
+#include "explore/AnalysisResult.h"
 
 #include <QList>
 #include <QPointer>

@@ -1,12 +1,12 @@
 #include "ConnectionDialog.h"
 
 #include "ConnectionStore.h"
-#include "ConnectionUri.h"
 #include "LatestJob.h"
-#include "MongoConnection.h"
 #include "PasswordVault.h"
-#include "ServerProbe.h"
-#include "UriRedactor.h"
+#include "mongo/ConnectionUri.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/ServerProbe.h"
+#include "mongo/UriRedactor.h"
 
 #include <QCheckBox>
 #include <QComboBox>

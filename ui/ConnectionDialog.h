@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ConnectionSettings.h"
 #include "RecentConnection.h"
+#include "mongo/ConnectionSettings.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "ConnectionStore.h"
 
-#include "ConnectionUri.h"
+#include "mongo/ConnectionUri.h"
 
 #include <QSettings>
 

@@ -1,7 +1,7 @@
 #include "DemoPreparer.h"
 
-#include "DemoDataGenerator.h"
 #include "LatestJob.h"
+#include "demo/DemoDataGenerator.h"
 
 #include <QStandardPaths>
 

@@ -1,6 +1,6 @@
 #include "DocumentLoader.h"
 
-#include "DocumentFetcher.h"
+#include "mongo/DocumentFetcher.h"
 
 namespace oe {
 

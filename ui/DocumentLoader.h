@@ -1,7 +1,7 @@
 #pragma once
 
 #include "LatestJob.h"
-#include "SourceRef.h"
+#include "analysis/SourceRef.h"
 
 #include <QByteArray>
 #include <QObject>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "DocumentOutline.h"
+#include "bson/DocumentOutline.h"
 
 #include <QAbstractItemModel>
 #include <QByteArray>

@@ -3,7 +3,7 @@
 #include <QFontMetricsF>
 
 #include "Format.h"
-#include "StagedOutput.h"
+#include "output/StagedOutput.h"
 
 #include <QBuffer>
 #include <QDir>

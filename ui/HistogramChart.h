@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LogHistogram.h"
+#include "stats/LogHistogram.h"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 #include "InterruptedRunWatcher.h"
 
 #include "LatestJob.h"
-#include "MigrationHistory.h"
+#include "migration/MigrationHistory.h"
 
 #include <QMessageBox>
 

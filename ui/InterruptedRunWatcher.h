@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Catalog.h"
-#include "ConnectionSettings.h"
+#include "mongo/Catalog.h"
+#include "mongo/ConnectionSettings.h"
 
 #include <QHash>
 #include <QObject>

@@ -8,7 +8,6 @@
 #include "AnalysisOptionsBar.h"
 #include "AnalysisRunner.h"
 #include "ArraysPage.h"
-#include "Catalog.h"
 #include "CollectionView.h"
 #include "ConnectPrompt.h"
 #include "DemoPreparer.h"
@@ -21,11 +20,12 @@
 #include "MainToolBar.h"
 #include "MigrationWizard.h"
 #include "MigrationsDialog.h"
-#include "ReportWriter.h"
 #include "ShortcutPriority.h"
 #include "SourceState.h"
 #include "SourceTreeModel.h"
-#include "UriRedactor.h"
+#include "mongo/Catalog.h"
+#include "mongo/UriRedactor.h"
+#include "report/ReportWriter.h"
 
 #include <QApplication>
 #include <QCloseEvent>

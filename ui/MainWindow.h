@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AnalysisResult.h"
-#include "ConnectionSettings.h"
+#include "explore/AnalysisResult.h"
+#include "mongo/ConnectionSettings.h"
 
 #include <QHash>
 #include <QMainWindow>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "MigrationOptions.h"
-#include "SourceError.h"
-#include "SplitPlan.h"
-#include "VerifyReport.h"
+#include "migration/MigrationOptions.h"
+#include "migration/VerifyReport.h"
+#include "source/SourceError.h"
+#include "split/SplitPlan.h"
 
 #include <QMetaType>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #include "MigrationRunner.h"
 
 #include "LatestJob.h"
-#include "MigrationSession.h"
+#include "migration/MigrationSession.h"
 
 #include <QElapsedTimer>
 #include <QMutex>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "MigrationOutcome.h"
-#include "SourceRef.h"
-#include "SplitConfig.h"
+#include "analysis/SourceRef.h"
+#include "split/SplitConfig.h"
 
 #include <QObject>
 

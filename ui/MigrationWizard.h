@@ -1,10 +1,10 @@
 #pragma once
 
-#include "MigrationOptions.h"
 #include "MigrationOutcome.h"
-#include "SourceRef.h"
 #include "SourceState.h"
-#include "SplitConfig.h"
+#include "analysis/SourceRef.h"
+#include "migration/MigrationOptions.h"
+#include "split/SplitConfig.h"
 
 #include <QPointer>
 #include <QStringList>
@@ -85,7 +85,7 @@ private:
     QString m_outDir;
     MigrationOptions m_options;
     bool m_dryRun = false;
-    bool m_closing = false; // stopping, to close once the running step has ended
+    bool m_closing = false;         // stopping, to close once the running step has ended
     MigrationOutcome m_outcomes[5]; // one per MigrationOutcome::Step
     QStringList m_log;
 };

@@ -2,8 +2,8 @@
 
 #include "Format.h"
 #include "LatestJob.h"
-#include "MigrationHistory.h"
 #include "MigrationRunner.h"
+#include "migration/MigrationHistory.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "MigrationRun.h"
-#include "SourceError.h"
+#include "migration/MigrationRun.h"
+#include "mongo/ConnectionSettings.h"
+#include "source/SourceError.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "OutlierReport.h"
+#include "analysis/OutlierReport.h"
 
 #include <QAbstractTableModel>
 

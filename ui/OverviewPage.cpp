@@ -1,7 +1,7 @@
 #include "OverviewPage.h"
 
 #include "Format.h"
-#include "SamplePrecision.h"
+#include "analysis/SamplePrecision.h"
 
 #include <QComboBox>
 #include <QGridLayout>

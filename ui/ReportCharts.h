@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AnalysisResult.h"
 #include "ReportChart.h"
+#include "explore/AnalysisResult.h"
 
 #include <vector>
 

@@ -1,10 +1,10 @@
 #include "ReportDocument.h"
 
-#include "DocumentId.h"
 #include "Format.h"
 #include "ReportPdfPainter.h"
-#include "ReportWriter.h"
-#include "StagedOutput.h"
+#include "bson/DocumentId.h"
+#include "output/StagedOutput.h"
+#include "report/ReportWriter.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

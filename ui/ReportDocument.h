@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AnalysisResult.h"
 #include "ReportChart.h"
 #include "ReportOptions.h"
+#include "explore/AnalysisResult.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 #include "LatestJob.h"
 #include "ReportCharts.h"
 #include "ReportDocument.h"
-#include "ReportWriter.h"
+#include "report/ReportWriter.h"
 
 #include <QDir>
 #include <QFileDialog>

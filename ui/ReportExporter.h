@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AnalysisResult.h"
 #include "ReportOptions.h"
+#include "explore/AnalysisResult.h"
 
 #include <QObject>
 #include <QPointer>

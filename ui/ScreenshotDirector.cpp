@@ -5,8 +5,8 @@
 #include "MigrationWizard.h"
 #include "OutliersPage.h"
 #include "SplitPreviewPage.h"
-#include "StagedOutput.h"
 #include "WizardDriver.h"
+#include "output/StagedOutput.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

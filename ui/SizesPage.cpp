@@ -4,7 +4,7 @@
 #include "Format.h"
 #include "SourceState.h"
 #include "ThresholdControl.h"
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
 
 #include <QVBoxLayout>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "AnalysisResult.h"
 #include "SourceState.h"
+#include "explore/AnalysisResult.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,8 +1,8 @@
 #include "SourceState.h"
 
-#include "AnalysisSession.h"
 #include "LatestJob.h"
-#include "SplitPlanner.h"
+#include "explore/AnalysisSession.h"
+#include "split/SplitPlanner.h"
 
 #include <QTimer>
 

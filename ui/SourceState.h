@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AnalysisResult.h"
-#include "SplitConfig.h"
-#include "SplitPlan.h"
+#include "explore/AnalysisResult.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
 
 #include <QObject>
 #include <QString>

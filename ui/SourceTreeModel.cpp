@@ -1,7 +1,7 @@
 #include "SourceTreeModel.h"
 
 #include "Format.h"
-#include "UriRedactor.h"
+#include "mongo/UriRedactor.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Catalog.h"
-#include "SourceRef.h"
+#include "analysis/SourceRef.h"
+#include "mongo/Catalog.h"
 
 #include <QAbstractItemModel>
 

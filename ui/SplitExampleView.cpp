@@ -1,9 +1,9 @@
 #include "SplitExampleView.h"
 
 #include "Format.h"
-#include "JsonIndenter.h"
 #include "LatestJob.h"
-#include "SplitPlanner.h"
+#include "bson/JsonIndenter.h"
+#include "split/SplitPlanner.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "SplitConfig.h"
-#include "SplitPlan.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
 
 #include <QStringList>
 #include <QWidget>

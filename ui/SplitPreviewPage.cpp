@@ -1,13 +1,13 @@
 #include "SplitPreviewPage.h"
 
-#include "AnalysisSession.h"
 #include "ChartPanel.h"
-#include "DocumentId.h"
 #include "DocumentLoader.h"
 #include "Format.h"
 #include "SourceState.h"
 #include "SplitExampleView.h"
-#include "SplitPlanner.h"
+#include "bson/DocumentId.h"
+#include "explore/AnalysisSession.h"
+#include "split/SplitPlanner.h"
 
 #include <QComboBox>
 #include <QFormLayout>

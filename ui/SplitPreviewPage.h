@@ -1,9 +1,9 @@
 #pragma once
 
 #include "SourcePage.h"
-#include "SplitConfig.h"
-#include "SplitPlan.h"
-#include "SplitPlanner.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
+#include "split/SplitPlanner.h"
 
 #include <atomic>
 #include <memory>

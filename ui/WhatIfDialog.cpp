@@ -2,9 +2,9 @@
 
 #include "Format.h"
 #include "LatestJob.h"
-#include "StagedOutput.h"
-#include "UriRedactor.h"
-#include "WhatIfBenchmark.h"
+#include "mongo/UriRedactor.h"
+#include "output/StagedOutput.h"
+#include "whatif/WhatIfBenchmark.h"
 
 #include <QDir>
 #include <QFileDialog>

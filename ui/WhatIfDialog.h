@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "WhatIfRow.h"
+#include "mongo/ConnectionSettings.h"
+#include "whatif/WhatIfRow.h"
 
 #include <QDialog>
 

@@ -4,7 +4,7 @@
 #include "Format.h"
 #include "MigrationWizard.h"
 #include "SourceState.h"
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
 
 #include <QHeaderView>
 #include <QLabel>

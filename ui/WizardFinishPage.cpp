@@ -1,13 +1,13 @@
 #include "WizardFinishPage.h"
 
-#include "CodeGenerator.h"
 #include "LatestJob.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
 #include "ReportExporter.h"
-#include "ReportWriter.h"
 #include "SourceState.h"
-#include "StagedOutput.h"
+#include "codegen/CodeGenerator.h"
+#include "output/StagedOutput.h"
+#include "report/ReportWriter.h"
 
 #include <QComboBox>
 #include <QDir>

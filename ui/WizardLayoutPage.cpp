@@ -1,12 +1,12 @@
 #include "WizardLayoutPage.h"
 
-#include "BsonTypes.h"
 #include "LatestJob.h"
-#include "MigrationSession.h"
 #include "MigrationWizard.h"
-#include "PatternFields.h"
 #include "SourceState.h"
-#include "SplitLayoutPreset.h"
+#include "bson/BsonTypes.h"
+#include "migration/MigrationSession.h"
+#include "split/PatternFields.h"
+#include "split/SplitLayoutPreset.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -1,13 +1,13 @@
 #include "WizardPreviewPage.h"
 
 #include "ChartPanel.h"
-#include "DocumentId.h"
 #include "DocumentLoader.h"
 #include "Format.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
 #include "SourceState.h"
 #include "SplitExampleView.h"
+#include "bson/DocumentId.h"
 
 #include <QLabel>
 #include <QSplitter>

@@ -5,7 +5,7 @@
 #include "MigrationWizard.h"
 #include "SourceState.h"
 #include "ThresholdControl.h"
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

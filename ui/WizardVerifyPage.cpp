@@ -3,7 +3,7 @@
 #include "Format.h"
 #include "MigrationRunner.h"
 #include "MigrationWizard.h"
-#include "OfflineSplitter.h"
+#include "migration/OfflineSplitter.h"
 
 #include <QCheckBox>
 #include <QDir>

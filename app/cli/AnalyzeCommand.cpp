@@ -1,12 +1,12 @@
 #include "AnalyzeCommand.h"
 
-#include "AnalysisSession.h"
 #include "CliSupport.h"
 #include "ConnectionOptions.h"
-#include "MongoConnection.h"
-#include "ReportWriter.h"
-#include "SamplePrecision.h"
-#include "SplitRecommendation.h"
+#include "analysis/SamplePrecision.h"
+#include "analysis/SplitRecommendation.h"
+#include "explore/AnalysisSession.h"
+#include "mongo/MongoConnection.h"
+#include "report/ReportWriter.h"
 
 #include <QCommandLineParser>
 #include <QLocale>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AnalysisResult.h"
+#include "explore/AnalysisResult.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

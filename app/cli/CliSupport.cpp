@@ -1,6 +1,6 @@
 #include "CliSupport.h"
 
-#include "StagedOutput.h"
+#include "output/StagedOutput.h"
 
 #include <QCoreApplication>
 

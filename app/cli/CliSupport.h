@@ -2,7 +2,7 @@
 
 #include "ExitCode.h"
 
-#include "SourceError.h"
+#include "source/SourceError.h"
 
 #include <QCommandLineParser>
 #include <QString>

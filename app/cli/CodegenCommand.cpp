@@ -1,9 +1,9 @@
 #include "CodegenCommand.h"
 
 #include "CliSupport.h"
-#include "CodeGenerator.h"
 #include "LayoutOptions.h"
-#include "SplitLayoutPreset.h"
+#include "codegen/CodeGenerator.h"
+#include "split/SplitLayoutPreset.h"
 
 #include <cstdio>
 

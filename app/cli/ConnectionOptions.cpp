@@ -1,8 +1,8 @@
 #include "ConnectionOptions.h"
 
 #include "CliSupport.h"
-#include "MongoConnection.h"
-#include "NamespaceNames.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/NamespaceNames.h"
 
 #include <QFileInfo>
 

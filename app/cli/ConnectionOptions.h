@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ConnectionSettings.h"
+#include "mongo/ConnectionSettings.h"
 
 #include <QCommandLineParser>
 

@@ -1,7 +1,7 @@
 #include "DemoDataCommand.h"
 
 #include "CliSupport.h"
-#include "DemoDataGenerator.h"
+#include "demo/DemoDataGenerator.h"
 
 #include <QCommandLineParser>
 #include <QDir>

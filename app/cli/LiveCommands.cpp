@@ -1,10 +1,10 @@
 #include "LiveCommands.h"
 
 #include "CliSupport.h"
-#include "CollectionCatalog.h"
 #include "ConnectionOptions.h"
-#include "DumpImporter.h"
-#include "ServerProbe.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/DumpImporter.h"
+#include "mongo/ServerProbe.h"
 
 #include <QCommandLineParser>
 #include <QLocale>

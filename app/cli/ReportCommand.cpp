@@ -2,9 +2,9 @@
 
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
-#include "MigrationSession.h"
 #include "ReportCharts.h"
 #include "ReportDocument.h"
+#include "migration/MigrationSession.h"
 
 #include <cstdio>
 

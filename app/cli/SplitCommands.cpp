@@ -2,13 +2,13 @@
 
 #include "CliSupport.h"
 #include "ConnectionOptions.h"
-#include "CsvWriter.h"
-#include "DocumentId.h"
 #include "LayoutOptions.h"
-#include "MigrationSession.h"
-#include "MongoConnection.h"
-#include "SplitPlanner.h"
-#include "StagedOutput.h"
+#include "bson/DocumentId.h"
+#include "migration/MigrationSession.h"
+#include "mongo/MongoConnection.h"
+#include "output/CsvWriter.h"
+#include "output/StagedOutput.h"
+#include "split/SplitPlanner.h"
 
 #include <QCommandLineParser>
 #include <QDir>

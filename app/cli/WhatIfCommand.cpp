@@ -2,7 +2,7 @@
 
 #include "CliSupport.h"
 #include "ConnectionOptions.h"
-#include "WhatIfBenchmark.h"
+#include "whatif/WhatIfBenchmark.h"
 
 #include <QDir>
 

@@ -1,10 +1,10 @@
 // outlier-explorer: the desktop explorer. Entry point only; everything else is in ui/ and core/.
 #include "AppIcon.h"
 #include "CollectionView.h"
-#include "ConnectionUri.h"
 #include "MainWindow.h"
 #include "MigrationWizard.h"
 #include "ScreenshotDirector.h"
+#include "mongo/ConnectionUri.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DocumentSelection.h"
-#include "ProfileBuilder.h"
+#include "analysis/ProfileBuilder.h"
+#include "source/DocumentSelection.h"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
-#include "Analyzer.h"
+#include "analysis/Analyzer.h"
 
-#include "DocumentPace.h"
-#include "SampleSelection.h"
+#include "source/DocumentPace.h"
+#include "source/SampleSelection.h"
 
 #include <QElapsedTimer>
 #include <QThreadPool>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AnalysisOptions.h"
-#include "CollectionProfile.h"
-#include "DocumentSource.h"
+#include "analysis/AnalysisOptions.h"
+#include "analysis/CollectionProfile.h"
+#include "source/DocumentSource.h"
 
 #include <atomic>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "CollectionProfile.h"
+#include "analysis/CollectionProfile.h"
 
 #include <algorithm>
 

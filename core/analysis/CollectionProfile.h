@@ -1,9 +1,9 @@
 #pragma once
 
-#include "CandidateTail.h"
-#include "Distribution.h"
-#include "FieldProfile.h"
-#include "SourceError.h"
+#include "analysis/FieldProfile.h"
+#include "source/SourceError.h"
+#include "stats/CandidateTail.h"
+#include "stats/Distribution.h"
 
 #include <QString>
 #include <QStringList>

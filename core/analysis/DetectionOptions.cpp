@@ -1,4 +1,4 @@
-#include "DetectionOptions.h"
+#include "analysis/DetectionOptions.h"
 
 namespace oe {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "OutlierMethod.h"
-#include "StatisticalThreshold.h"
-#include "ThresholdPreset.h"
+#include "analysis/ThresholdPreset.h"
+#include "stats/OutlierMethod.h"
+#include "stats/StatisticalThreshold.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
-#include "DocumentValidator.h"
+#include "analysis/internal/DocumentValidator.h"
 
-#include "ProfileBuilder.h"
+#include "analysis/ProfileBuilder.h"
 
 #include <algorithm>
 

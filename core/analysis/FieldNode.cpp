@@ -1,6 +1,6 @@
-#include "FieldNode.h"
+#include "analysis/internal/FieldNode.h"
 
-#include "BsonTypes.h"
+#include "bson/BsonTypes.h"
 
 namespace oe {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "CandidateTail.h"
-#include "Distribution.h"
+#include "stats/CandidateTail.h"
+#include "stats/Distribution.h"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
-#include "OutlierDetector.h"
+#include "analysis/OutlierDetector.h"
 
-#include "DocumentId.h"
-#include "ThresholdPreset.h"
+#include "analysis/ThresholdPreset.h"
+#include "bson/DocumentId.h"
 
 #include <QLocale>
 

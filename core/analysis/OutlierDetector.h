@@ -1,8 +1,8 @@
 #pragma once
 
-#include "CollectionProfile.h"
-#include "DetectionOptions.h"
-#include "OutlierReport.h"
+#include "analysis/CollectionProfile.h"
+#include "analysis/DetectionOptions.h"
+#include "analysis/OutlierReport.h"
 
 namespace oe {
 

@@ -1,9 +1,9 @@
-#include "ProfileBuilder.h"
+#include "analysis/ProfileBuilder.h"
 
-#include "BsonIter.h"
-#include "BsonTypes.h"
-#include "DocumentId.h"
-#include "FieldNode.h"
+#include "analysis/internal/FieldNode.h"
+#include "bson/BsonTypes.h"
+#include "bson/DocumentId.h"
+#include "bson/internal/BsonIter.h"
 
 #include <bson/bson.h>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "CandidateTail.h"
-#include "CollectionProfile.h"
-#include "Distribution.h"
-#include "SourceError.h"
+#include "analysis/CollectionProfile.h"
+#include "source/SourceError.h"
+#include "stats/CandidateTail.h"
+#include "stats/Distribution.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
-#include "SamplePrecision.h"
+#include "analysis/SamplePrecision.h"
 
-#include "CollectionProfile.h"
-#include "QuantileInterval.h"
+#include "analysis/CollectionProfile.h"
+#include "stats/QuantileInterval.h"
 
 #include <cmath>
 

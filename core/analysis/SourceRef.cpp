@@ -1,8 +1,8 @@
-#include "SourceRef.h"
+#include "analysis/SourceRef.h"
 
-#include "DumpFileSource.h"
-#include "LiveCollectionSource.h"
-#include "UriRedactor.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/UriRedactor.h"
+#include "source/DumpFileSource.h"
 
 #include <QFileInfo>
 

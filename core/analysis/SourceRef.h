@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "DocumentSource.h"
-#include "LiveQuery.h"
+#include "mongo/ConnectionSettings.h"
+#include "mongo/LiveQuery.h"
+#include "source/DocumentSource.h"
 
 #include <QMetaType>
 #include <QString>

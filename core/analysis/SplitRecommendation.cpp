@@ -1,7 +1,7 @@
-#include "SplitRecommendation.h"
+#include "analysis/SplitRecommendation.h"
 
-#include "StatisticalThreshold.h"
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
+#include "stats/StatisticalThreshold.h"
 
 #include <QLocale>
 

@@ -1,4 +1,4 @@
-#include "ThresholdImpact.h"
+#include "analysis/ThresholdImpact.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "CollectionProfile.h"
+#include "analysis/CollectionProfile.h"
 
 #include <cstdint>
 

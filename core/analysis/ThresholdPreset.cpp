@@ -1,4 +1,4 @@
-#include "ThresholdPreset.h"
+#include "analysis/ThresholdPreset.h"
 
 namespace oe {
 

@@ -1,4 +1,4 @@
-#include "BsonTypes.h"
+#include "bson/BsonTypes.h"
 
 namespace oe {
 

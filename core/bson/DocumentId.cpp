@@ -1,6 +1,6 @@
-#include "DocumentId.h"
+#include "bson/DocumentId.h"
 
-#include "JsonIndenter.h"
+#include "bson/JsonIndenter.h"
 
 #include <bson/bson.h>
 

@@ -1,9 +1,9 @@
-#include "DocumentOutline.h"
+#include "bson/DocumentOutline.h"
 
-#include "BsonDocument.h"
-#include "BsonIter.h"
-#include "BsonTypes.h"
-#include "JsonIndenter.h"
+#include "bson/BsonTypes.h"
+#include "bson/JsonIndenter.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonIter.h"
 
 #include <QLocale>
 

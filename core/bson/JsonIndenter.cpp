@@ -1,4 +1,4 @@
-#include "JsonIndenter.h"
+#include "bson/JsonIndenter.h"
 
 namespace oe {
 

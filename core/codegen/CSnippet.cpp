@@ -1,6 +1,6 @@
-#include "CSnippet.h"
+#include "codegen/CSnippet.h"
 
-#include "CodeTemplate.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

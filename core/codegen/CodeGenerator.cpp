@@ -1,12 +1,12 @@
-#include "CodeGenerator.h"
+#include "codegen/CodeGenerator.h"
 
-#include "AccessSnippet.h"
-#include "CSnippet.h"
-#include "CodeIdentifier.h"
-#include "GoSnippet.h"
-#include "JavaSnippet.h"
-#include "JsSnippet.h"
-#include "PythonSnippet.h"
+#include "codegen/AccessSnippet.h"
+#include "codegen/CSnippet.h"
+#include "codegen/CodeIdentifier.h"
+#include "codegen/GoSnippet.h"
+#include "codegen/JavaSnippet.h"
+#include "codegen/JsSnippet.h"
+#include "codegen/PythonSnippet.h"
 
 namespace oe {
 

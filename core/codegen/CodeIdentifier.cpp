@@ -1,4 +1,4 @@
-#include "CodeIdentifier.h"
+#include "codegen/CodeIdentifier.h"
 
 #include <QCryptographicHash>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "CodeLanguage.h"
+#include "codegen/CodeLanguage.h"
 
 #include <array>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "CodeLiteral.h"
+#include "codegen/CodeLiteral.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "CodeLanguage.h"
+#include "codegen/CodeLanguage.h"
 
 #include <QString>
 

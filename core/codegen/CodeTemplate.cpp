@@ -1,7 +1,7 @@
-#include "CodeTemplate.h"
+#include "codegen/CodeTemplate.h"
 
-#include "CodeIdentifier.h"
-#include "CodeLiteral.h"
+#include "codegen/CodeIdentifier.h"
+#include "codegen/CodeLiteral.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "CodeLanguage.h"
-#include "SplitConfig.h"
+#include "codegen/CodeLanguage.h"
+#include "split/SplitConfig.h"
 
 #include <QHash>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "GoSnippet.h"
+#include "codegen/GoSnippet.h"
 
-#include "CodeIdentifier.h"
-#include "CodeTemplate.h"
+#include "codegen/CodeIdentifier.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

@@ -1,6 +1,6 @@
-#include "JavaSnippet.h"
+#include "codegen/JavaSnippet.h"
 
-#include "CodeTemplate.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

@@ -1,7 +1,7 @@
-#include "JsSnippet.h"
+#include "codegen/JsSnippet.h"
 
-#include "CodeLiteral.h"
-#include "CodeTemplate.h"
+#include "codegen/CodeLiteral.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

@@ -1,7 +1,7 @@
-#include "PythonSnippet.h"
+#include "codegen/PythonSnippet.h"
 
-#include "CodeLiteral.h"
-#include "CodeTemplate.h"
+#include "codegen/CodeLiteral.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

@@ -1,8 +1,8 @@
-#include "DemoDataGenerator.h"
+#include "demo/DemoDataGenerator.h"
 
-#include "BsonDocument.h"
-#include "SplitMix64.h"
-#include "StagedOutput.h"
+#include "bson/internal/BsonDocument.h"
+#include "output/StagedOutput.h"
+#include "stats/SplitMix64.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "BatchSizer.h"
+#include "migration/BatchSizer.h"
 
 #include <algorithm>
 

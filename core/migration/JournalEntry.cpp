@@ -1,7 +1,7 @@
-#include "JournalEntry.h"
+#include "migration/JournalEntry.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 
 #include <QDateTime>
 

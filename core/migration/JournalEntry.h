@@ -1,7 +1,7 @@
 #pragma once
 
-#include "JournalState.h"
-#include "SplitConfig.h"
+#include "migration/JournalState.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "JournalState.h"
+#include "migration/JournalState.h"
 
 #include <array>
 #include <utility>

@@ -1,10 +1,10 @@
-#include "MigrationHistory.h"
+#include "migration/MigrationHistory.h"
 
-#include "CollectionCatalog.h"
-#include "CollectionOps.h"
-#include "JournalEntry.h"
-#include "MigrationQueries.h"
-#include "MongoConnection.h"
+#include "migration/JournalEntry.h"
+#include "migration/internal/MigrationQueries.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/CollectionOps.h"
 
 #include <algorithm>
 

@@ -1,14 +1,14 @@
-#include "MigrationPreflight.h"
+#include "migration/MigrationPreflight.h"
 
-#include "ServerInfo.h"
-#include "ServerProbe.h"
-#include "ShardCatalog.h"
+#include "mongo/ServerInfo.h"
+#include "mongo/ServerProbe.h"
+#include "shard/ShardCatalog.h"
 
-#include "CollectionOps.h"
-#include "JournalEntry.h"
-#include "LiveQuery.h"
-#include "MigrationQueries.h"
-#include "MongoConnection.h"
+#include "migration/JournalEntry.h"
+#include "migration/internal/MigrationQueries.h"
+#include "mongo/LiveQuery.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/CollectionOps.h"
 
 namespace oe {
 

@@ -1,13 +1,13 @@
-#include "MigrationRollback.h"
+#include "migration/MigrationRollback.h"
 
-#include "CollectionOps.h"
-#include "DocumentPace.h"
-#include "DocumentSplitter.h"
-#include "JournalEntry.h"
-#include "MigrationQueries.h"
-#include "MigrationVerifier.h"
-#include "PageCoverage.h"
-#include "RunFence.h"
+#include "migration/JournalEntry.h"
+#include "migration/MigrationVerifier.h"
+#include "migration/RunFence.h"
+#include "migration/internal/MigrationQueries.h"
+#include "migration/internal/PageCoverage.h"
+#include "mongo/internal/CollectionOps.h"
+#include "source/DocumentPace.h"
+#include "split/DocumentSplitter.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "MigrationOptions.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
-#include "VerifyReport.h"
+#include "migration/MigrationOptions.h"
+#include "migration/VerifyReport.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
 
 #include <atomic>
 

@@ -1,12 +1,12 @@
-#include "MigrationSession.h"
+#include "migration/MigrationSession.h"
 
-#include "LiveCollectionSource.h"
-#include "MigrationPreflight.h"
-#include "MigrationRollback.h"
-#include "MigrationVerifier.h"
-#include "MongoConnection.h"
-#include "OfflineSplitter.h"
-#include "OverflowMigrator.h"
+#include "migration/MigrationPreflight.h"
+#include "migration/MigrationRollback.h"
+#include "migration/MigrationVerifier.h"
+#include "migration/OfflineSplitter.h"
+#include "migration/OverflowMigrator.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/MongoConnection.h"
 
 #include <QElapsedTimer>
 

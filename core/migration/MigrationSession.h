@@ -1,14 +1,14 @@
 #pragma once
 
-#include "JournalState.h"
-#include "MigrationOptions.h"
-#include "RollbackLeftovers.h"
-#include "SourceError.h"
-#include "SourceRef.h"
-#include "SplitConfig.h"
-#include "SplitPlan.h"
-#include "SplitPlanner.h"
-#include "VerifyReport.h"
+#include "analysis/SourceRef.h"
+#include "migration/JournalState.h"
+#include "migration/MigrationOptions.h"
+#include "migration/RollbackLeftovers.h"
+#include "migration/VerifyReport.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
+#include "split/SplitPlanner.h"
 
 #include <QStringList>
 

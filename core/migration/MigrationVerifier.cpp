@@ -1,9 +1,9 @@
-#include "MigrationVerifier.h"
+#include "migration/MigrationVerifier.h"
 
-#include "CollectionOps.h"
-#include "DocumentSplitter.h"
-#include "JournalEntry.h"
-#include "MigrationQueries.h"
+#include "migration/JournalEntry.h"
+#include "migration/internal/MigrationQueries.h"
+#include "mongo/internal/CollectionOps.h"
+#include "split/DocumentSplitter.h"
 
 #include <QElapsedTimer>
 

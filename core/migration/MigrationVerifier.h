@@ -1,11 +1,11 @@
 #pragma once
 
-#include "BatchSizer.h"
-#include "JournalState.h"
-#include "MigrationOptions.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
-#include "VerifyReport.h"
+#include "migration/BatchSizer.h"
+#include "migration/JournalState.h"
+#include "migration/MigrationOptions.h"
+#include "migration/VerifyReport.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 

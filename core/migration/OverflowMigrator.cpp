@@ -1,15 +1,15 @@
-#include "OverflowMigrator.h"
+#include "migration/OverflowMigrator.h"
 
-#include "BatchSizer.h"
-#include "CollectionOps.h"
-#include "DocumentPace.h"
-#include "DocumentSplitter.h"
-#include "JournalEntry.h"
-#include "MigrationPreflight.h"
-#include "MigrationQueries.h"
-#include "MongoConnection.h"
-#include "RunFence.h"
-#include "SplitBatchWriter.h"
+#include "migration/BatchSizer.h"
+#include "migration/JournalEntry.h"
+#include "migration/MigrationPreflight.h"
+#include "migration/RunFence.h"
+#include "migration/internal/MigrationQueries.h"
+#include "migration/internal/SplitBatchWriter.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/CollectionOps.h"
+#include "source/DocumentPace.h"
+#include "split/DocumentSplitter.h"
 
 #include <QElapsedTimer>
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "JournalState.h"
-#include "MigrationOptions.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
-#include "VerifyReport.h"
+#include "migration/JournalState.h"
+#include "migration/MigrationOptions.h"
+#include "migration/VerifyReport.h"
+#include "mongo/ConnectionSettings.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
-#include "PageCoverage.h"
+#include "migration/internal/PageCoverage.h"
 
-#include "BsonRaw.h"
-#include "DocumentSplitter.h"
+#include "bson/internal/BsonRaw.h"
+#include "split/DocumentSplitter.h"
 
 namespace oe {
 

@@ -1,10 +1,10 @@
-#include "RollbackLeftovers.h"
+#include "migration/RollbackLeftovers.h"
 
-#include "CollectionOps.h"
-#include "JournalEntry.h"
-#include "MigrationQueries.h"
-#include "MigrationVerifier.h"
-#include "MongoConnection.h"
+#include "migration/JournalEntry.h"
+#include "migration/MigrationVerifier.h"
+#include "migration/internal/MigrationQueries.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/CollectionOps.h"
 
 namespace oe {
 

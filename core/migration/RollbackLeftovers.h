@@ -1,7 +1,7 @@
 #pragma once
 
-#include "SourceError.h"
-#include "SplitConfig.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
 
 #include <QString>
 #include <QStringList>

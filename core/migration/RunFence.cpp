@@ -1,7 +1,7 @@
-#include "RunFence.h"
+#include "migration/RunFence.h"
 
-#include "BsonDocument.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/MongoConnection.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>

@@ -1,9 +1,9 @@
-#include "SplitBatchWriter.h"
+#include "migration/internal/SplitBatchWriter.h"
 
-#include "BsonDocument.h"
-#include "JournalEntry.h"
-#include "MigrationQueries.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "migration/JournalEntry.h"
+#include "migration/internal/MigrationQueries.h"
+#include "mongo/MongoConnection.h"
 
 #include <map>
 #include <set>

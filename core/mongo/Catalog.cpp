@@ -1,7 +1,7 @@
-#include "Catalog.h"
+#include "mongo/Catalog.h"
 
-#include "CollectionCatalog.h"
-#include "MongoConnection.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/MongoConnection.h"
 
 namespace oe {
 

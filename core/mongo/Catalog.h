@@ -1,9 +1,9 @@
 #pragma once
 
-#include "CollectionInfo.h"
-#include "ConnectionSettings.h"
-#include "ServerInfo.h"
-#include "SourceError.h"
+#include "mongo/CollectionInfo.h"
+#include "mongo/ConnectionSettings.h"
+#include "mongo/ServerInfo.h"
+#include "source/SourceError.h"
 
 #include <QMetaType>
 

@@ -1,8 +1,8 @@
-#include "CollectionCatalog.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
+#include "bson/internal/BsonDocument.h"
 
 #include <mongoc/mongoc.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "CollectionInfo.h"
-#include "MongoConnection.h"
+#include "mongo/CollectionInfo.h"
+#include "mongo/MongoConnection.h"
 
 #include <vector>
 

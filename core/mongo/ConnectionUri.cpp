@@ -1,7 +1,7 @@
-#include "ConnectionUri.h"
+#include "mongo/ConnectionUri.h"
 
-#include "DriverHandles.h"
-#include "MongoConnection.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/DriverHandles.h"
 
 #include <QStringList>
 #include <QUrl>

@@ -1,10 +1,10 @@
-#include "DumpImporter.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "mongo/DumpImporter.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "DumpFileSource.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/MongoConnection.h"
+#include "source/DumpFileSource.h"
 
 #include <QElapsedTimer>
 

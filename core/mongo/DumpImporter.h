@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "SourceError.h"
+#include "mongo/ConnectionSettings.h"
+#include "source/SourceError.h"
 
 #include <QString>
 

@@ -1,11 +1,11 @@
-#include "LiveCollectionSource.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "CollectionCatalog.h"
-#include "MongoConnection.h"
-#include "SplitMix64.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/MongoConnection.h"
+#include "stats/SplitMix64.h"
 
 #include <mongoc/mongoc.h>
 

@@ -1,6 +1,6 @@
-#include "LiveQuery.h"
+#include "mongo/LiveQuery.h"
 
-#include "BsonDocument.h"
+#include "bson/internal/BsonDocument.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DocumentSelection.h"
-#include "SourceError.h"
+#include "source/DocumentSelection.h"
+#include "source/SourceError.h"
 
 #include <QByteArray>
 #include <QString>

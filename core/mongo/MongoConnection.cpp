@@ -1,11 +1,11 @@
-#include "MongoConnection.h"
+#include "mongo/MongoConnection.h"
 
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "MongoRuntime.h"
-#include "UriRedactor.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/MongoRuntime.h"
+#include "mongo/UriRedactor.h"
 
 #include <QByteArray>
 

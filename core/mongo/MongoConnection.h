@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "SourceError.h"
-#include "WritePacer.h"
+#include "mongo/ConnectionSettings.h"
+#include "mongo/WritePacer.h"
+#include "source/SourceError.h"
 
 #include <QString>
 #include <QStringList>

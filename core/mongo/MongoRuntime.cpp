@@ -1,6 +1,6 @@
-#include "MongoRuntime.h"
+#include "mongo/MongoRuntime.h"
 
-#include "UriRedactor.h"
+#include "mongo/UriRedactor.h"
 
 #include <mongoc/mongoc.h>
 

@@ -1,4 +1,4 @@
-#include "NamespaceNames.h"
+#include "mongo/NamespaceNames.h"
 
 namespace oe {
 

@@ -1,4 +1,4 @@
-#include "ServerInfo.h"
+#include "mongo/ServerInfo.h"
 
 #include <QRegularExpression>
 

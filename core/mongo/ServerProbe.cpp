@@ -1,9 +1,9 @@
-#include "ServerProbe.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "mongo/ServerProbe.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/MongoConnection.h"
 
 #include <mongoc/mongoc.h>
 

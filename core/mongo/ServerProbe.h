@@ -1,7 +1,7 @@
 #pragma once
 
-#include "MongoConnection.h"
-#include "ServerInfo.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/ServerInfo.h"
 
 namespace oe {
 

@@ -1,4 +1,4 @@
-#include "UriRedactor.h"
+#include "mongo/UriRedactor.h"
 
 namespace oe {
 

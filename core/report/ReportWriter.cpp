@@ -1,9 +1,9 @@
-#include "ReportWriter.h"
+#include "report/ReportWriter.h"
 
-#include "BsonTypes.h"
-#include "DocumentId.h"
-#include "SamplePrecision.h"
-#include "StagedOutput.h"
+#include "analysis/SamplePrecision.h"
+#include "bson/BsonTypes.h"
+#include "bson/DocumentId.h"
+#include "output/StagedOutput.h"
 
 #include <QDir>
 

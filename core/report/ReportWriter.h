@@ -1,11 +1,11 @@
 #pragma once
 
-#include "AnalysisResult.h"
-#include "CollectionProfile.h"
-#include "CsvWriter.h"
-#include "DetectionOptions.h"
-#include "OutlierReport.h"
-#include "SplitRecommendation.h"
+#include "analysis/CollectionProfile.h"
+#include "analysis/DetectionOptions.h"
+#include "analysis/OutlierReport.h"
+#include "analysis/SplitRecommendation.h"
+#include "explore/AnalysisResult.h"
+#include "output/CsvWriter.h"
 
 #include <QStringList>
 

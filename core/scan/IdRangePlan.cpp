@@ -1,6 +1,6 @@
-#include "IdRangePlan.h"
+#include "scan/IdRangePlan.h"
 
-#include "IdOrder.h"
+#include "bson/IdOrder.h"
 
 #include <QLocale>
 

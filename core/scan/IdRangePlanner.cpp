@@ -1,14 +1,14 @@
-#include "IdRangePlanner.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "scan/IdRangePlanner.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
-#include "MongoConnection.h"
-#include "ServerInfo.h"
-#include "ServerProbe.h"
-#include "ShardCatalog.h"
-#include "SplitMix64.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/ServerInfo.h"
+#include "mongo/ServerProbe.h"
+#include "shard/ShardCatalog.h"
+#include "stats/SplitMix64.h"
 
 #include <mongoc/mongoc.h>
 

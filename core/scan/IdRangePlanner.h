@@ -1,8 +1,8 @@
 #pragma once
 
-#include "IdRangePlan.h"
-#include "LiveQuery.h"
-#include "SourceError.h"
+#include "mongo/LiveQuery.h"
+#include "scan/IdRangePlan.h"
+#include "source/SourceError.h"
 
 #include <atomic>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "ProfileCodec.h"
+#include "scan/ProfileCodec.h"
 
 #include <QDataStream>
 #include <QIODevice>

@@ -1,7 +1,7 @@
-#include "RangeQuery.h"
+#include "scan/internal/RangeQuery.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 
 namespace oe {
 

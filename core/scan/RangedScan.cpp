@@ -1,16 +1,16 @@
-#include "RangedScan.h"
+#include "scan/RangedScan.h"
 
-#include "CollectionCatalog.h"
-#include "CollectionInfo.h"
-#include "DocumentPace.h"
-#include "IdOrder.h"
-#include "IdRangePlanner.h"
-#include "LiveCollectionSource.h"
-#include "MongoConnection.h"
-#include "ProfileBuilder.h"
-#include "ProfileCodec.h"
-#include "RangeQuery.h"
-#include "ScanCheckpoint.h"
+#include "analysis/ProfileBuilder.h"
+#include "bson/IdOrder.h"
+#include "mongo/CollectionCatalog.h"
+#include "mongo/CollectionInfo.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/MongoConnection.h"
+#include "scan/IdRangePlanner.h"
+#include "scan/ProfileCodec.h"
+#include "scan/ScanCheckpoint.h"
+#include "scan/internal/RangeQuery.h"
+#include "source/DocumentPace.h"
 
 #include <QElapsedTimer>
 #include <QThreadPool>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "AnalysisOptions.h"
-#include "Analyzer.h"
-#include "CollectionProfile.h"
-#include "ConnectionSettings.h"
-#include "LiveQuery.h"
+#include "analysis/AnalysisOptions.h"
+#include "analysis/Analyzer.h"
+#include "analysis/CollectionProfile.h"
+#include "mongo/ConnectionSettings.h"
+#include "mongo/LiveQuery.h"
 
 #include <atomic>
 

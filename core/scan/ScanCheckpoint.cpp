@@ -1,6 +1,6 @@
-#include "ScanCheckpoint.h"
+#include "scan/ScanCheckpoint.h"
 
-#include "StagedOutput.h"
+#include "output/StagedOutput.h"
 
 #include <QCryptographicHash>
 #include <QDataStream>

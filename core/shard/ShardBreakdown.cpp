@@ -1,7 +1,7 @@
-#include "ShardBreakdown.h"
+#include "shard/ShardBreakdown.h"
 
-#include "MongoConnection.h"
-#include "ShardCatalog.h"
+#include "mongo/MongoConnection.h"
+#include "shard/ShardCatalog.h"
 
 #include <set>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "OutlierReport.h"
-#include "ShardLayout.h"
+#include "analysis/OutlierReport.h"
+#include "shard/ShardLayout.h"
 
 #include <QString>
 

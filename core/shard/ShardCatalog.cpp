@@ -1,10 +1,10 @@
-#include "ShardCatalog.h"
-#include "DriverHandles.h"
-#include "MongoDriver.h"
+#include "shard/ShardCatalog.h"
+#include "mongo/internal/DriverHandles.h"
+#include "mongo/internal/MongoDriver.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
-#include "MongoConnection.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+#include "mongo/MongoConnection.h"
 
 #include <mongoc/mongoc.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ShardLayout.h"
-#include "SourceError.h"
+#include "shard/ShardLayout.h"
+#include "source/SourceError.h"
 
 #include <map>
 #include <optional>

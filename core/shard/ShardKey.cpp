@@ -1,8 +1,8 @@
-#include "ShardKey.h"
+#include "shard/ShardKey.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
-#include "IdOrder.h"
+#include "bson/IdOrder.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 
 #include <bson/bson.h>
 

@@ -1,6 +1,6 @@
-#include "ShardLayout.h"
+#include "shard/ShardLayout.h"
 
-#include "BsonRaw.h"
+#include "bson/internal/BsonRaw.h"
 
 #include <bson/bson.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ShardKey.h"
+#include "shard/ShardKey.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ByteBuffer.h"
+#include "bson/ByteBuffer.h"
 
 #include <cstdint>
 #include <vector>

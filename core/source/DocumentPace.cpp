@@ -1,4 +1,4 @@
-#include "DocumentPace.h"
+#include "source/DocumentPace.h"
 
 #include <QThread>
 

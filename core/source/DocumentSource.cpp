@@ -1,4 +1,4 @@
-#include "DocumentSource.h"
+#include "source/DocumentSource.h"
 
 namespace oe {
 DocumentSource::~DocumentSource() = default;

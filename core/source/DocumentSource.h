@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DocumentBatch.h"
-#include "SourceError.h"
+#include "source/DocumentBatch.h"
+#include "source/SourceError.h"
 
 #include <QString>
 

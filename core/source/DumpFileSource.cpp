@@ -1,6 +1,6 @@
-#include "DumpFileSource.h"
+#include "source/DumpFileSource.h"
 
-#include "GzipReader.h"
+#include "source/internal/GzipReader.h"
 
 #include <QFileInfo>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "DocumentSource.h"
+#include "source/DocumentSource.h"
 
 #include <cstdio>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "GzipReader.h"
+#include "source/internal/GzipReader.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "SourceError.h"
+#include "source/SourceError.h"
 
 namespace oe {
 

@@ -1,10 +1,10 @@
-#include "DocumentSplitter.h"
+#include "split/DocumentSplitter.h"
 
-#include "BsonDocument.h"
-#include "BsonIter.h"
-#include "BsonRaw.h"
-#include "BsonTypes.h"
-#include "DocumentId.h"
+#include "bson/BsonTypes.h"
+#include "bson/DocumentId.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonIter.h"
+#include "bson/internal/BsonRaw.h"
 
 #include <QCryptographicHash>
 

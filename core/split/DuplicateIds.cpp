@@ -1,4 +1,4 @@
-#include "DuplicateIds.h"
+#include "split/internal/DuplicateIds.h"
 
 #include <QByteArrayView>
 #include <QHash>

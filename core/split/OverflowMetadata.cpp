@@ -1,6 +1,6 @@
-#include "OverflowMetadata.h"
+#include "split/internal/OverflowMetadata.h"
 
-#include "BsonDocument.h"
+#include "bson/internal/BsonDocument.h"
 
 namespace oe {
 

@@ -1,6 +1,6 @@
-#include "PatternFields.h"
+#include "split/PatternFields.h"
 
-#include "BsonTypes.h"
+#include "bson/BsonTypes.h"
 
 namespace oe {
 

@@ -1,7 +1,7 @@
-#include "SplitConfig.h"
+#include "split/SplitConfig.h"
 
-#include "LiveQuery.h"
-#include "NamespaceNames.h"
+#include "mongo/LiveQuery.h"
+#include "mongo/NamespaceNames.h"
 
 namespace oe {
 

@@ -1,4 +1,4 @@
-#include "SplitLayoutPreset.h"
+#include "split/SplitLayoutPreset.h"
 
 namespace oe::splitlayout {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Distribution.h"
-#include "SourceError.h"
+#include "source/SourceError.h"
+#include "stats/Distribution.h"
 
 #include <QString>
 #include <QStringList>

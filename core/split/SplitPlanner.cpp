@@ -1,9 +1,9 @@
-#include "SplitPlanner.h"
+#include "split/SplitPlanner.h"
 
-#include "DocumentId.h"
-#include "DocumentSplitter.h"
-#include "DocumentValidator.h"
-#include "DuplicateIds.h"
+#include "analysis/internal/DocumentValidator.h"
+#include "bson/DocumentId.h"
+#include "split/DocumentSplitter.h"
+#include "split/internal/DuplicateIds.h"
 
 #include <algorithm>
 #include <optional>

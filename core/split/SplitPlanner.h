@@ -1,8 +1,8 @@
 #pragma once
 
-#include "DocumentSource.h"
-#include "SplitConfig.h"
-#include "SplitPlan.h"
+#include "source/DocumentSource.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
 
 #include <QByteArray>
 

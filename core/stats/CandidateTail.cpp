@@ -1,4 +1,4 @@
-#include "CandidateTail.h"
+#include "stats/CandidateTail.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "Distribution.h"
+#include "stats/Distribution.h"
 
 namespace oe {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LogHistogram.h"
-#include "QuantileSketch.h"
+#include "stats/LogHistogram.h"
+#include "stats/QuantileSketch.h"
 
 #include <cstdint>
 

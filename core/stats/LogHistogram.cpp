@@ -1,4 +1,4 @@
-#include "LogHistogram.h"
+#include "stats/LogHistogram.h"
 
 #include <array>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "QuantileInterval.h"
+#include "stats/QuantileInterval.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "QuantileSketch.h"
+#include "stats/QuantileSketch.h"
 
 #include <algorithm>
 #include <cmath>

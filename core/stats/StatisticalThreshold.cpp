@@ -1,4 +1,4 @@
-#include "StatisticalThreshold.h"
+#include "stats/StatisticalThreshold.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Distribution.h"
-#include "OutlierMethod.h"
+#include "stats/Distribution.h"
+#include "stats/OutlierMethod.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
-#include "OverflowAppender.h"
+#include "whatif/OverflowAppender.h"
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
-#include "WhatIfCalls.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+#include "whatif/internal/WhatIfCalls.h"
 
 #include <bson/bson.h>
 

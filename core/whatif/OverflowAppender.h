@@ -20,9 +20,9 @@
 //
 // One appender per thread: it runs on the caller's connection.
 
-#include "MongoConnection.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
+#include "mongo/MongoConnection.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "ScratchDatabase.h"
+#include "whatif/ScratchDatabase.h"
 
-#include "BsonDocument.h"
-#include "WhatIfCalls.h"
+#include "bson/internal/BsonDocument.h"
+#include "whatif/internal/WhatIfCalls.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

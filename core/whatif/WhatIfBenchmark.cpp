@@ -1,11 +1,11 @@
-#include "WhatIfBenchmark.h"
+#include "whatif/WhatIfBenchmark.h"
 
-#include "BsonDocument.h"
-#include "CsvWriter.h"
-#include "MongoConnection.h"
-#include "OverflowAppender.h"
-#include "ScratchDatabase.h"
-#include "WhatIfCalls.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/MongoConnection.h"
+#include "output/CsvWriter.h"
+#include "whatif/OverflowAppender.h"
+#include "whatif/ScratchDatabase.h"
+#include "whatif/internal/WhatIfCalls.h"
 
 #include <QElapsedTimer>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "ConnectionSettings.h"
-#include "SourceError.h"
-#include "WhatIfOptions.h"
-#include "WhatIfRow.h"
+#include "mongo/ConnectionSettings.h"
+#include "source/SourceError.h"
+#include "whatif/WhatIfOptions.h"
+#include "whatif/WhatIfRow.h"
 
 #include <QByteArray>
 

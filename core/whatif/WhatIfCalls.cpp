@@ -1,6 +1,6 @@
-#include "WhatIfCalls.h"
+#include "whatif/internal/WhatIfCalls.h"
 
-#include "BsonDocument.h"
+#include "bson/internal/BsonDocument.h"
 
 #include <bson/bson.h>
 

@@ -9,10 +9,10 @@
 
 #include "FuzzSupport.h"
 
-#include "Analyzer.h"
-#include "DumpFileSource.h"
-#include "OutlierDetector.h"
-#include "SplitRecommendation.h"
+#include "analysis/Analyzer.h"
+#include "analysis/OutlierDetector.h"
+#include "analysis/SplitRecommendation.h"
+#include "source/DumpFileSource.h"
 
 #include <cstdint>
 

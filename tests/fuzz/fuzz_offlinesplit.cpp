@@ -11,8 +11,8 @@
 
 #include "FuzzSupport.h"
 
-#include "DumpFileSource.h"
-#include "OfflineSplitter.h"
+#include "migration/OfflineSplitter.h"
+#include "source/DumpFileSource.h"
 
 #include <QSet>
 

@@ -6,8 +6,8 @@
 // Prints the reply as relaxed extended JSON on stdout and exits 0 when the server answered ok: 1;
 // otherwise prints the driver's one-line error on stderr and exits 1 (2 for bad arguments). The
 // server is selected within the URI's serverSelectionTimeoutMS (2 s unless the URI sets it).
-#include "BsonDocument.h"
-#include "DriverHandles.h"
+#include "bson/internal/BsonDocument.h"
+#include "mongo/internal/DriverHandles.h"
 
 #include <QByteArray>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SourceError.h"
+#include "source/SourceError.h"
 
 #include <cstdint>
 #include <memory>

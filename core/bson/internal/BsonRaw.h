@@ -3,8 +3,8 @@
 // Internal to core (includes the driver's headers): raw BSON values, i.e. a type byte followed
 // by the value's bytes exactly as they appear in a document.
 
-#include "BsonIter.h"
-#include "DocumentId.h"
+#include "bson/DocumentId.h"
+#include "bson/internal/BsonIter.h"
 
 #include <QByteArray>
 

@@ -2,10 +2,10 @@
 
 // Internal to core: the filters and updates of the live migration, as BSON bytes.
 
-#include "BsonDocument.h"
-#include "BsonRaw.h"
-#include "DocumentSplitter.h"
-#include "SplitConfig.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+#include "split/DocumentSplitter.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 

@@ -3,8 +3,8 @@
 // Internal to core: whether a document that is not flagged (any more) still holds every element
 // of its overflow pages, so that deleting the pages provably loses nothing.
 
-#include "JournalEntry.h"
-#include "SplitConfig.h"
+#include "migration/JournalEntry.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QString>

@@ -2,11 +2,11 @@
 
 // Internal to core: the write path of a live split, one batch at a time.
 
-#include "CollectionOps.h"
-#include "DocumentSplitter.h"
-#include "MigrationOptions.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
+#include "migration/MigrationOptions.h"
+#include "mongo/internal/CollectionOps.h"
+#include "source/SourceError.h"
+#include "split/DocumentSplitter.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QStringList>

@@ -3,8 +3,8 @@
 // Internal to core: the handful of collection operations the migration needs, over libmongoc,
 // with errors turned into SourceErrors that name the host and the step.
 
-#include "DriverHandles.h"
-#include "MongoConnection.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/internal/DriverHandles.h"
 
 #include <QByteArray>
 

@@ -2,7 +2,7 @@
 
 // Internal to core: what only core does with a MongoConnection, in the driver's own types.
 
-#include "MongoConnection.h"
+#include "mongo/MongoConnection.h"
 
 #include <mongoc/mongoc.h>
 

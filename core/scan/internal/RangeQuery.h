@@ -1,6 +1,6 @@
 #pragma once
 
-#include "IdRangePlan.h"
+#include "scan/IdRangePlan.h"
 
 #include <QByteArray>
 

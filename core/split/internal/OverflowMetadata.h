@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SplitConfig.h"
+#include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QString>

@@ -3,8 +3,8 @@
 // Internal to core: the few commands the what-if benchmark sends, one round trip each, over a
 // MongoConnection (primary read preference), with write errors turned into SourceErrors.
 
-#include "MongoConnection.h"
-#include "SourceError.h"
+#include "mongo/MongoConnection.h"
+#include "source/SourceError.h"
 
 #include <QByteArray>
 #include <QString>
@@ -36,8 +36,8 @@ public:
     // findAndModify with an update pipeline (`pipeline`: a BSON array's bytes), returning the
     // document after the update with the projection's fields (empty when none matched).
     bool findAndModify(const QString &collection, const QByteArray &filter,
-                       const QByteArray &pipeline, const QByteArray &projection,
-                       QByteArray *after, SourceError *error);
+                       const QByteArray &pipeline, const QByteArray &projection, QByteArray *after,
+                       SourceError *error);
     // The first document the filter and sort find, with the projection's fields (empty when
     // none).
     bool findOne(const QString &collection, const QByteArray &filter, const QByteArray &sort,

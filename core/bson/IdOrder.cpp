@@ -1,6 +1,6 @@
-#include "IdOrder.h"
+#include "bson/IdOrder.h"
 
-#include "BsonRaw.h"
+#include "bson/internal/BsonRaw.h"
 
 #include <bson/bson.h>
 

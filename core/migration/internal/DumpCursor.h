@@ -1,7 +1,7 @@
 #pragma once
 
-#include "DocumentValidator.h"
-#include "DumpFileSource.h"
+#include "analysis/internal/DocumentValidator.h"
+#include "source/DumpFileSource.h"
 
 #include <QByteArray>
 

@@ -1,7 +1,7 @@
-#include "AnalysisSession.h"
+#include "explore/AnalysisSession.h"
 
-#include "OutlierDetector.h"
-#include "RangedScan.h"
+#include "analysis/OutlierDetector.h"
+#include "scan/RangedScan.h"
 
 #include <set>
 

@@ -1,4 +1,4 @@
-#include "WritePacer.h"
+#include "mongo/WritePacer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "AnalysisOptions.h"
-#include "DetectionOptions.h"
-#include "SourceRef.h"
-#include "SplitRecommendation.h"
+#include "analysis/AnalysisOptions.h"
+#include "analysis/DetectionOptions.h"
+#include "analysis/SourceRef.h"
+#include "analysis/SplitRecommendation.h"
 
 #include <QMetaType>
 

@@ -1,13 +1,13 @@
-#include "OfflineSplitter.h"
+#include "migration/OfflineSplitter.h"
 
-#include "BsonRaw.h"
-#include "DocumentSplitter.h"
-#include "DumpCursor.h"
-#include "JournalEntry.h"
-#include "MigrationVerifier.h"
-#include "OverflowMetadata.h"
-#include "SplitPlanner.h"
-#include "StagedOutput.h"
+#include "bson/internal/BsonRaw.h"
+#include "migration/JournalEntry.h"
+#include "migration/MigrationVerifier.h"
+#include "migration/internal/DumpCursor.h"
+#include "output/StagedOutput.h"
+#include "split/DocumentSplitter.h"
+#include "split/SplitPlanner.h"
+#include "split/internal/OverflowMetadata.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "AnalysisRequest.h"
-#include "CollectionProfile.h"
-#include "OutlierReport.h"
-#include "ShardBreakdown.h"
-#include "SplitRecommendation.h"
+#include "analysis/CollectionProfile.h"
+#include "analysis/OutlierReport.h"
+#include "analysis/SplitRecommendation.h"
+#include "explore/AnalysisRequest.h"
+#include "shard/ShardBreakdown.h"
 
 #include <QMetaType>
 

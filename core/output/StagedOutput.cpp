@@ -1,4 +1,4 @@
-#include "StagedOutput.h"
+#include "output/StagedOutput.h"
 
 #include <QDir>
 #include <QFile>

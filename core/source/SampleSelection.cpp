@@ -1,6 +1,6 @@
-#include "SampleSelection.h"
+#include "source/SampleSelection.h"
 
-#include "SplitMix64.h"
+#include "stats/SplitMix64.h"
 
 #include <algorithm>
 #include <unordered_set>

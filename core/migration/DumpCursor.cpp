@@ -1,4 +1,4 @@
-#include "DumpCursor.h"
+#include "migration/internal/DumpCursor.h"
 
 #include <QFileInfo>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AnalysisRequest.h"
-#include "AnalysisResult.h"
-#include "Analyzer.h"
+#include "analysis/Analyzer.h"
+#include "explore/AnalysisRequest.h"
+#include "explore/AnalysisResult.h"
 
 #include <atomic>
 

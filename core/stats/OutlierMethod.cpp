@@ -1,4 +1,4 @@
-#include "OutlierMethod.h"
+#include "stats/OutlierMethod.h"
 
 namespace oe {
 

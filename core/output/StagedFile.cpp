@@ -1,4 +1,4 @@
-#include "StagedFile.h"
+#include "output/StagedFile.h"
 
 #include <cerrno>
 #include <unistd.h>

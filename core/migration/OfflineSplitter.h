@@ -1,11 +1,11 @@
 #pragma once
 
-#include "JournalState.h"
-#include "SourceError.h"
-#include "SplitConfig.h"
-#include "SplitPlan.h"
-#include "SplitPlanner.h"
-#include "VerifyReport.h"
+#include "migration/JournalState.h"
+#include "migration/VerifyReport.h"
+#include "source/SourceError.h"
+#include "split/SplitConfig.h"
+#include "split/SplitPlan.h"
+#include "split/SplitPlanner.h"
 
 #include <QStringList>
 

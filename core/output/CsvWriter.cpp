@@ -1,4 +1,4 @@
-#include "CsvWriter.h"
+#include "output/CsvWriter.h"
 
 namespace oe {
 

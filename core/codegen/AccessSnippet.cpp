@@ -1,7 +1,7 @@
-#include "AccessSnippet.h"
+#include "codegen/AccessSnippet.h"
 
-#include "CodeLiteral.h"
-#include "CodeTemplate.h"
+#include "codegen/CodeLiteral.h"
+#include "codegen/CodeTemplate.h"
 
 namespace oe {
 

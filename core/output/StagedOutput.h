@@ -1,7 +1,7 @@
 #pragma once
 
-#include "SourceError.h"
-#include "StagedFile.h"
+#include "output/StagedFile.h"
+#include "source/SourceError.h"
 
 #include <QByteArray>
 #include <QStringList>

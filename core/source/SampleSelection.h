@@ -1,6 +1,6 @@
 #pragma once
 
-#include "DocumentBatch.h"
+#include "source/DocumentBatch.h"
 
 #include <cstdint>
 #include <vector>

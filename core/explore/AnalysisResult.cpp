@@ -1,4 +1,4 @@
-#include "AnalysisResult.h"
+#include "explore/AnalysisResult.h"
 
 namespace oe {
 

@@ -1,8 +1,8 @@
 #include "GuiFixtures.h"
 
-#include "AnalysisWorker.h"
-#include "MainWindow.h"
 #include "demo/DemoDataGenerator.h"
+#include "explorer/MainWindow.h"
+#include "jobs/AnalysisWorker.h"
 
 #include <QAbstractButton>
 #include <QDir>

@@ -2,9 +2,12 @@
 """include_floors: core's rooms are floors, and no include climbs one.
 
 Usage:
-  include_floors.py ROOT FLOOR...   check the tree at ROOT (core/, ui/, app/, tests/) against
-                                    the floors, bottom up (core/CMakeLists.txt's
-                                    OE_CORE_FLOORS); exit 1 listing every violation, one a line
+  include_floors.py ROOT FLOOR... [--ui UI_FLOOR...]
+                                    check the tree at ROOT (core/, ui/, app/) against core's
+                                    floors, bottom up (core/CMakeLists.txt's OE_CORE_FLOORS),
+                                    and ui's (ui/CMakeLists.txt's OE_UI_FLOORS; rooms that share
+                                    a floor are joined by commas); exit 1 listing every
+                                    violation, one a line
   include_floors.py --self-test     build small trees with each kind of violation (and a clean
                                     one) in a temporary directory and check that the check
                                     finds each, by file and line, and passes the clean one
@@ -13,6 +16,8 @@ What it checks, for every #include "..." in .h/.cpp files:
   - in core/: a header of core names its room ("analysis/Analyzer.h", not "Analyzer.h"), and
     that room is on the including file's floor or below it;
   - every folder of core/ is a floor (a new room is placed in OE_CORE_FLOORS);
+  - in ui/: the same for ui's rooms (a header of ui names its room, rooms never include from
+    a floor above; charts/ and export/ are the report library the CLI links);
   - in ui/ and app/: core headers name their room too, and none is under a room's internal/
     folder (core's own; white-box tests may include them, and link oecore_internal to).
 """
@@ -41,54 +46,80 @@ def includes(path):
                 yield number, m.group(1)
 
 
-def check(root, floors):
-    core = os.path.join(root, 'core')
-    level = {room: i for i, room in enumerate(floors)}
-    problems = []
-    headers = {}  # file name -> its path under core/
-    for path in sources(core):
-        rel = os.path.relpath(path, core)
-        if path.endswith('.h'):
-            headers.setdefault(os.path.basename(path), rel)
-    for name in sorted(os.listdir(core)):
-        if os.path.isdir(os.path.join(core, name)) and name not in level:
-            problems.append(f'core/{name}: a room that is not a floor (add it to OE_CORE_FLOORS)')
+class Tree:
+    """One library tree (core/ or ui/): its rooms, their floors and its headers."""
 
-    def named(where, number, target):
-        """The core header `target` names, or None; records a bare name as a problem."""
-        if '/' not in target:
-            # A header beside the includer is its own (ui's, app's), unless it is core's.
-            beside = os.path.exists(os.path.join(os.path.dirname(where), target))
-            in_core = where.startswith(core + os.sep)
-            if target in headers and (in_core or not beside):
-                problems.append(f'{os.path.relpath(where, root)}:{number}: "{target}" does not '
-                                f'name its room: write "{headers[target]}"')
+    def __init__(self, root, top, floors, variable):
+        self.top, self.variable = top, variable
+        self.base = os.path.join(root, top)
+        self.level = {}
+        for i, floor in enumerate(floors):
+            for room in floor.split(','):
+                self.level[room] = i
+        self.headers = {}  # file name -> its path under the tree
+        for path in sources(self.base):
+            if path.endswith('.h'):
+                self.headers.setdefault(os.path.basename(path),
+                                        os.path.relpath(path, self.base))
+
+    def room_of(self, path):
+        if not path.startswith(self.base + os.sep):
             return None
+        room = os.path.relpath(path, self.base).split(os.sep, 1)[0]
+        return room if room in self.level else None
+
+    def header(self, target):
         room = target.split('/', 1)[0]
-        if room in level and os.path.exists(os.path.join(core, target)):
+        if room in self.level and os.path.exists(os.path.join(self.base, target)):
             return target
         return None
 
-    for path in sources(core):
-        room = os.path.relpath(path, core).split(os.sep, 1)[0]
-        if room not in level:
-            continue
-        for number, target in includes(path):
-            header = named(path, number, target)
-            if header is None:
-                continue
-            to = header.split('/', 1)[0]
-            if level[to] > level[room]:
-                problems.append(f'{os.path.relpath(path, root)}:{number}: includes "{header}": '
-                                f'{room} (floor {level[room]}) climbs to {to} '
-                                f'(floor {level[to]})')
-    for top in ('ui', 'app'):
+
+def check(root, floors, ui_floors):
+    trees = [Tree(root, 'core', floors, 'OE_CORE_FLOORS')]
+    if ui_floors:
+        trees.append(Tree(root, 'ui', ui_floors, 'OE_UI_FLOORS'))
+    problems = []
+    for tree in trees:
+        for name in sorted(os.listdir(tree.base)):
+            if os.path.isdir(os.path.join(tree.base, name)) and name not in tree.level:
+                problems.append(f'{tree.top}/{name}: a room that is not a floor '
+                                f'(add it to {tree.variable})')
+
+    def named(where, number, target):
+        """(tree, header) that `target` names, or None; records a bare name as a problem."""
+        for tree in trees:
+            if '/' not in target:
+                # A header beside the includer is its own (app's), unless it is the tree's.
+                beside = os.path.exists(os.path.join(os.path.dirname(where), target))
+                inside = where.startswith(tree.base + os.sep)
+                if target in tree.headers and (inside or not beside):
+                    problems.append(f'{os.path.relpath(where, root)}:{number}: "{target}" does '
+                                    f'not name its room: write "{tree.headers[target]}"')
+                    return None
+            elif tree.header(target):
+                return tree, target
+        return None
+
+    for top in ('core', 'ui', 'app'):
         for path in sources(os.path.join(root, top)):
             for number, target in includes(path):
-                header = named(path, number, target)
-                if header and '/internal/' in header:
-                    problems.append(f'{os.path.relpath(path, root)}:{number}: includes '
-                                    f'"{header}", core\'s own (internal/)')
+                found = named(path, number, target)
+                if found is None:
+                    continue
+                tree, header = found
+                at = os.path.relpath(path, root)
+                if tree.top == 'core' and top != 'core' and '/internal/' in header:
+                    problems.append(f'{at}:{number}: includes "{header}", core\'s own '
+                                    f'(internal/)')
+                room = tree.room_of(path)
+                if room is None:
+                    continue
+                to = header.split('/', 1)[0]
+                if tree.level[to] > tree.level[room]:
+                    problems.append(f'{at}:{number}: includes "{header}": {room} (floor '
+                                    f'{tree.level[room]}) climbs to {to} (floor '
+                                    f'{tree.level[to]})')
     return problems
 
 
@@ -98,21 +129,37 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__.strip().split('\n\n')[1], file=sys.stderr)
         return 2
-    root, floors = argv[1], argv[2:]
-    if len(floors) == 1:
-        floors = floors[0].replace(';', ' ').split()
+    args = argv[2:]
+    ui_floors = []
+    if '--ui' in args:
+        ui_floors = args[args.index('--ui') + 1:]
+        args = args[:args.index('--ui')]
+    root, floors = argv[1], split_list(args)
+    ui_floors = split_list(ui_floors)
     if not os.path.isdir(os.path.join(root, 'core')):
         print(f'include_floors: no core/ folder in {root}', file=sys.stderr)
         return 2
-    problems = check(root, floors)
+    problems = check(root, floors, ui_floors)
     for p in problems:
         print(p)
     if problems:
         print(f'include_floors: {len(problems)} problem(s); floors, bottom up: '
-              f'{" < ".join(floors)}')
+              f'{describe(floors, ui_floors)}')
         return 1
-    print(f'include_floors: no include climbs ({" < ".join(floors)})')
+    print(f'include_floors: no include climbs ({describe(floors, ui_floors)})')
     return 0
+
+
+def split_list(args):
+    """Floors given as separate arguments or as one CMake list ("a;b") or one string."""
+    return [f for a in args for f in a.replace(';', ' ').split()]
+
+
+def describe(floors, ui_floors):
+    text = 'core: ' + ' < '.join(floors)
+    if ui_floors:
+        text += '; ui: ' + ' < '.join(ui_floors)
+    return text
 
 
 def write(root, files):
@@ -129,8 +176,12 @@ def self_test():
         'core/low/internal/Secret.h': '#pragma once\n#include "low/Low.h"\n',
         'core/high/High.h': '#pragma once\n#include "low/Low.h"\n#include <QString>\n',
         'core/high/High.cpp': '#include "high/High.h"\n#include "low/internal/Secret.h"\n',
-        'ui/View.cpp': '#include "View.h"\n#include "high/High.h"\n',
-        'ui/View.h': '#pragma once\n',
+        'ui/base/Chart.h': '#pragma once\n#include "low/Low.h"\n',
+        'ui/pages/View.cpp': '#include "pages/View.h"\n#include "base/Chart.h"\n'
+                             '#include "high/High.h"\n',
+        'ui/pages/View.h': '#pragma once\n',
+        'app/Main.cpp': '#include "Main.h"\n#include "pages/View.h"\n',
+        'app/Main.h': '#pragma once\n',
         'tests/tst_low.cpp': '#include "low/internal/Secret.h"\n',
     }
     cases = {
@@ -143,14 +194,23 @@ def self_test():
                        '"low/Low.h"']),
         'room not a floor': ({'core/attic/Old.h': '#pragma once\n'}, 1,
                              ['core/attic: a room that is not a floor']),
-        'internal from ui': ({'app/main.cpp': '#include "low/internal/Secret.h"\n'}, 1,
-                             ['app/main.cpp:1: includes "low/internal/Secret.h", core\'s own']),
+        'internal from app': ({'app/main.cpp': '#include "low/internal/Secret.h"\n'}, 1,
+                              ['app/main.cpp:1: includes "low/internal/Secret.h", core\'s own']),
+        'ui climb': ({'ui/base/Chart.cpp': '#include "base/Chart.h"\n#include "pages/View.h"\n'},
+                     1, ['ui/base/Chart.cpp:2: includes "pages/View.h": base (floor 0) climbs to '
+                         'pages (floor 1)']),
+        'ui bare name': ({'app/Other.cpp': '#include "View.h"\n'}, 1,
+                         ['app/Other.cpp:1: "View.h" does not name its room: write '
+                          '"pages/View.h"']),
+        'ui room not a floor': ({'ui/attic/Old.h': '#pragma once\n'}, 1,
+                                ['ui/attic: a room that is not a floor (add it to OE_UI_FLOORS)']),
     }
     failures = 0
     for name, (extra, want_rc, want_lines) in cases.items():
         with tempfile.TemporaryDirectory() as root:
             write(root, {**clean, **extra})
-            run = subprocess.run([sys.executable, os.path.abspath(__file__), root, 'low high'],
+            run = subprocess.run([sys.executable, os.path.abspath(__file__), root, 'low;high',
+                                  '--ui', 'base', 'pages'],
                                  capture_output=True, text=True)
             missing = [w for w in want_lines if w not in run.stdout]
             if run.returncode != want_rc or missing:

@@ -1,6 +1,6 @@
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
-#include "RecentConnection.h"
+#include "dialogs/ConnectionDialog.h"
+#include "dialogs/ConnectionStore.h"
+#include "dialogs/RecentConnection.h"
 #include "mongo/ConnectionUri.h"
 
 #include <QCheckBox>

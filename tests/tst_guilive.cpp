@@ -1,17 +1,17 @@
 // The explorer against a live server (mongod, and FerretDB): name the server, browse the
 // catalog, analyse a collection (equal to the analysis of the dump it was imported from; the
 // Overview's figures those of the CLI's analysis of the same collection), open an outlier by _id.
-#include "AnalysisOptionsBar.h"
-#include "CollectionView.h"
-#include "ConnectionDialog.h"
 #include "CsvTestReader.h"
-#include "DocumentLoader.h"
 #include "GuiFixtures.h"
 #include "LiveServer.h"
-#include "MainWindow.h"
-#include "OverviewPage.h"
-#include "SourceTreeModel.h"
 #include "SummaryCsv.h"
+#include "dialogs/ConnectionDialog.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/CollectionView.h"
+#include "explorer/DocumentLoader.h"
+#include "explorer/MainWindow.h"
+#include "explorer/OverviewPage.h"
+#include "explorer/SourceTreeModel.h"
 #include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>

@@ -1,12 +1,12 @@
 // Every model of the explorer under QAbstractItemModelTester, filled with real analyses.
-#include "DocumentTreeModel.h"
-#include "DocumentViewer.h"
-#include "FieldTableModel.h"
-#include "Format.h"
 #include "GuiFixtures.h"
-#include "OutlierTableModel.h"
-#include "OutliersPage.h"
-#include "SourceTreeModel.h"
+#include "charts/Format.h"
+#include "explorer/DocumentTreeModel.h"
+#include "explorer/DocumentViewer.h"
+#include "explorer/FieldTableModel.h"
+#include "explorer/OutlierTableModel.h"
+#include "explorer/OutliersPage.h"
+#include "explorer/SourceTreeModel.h"
 #include "mongo/DocumentFetcher.h"
 
 #include <QAbstractItemModelTester>

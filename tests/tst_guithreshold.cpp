@@ -1,16 +1,16 @@
 // The threshold in sync: spin box, dragged chart line and "use recommended", with live
 // counters checked against an independent read of the dump; chart tooltips and export; the
 // split preview following the keep chosen in Arrays.
-#include "ArraysPage.h"
-#include "ChartPanel.h"
-#include "CollectionView.h"
 #include "GuiFixtures.h"
-#include "QuantitySpinBox.h"
-#include "SizesPage.h"
-#include "SourceState.h"
-#include "SplitExampleView.h"
-#include "SplitPreviewPage.h"
-#include "ThresholdControl.h"
+#include "explorer/ArraysPage.h"
+#include "explorer/ChartPanel.h"
+#include "explorer/CollectionView.h"
+#include "explorer/QuantitySpinBox.h"
+#include "explorer/SizesPage.h"
+#include "explorer/SourceState.h"
+#include "explorer/SplitExampleView.h"
+#include "explorer/SplitPreviewPage.h"
+#include "explorer/ThresholdControl.h"
 
 #include <QComboBox>
 #include <QImage>

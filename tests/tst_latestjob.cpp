@@ -1,4 +1,4 @@
-#include "LatestJob.h"
+#include "jobs/LatestJob.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>

@@ -4,18 +4,18 @@
 // rolled back to the original bytes, and the finish page's reports and log written.
 #include "CliRunner.h"
 #include "GuiFixtures.h"
-#include "MigrationRunner.h"
-#include "MigrationWizard.h"
-#include "SourceState.h"
-#include "SplitExampleView.h"
-#include "WizardDriver.h"
-#include "WizardFinishPage.h"
-#include "WizardLayoutPage.h"
-#include "WizardPreviewPage.h"
-#include "WizardSafetyPage.h"
-#include "WizardVerifyPage.h"
 #include "bson/DocumentId.h"
 #include "codegen/CodeLanguage.h"
+#include "explorer/SourceState.h"
+#include "explorer/SplitExampleView.h"
+#include "jobs/MigrationRunner.h"
+#include "wizard/MigrationWizard.h"
+#include "wizard/WizardDriver.h"
+#include "wizard/WizardFinishPage.h"
+#include "wizard/WizardLayoutPage.h"
+#include "wizard/WizardPreviewPage.h"
+#include "wizard/WizardSafetyPage.h"
+#include "wizard/WizardVerifyPage.h"
 
 #include <QProgressBar>
 

@@ -1,16 +1,16 @@
 // One observable state per open source: the result's recommendations are its starting
 // choices, setters that change nothing stay silent, a new path brings its own keep, and in the
 // window each source keeps the choices made for it while the user looks at another.
-#include "ArraysPage.h"
-#include "CollectionView.h"
 #include "GuiFixtures.h"
-#include "MainWindow.h"
-#include "OutlierTableModel.h"
-#include "OutliersPage.h"
-#include "SizesPage.h"
-#include "SourceState.h"
-#include "SplitPreviewPage.h"
-#include "ThresholdControl.h"
+#include "explorer/ArraysPage.h"
+#include "explorer/CollectionView.h"
+#include "explorer/MainWindow.h"
+#include "explorer/OutlierTableModel.h"
+#include "explorer/OutliersPage.h"
+#include "explorer/SizesPage.h"
+#include "explorer/SourceState.h"
+#include "explorer/SplitPreviewPage.h"
+#include "explorer/ThresholdControl.h"
 
 #include <QSpinBox>
 #include <QTemporaryDir>

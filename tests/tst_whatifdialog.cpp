@@ -4,7 +4,7 @@
 // run with the scratch database dropped.
 #include "LiveDocuments.h"
 #include "LiveServer.h"
-#include "WhatIfDialog.h"
+#include "dialogs/WhatIfDialog.h"
 
 #include <QLabel>
 #include <QLineEdit>

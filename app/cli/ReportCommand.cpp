@@ -2,8 +2,8 @@
 
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
-#include "ReportCharts.h"
-#include "ReportDocument.h"
+#include "export/ReportCharts.h"
+#include "export/ReportDocument.h"
 #include "migration/MigrationSession.h"
 
 #include <cstdio>

@@ -1,10 +1,10 @@
 // outlier-explorer: the desktop explorer. Entry point only; everything else is in ui/ and core/.
-#include "AppIcon.h"
-#include "CollectionView.h"
-#include "MainWindow.h"
-#include "MigrationWizard.h"
-#include "ScreenshotDirector.h"
+#include "explorer/AppIcon.h"
+#include "explorer/CollectionView.h"
+#include "explorer/MainWindow.h"
+#include "explorer/ScreenshotDirector.h"
 #include "mongo/ConnectionUri.h"
+#include "wizard/MigrationWizard.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -2,7 +2,7 @@
 // at build time, from the same SVG resource the window icon uses (AppIcon), so the PNGs can
 // never drift from the SVG.
 //   render_icon OUTDIR SIZE...  writes OUTDIR/<SIZE>x<SIZE>/apps/<app id>.png
-#include "AppIcon.h"
+#include "explorer/AppIcon.h"
 
 #include <QDir>
 #include <QGuiApplication>

@@ -5,14 +5,14 @@
 // switches tabs and hovers the chart every 50 ms. Prints its figures; a report, not a test.
 //
 // Usage: bench_gui_stall DUMP.bson [SPLIT.bson]   (QT_QPA_PLATFORM=offscreen when headless)
-#include "AnalysisOptionsBar.h"
-#include "ChartPanel.h"
-#include "CollectionView.h"
-#include "MainWindow.h"
-#include "MigrationWizard.h"
-#include "SizesPage.h"
-#include "SplitPreviewPage.h"
-#include "WizardDriver.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/ChartPanel.h"
+#include "explorer/CollectionView.h"
+#include "explorer/MainWindow.h"
+#include "explorer/SizesPage.h"
+#include "explorer/SplitPreviewPage.h"
+#include "wizard/MigrationWizard.h"
+#include "wizard/WizardDriver.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -1,0 +1,76 @@
+#include "dialogs/ConnectionStore.h"
+
+#include "mongo/ConnectionUri.h"
+
+#include <QSettings>
+
+namespace oe {
+
+namespace {
+const QString kGroup = QStringLiteral("recentConnections");
+
+void save(const QList<RecentConnection> &list)
+{
+    QSettings settings;
+    settings.beginWriteArray(kGroup, int(list.size()));
+    for (int i = 0; i < list.size(); ++i) {
+        settings.setArrayIndex(i);
+        const RecentConnection &c = list[i];
+        settings.setValue(QStringLiteral("name"), c.name);
+        settings.setValue(QStringLiteral("uri"), c.uri);
+        settings.setValue(QStringLiteral("tlsCaFile"), c.tlsCaFile);
+        settings.setValue(QStringLiteral("tlsCertificateKeyFile"), c.tlsCertificateKeyFile);
+        settings.setValue(QStringLiteral("tlsAllowInvalidHostnames"), c.tlsAllowInvalidHostnames);
+        settings.setValue(QStringLiteral("passwordInKeychain"), c.passwordInKeychain);
+    }
+    settings.endArray();
+}
+} // namespace
+
+QList<RecentConnection> ConnectionStore::load()
+{
+    QSettings settings;
+    QList<RecentConnection> list;
+    const int size = settings.beginReadArray(kGroup);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        RecentConnection c;
+        c.name = settings.value(QStringLiteral("name")).toString();
+        c.uri = settings.value(QStringLiteral("uri")).toString();
+        c.tlsCaFile = settings.value(QStringLiteral("tlsCaFile")).toString();
+        c.tlsCertificateKeyFile =
+            settings.value(QStringLiteral("tlsCertificateKeyFile")).toString();
+        c.tlsAllowInvalidHostnames =
+            settings.value(QStringLiteral("tlsAllowInvalidHostnames")).toBool();
+        c.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+        if (!c.uri.isEmpty())
+            list << c;
+    }
+    settings.endArray();
+    return list;
+}
+
+void ConnectionStore::remember(RecentConnection connection)
+{
+    ConnectionUri parts;
+    QString error;
+    if (ConnectionUri::parse(connection.uri, &parts, &error))
+        connection.uri = parts.toUriWithoutPassword();
+    else
+        return; // never store what cannot be checked for a password
+    QList<RecentConnection> list = load();
+    list.removeIf([&](const RecentConnection &c) { return c.name == connection.name; });
+    list.prepend(connection);
+    while (list.size() > kMax)
+        list.removeLast();
+    save(list);
+}
+
+void ConnectionStore::forget(const QString &name)
+{
+    QList<RecentConnection> list = load();
+    list.removeIf([&](const RecentConnection &c) { return c.name == name; });
+    save(list);
+}
+
+} // namespace oe

@@ -1,0 +1,206 @@
+#include "dialogs/MigrationsDialog.h"
+
+#include "charts/Format.h"
+#include "jobs/LatestJob.h"
+#include "jobs/MigrationRunner.h"
+#include "migration/MigrationHistory.h"
+
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace oe {
+
+namespace {
+
+using Step = MigrationOutcome::Step;
+
+struct Listing
+{
+    MigrationRuns runs;
+    SourceError error;
+};
+
+} // namespace
+
+MigrationsDialog::MigrationsDialog(const QString &connectionName,
+                                   const ConnectionSettings &settings, QWidget *parent)
+    : QDialog(parent), m_name(connectionName), m_settings(settings),
+      m_table(new QTableWidget(this)), m_status(new QLabel(this)),
+      m_verify(new QPushButton(tr("&Verify"), this)),
+      m_resume(new QPushButton(tr("&Resume"), this)),
+      m_rollback(new QPushButton(tr("Roll &back…"), this)),
+      m_refresh(new QPushButton(tr("Re&fresh"), this)), m_listJob(new LatestJob(this)),
+      m_runner(new MigrationRunner(this))
+{
+    setWindowTitle(tr("Migrations on %1").arg(connectionName));
+    resize(980, 460);
+    m_table->setColumnCount(8);
+    m_table->setHorizontalHeaderLabels({tr("Updated"), tr("Collection"), tr("Field"), tr("Keep"),
+                                        tr("State"), tr("Split"), tr("Pending"), tr("Restored")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_status->setWordWrap(true);
+    m_resume->setToolTip(tr("Split again: documents the journal left pending are finished, the "
+                            "rest are split."));
+    auto *buttons = new QHBoxLayout;
+    for (QPushButton *b : {m_verify, m_resume, m_rollback, m_refresh})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addWidget(close);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_refresh, &QPushButton::clicked, this, &MigrationsDialog::refresh);
+    connect(m_verify, &QPushButton::clicked, this, [this] { verify(selectedRow()); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { resume(selectedRow()); });
+    connect(m_rollback, &QPushButton::clicked, this, [this] { rollback(selectedRow()); });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &MigrationsDialog::updateButtons);
+    connect(m_runner, &MigrationRunner::progressed, this, [this](const MigrationProgress &p) {
+        m_status->setText(tr("%1 documents done…").arg(Format::count(p.migrated)));
+    });
+    connect(m_runner, &MigrationRunner::finished, this, &MigrationsDialog::finished);
+    refresh();
+}
+
+void MigrationsDialog::refresh()
+{
+    if (sender() == m_refresh)
+        m_lastAction.clear();
+    m_status->setText(tr("Reading the journals…"));
+    const ConnectionSettings settings = m_settings;
+    m_listJob->start(
+        [settings] {
+            Listing l;
+            MigrationHistory::runs(settings, {}, &l.runs, &l.error);
+            return l;
+        },
+        [this](const Listing &l) { showRuns(l.runs, l.error); });
+}
+
+void MigrationsDialog::showRuns(const MigrationRuns &runs, const SourceError &error)
+{
+    m_runs = runs;
+    m_table->setRowCount(int(runs.size()));
+    for (int i = 0; i < int(runs.size()); ++i) {
+        const MigrationRun &r = runs[std::size_t(i)];
+        const QStringList cells{
+            r.updated.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+            r.database + QLatin1Char('.') + r.config.collection,
+            r.config.field,
+            Format::count(std::uint64_t(r.config.keep)),
+            journalText(r.state) + (r.interrupted() ? tr(" (interrupted)") : QString()),
+            Format::count(r.split),
+            Format::count(r.pending),
+            Format::count(r.restored)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
+    }
+    if (!runs.empty())
+        m_table->selectRow(0);
+    const QString listing = error.isError()
+                                ? tr("Could not read the journals: %1").arg(error.toString())
+                            : runs.empty() ? tr("No migration journal on %1.").arg(m_name)
+                                           : tr("%n run(s).", nullptr, int(runs.size()));
+    m_status->setText(m_lastAction.isEmpty() ? listing : m_lastAction + QLatin1Char(' ') + listing);
+    updateButtons();
+    emit refreshed(!error.isError());
+}
+
+int MigrationsDialog::selectedRow() const
+{
+    const auto rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? -1 : rows.first().row();
+}
+
+void MigrationsDialog::updateButtons()
+{
+    const bool idle = !m_runner->isRunning();
+    const int row = selectedRow();
+    const bool any = row >= 0 && row < int(m_runs.size());
+    const bool rolledBack = any && m_runs[std::size_t(row)].state == RunState::RolledBack;
+    m_verify->setEnabled(idle && any && !rolledBack);
+    m_resume->setEnabled(idle && any && m_runs[std::size_t(row)].state == RunState::Applying);
+    m_rollback->setEnabled(idle && any && !rolledBack);
+    m_refresh->setEnabled(idle);
+}
+
+void MigrationsDialog::verify(int row)
+{
+    start(row, int(Step::Verify));
+}
+
+void MigrationsDialog::resume(int row)
+{
+    start(row, int(Step::Apply));
+}
+
+void MigrationsDialog::rollback(int row, bool ask)
+{
+    if (row < 0 || row >= int(m_runs.size()))
+        return;
+    const MigrationRun &r = m_runs[std::size_t(row)];
+    if (ask && QMessageBox::question(this, tr("Roll back"),
+                                     tr("Restore every document of %1.%2 that the split of %3 "
+                                        "changed, and delete its pages?\n\nStop the "
+                                        "application's writes to this collection first: an "
+                                        "element written to a page during the rollback may "
+                                        "come back out of order or be lost.")
+                                         .arg(r.database, r.config.collection, r.config.field)) !=
+                   QMessageBox::Yes)
+        return;
+    start(row, int(Step::Rollback));
+}
+
+void MigrationsDialog::start(int row, int step)
+{
+    if (row < 0 || row >= int(m_runs.size()) || m_runner->isRunning())
+        return;
+    const MigrationRun &r = m_runs[std::size_t(row)];
+    SourceRef target;
+    target.kind = SourceRef::Kind::Collection;
+    target.connectionName = m_name;
+    target.settings = m_settings;
+    target.database = r.database;
+    target.collection = r.config.collection;
+    m_runner->setTarget(target, r.config);
+    m_runner->start(Step(step));
+    m_status->setText(
+        tr("Working on %1.%2 (%3)…").arg(r.database, r.config.collection, r.config.field));
+    updateButtons();
+}
+
+void MigrationsDialog::finished(const MigrationOutcome &outcome)
+{
+    QString text;
+    if (!outcome.ok)
+        text = tr("Stopped: %1").arg(outcome.error.toString());
+    else if (outcome.step == Step::Verify)
+        text =
+            tr("Verified: %1 checked, %2 matching, %3 mismatching.")
+                .arg(Format::count(outcome.verify.checked), Format::count(outcome.verify.matching),
+                     Format::count(outcome.verify.mismatches));
+    else if (outcome.step == Step::Apply)
+        text = tr("Resumed and finished: %1 documents split.")
+                   .arg(Format::count(outcome.progress.migrated));
+    else
+        text =
+            tr("Rolled back: %1 documents restored.").arg(Format::count(outcome.progress.migrated));
+    m_lastAction = text;
+    emit actionFinished(outcome);
+    refresh();
+}
+
+} // namespace oe

@@ -1,0 +1,153 @@
+#include "explorer/AnalysisOptionsBar.h"
+
+#include "analysis/ThresholdPreset.h"
+#include "stats/OutlierMethod.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+
+namespace oe {
+
+AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
+    : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
+      m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)),
+      m_parallel(new QSpinBox(this)), m_rule(new QComboBox(this)),
+      m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_problem(new QLabel(this))
+{
+    m_mode->addItem(tr("Sample"), int(AnalysisOptions::Mode::Sample));
+    m_mode->addItem(tr("First"), int(AnalysisOptions::Mode::Limit));
+    m_mode->addItem(tr("Full scan"), int(AnalysisOptions::Mode::Full));
+    m_mode->setToolTip(tr("Sample: a uniform random sample ($sample, or a reservoir where the "
+                          "server lacks it). First: the first N in natural order. Full scan: "
+                          "every document, exact."));
+    // The CLI's --method and --preset, at their default parameters.
+    m_rule->addItem(tr("IQR fence (k 1.5)"), QStringLiteral("iqr"));
+    m_rule->addItem(tr("MAD z-score (3.5)"), QStringLiteral("mad"));
+    m_rule->addItem(tr("Above p99"), QStringLiteral("percentile"));
+    for (const QString &preset : ThresholdPreset::names()) {
+        m_rule->addItem(tr("Fixed: %1").arg(preset), QString(QStringLiteral("absolute:") + preset));
+        m_rule->setItemData(m_rule->count() - 1, ThresholdPreset::byName(preset)->description,
+                            Qt::ToolTipRole);
+    }
+    m_rule->setToolTip(tr("How outliers are found where you set no threshold on a chart (the "
+                          "CLI's --method and --preset)."));
+    m_count->setRange(1, 100000000);
+    m_count->setValue(10000);
+    m_count->setGroupSeparatorShown(true);
+    m_count->setSuffix(tr(" documents"));
+    m_filter->setPlaceholderText(tr("Filter, e.g. {\"status\": \"active\"}"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Extended JSON query filter (live collections only)."));
+    m_timeLimit->setRange(0, 86400);
+    m_timeLimit->setSpecialValueText(tr("no time limit"));
+    m_timeLimit->setSuffix(tr(" s limit"));
+    m_timeLimit->setToolTip(tr("Server-side maxTimeMS for each operation (live collections)."));
+    m_parallel->setRange(0, 64);
+    m_parallel->setSpecialValueText(tr("1 cursor"));
+    m_parallel->setPrefix(tr("ranges: "));
+    m_parallel->setToolTip(
+        tr("Full scan of a collection: read this many _id ranges at once, in _id order (from the "
+           "shard chunks, or a sample of _ids). Any number gives the same figures; the scan's "
+           "state is saved every few seconds, and Run continues a cancelled one. \"1 cursor\": "
+           "one cursor in natural order, not resumable."));
+    m_run->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_run->setToolTip(tr("Analyse the selected collection or dump (F5)."));
+    m_cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_cancel->setToolTip(tr("Stop the analysis and keep the partial result (Esc)."));
+    m_problem->setStyleSheet(QStringLiteral("color: #d9480f"));
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mode);
+    layout->addWidget(m_count);
+    layout->addWidget(m_filter, 2);
+    layout->addWidget(m_timeLimit);
+    layout->addWidget(m_parallel);
+    layout->addWidget(m_rule);
+    layout->addWidget(m_run);
+    layout->addWidget(m_cancel);
+    layout->addWidget(m_problem, 1);
+
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &AnalysisOptionsBar::update);
+    connect(m_filter, &QLineEdit::textChanged, this, &AnalysisOptionsBar::update);
+    connect(m_run, &QPushButton::clicked, this, &AnalysisOptionsBar::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &AnalysisOptionsBar::cancelRequested);
+    update();
+}
+
+AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
+{
+    AnalysisRequest r;
+    r.source = source;
+    r.selection.mode = AnalysisOptions::Mode(m_mode->currentData().toInt());
+    r.selection.count = std::uint64_t(m_count->value());
+    if (source.kind == SourceRef::Kind::Collection) {
+        r.filter = m_filter->text().trimmed();
+        r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
+        if (r.selection.mode == AnalysisOptions::Mode::Full && m_parallel->value() > 0) {
+            r.parallelRanges = m_parallel->value();
+            r.resume = true; // a cancelled range scan continues where it stopped
+        }
+    }
+    const QString rule = m_rule->currentData().toString();
+    if (rule.startsWith(QStringLiteral("absolute:"))) {
+        r.detection.method = OutlierMethod::Absolute;
+        r.detection.preset = *ThresholdPreset::byName(rule.mid(9));
+    } else {
+        r.detection.method = *methodFromName(rule);
+    }
+    return r;
+}
+
+QString AnalysisOptionsBar::problem() const
+{
+    if (!m_source.isValid())
+        return tr("Select a collection or dump file on the left.");
+    if (m_source.kind == SourceRef::Kind::Collection) {
+        if (const QString p = LiveQuery::validateFilter(m_filter->text().trimmed()); !p.isEmpty())
+            return tr("Filter: %1").arg(p);
+    }
+    return {};
+}
+
+void AnalysisOptionsBar::setSource(const SourceRef &source)
+{
+    m_source = source;
+    update();
+}
+
+void AnalysisOptionsBar::setMode(AnalysisOptions::Mode mode)
+{
+    m_mode->setCurrentIndex(m_mode->findData(int(mode)));
+}
+
+void AnalysisOptionsBar::setRunning(bool running)
+{
+    m_running = running;
+    update();
+}
+
+void AnalysisOptionsBar::update()
+{
+    const bool live = m_source.kind == SourceRef::Kind::Collection;
+    m_count->setEnabled(AnalysisOptions::Mode(m_mode->currentData().toInt()) !=
+                        AnalysisOptions::Mode::Full);
+    m_filter->setEnabled(live);
+    m_timeLimit->setEnabled(live);
+    m_parallel->setEnabled(live && AnalysisOptions::Mode(m_mode->currentData().toInt()) ==
+                                       AnalysisOptions::Mode::Full);
+    const QString p = problem();
+    m_problem->setText(m_source.isValid() ? p : QString());
+    m_filter->setStyleSheet(live && p.startsWith(tr("Filter")) ? QStringLiteral("color: #d9480f")
+                                                               : QString());
+    m_run->setEnabled(!m_running && p.isEmpty());
+    m_cancel->setEnabled(m_running);
+}
+
+} // namespace oe

@@ -1,0 +1,131 @@
+#include "explorer/CollectionView.h"
+
+#include "explorer/ArraysPage.h"
+#include "explorer/OutliersPage.h"
+#include "explorer/OverviewPage.h"
+#include "explorer/SizesPage.h"
+#include "explorer/SourceState.h"
+#include "explorer/SplitPreviewPage.h"
+
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace oe {
+
+CollectionView::CollectionView(QWidget *parent)
+    : QWidget(parent), m_tabs(new QTabWidget(this)), m_overview(new OverviewPage(this)),
+      m_sizes(new SizesPage(this)), m_arrays(new ArraysPage(this)),
+      m_outliers(new OutliersPage(this)),
+      m_split(new SplitPreviewPage(this)), m_pages{m_overview, m_sizes, m_arrays, m_outliers,
+                                                   m_split},
+      m_empty(new SourceState(this))
+{
+    m_tabs->addTab(m_overview, tr("&Overview"));
+    m_tabs->addTab(m_sizes, tr("Document &sizes"));
+    m_tabs->addTab(m_arrays, tr("Arra&ys"));
+    m_tabs->addTab(m_outliers, tr("O&utliers"));
+    m_tabs->addTab(m_split, tr("Split &preview"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+
+    connect(m_overview, &OverviewPage::pathActivated, this, [this](const QString &path) {
+        if (m_arrays->isCurrent())
+            shown()->choosePath(path);
+        m_tabs->setCurrentWidget(m_arrays);
+    });
+    connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
+    connect(m_outliers, &OutliersPage::migrateRequested, this, &CollectionView::migrateRequested);
+    connect(m_split, &SplitPreviewPage::migrateRequested, this, &CollectionView::migrateRequested);
+    setState(nullptr);
+}
+
+void CollectionView::setState(SourceState *state)
+{
+    if (!state)
+        state = m_empty;
+    if (m_state == state)
+        return;
+    if (m_state)
+        disconnect(m_state, nullptr, this, nullptr);
+    m_state = state;
+    for (SourcePage *page : m_pages)
+        page->setState(state);
+    connect(state, &SourceState::resultChanged, this, &CollectionView::refreshPages);
+    refreshPages();
+}
+
+QStringList CollectionView::tabNames()
+{
+    return {QStringLiteral("overview"), QStringLiteral("sizes"), QStringLiteral("arrays"),
+            QStringLiteral("outliers"), QStringLiteral("split")};
+}
+
+bool CollectionView::showTab(const QString &name)
+{
+    const int index = int(tabNames().indexOf(name));
+    if (index < 0)
+        return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
+}
+
+void CollectionView::showProgress(const AnalysisProgress &progress)
+{
+    m_sizes->showProgress(progress);
+}
+
+SourceState *CollectionView::shown() const
+{
+    return m_state ? m_state.data() : m_empty;
+}
+
+const AnalysisResult &CollectionView::result() const
+{
+    return shown()->result();
+}
+
+bool CollectionView::hasResult() const
+{
+    return shown()->hasResult();
+}
+
+void CollectionView::refreshPages()
+{
+    if (!shown()->hasResult()) {
+        ++m_generation;
+        m_pending.clear();
+        for (SourcePage *page : m_pages)
+            page->refresh();
+        return;
+    }
+    // One page per event-loop turn, the visible one first: filling all five at once (tables,
+    // charts, the preview) would hold the window for tens of milliseconds on a large result.
+    QList<SourcePage *> order = m_pages;
+    if (auto *current = qobject_cast<SourcePage *>(m_tabs->currentWidget())) {
+        order.removeOne(current);
+        order.prepend(current);
+    }
+    m_pending = order;
+    refreshNext(++m_generation);
+}
+
+void CollectionView::refreshNext(int generation)
+{
+    if (generation != m_generation)
+        return;
+    if (m_pending.isEmpty()) {
+        emit resultApplied();
+        return;
+    }
+    m_pending.takeFirst()->refresh();
+    QTimer::singleShot(0, this, [this, generation] { refreshNext(generation); });
+}
+
+bool CollectionView::isApplied() const
+{
+    return shown()->hasResult() && m_pending.isEmpty();
+}
+
+} // namespace oe

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "explore/AnalysisResult.h"
+#include "explorer/SourceState.h"
+#include "jobs/AnalysisProgress.h"
+
+#include <QList>
+#include <QPointer>
+#include <QWidget>
+
+class QTabWidget;
+
+namespace oe {
+
+class ArraysPage;
+class OutliersPage;
+class OverviewPage;
+class SizesPage;
+class SourcePage;
+class SplitPreviewPage;
+
+// The centre of the window for one source: Overview, Document sizes, Arrays, Outliers and
+// Split preview, all bound to that source's SourceState (its result and the user's choices:
+// the keep N chosen in Arrays is the preview's because both are the state's).
+class CollectionView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CollectionView(QWidget *parent = nullptr);
+    // Shows another source's state (the view does not own it); null shows an empty one.
+    void setState(SourceState *state);
+    SourceState *state() const { return shown(); }
+    void showProgress(const AnalysisProgress &progress);
+    const AnalysisResult &result() const;
+    bool hasResult() const;
+    // Every page shows the state's latest result (pages are filled over a few event-loop turns).
+    bool isApplied() const;
+
+    // "overview", "sizes", "arrays", "outliers", "split"; false if unknown.
+    bool showTab(const QString &name);
+    static QStringList tabNames();
+    QTabWidget *tabs() const { return m_tabs; }
+    OverviewPage *overview() const { return m_overview; }
+    SizesPage *sizes() const { return m_sizes; }
+    ArraysPage *arrays() const { return m_arrays; }
+    OutliersPage *outliers() const { return m_outliers; }
+    SplitPreviewPage *splitPreview() const { return m_split; }
+
+signals:
+    void documentRequested(const oe::OutlierRow &row);
+    void resultApplied();
+    void migrateRequested(); // the Split preview's Migrate…, an outlier's context menu
+
+private:
+    SourceState *shown() const;
+    void refreshPages();
+    void refreshNext(int generation);
+
+    QTabWidget *m_tabs;
+    OverviewPage *m_overview;
+    SizesPage *m_sizes;
+    ArraysPage *m_arrays;
+    OutliersPage *m_outliers;
+    SplitPreviewPage *m_split;
+    QList<SourcePage *> m_pages;
+    SourceState *m_empty; // shown when no source's state is
+    QPointer<SourceState> m_state;
+    QList<SourcePage *> m_pending; // pages still showing an older result
+    int m_generation = 0;
+};
+
+} // namespace oe

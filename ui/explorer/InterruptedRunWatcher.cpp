@@ -1,0 +1,56 @@
+#include "explorer/InterruptedRunWatcher.h"
+
+#include "jobs/LatestJob.h"
+#include "migration/MigrationHistory.h"
+
+#include <QMessageBox>
+
+namespace oe {
+
+void InterruptedRunWatcher::check(const QString &connection, const ConnectionSettings &settings,
+                                  const Catalog &catalog)
+{
+    QStringList databases;
+    for (const Catalog::Database &db : catalog.databases)
+        for (const CollectionInfo &c : db.collections)
+            if (c.name.endsWith(QStringLiteral("_outlier_migrations")) &&
+                !databases.contains(db.info.name))
+                databases << db.info.name;
+    if (databases.isEmpty())
+        return;
+    LatestJob *&job = m_jobs[connection];
+    if (!job)
+        job = new LatestJob(this);
+    job->start(
+        [settings, databases] {
+            MigrationRuns runs;
+            SourceError error;
+            MigrationHistory::runs(settings, databases, &runs, &error);
+            return runs;
+        },
+        [this, connection](const MigrationRuns &runs) {
+            QStringList interrupted;
+            for (const MigrationRun &r : runs)
+                if (r.interrupted())
+                    interrupted << QStringLiteral("%1.%2 (%3, %4)")
+                                       .arg(r.database, r.config.collection, r.config.field,
+                                            journalText(r.state));
+            emit found(connection, interrupted);
+        });
+}
+
+void InterruptedRunWatcher::offer(QWidget *parent, const QString &connection,
+                                  const QStringList &runs)
+{
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Interrupted migration"),
+        tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
+           "Migrations to resume, verify or roll it back?")
+            .arg(connection, runs.join(QLatin1Char('\n'))),
+        QMessageBox::Open | QMessageBox::Close, parent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::accepted, this, &InterruptedRunWatcher::openRequested);
+    box->open();
+}
+
+} // namespace oe

@@ -1,0 +1,577 @@
+#include "explorer/MainWindow.h"
+
+#include "dialogs/AboutBox.h"
+#include "dialogs/WhatIfDialog.h"
+#include "explorer/CatalogLoader.h"
+#include "explorer/ReportExporter.h"
+
+#include "charts/Format.h"
+#include "dialogs/ConnectPrompt.h"
+#include "dialogs/MigrationsDialog.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/ArraysPage.h"
+#include "explorer/CollectionView.h"
+#include "explorer/DemoPreparer.h"
+#include "explorer/DocumentLoader.h"
+#include "explorer/DocumentViewer.h"
+#include "explorer/InterruptedRunWatcher.h"
+#include "explorer/LayoutSettings.h"
+#include "explorer/MainToolBar.h"
+#include "explorer/ShortcutPriority.h"
+#include "explorer/SourceState.h"
+#include "explorer/SourceTreeModel.h"
+#include "jobs/AnalysisRunner.h"
+#include "jobs/LatestJob.h"
+#include "mongo/Catalog.h"
+#include "mongo/UriRedactor.h"
+#include "report/ReportWriter.h"
+#include "wizard/MigrationWizard.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace oe {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_sources(new SourceTreeModel(this)), m_tree(new QTreeView(this)),
+      m_options(new AnalysisOptionsBar(this)), m_stack(new QStackedWidget(this)),
+      m_empty(new QLabel(this)), m_view(new CollectionView(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
+      m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
+      m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
+      m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this))
+{
+    setWindowTitle(tr("Outlier Explorer"));
+    createLayout();
+    createActions();
+
+    wire();
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createLayout()
+{
+    m_tree->setModel(m_sources);
+    m_tree->setObjectName(QStringLiteral("sourceTree"));
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Name, QHeaderView::Stretch);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Documents,
+                                           QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(SourceTreeModel::Size, QHeaderView::ResizeToContents);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setToolTip(tr("Connections, databases, collections and dump files. Select one and "
+                          "press Run (F5)."));
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::RichText);
+    m_empty->setText(tr("<h2>Find the documents that grow without bound</h2>"
+                        "<p><b>File → Open dump…</b> (Ctrl+O) to read a mongodump .bson file,<br>"
+                        "<b>File → Connect…</b> (Ctrl+N) to browse a cluster, or<br>"
+                        "<b>File → Open demo data</b> to try it with no server at all.</p>"
+                        "<p>Then select a collection on the left and press <b>Run</b> (F5).</p>"));
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_view);
+
+    auto *centre = new QWidget(this);
+    auto *centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(4, 4, 4, 4);
+    centreLayout->addWidget(m_options);
+    centreLayout->addWidget(m_stack, 1);
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(centre);
+    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setSizes({340, 1060});
+    setCentralWidget(m_splitter);
+
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    m_status->setText(tr("Ready."));
+}
+
+void MainWindow::wire()
+{
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::currentSourceChanged);
+    connect(m_tree, &QTreeView::activated, this, [this](const QModelIndex &index) {
+        if (m_sources->sourceAt(index).isValid())
+            runAnalysis();
+    });
+    connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
+    connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
+        showError(tr("Remember password"),
+                  tr("The system keychain did not store the password; it was not saved anywhere "
+                     "else."),
+                  error);
+    });
+    connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
+    connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
+        showError(tr("Demo data"), tr("The demo data could not be written."), error);
+    });
+    connect(m_reportExporter, &ReportExporter::finished, this,
+            [this](bool ok, const QString &message) {
+                if (ok)
+                    m_status->setText(tr("Report written to %1.").arg(message));
+                else
+                    showError(tr("Export report"), tr("The report could not be written."), message);
+                emit reportExported(ok, message);
+            });
+    connect(m_reportExporter, &ReportExporter::csvFinished, this,
+            [this](bool ok, const QString &message) {
+                if (ok)
+                    m_status->setText(tr("Reports written to %1.").arg(message));
+                else
+                    showError(tr("Export"), tr("The reports could not be written."), message);
+                emit reportsExported(ok, message);
+            });
+    connect(m_options, &AnalysisOptionsBar::runRequested, this, &MainWindow::runAnalysis);
+    connect(m_options, &AnalysisOptionsBar::cancelRequested, this, &MainWindow::cancelAnalysis);
+    connect(m_runner, &AnalysisRunner::runningChanged, this, [this](bool running) {
+        m_options->setRunning(running);
+        m_runAction->setEnabled(!running);
+        m_cancelAction->setEnabled(running);
+        m_progress->setVisible(running);
+    });
+    connect(m_runner, &AnalysisRunner::progressed, this, &MainWindow::showProgress);
+    connect(m_runner, &AnalysisRunner::finished, this, &MainWindow::showResult);
+    connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
+    connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
+    connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
+    connect(m_interrupted, &InterruptedRunWatcher::openRequested, this,
+            [this] { openMigrations(); });
+    connect(m_documents, &DocumentLoader::loaded, this,
+            [this](const QByteArray &document, const QString &id) {
+                auto *viewer = new DocumentViewer(this);
+                viewer->setAttribute(Qt::WA_DeleteOnClose);
+                viewer->setDocument(document, id);
+                viewer->show();
+                m_status->setText(tr("Opened document %1.").arg(id));
+            });
+    connect(m_documents, &DocumentLoader::failed, this, [this](const QString &message) {
+        showError(tr("Open document"), tr("The document could not be loaded."), message);
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open dump…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open mongodump file"), QString(),
+                                         tr("BSON dumps (*.bson *.bson.gz);;All files (*)"));
+        if (!path.isEmpty())
+            openDump(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    QAction *connectAction = file->addAction(tr("&Connect…"), this, &MainWindow::showConnectDialog);
+    connectAction->setShortcut(QKeySequence::New);
+    file->addAction(tr("Open &demo data"), this, [this] { openDemo(); });
+    file->addSeparator();
+    m_exportAction = file->addAction(tr("&Export CSV reports…"), this, [this] { exportReports(); });
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setEnabled(false);
+    m_exportReportAction =
+        file->addAction(tr("Export &report (HTML, PDF)…"), this, [this] { exportReport(); });
+    m_exportReportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportReportAction->setEnabled(false);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *analysis = menuBar()->addMenu(tr("&Analysis"));
+    m_runAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this,
+                                      &MainWindow::runAnalysis);
+    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_cancelAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
+                                         this, &MainWindow::cancelAnalysis);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setEnabled(false);
+    analysis->addSeparator();
+    m_migrateAction = analysis->addAction(tr("&Migrate to the outlier pattern…"), this,
+                                          [this] { openMigrationWizard(); });
+    m_migrateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    m_migrateAction->setEnabled(false);
+    m_migrationsAction = analysis->addAction(tr("Migrations on this &connection…"), this,
+                                             [this] { openMigrations(); });
+    m_migrationsAction->setEnabled(false);
+    m_whatIfAction = analysis->addAction(tr("&What if… (time appends on this server)"), this,
+                                         [this] { openWhatIf(); });
+    m_whatIfAction->setEnabled(false);
+    new ShortcutPriority(this, {m_exportAction, m_exportReportAction, m_migrateAction});
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
+
+    MainToolBar::create(
+        this, {open, connectAction, nullptr, m_runAction, m_cancelAction, m_exportAction});
+}
+
+void MainWindow::restoreLayout()
+{
+    LayoutSettings::restore(this, m_splitter, m_view->arrays()->splitter());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    LayoutSettings::save(this, m_splitter, m_view->arrays()->splitter());
+    m_runner->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::openDump(const QString &path)
+{
+    const QModelIndex index = m_sources->addDump(path);
+    m_tree->expandAll();
+    m_tree->setCurrentIndex(index);
+}
+
+void MainWindow::addConnection(const QString &name, const ConnectionSettings &settings)
+{
+    const QModelIndex index = m_sources->addConnection(name, settings);
+    m_tree->expand(index);
+    loadCatalog(name);
+}
+
+// The connection's row in the source tree (invalid if it is gone).
+QModelIndex MainWindow::connectionRow(const QString &name) const
+{
+    for (int row = 0; row < m_sources->rowCount(); ++row)
+        if (m_sources->index(row, 0).data().toString() == name)
+            return m_sources->index(row, 0);
+    return {};
+}
+
+void MainWindow::loadCatalog(const QString &name)
+{
+    const ConnectionSettings settings = m_sources->settingsOf(connectionRow(name));
+    m_status->setText(tr("Connecting to %1…").arg(UriRedactor::redact(settings.uri)));
+    m_catalogs->load(name, settings);
+}
+
+void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
+{
+    const QModelIndex index = connectionRow(name);
+    if (!index.isValid())
+        return;
+    m_sources->setCatalog(index, catalog);
+    m_tree->expand(index);
+    const bool ok = !catalog.error.isError();
+    m_status->setText(ok ? tr("Connected to %1.").arg(name)
+                         : tr("Could not connect to %1.").arg(name));
+    if (!ok)
+        showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
+                  catalog.error.toString());
+    emit connectionLoaded(name, ok);
+    if (ok)
+        m_interrupted->check(name, m_sources->settingsOf(index), catalog);
+}
+
+void MainWindow::showConnectDialog()
+{
+    if (const auto answer = m_connect->ask(this))
+        addConnection(answer->name, answer->settings);
+}
+
+void MainWindow::runDemo(const QString &select)
+{
+    m_options->setMode(AnalysisOptions::Mode::Full); // the demo data is small: analyse it whole
+    // The selected dataset first (it is on screen), then the others, one after the other.
+    connect(
+        this, &MainWindow::demoReady, this,
+        [this] {
+            const QString shown = m_sources->sourceAt(m_tree->currentIndex()).key();
+            m_queued.clear();
+            for (int row = 0; row < m_sources->rowCount(); ++row) {
+                const QModelIndex group = m_sources->index(row, 0);
+                for (int i = 0; i < m_sources->rowCount(group); ++i)
+                    if (const SourceRef s = m_sources->sourceAt(m_sources->index(i, 0, group));
+                        s.kind == SourceRef::Kind::Dump && s.key() != shown)
+                        m_queued << s;
+            }
+            runAnalysis();
+        },
+        Qt::SingleShotConnection);
+    openDemo(select);
+}
+
+void MainWindow::openDemo(const QString &select)
+{
+    m_demoSelect = select;
+    m_status->setText(tr("Preparing the demo data…"));
+    m_demo->prepare();
+}
+
+void MainWindow::showDemo(const QStringList &files, const QString &directory)
+{
+    for (const QString &file : files)
+        m_sources->addDump(file);
+    m_tree->expandAll();
+    selectSource(m_demoSelect + QStringLiteral(".bson"));
+    m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
+    emit demoReady();
+}
+
+bool MainWindow::selectSource(const QString &displayName)
+{
+    const QModelIndexList hits =
+        m_sources->match(m_sources->index(0, 0), Qt::DisplayRole, displayName, 1,
+                         Qt::MatchExactly | Qt::MatchRecursive);
+    if (hits.isEmpty())
+        return false;
+    m_tree->setCurrentIndex(hits.first());
+    return true;
+}
+
+void MainWindow::currentSourceChanged()
+{
+    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    m_options->setSource(source);
+    m_migrationsAction->setEnabled(currentConnection().isValid());
+    m_whatIfAction->setEnabled(currentConnection().isValid());
+    if (!source.isValid())
+        return;
+    SourceState *state = stateOf(source);
+    m_view->setState(state);
+    if (state->hasResult()) {
+        m_stack->setCurrentWidget(m_view);
+        updateActions();
+        const CollectionProfile &p = state->analysis().profile;
+        m_status->setText(tr("%1: %2 documents analysed (%3).")
+                              .arg(source.displayName(), Format::count(p.documents), p.mode));
+    } else if (source.key() == m_runningKey) {
+        m_stack->setCurrentWidget(m_view);
+        m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+    } else {
+        m_stack->setCurrentWidget(m_empty);
+        updateActions();
+        m_status->setText(tr("%1: press Run (F5) to analyse.").arg(source.displayName()));
+    }
+}
+
+QModelIndex MainWindow::currentConnection() const
+{
+    QModelIndex index = m_tree->currentIndex();
+    while (index.parent().isValid())
+        index = index.parent();
+    return index.isValid() && m_sources->kindOf(index) == SourceTreeModel::Kind::Connection
+               ? index
+               : QModelIndex();
+}
+
+// A dialog about the current connection (its migrations, the what-if benchmark); null when the
+// current source belongs to no connection.
+template <typename Dialog> Dialog *MainWindow::openOnConnection()
+{
+    const QModelIndex connection = currentConnection();
+    if (!connection.isValid())
+        return nullptr;
+    auto *dialog =
+        new Dialog(connection.data().toString(), m_sources->settingsOf(connection), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+MigrationsDialog *MainWindow::openMigrations()
+{
+    return openOnConnection<MigrationsDialog>();
+}
+
+WhatIfDialog *MainWindow::openWhatIf()
+{
+    return openOnConnection<WhatIfDialog>();
+}
+
+// A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.
+void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
+{
+    emit interruptedMigrationsFound(name, runs);
+    if (runs.isEmpty())
+        return;
+    m_status->setText(
+        tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name));
+    if (m_interactive)
+        m_interrupted->offer(this, name, runs);
+}
+
+void MainWindow::updateActions()
+{
+    const SourceState *state = m_view->state();
+    const bool analysed = state->hasResult() && state->result().profile.documents > 0;
+    m_exportAction->setEnabled(analysed);
+    m_exportReportAction->setEnabled(analysed);
+    m_migrateAction->setEnabled(analysed && !state->analysis().preferredSplitPath().empty());
+}
+
+MigrationWizard *MainWindow::openMigrationWizard()
+{
+    SourceState *state = m_view->state();
+    if (!state->hasResult() || state->path().isEmpty()) {
+        m_status->setText(tr("Analyse a source with an array first: the wizard starts from it."));
+        return nullptr;
+    }
+    auto *wizard = new MigrationWizard(state, this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->open();
+    return wizard;
+}
+
+SourceState *MainWindow::stateOf(const SourceRef &source)
+{
+    SourceState *&state = m_states[source.key()];
+    if (!state)
+        state = new SourceState(this);
+    return state;
+}
+
+void MainWindow::runAnalysis()
+{
+    runAnalysisOf(m_sources->sourceAt(m_tree->currentIndex()));
+}
+
+void MainWindow::runAnalysisOf(const SourceRef &source)
+{
+    if (const QString problem = m_options->problem(); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
+    if (!m_runner->start(m_options->request(source)))
+        return;
+    m_runningKey = source.key();
+    stateOf(source)->clear();
+    updateActions();
+    if (m_sources->sourceAt(m_tree->currentIndex()).key() == source.key()) {
+        m_stack->setCurrentWidget(m_view);
+        m_view->showTab(QStringLiteral("sizes"));
+    }
+    m_progress->setRange(0, 0);
+    if (isShown(source))
+        m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+}
+
+bool MainWindow::isShown(const SourceRef &source) const
+{
+    return m_sources->sourceAt(m_tree->currentIndex()).key() == source.key();
+}
+
+void MainWindow::cancelAnalysis()
+{
+    if (!m_runner->isRunning())
+        return;
+    m_runner->cancel();
+    m_status->setText(tr("Cancelling…"));
+}
+
+void MainWindow::showProgress(const AnalysisProgress &progress)
+{
+    if (const auto f = progress.fraction()) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(*f * 1000));
+    }
+    // A source analysed in the background (the demo's others) keeps to itself.
+    if (m_sources->sourceAt(m_tree->currentIndex()).key() != m_runningKey)
+        return;
+    m_status->setText(progress.text());
+    m_view->showProgress(progress);
+}
+
+void MainWindow::showResult(const AnalysisResult &result)
+{
+    const QString key = result.request.source.key();
+    m_runningKey.clear();
+    const CollectionProfile &p = result.profile;
+    const bool current = isShown(result.request.source);
+    if (current)
+        m_view->showTab(QStringLiteral("overview"));
+    stateOf(result.request.source)->setResult(result);
+    updateActions();
+    if (!current && p.status != CollectionProfile::Status::Failed) {
+        emit analysisFinished(result);
+        runNextQueued();
+        return;
+    }
+    m_status->setText(Format::analysisStatus(result));
+    if (p.status == CollectionProfile::Status::Failed)
+        showError(tr("Analysis"),
+                  tr("The analysis of %1 stopped: %2")
+                      .arg(result.request.source.displayName(), p.error.message),
+                  p.error.toString());
+    emit analysisFinished(result);
+    runNextQueued();
+}
+
+void MainWindow::runNextQueued()
+{
+    if (!m_queued.isEmpty())
+        QTimer::singleShot(0, this, [this] {
+            if (!m_queued.isEmpty() && !m_runner->isRunning())
+                runAnalysisOf(m_queued.takeFirst());
+        });
+}
+
+void MainWindow::showError(const QString &title, const QString &message, const QString &details)
+{
+    m_lastError = details.isEmpty() ? message : details;
+    emit errorShown(m_lastError);
+    if (!m_interactive)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->setInformativeText(tr("The window stays usable: fix the input and try again."));
+    box->open();
+}
+
+void MainWindow::openDocument(const OutlierRow &row)
+{
+    const SourceRef source = m_view->result().request.source;
+    m_status->setText(tr("Loading document %1…").arg(row.id));
+    m_documents->load(source, row.docIndex, row.id);
+}
+
+void MainWindow::exportReport(const QString &file)
+{
+    if (!m_view->hasResult() || (file.isEmpty() && !m_interactive))
+        return;
+    const SourceState *state = m_view->state();
+    ReportOptions options;
+    options.pageSize = ReportExporter::localPageSize();
+    m_reportExporter->exportReport(m_view->result(), options, file, state->keep(), state->path());
+}
+
+void MainWindow::exportReports(const QString &chosen)
+{
+    if (!m_view->hasResult() || (chosen.isEmpty() && !m_interactive))
+        return;
+    const QString directory =
+        chosen.isEmpty() ? QFileDialog::getExistingDirectory(this, tr("Export CSV reports into"))
+                         : chosen;
+    if (!directory.isEmpty())
+        m_reportExporter->exportCsv(m_view->result(), directory);
+}
+
+} // namespace oe

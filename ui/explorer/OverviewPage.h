@@ -1,0 +1,45 @@
+#pragma once
+
+#include "explorer/SourcePage.h"
+
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace oe {
+
+// The collection at a glance: documents, size quantiles, the share near the 16 MiB limit,
+// outlier counts and the worst array paths, with what to do next.
+class OverviewPage : public SourcePage
+{
+    Q_OBJECT
+public:
+    explicit OverviewPage(QWidget *parent = nullptr);
+    void clear() override;
+    void showResult(const AnalysisResult &result) override;
+    QString valueText(const QString &key) const; // for tests: the figure shown under a key
+    // For tests: the precision line under a key's figure (a sample's confidence interval).
+    QString precisionText(const QString &key) const;
+    QComboBox *precisionTarget() const { return m_precisionTarget; } // for tests
+
+protected:
+    void bind(SourceState *state) override;
+
+signals:
+    void pathActivated(const QString &path);
+
+private:
+    void setValue(const QString &key, const QString &text, const QString &tip = {});
+    void setPrecision(const QString &key, const QString &text, const QString &tip = {});
+    void showPrecision(const AnalysisResult &result);
+    void showSampleSuggestion(double points);
+
+    QLabel *m_headline;
+    QWidget *m_cards;
+    QTableWidget *m_paths;
+    QLabel *m_next;
+    QComboBox *m_precisionTarget; // the p99 precision a sample size is suggested for
+    QString m_confidenceText;     // "95 %" of the sample shown; empty when none is
+};
+
+} // namespace oe

@@ -1,0 +1,81 @@
+#include "explorer/ReportExporter.h"
+
+#include "export/ReportCharts.h"
+#include "export/ReportDocument.h"
+#include "jobs/LatestJob.h"
+#include "report/ReportWriter.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QWidget>
+
+namespace oe {
+
+ReportExporter::ReportExporter(QWidget *parent)
+    : QObject(parent), m_parent(parent), m_job(new LatestJob(this)), m_csvJob(new LatestJob(this))
+{
+}
+
+ReportOptions::PageSize ReportExporter::localPageSize()
+{
+    const QLocale::Territory t = QLocale().territory();
+    return t == QLocale::UnitedStates || t == QLocale::Canada ? ReportOptions::PageSize::Letter
+                                                              : ReportOptions::PageSize::A4;
+}
+
+void ReportExporter::exportReport(const AnalysisResult &result, ReportOptions options,
+                                  const QString &chosen, std::optional<std::uint64_t> chosenKeep,
+                                  const QString &chosenPath)
+{
+    QString file = chosen;
+    if (file.isEmpty()) {
+        const QString base = QFileInfo(result.profile.source).completeBaseName();
+        QString filter = tr("HTML report (*.html)");
+        file = QFileDialog::getSaveFileName(
+            m_parent, tr("Export report"),
+            QStringLiteral("%1-outlier-report.html")
+                .arg(base.isEmpty() ? QStringLiteral("collection") : base),
+            tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
+        if (file.isEmpty())
+            return;
+        if (QFileInfo(file).suffix().isEmpty()) // no extension: the chosen filter's
+            file += filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                          : QStringLiteral(".html");
+    }
+    if (!ReportDocument::isSupported(file)) {
+        emit finished(
+            false,
+            tr("unsupported report format '.%1': use .html or .pdf").arg(QFileInfo(file).suffix()));
+        return;
+    }
+    std::vector<ReportChart> charts = ReportCharts::render(result, chosenKeep, chosenPath);
+    m_job->start(
+        [result, charts = std::move(charts), options, file] {
+            QString error;
+            ReportDocument(result, charts, options).write(file, &error);
+            return error;
+        },
+        [this, file](const QString &error) {
+            emit finished(error.isEmpty(),
+                          error.isEmpty() ? QDir::toNativeSeparators(file) : error);
+        });
+}
+
+void ReportExporter::exportCsv(const AnalysisResult &result, const QString &directory)
+{
+    m_csvJob->start(
+        [result, directory] {
+            QString error;
+            if (!ReportWriter::write(directory, ReportWriter::Report::of(result), &error))
+                return error.isEmpty() ? QStringLiteral("unknown error") : error;
+            return QString();
+        },
+        [this, directory](const QString &error) {
+            emit csvFinished(error.isEmpty(),
+                             error.isEmpty() ? QDir::toNativeSeparators(directory) : error);
+        });
+}
+
+} // namespace oe

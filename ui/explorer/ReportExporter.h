@@ -1,0 +1,42 @@
+#pragma once
+
+#include "explore/AnalysisResult.h"
+#include "export/ReportOptions.h"
+
+#include <QObject>
+#include <QPointer>
+
+class QWidget;
+
+namespace oe {
+
+class LatestJob;
+
+// File → Export report… and the wizard's last page: asks where (HTML or PDF), draws the charts
+// on the GUI thread (they are widgets, and quick) and writes the file on a worker. Also the
+// CSV reports (File → Export CSV reports…).
+class ReportExporter : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ReportExporter(QWidget *parent);
+    // Paper for the user's locale: Letter in the US and Canada, else A4.
+    static ReportOptions::PageSize localPageSize();
+    // `file` empty: a save dialog asks (the default name says what the report is of).
+    void exportReport(const AnalysisResult &result, ReportOptions options, const QString &file = {},
+                      std::optional<std::uint64_t> chosenKeep = {}, const QString &chosenPath = {});
+
+    // The CSV reports into `directory`, on a worker.
+    void exportCsv(const AnalysisResult &result, const QString &directory);
+
+signals:
+    void finished(bool ok, const QString &fileOrError);
+    void csvFinished(bool ok, const QString &directoryOrError);
+
+private:
+    QPointer<QWidget> m_parent;
+    LatestJob *m_job;
+    LatestJob *m_csvJob;
+};
+
+} // namespace oe

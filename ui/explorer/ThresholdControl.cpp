@@ -1,0 +1,89 @@
+#include "explorer/ThresholdControl.h"
+
+#include "explorer/QuantitySpinBox.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+#include <limits>
+
+namespace oe {
+
+ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, QWidget *parent)
+    : QWidget(parent), m_spin(new QuantitySpinBox(suffix.trimmed() == QLatin1String("B")
+                                                      ? QuantitySpinBox::Unit::Bytes
+                                                      : QuantitySpinBox::Unit::Elements,
+                                                  this)),
+      m_button(new QPushButton(tr("Use reco&mmended"), this)), m_counters(new QLabel(this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *caption = new QLabel(label, this);
+    caption->setBuddy(m_spin);
+    layout->addWidget(caption);
+    m_spin->setRange(0, std::numeric_limits<int>::max());
+    if (suffix.trimmed() != QLatin1String("B"))
+        m_spin->setSuffix(suffix); // bytes show their unit themselves
+    m_spin->setGroupSeparatorShown(true);
+    m_spin->setKeyboardTracking(false);
+    m_spin->setAccelerated(true);
+    m_spin->setToolTip(tr("Values strictly above this are outliers. Type a number, or drag the "
+                          "dashed line in the chart."));
+    layout->addWidget(m_spin);
+    m_button->setEnabled(false);
+    layout->addWidget(m_button);
+    m_counters->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_counters->setWordWrap(true);
+    layout->addWidget(m_counters, 1);
+
+    connect(m_spin, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_setting)
+            emit valueChanged(std::uint64_t(v));
+    });
+    connect(m_button, &QPushButton::clicked, this, [this] {
+        if (!m_recommended)
+            return;
+        setValue(*m_recommended);
+        emit valueChanged(*m_recommended);
+    });
+}
+
+std::uint64_t ThresholdControl::value() const
+{
+    return std::uint64_t(m_spin->value());
+}
+
+void ThresholdControl::setValue(std::uint64_t value)
+{
+    m_setting = true;
+    m_spin->setValue(int(std::min<std::uint64_t>(value, std::uint64_t(m_spin->maximum()))));
+    m_setting = false;
+}
+
+void ThresholdControl::setMaximum(std::uint64_t maximum)
+{
+    m_setting = true;
+    m_spin->setMaximum(
+        int(std::min<std::uint64_t>(maximum, std::uint64_t(std::numeric_limits<int>::max()))));
+    m_setting = false;
+}
+
+void ThresholdControl::setRecommended(std::optional<std::uint64_t> value, const QString &why)
+{
+    m_recommended = value;
+    m_button->setEnabled(value.has_value());
+    m_button->setToolTip(value ? why : tr("No recommendation for this selection."));
+}
+
+void ThresholdControl::setCounters(const QString &text)
+{
+    m_counters->setText(text);
+}
+
+QString ThresholdControl::countersText() const
+{
+    return m_counters->text();
+}
+
+} // namespace oe

@@ -1,0 +1,140 @@
+#include "jobs/MigrationRunner.h"
+
+#include "jobs/LatestJob.h"
+#include "migration/MigrationSession.h"
+
+#include <QElapsedTimer>
+#include <QMutex>
+#include <QTimer>
+
+namespace oe {
+
+namespace {
+
+using Step = MigrationOutcome::Step;
+
+// One step on `session`, blocking (a pool thread).
+MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOptions &options,
+                         const std::atomic<bool> &cancel, const MigrationProgressCallback &progress)
+{
+    MigrationOutcome out;
+    out.step = step;
+    QElapsedTimer clock;
+    clock.start();
+    switch (step) {
+    case Step::Prepare:
+        out.ok = session.prepare(&out.error) && session.plan(&out.plan, &out.error, {}, &cancel);
+        break;
+    case Step::Apply:
+        out.ok = session.apply(options, &out.progress, &out.plan, &out.written, &out.error, &cancel,
+                               progress);
+        break;
+    case Step::Verify:
+        out.ok = session.verify(&out.verify, &out.error);
+        break;
+    case Step::Rollback:
+        out.ok = session.rollback(options, &out.verify, &out.progress, &out.written, &out.error,
+                                  &cancel, progress);
+        if (out.ok && out.verify.ok() && !out.progress.stopped) {
+            std::vector<RollbackLeftovers::Item> items;
+            SourceError ignored; // the rollback's outcome stands; the list is a courtesy
+            if (session.leftovers(options.backupCollection, &items, &ignored))
+                for (const auto &item : items)
+                    out.leftovers << item.describe();
+        }
+        break;
+    case Step::RemoveLeftovers:
+        out.ok = session.removeLeftovers(options.backupCollection, &out.leftovers, &out.error);
+        break;
+    }
+    // A live apply or rollback says itself whether it stopped early: a Stop that came after
+    // its last batch stopped nothing.
+    const bool reportsStop = session.isLive() && (step == Step::Apply || step == Step::Rollback);
+    out.cancelled = reportsStop ? out.progress.stopped : cancel.load();
+    out.notes = session.notes();
+    out.seconds = double(clock.nsecsElapsed()) / 1e9;
+    return out;
+}
+
+} // namespace
+
+// The latest progress of the running step: written by the worker, read by the UI's timer.
+struct MigrationRunner::ProgressBox
+{
+    QMutex mutex;
+    MigrationProgress progress;
+    bool fresh = false;
+};
+
+MigrationRunner::MigrationRunner(QObject *parent)
+    : QObject(parent), m_job(new LatestJob(this)), m_poll(new QTimer(this))
+{
+    qRegisterMetaType<MigrationOutcome>();
+    qRegisterMetaType<MigrationProgress>();
+    m_poll->setInterval(100);
+    connect(m_poll, &QTimer::timeout, this, &MigrationRunner::deliverProgress);
+}
+
+void MigrationRunner::deliverProgress()
+{
+    if (!m_box)
+        return;
+    MigrationProgress p;
+    {
+        QMutexLocker lock(&m_box->mutex);
+        if (!m_box->fresh)
+            return;
+        m_box->fresh = false;
+        p = m_box->progress;
+    }
+    emit progressed(p);
+}
+
+MigrationRunner::~MigrationRunner()
+{
+    cancel();
+}
+
+void MigrationRunner::setTarget(const SourceRef &target, const SplitConfig &config,
+                                const QString &outDir)
+{
+    cancel();
+    m_target = target;
+    m_config = config;
+    m_session = std::make_shared<MigrationSession>(target, config, outDir);
+}
+
+bool MigrationRunner::isRunning() const
+{
+    return m_job->isRunning();
+}
+
+bool MigrationRunner::start(MigrationOutcome::Step step, const MigrationOptions &options)
+{
+    if (!m_session || isRunning())
+        return false;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_box = std::make_shared<ProgressBox>();
+    const MigrationProgressCallback progress = [box = m_box](const MigrationProgress &p) {
+        QMutexLocker lock(&box->mutex);
+        box->progress = p;
+        box->fresh = true;
+    };
+    m_poll->start();
+    m_job->start([session = m_session, step, options, cancel = m_cancel,
+                  progress] { return runStep(*session, step, options, *cancel, progress); },
+                 [this](const MigrationOutcome &outcome) {
+                     m_poll->stop();
+                     deliverProgress();
+                     emit finished(outcome);
+                 });
+    return true;
+}
+
+void MigrationRunner::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+} // namespace oe

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "analysis/SourceRef.h"
+#include "explorer/SourceState.h"
+#include "jobs/MigrationOutcome.h"
+#include "migration/MigrationOptions.h"
+#include "split/SplitConfig.h"
+
+#include <QPointer>
+#include <QStringList>
+#include <QWizard>
+
+namespace oe {
+
+class MigrationRunner;
+
+// The guided migration, from "this collection is slow" to an applied, verified, reversible
+// split: source, analysis, threshold, layout, preview, safety, apply, verify, finish. It starts
+// from the source's state (its analysis, path, keep and page size, which the threshold page
+// edits like the Arrays tab) and drives the core MigrationSession through a MigrationRunner,
+// so the wizard and `outlier-explorer-cli split` apply the very same migration.
+class MigrationWizard : public QWizard
+{
+    Q_OBJECT
+public:
+    enum PageId
+    {
+        SourcePageId,
+        AnalysisPageId,
+        ThresholdPageId,
+        LayoutPageId,
+        PreviewPageId,
+        SafetyPageId,
+        ApplyPageId,
+        VerifyPageId,
+        FinishPageId,
+    };
+    // "source", "analysis", …, "finish": the names `--wizard PAGE` takes.
+    static QStringList pageNames();
+    static int pageIdOf(const QString &name); // -1 if unknown
+
+    explicit MigrationWizard(SourceState *state, QWidget *parent = nullptr);
+    ~MigrationWizard() override;
+
+    SourceState *state() const { return m_state; }
+    SourceRef source() const;
+    bool isLive() const { return source().kind == SourceRef::Kind::Collection; }
+    MigrationRunner *runner() const { return m_runner; }
+
+    // The layout names chosen on the layout page; config() adds the state's field, keep and
+    // page size: the split every later page shows and applies.
+    void setLayout(const SplitConfig &layout);
+    SplitConfig config() const;
+    QString outDir() const { return m_outDir; } // offline: where the split dump goes
+    void setOutDir(const QString &dir);
+    QString rollbackDir() const; // offline: where a rollback writes the reassembled dump
+    MigrationOptions options() const { return m_options; }
+    // Batch size, throttle, retries (the safety page adds the backup collection).
+    void setMigrationOptions(const MigrationOptions &options) { m_options = options; }
+    void setBackupCollection(const QString &name) { m_options.backupCollection = name; }
+    bool dryRun() const { return m_dryRun; }
+    void setDryRun(bool dryRun) { m_dryRun = dryRun; }
+
+    // The outcome of the last step of each kind (Prepare on the preview page, and so on).
+    const MigrationOutcome &outcome(MigrationOutcome::Step step) const;
+    void recordOutcome(const MigrationOutcome &outcome);
+    // Every step with its figures, for the finish page's "Save migration log".
+    QString log() const { return m_log.join(QLatin1Char('\n')); }
+    void appendLog(const QString &line);
+
+    // Scripted runs (screenshots, tests): what a user would type to confirm the apply.
+    void confirmForScript();
+
+    // While a step runs: asks first (stop after the batch and close, or keep watching).
+    void reject() override;
+
+signals:
+    void confirmRequested();
+    void outDirChanged(const QString &dir);
+
+private:
+    QPointer<SourceState> m_state;
+    MigrationRunner *m_runner;
+    SplitConfig m_layout;
+    QString m_outDir;
+    MigrationOptions m_options;
+    bool m_dryRun = false;
+    bool m_closing = false;         // stopping, to close once the running step has ended
+    MigrationOutcome m_outcomes[5]; // one per MigrationOutcome::Step
+    QStringList m_log;
+};
+
+} // namespace oe

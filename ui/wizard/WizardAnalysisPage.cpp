@@ -1,0 +1,154 @@
+#include "wizard/WizardAnalysisPage.h"
+
+#include "analysis/ThresholdImpact.h"
+#include "charts/Format.h"
+#include "explorer/SourceState.h"
+#include "jobs/AnalysisRunner.h"
+#include "wizard/MigrationWizard.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace oe {
+
+namespace {
+
+struct FieldCost
+{
+    const FieldProfile *field = nullptr;
+    const SplitRecommendation *rec = nullptr;
+    ThresholdImpact impact;
+    std::uint64_t overHalfLimit = 0;
+};
+
+std::vector<FieldCost> costs(const AnalysisResult &result)
+{
+    constexpr std::uint64_t kHalfLimit = 8u << 20;
+    std::vector<FieldCost> out;
+    for (const FieldProfile &f : result.profile.fields) {
+        const SplitRecommendation *rec = result.recommendationFor(f.path);
+        if (f.arrays == 0 || !rec || !rec->splittable)
+            continue;
+        FieldCost c{&f, rec, ThresholdImpact::forArray(result.profile, f, rec->keep), 0};
+        for (const auto &cand : f.longestPerDocument.above(rec->keep))
+            c.overHalfLimit += cand.docSize > kHalfLimit ? 1 : 0;
+        out.push_back(c);
+    }
+    std::sort(out.begin(), out.end(), [](const FieldCost &a, const FieldCost &b) {
+        return a.impact.bytesMoved > b.impact.bytesMoved;
+    });
+    return out;
+}
+
+} // namespace
+
+WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
+    : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
+      m_table(new QTableWidget(this)), m_rescan(new QPushButton(tr("Run a &full scan"), this)),
+      m_runner(new AnalysisRunner(this))
+{
+    setTitle(tr("Analysis"));
+    setSubTitle(tr("Which array to split: the fields whose outliers cost the most come first."));
+    m_summary->setWordWrap(true);
+    m_table->setColumnCount(5);
+    m_table->setHorizontalHeaderLabels({tr("Array field"), tr("Documents over the keep"),
+                                        tr("Bytes that would move"), tr("Over 8 MiB"),
+                                        tr("Recommended keep")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_rescan->setToolTip(tr("Read every document again (the current analysis may be a sample)."));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_rescan, 0, Qt::AlignLeft);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (m_filling || row < 0 || !m_wizard->state())
+            return;
+        m_wizard->state()->choosePath(m_table->item(row, 0)->text());
+        emit completeChanged();
+    });
+    connect(m_rescan, &QPushButton::clicked, this, &WizardAnalysisPage::runFullScan);
+    connect(m_runner, &AnalysisRunner::progressed, this,
+            [this](const AnalysisProgress &p) { m_summary->setText(p.text()); });
+    connect(m_runner, &AnalysisRunner::finished, this, [this](const AnalysisResult &result) {
+        m_rescan->setEnabled(true);
+        if (m_wizard->state() && result.profile.status == CollectionProfile::Status::Complete)
+            m_wizard->state()->setResult(result);
+        m_wizard->appendLog(tr("Full scan: %1 documents").arg(result.profile.documents));
+        fill();
+    });
+}
+
+void WizardAnalysisPage::initializePage()
+{
+    fill();
+}
+
+void WizardAnalysisPage::fill()
+{
+    SourceState *state = m_wizard->state();
+    if (!state)
+        return;
+    const AnalysisResult &r = state->analysis();
+    m_summary->setText(tr("The current analysis: %1 documents of %2 (%3) in %4.")
+                           .arg(Format::count(r.profile.documents), r.request.source.displayName(),
+                                r.profile.mode, Format::duration(r.profile.seconds)));
+    m_filling = true;
+    const std::vector<FieldCost> rows = costs(r);
+    m_table->setRowCount(int(rows.size()));
+    int current = -1;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const FieldCost &c = rows[std::size_t(i)];
+        const QStringList cells{QString::fromStdString(c.field->path),
+                                Format::count(c.impact.documentsOver),
+                                Format::bytes(c.impact.bytesMoved), Format::count(c.overHalfLimit),
+                                Format::count(c.rec->keep)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto *item = new QTableWidgetItem(cells[col]);
+            if (col > 0)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(c.rec->explanation);
+            m_table->setItem(i, col, item);
+        }
+        if (cells[0] == state->path())
+            current = i;
+    }
+    m_filling = false;
+    if (current < 0 && !rows.empty())
+        current = 0;
+    if (current >= 0)
+        m_table->selectRow(current);
+    emit completeChanged();
+}
+
+bool WizardAnalysisPage::isComplete() const
+{
+    SourceState *state = m_wizard->state();
+    if (!state || m_runner->isRunning())
+        return false;
+    const SplitRecommendation *rec =
+        state->analysis().recommendationFor(state->path().toStdString());
+    return rec && rec->splittable;
+}
+
+void WizardAnalysisPage::runFullScan()
+{
+    AnalysisRequest request = m_wizard->state()->analysis().request;
+    request.selection.mode = AnalysisOptions::Mode::Full;
+    request.threads = 1; // one core stays with the window
+    if (m_runner->start(request)) {
+        m_rescan->setEnabled(false);
+        emit completeChanged();
+    }
+}
+
+} // namespace oe

@@ -2,7 +2,8 @@
 
 #include "demo/DemoDataGenerator.h"
 #include "explorer/MainWindow.h"
-#include "jobs/AnalysisWorker.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QAbstractButton>
 #include <QDir>
@@ -30,12 +31,23 @@ oe::AnalysisResult analyse(const QString &dumpPath, oe::AnalysisOptions::Mode mo
     request.source.dumpPath = dumpPath;
     request.selection.mode = mode;
     request.selection.count = count;
-    oe::AnalysisWorker worker;
-    oe::AnalysisResult result;
-    QObject::connect(&worker, &oe::AnalysisWorker::finished,
-                     [&](const oe::AnalysisResult &r) { result = r; });
-    worker.run(request); // same thread: the signal is delivered directly
-    return result;
+    return analyseInWorkspace(request);
+}
+
+oe::SourceState &stateWith(oe::Workspace &workspace, const oe::AnalysisResult &result)
+{
+    oe::SourceState &state = *workspace.stateOf(result.request.source);
+    state.setResult(result);
+    return state;
+}
+
+oe::AnalysisResult analyseInWorkspace(const oe::AnalysisRequest &request)
+{
+    oe::Workspace workspace;
+    QSignalSpy finished(&workspace, &oe::Workspace::finished);
+    if (!workspace.analyse(request) || !finished.wait(300000))
+        return oe::AnalysisResult();
+    return finished.first().first().value<oe::AnalysisResult>();
 }
 
 std::uint64_t documentsLargerThan(const QList<fixtures::ReferenceDocument> &docs,

@@ -12,11 +12,22 @@ namespace oe {
 class MainWindow;
 }
 
+namespace oe {
+class SourceState;
+class Workspace;
+} // namespace oe
+
 namespace guifixtures {
 
 // Writes a demo dataset (DemoDataGenerator, deterministic) into `dir`; its path.
 QString demoDump(const QString &dir, const QString &dataset, std::uint64_t documents = 0);
-// Analyses a dump in-process, the way the GUI's worker does (full scan unless told).
+// The state `workspace` keeps for the source of `result`, holding `result` (as after the
+// window analysed it).
+oe::SourceState &stateWith(oe::Workspace &workspace, const oe::AnalysisResult &result);
+// The GUI's path for one analysis: a Workspace runs it (as the window does) and this waits
+// for its result (an empty result if it never came).
+oe::AnalysisResult analyseInWorkspace(const oe::AnalysisRequest &request);
+// Analyses a dump in-process, the way the window does (a Workspace; full scan unless told).
 oe::AnalysisResult analyse(const QString &dumpPath,
                            oe::AnalysisOptions::Mode mode = oe::AnalysisOptions::Mode::Full,
                            std::uint64_t count = 0);

@@ -5,11 +5,10 @@
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/ArraysPage.h"
 #include "explorer/CollectionView.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitPreviewPage.h"
 #include "explorer/ThresholdControl.h"
-#include "jobs/AnalysisWorker.h"
 #include "report/ReportWriter.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -97,13 +96,10 @@ class TestAnalysisEquivalence : public QObject
         return all;
     }
 
-    // The GUI path: its worker (on this thread) and its export.
+    // The GUI path: its workspace and its export.
     static QString viaGui(const AnalysisRequest &request, const QString &out)
     {
-        AnalysisWorker worker;
-        AnalysisResult result;
-        connect(&worker, &AnalysisWorker::finished, [&](const AnalysisResult &r) { result = r; });
-        worker.run(request);
+        const AnalysisResult result = guifixtures::analyseInWorkspace(request);
         QString error;
         ReportWriter::write(out, ReportWriter::Report::of(result), &error);
         return error;

@@ -7,10 +7,10 @@
 #include "explorer/CollectionView.h"
 #include "explorer/QuantitySpinBox.h"
 #include "explorer/SizesPage.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitExampleView.h"
 #include "explorer/SplitPreviewPage.h"
 #include "explorer/ThresholdControl.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QImage>

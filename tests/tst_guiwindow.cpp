@@ -16,8 +16,8 @@
 #include "explorer/OverviewPage.h"
 #include "explorer/SizesPage.h"
 #include "explorer/SourceTreeModel.h"
-#include "jobs/AnalysisRunner.h"
 #include "source/DumpFileSource.h"
+#include "workspace/Workspace.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -87,17 +87,17 @@ private slots:
             guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
         MainWindow window;
         openForFullScan(window, big);
-        QSignalSpy progress(window.runner(), &AnalysisRunner::progressed);
-        QSignalSpy running(window.runner(), &AnalysisRunner::runningChanged);
+        QSignalSpy progress(window.workspace(), &Workspace::progressed);
+        QSignalSpy running(window.workspace(), &Workspace::runningChanged);
         window.runAnalysis();
-        QVERIFY(window.runner()->isRunning());
+        QVERIFY(window.workspace()->isRunning());
         QVERIFY(!window.optionsBar()->runButton()->isEnabled());
         QVERIFY(window.optionsBar()->cancelButton()->isEnabled());
         const AnalysisResult result = waitForResult(window);
         QCOMPARE(result.profile.status, CollectionProfile::Status::Complete);
         QCOMPARE(result.profile.documents, std::uint64_t(60000));
         QVERIFY(progress.count() >= 1);
-        const auto last = progress.last().first().value<AnalysisProgress>();
+        const auto last = progress.last().at(1).value<AnalysisProgress>();
         QCOMPARE(last.documents, std::uint64_t(60000));
         QCOMPARE(last.sizesSoFar.total(), std::uint64_t(60000)); // charts filled while running
         QVERIFY(last.text().contains(QLocale().toString(60000)));

@@ -6,16 +6,18 @@
 #include "GuiFixtures.h"
 #include "bson/DocumentId.h"
 #include "codegen/CodeLanguage.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitExampleView.h"
 #include "jobs/MigrationRunner.h"
 #include "wizard/MigrationWizard.h"
+#include "wizard/WizardAnalysisPage.h"
 #include "wizard/WizardDriver.h"
 #include "wizard/WizardFinishPage.h"
 #include "wizard/WizardLayoutPage.h"
 #include "wizard/WizardPreviewPage.h"
 #include "wizard/WizardSafetyPage.h"
 #include "wizard/WizardVerifyPage.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QProgressBar>
 
@@ -92,11 +94,50 @@ private slots:
         QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("nope")), -1);
     }
 
+    // The Analysis page's full scan goes through the workspace (the window's one registry of
+    // analyses): the sample the wizard started from stays until the complete scan replaces it,
+    // then the page shows the scan's figures and the log records it.
+    void fullScanRunsThroughTheWorkspace()
+    {
+        Workspace workspace;
+        const AnalysisResult sample =
+            guifixtures::analyse(m_books, AnalysisOptions::Mode::Limit, 200);
+        QCOMPARE(sample.profile.documents, std::uint64_t(200));
+        SourceState &state = guifixtures::stateWith(workspace, sample);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("unused_scan")));
+        wizard.show();
+        driveTo(wizard, MigrationWizard::AnalysisPageId);
+        auto *page = qobject_cast<WizardAnalysisPage *>(wizard.currentPage());
+        QVERIFY(page);
+        QPushButton *scan = nullptr;
+        for (auto *b : page->findChildren<QPushButton *>())
+            if (b->text().contains(QStringLiteral("full scan")))
+                scan = b;
+        QVERIFY(scan);
+        QSignalSpy finished(&workspace, &Workspace::finished);
+        scan->click();
+        QVERIFY(workspace.isAnalysing(state.analysis().request.source));
+        QVERIFY(!page->isComplete());                                     // not while it scans
+        QCOMPARE(state.analysis().profile.documents, std::uint64_t(200)); // kept meanwhile
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(state.analysis().profile.documents, std::uint64_t(600));
+        QCOMPARE(state.analysis().profile.status, CollectionProfile::Status::Complete);
+        QVERIFY(page->isComplete());
+        QVERIFY(scan->isEnabled());
+        QVERIFY2(wizard.log().contains(QStringLiteral("Full scan: 600 documents")),
+                 qPrintable(wizard.log()));
+        bool summaryShowsIt = false;
+        for (auto *l : page->findChildren<QLabel *>())
+            summaryShowsIt |= l->text().contains(QStringLiteral("600 documents"));
+        QVERIFY(summaryShowsIt);
+    }
+
     void layoutIsValidatedAsYouType()
     {
-        SourceState state;
-        state.setResult(m_result);
-        MigrationWizard wizard(&state);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.setOutDir(m_dir.filePath(QStringLiteral("unused")));
         wizard.show();
         driveTo(wizard, MigrationWizard::LayoutPageId);
@@ -131,10 +172,10 @@ private slots:
     // `keep` elements in the primary and the rest across the pages, in order.
     void previewShowsTheLongestOutlierBeforeAndAfter()
     {
-        SourceState state;
-        state.setResult(m_result);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
         state.setKeep(40);
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.setOutDir(m_dir.filePath(QStringLiteral("unused_preview")));
         wizard.show();
         driveTo(wizard, MigrationWizard::PreviewPageId);
@@ -177,10 +218,10 @@ private slots:
 
     void dumpSplitEqualsTheClisAndRollsBack()
     {
-        SourceState state;
-        state.setResult(m_result);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
         QCOMPARE(state.path(), QStringLiteral("customers_purchased"));
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         const QString out = m_dir.filePath(QStringLiteral("wizard_split"));
         wizard.setOutDir(out);
         wizard.show();
@@ -316,9 +357,9 @@ private slots:
 
     void dryRunWritesNothing()
     {
-        SourceState state;
-        state.setResult(m_result);
-        MigrationWizard wizard(&state);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         const QString out = m_dir.filePath(QStringLiteral("dry"));
         wizard.setOutDir(out);
         wizard.show();
@@ -336,9 +377,9 @@ private slots:
     // page's "&backup" clashed with "< &Back".)
     void mnemonicsAreUniqueOnEachPage()
     {
-        SourceState state;
-        state.setResult(m_result);
-        MigrationWizard wizard(&state);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.setOutDir(m_dir.filePath(QStringLiteral("mnemonics")));
         wizard.show();
         for (int page = MigrationWizard::SourcePageId; page <= MigrationWizard::FinishPageId;
@@ -353,9 +394,9 @@ private slots:
 
     void keyboardOnly()
     {
-        SourceState state;
-        state.setResult(m_result);
-        MigrationWizard wizard(&state);
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.setOutDir(m_dir.filePath(QStringLiteral("keyboard")));
         wizard.show();
         QVERIFY(QTest::qWaitForWindowActive(&wizard));

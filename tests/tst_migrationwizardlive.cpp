@@ -8,7 +8,6 @@
 #include "dialogs/MigrationsDialog.h"
 #include "explore/AnalysisSession.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SourceState.h"
 #include "explorer/SourceTreeModel.h"
 #include "jobs/MigrationRunner.h"
 #include "wizard/MigrationWizard.h"
@@ -17,6 +16,8 @@
 #include "wizard/WizardLayoutPage.h"
 #include "wizard/WizardSafetyPage.h"
 #include "wizard/WizardVerifyPage.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 #include <QProgressBar>
 
 #include <QCheckBox>
@@ -70,9 +71,9 @@ class TestMigrationWizardLive : public QObject
 
     // Applies a split of `collection` through the wizard and stops it after its first batch:
     // the journal records an interrupted run. Returns the documents the plan would split.
-    std::uint64_t splitAndStop(SourceState &state, const QString &collection)
+    std::uint64_t splitAndStop(Workspace &workspace, SourceState &state, const QString &collection)
     {
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         QSemaphore stopped;
         std::atomic<int> batches{0};
         MigrationOptions options;
@@ -131,10 +132,10 @@ private slots:
     {
         const QString occupied = m_collection + QStringLiteral("_occupied");
         importBooks(occupied);
-        SourceState state;
-        state.setResult(analyseLive(m_collection));
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, analyseLive(m_collection));
         state.setKeep(10);
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.show();
         driveTo(wizard, MigrationWizard::LayoutPageId);
         auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
@@ -163,10 +164,10 @@ private slots:
         // the batch it is in, and closing the window while it runs asks first.
         const QString collection = m_collection + QStringLiteral("_progress");
         importBooks(collection);
-        SourceState state;
-        state.setResult(analyseLive(collection));
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, analyseLive(collection));
         state.setKeep(10);
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         MigrationOptions options;
         options.maxDocsPerSecond = 4;
         wizard.setMigrationOptions(options);
@@ -222,12 +223,12 @@ private slots:
         request.source.database = QStringLiteral("oe_wizard");
         request.source.collection = m_collection;
         request.selection.mode = AnalysisOptions::Mode::Full;
-        SourceState state;
-        state.setResult(AnalysisSession::run(request));
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, AnalysisSession::run(request));
         QCOMPARE(state.analysis().profile.documents, std::uint64_t(300));
         state.setKeep(10);
 
-        MigrationWizard wizard(&state);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
         // Small batches; the first batch's trims wait until the user has pressed Stop, so the
         // run is stopped mid-way whatever the server's speed.
         QSemaphore stopped;
@@ -360,10 +361,10 @@ private slots:
         importBooks(collection);
         const auto originals =
             fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), collection);
-        SourceState state;
-        state.setResult(analyseLive(collection));
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, analyseLive(collection));
         state.setKeep(10);
-        const std::uint64_t toSplit = splitAndStop(state, collection);
+        const std::uint64_t toSplit = splitAndStop(workspace, state, collection);
 
         MainWindow window;
         QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);

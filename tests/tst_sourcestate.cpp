@@ -8,9 +8,9 @@
 #include "explorer/OutlierTableModel.h"
 #include "explorer/OutliersPage.h"
 #include "explorer/SizesPage.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitPreviewPage.h"
 #include "explorer/ThresholdControl.h"
+#include "workspace/SourceState.h"
 
 #include <QSpinBox>
 #include <QTemporaryDir>

@@ -4,8 +4,8 @@
 #include "charts/Format.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/FieldTableModel.h"
-#include "explorer/SourceState.h"
 #include "explorer/ThresholdControl.h"
+#include "workspace/SourceState.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>

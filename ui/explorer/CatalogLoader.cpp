@@ -1,16 +1,16 @@
 #include "explorer/CatalogLoader.h"
 
-#include "jobs/LatestJob.h"
+#include "jobs/LatestJobs.h"
 
 namespace oe {
 
+CatalogLoader::CatalogLoader(QObject *parent) : QObject(parent), m_jobs(new LatestJobs(this)) {}
+
 void CatalogLoader::load(const QString &connection, const ConnectionSettings &settings)
 {
-    LatestJob *&job = m_jobs[connection];
-    if (!job)
-        job = new LatestJob(this);
-    job->start([settings] { return Catalog::load(settings); },
-               [this, connection](const Catalog &catalog) { emit loaded(connection, catalog); });
+    (*m_jobs)[connection].start(
+        [settings] { return Catalog::load(settings); },
+        [this, connection](const Catalog &catalog) { emit loaded(connection, catalog); });
 }
 
 } // namespace oe

@@ -3,12 +3,11 @@
 #include "mongo/Catalog.h"
 #include "mongo/ConnectionSettings.h"
 
-#include <QHash>
 #include <QObject>
 
 namespace oe {
 
-class LatestJob;
+class LatestJobs;
 
 // Lists a connection's databases and collections off the UI thread, one job per connection
 // (a reload supersedes the last one); loaded() hands the catalog to the GUI thread.
@@ -16,14 +15,14 @@ class CatalogLoader : public QObject
 {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    explicit CatalogLoader(QObject *parent = nullptr);
     void load(const QString &connection, const ConnectionSettings &settings);
 
 signals:
     void loaded(const QString &connection, const oe::Catalog &catalog);
 
 private:
-    QHash<QString, LatestJob *> m_jobs; // by connection name
+    LatestJobs *m_jobs; // one slot per connection name
 };
 
 } // namespace oe

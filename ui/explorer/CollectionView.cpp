@@ -4,8 +4,8 @@
 #include "explorer/OutliersPage.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SizesPage.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitPreviewPage.h"
+#include "workspace/SourceState.h"
 
 #include <QTabWidget>
 #include <QTimer>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "explore/AnalysisResult.h"
-#include "explorer/SourceState.h"
 #include "jobs/AnalysisProgress.h"
+#include "workspace/SourceState.h"
 
 #include <QList>
 #include <QPointer>

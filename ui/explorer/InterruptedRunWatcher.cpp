@@ -1,11 +1,16 @@
 #include "explorer/InterruptedRunWatcher.h"
 
-#include "jobs/LatestJob.h"
+#include "jobs/LatestJobs.h"
 #include "migration/MigrationHistory.h"
 
 #include <QMessageBox>
 
 namespace oe {
+
+InterruptedRunWatcher::InterruptedRunWatcher(QObject *parent)
+    : QObject(parent), m_jobs(new LatestJobs(this))
+{
+}
 
 void InterruptedRunWatcher::check(const QString &connection, const ConnectionSettings &settings,
                                   const Catalog &catalog)
@@ -18,10 +23,7 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
                 databases << db.info.name;
     if (databases.isEmpty())
         return;
-    LatestJob *&job = m_jobs[connection];
-    if (!job)
-        job = new LatestJob(this);
-    job->start(
+    (*m_jobs)[connection].start(
         [settings, databases] {
             MigrationRuns runs;
             SourceError error;

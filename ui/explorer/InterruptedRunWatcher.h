@@ -3,7 +3,6 @@
 #include "mongo/Catalog.h"
 #include "mongo/ConnectionSettings.h"
 
-#include <QHash>
 #include <QObject>
 
 class QWidget;
@@ -11,7 +10,7 @@ class QWidget;
 
 namespace oe {
 
-class LatestJob;
+class LatestJobs;
 
 // When a connection's catalog loads: the migration runs its journals record as interrupted
 // (the app closed or crashed mid-split), found off the UI thread, one check per connection.
@@ -19,7 +18,7 @@ class InterruptedRunWatcher : public QObject
 {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    explicit InterruptedRunWatcher(QObject *parent = nullptr);
     // Reads the journals the catalog lists (nothing when it lists none).
     void check(const QString &connection, const ConnectionSettings &settings,
                const Catalog &catalog);
@@ -34,7 +33,7 @@ signals:
     void openRequested();
 
 private:
-    QHash<QString, LatestJob *> m_jobs; // by connection name
+    LatestJobs *m_jobs; // one slot per connection name
 };
 
 } // namespace oe

@@ -18,14 +18,14 @@
 #include "explorer/LayoutSettings.h"
 #include "explorer/MainToolBar.h"
 #include "explorer/ShortcutPriority.h"
-#include "explorer/SourceState.h"
 #include "explorer/SourceTreeModel.h"
-#include "jobs/AnalysisRunner.h"
 #include "jobs/LatestJob.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -39,7 +39,6 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -50,7 +49,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_options(new AnalysisOptionsBar(this)), m_stack(new QStackedWidget(this)),
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
-      m_progress(new QProgressBar(this)), m_runner(new AnalysisRunner(this)),
+      m_progress(new QProgressBar(this)), m_workspace(new Workspace(this)),
       m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
       m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
       m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this))
@@ -144,14 +143,14 @@ void MainWindow::wire()
             });
     connect(m_options, &AnalysisOptionsBar::runRequested, this, &MainWindow::runAnalysis);
     connect(m_options, &AnalysisOptionsBar::cancelRequested, this, &MainWindow::cancelAnalysis);
-    connect(m_runner, &AnalysisRunner::runningChanged, this, [this](bool running) {
+    connect(m_workspace, &Workspace::runningChanged, this, [this](bool running) {
         m_options->setRunning(running);
         m_runAction->setEnabled(!running);
         m_cancelAction->setEnabled(running);
         m_progress->setVisible(running);
     });
-    connect(m_runner, &AnalysisRunner::progressed, this, &MainWindow::showProgress);
-    connect(m_runner, &AnalysisRunner::finished, this, &MainWindow::showResult);
+    connect(m_workspace, &Workspace::progressed, this, &MainWindow::showProgress);
+    connect(m_workspace, &Workspace::finished, this, &MainWindow::showResult);
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
     connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
@@ -232,7 +231,8 @@ void MainWindow::restoreLayout()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     LayoutSettings::save(this, m_splitter, m_view->arrays()->splitter());
-    m_runner->cancel();
+    m_workspace->clearQueue();
+    m_workspace->cancel();
     QMainWindow::closeEvent(event);
 }
 
@@ -302,16 +302,15 @@ void MainWindow::runDemo(const QString &select)
     connect(
         this, &MainWindow::demoReady, this,
         [this] {
-            const QString shown = m_sources->sourceAt(m_tree->currentIndex()).key();
-            m_queued.clear();
+            runAnalysis();
+            m_workspace->clearQueue();
             for (int row = 0; row < m_sources->rowCount(); ++row) {
                 const QModelIndex group = m_sources->index(row, 0);
                 for (int i = 0; i < m_sources->rowCount(group); ++i)
                     if (const SourceRef s = m_sources->sourceAt(m_sources->index(i, 0, group));
-                        s.kind == SourceRef::Kind::Dump && s.key() != shown)
-                        m_queued << s;
+                        s.kind == SourceRef::Kind::Dump && !m_workspace->isShown(s))
+                        m_workspace->enqueue(m_options->request(s));
             }
-            runAnalysis();
         },
         Qt::SingleShotConnection);
     openDemo(select);
@@ -348,12 +347,13 @@ bool MainWindow::selectSource(const QString &displayName)
 void MainWindow::currentSourceChanged()
 {
     const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    m_workspace->setShown(source);
     m_options->setSource(source);
     m_migrationsAction->setEnabled(currentConnection().isValid());
     m_whatIfAction->setEnabled(currentConnection().isValid());
     if (!source.isValid())
         return;
-    SourceState *state = stateOf(source);
+    SourceState *state = m_workspace->stateOf(source);
     m_view->setState(state);
     if (state->hasResult()) {
         m_stack->setCurrentWidget(m_view);
@@ -361,7 +361,7 @@ void MainWindow::currentSourceChanged()
         const CollectionProfile &p = state->analysis().profile;
         m_status->setText(tr("%1: %2 documents analysed (%3).")
                               .arg(source.displayName(), Format::count(p.documents), p.mode));
-    } else if (source.key() == m_runningKey) {
+    } else if (m_workspace->isAnalysing(source)) {
         m_stack->setCurrentWidget(m_view);
         m_status->setText(tr("Analysing %1…").arg(source.displayName()));
     } else {
@@ -433,18 +433,10 @@ MigrationWizard *MainWindow::openMigrationWizard()
         m_status->setText(tr("Analyse a source with an array first: the wizard starts from it."));
         return nullptr;
     }
-    auto *wizard = new MigrationWizard(state, this);
+    auto *wizard = new MigrationWizard(m_workspace, m_workspace->shown(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
     wizard->open();
     return wizard;
-}
-
-SourceState *MainWindow::stateOf(const SourceRef &source)
-{
-    SourceState *&state = m_states[source.key()];
-    if (!state)
-        state = new SourceState(this);
-    return state;
 }
 
 void MainWindow::runAnalysis()
@@ -458,41 +450,33 @@ void MainWindow::runAnalysisOf(const SourceRef &source)
         m_status->setText(problem);
         return;
     }
-    if (!m_runner->start(m_options->request(source)))
+    if (!m_workspace->analyse(m_options->request(source)))
         return;
-    m_runningKey = source.key();
-    stateOf(source)->clear();
     updateActions();
-    if (m_sources->sourceAt(m_tree->currentIndex()).key() == source.key()) {
+    m_progress->setRange(0, 0);
+    if (m_workspace->isShown(source)) {
         m_stack->setCurrentWidget(m_view);
         m_view->showTab(QStringLiteral("sizes"));
-    }
-    m_progress->setRange(0, 0);
-    if (isShown(source))
         m_status->setText(tr("Analysing %1…").arg(source.displayName()));
-}
-
-bool MainWindow::isShown(const SourceRef &source) const
-{
-    return m_sources->sourceAt(m_tree->currentIndex()).key() == source.key();
+    }
 }
 
 void MainWindow::cancelAnalysis()
 {
-    if (!m_runner->isRunning())
+    if (!m_workspace->isRunning())
         return;
-    m_runner->cancel();
+    m_workspace->cancel();
     m_status->setText(tr("Cancelling…"));
 }
 
-void MainWindow::showProgress(const AnalysisProgress &progress)
+void MainWindow::showProgress(const SourceRef &source, const AnalysisProgress &progress)
 {
     if (const auto f = progress.fraction()) {
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(*f * 1000));
     }
     // A source analysed in the background (the demo's others) keeps to itself.
-    if (m_sources->sourceAt(m_tree->currentIndex()).key() != m_runningKey)
+    if (!m_workspace->isShown(source))
         return;
     m_status->setText(progress.text());
     m_view->showProgress(progress);
@@ -500,17 +484,14 @@ void MainWindow::showProgress(const AnalysisProgress &progress)
 
 void MainWindow::showResult(const AnalysisResult &result)
 {
-    const QString key = result.request.source.key();
-    m_runningKey.clear();
+    // The workspace put the result in the source's state already.
     const CollectionProfile &p = result.profile;
-    const bool current = isShown(result.request.source);
+    const bool current = m_workspace->isShown(result.request.source);
     if (current)
         m_view->showTab(QStringLiteral("overview"));
-    stateOf(result.request.source)->setResult(result);
     updateActions();
     if (!current && p.status != CollectionProfile::Status::Failed) {
         emit analysisFinished(result);
-        runNextQueued();
         return;
     }
     m_status->setText(Format::analysisStatus(result));
@@ -520,16 +501,6 @@ void MainWindow::showResult(const AnalysisResult &result)
                       .arg(result.request.source.displayName(), p.error.message),
                   p.error.toString());
     emit analysisFinished(result);
-    runNextQueued();
-}
-
-void MainWindow::runNextQueued()
-{
-    if (!m_queued.isEmpty())
-        QTimer::singleShot(0, this, [this] {
-            if (!m_queued.isEmpty() && !m_runner->isRunning())
-                runAnalysisOf(m_queued.takeFirst());
-        });
 }
 
 void MainWindow::showError(const QString &title, const QString &message, const QString &details)

@@ -3,7 +3,6 @@
 #include "explore/AnalysisResult.h"
 #include "mongo/ConnectionSettings.h"
 
-#include <QHash>
 #include <QMainWindow>
 
 class QLabel;
@@ -15,7 +14,6 @@ class QTreeView;
 namespace oe {
 
 class AnalysisOptionsBar;
-class AnalysisRunner;
 class CollectionView;
 class DocumentLoader;
 class InterruptedRunWatcher;
@@ -31,12 +29,13 @@ struct Catalog;
 class ConnectPrompt;
 class SourceState;
 class SourceTreeModel;
+class Workspace;
 struct SourceRef;
 struct AnalysisProgress;
 
-// The main window: wires the source tree, the options bar, the analysis runner, the
-// collection view, the document viewer and the status bar together. It holds no analysis
-// logic of its own.
+// The main window: lays out and wires the source tree, the options bar, the workspace (the
+// open sources and their analyses), the collection view, the document viewer and the status
+// bar. It holds no state of the sources and no analysis logic of its own.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -70,7 +69,7 @@ public:
     QTreeView *sourceTree() const { return m_tree; }
     CollectionView *collectionView() const { return m_view; }
     AnalysisOptionsBar *optionsBar() const { return m_options; }
-    AnalysisRunner *runner() const { return m_runner; }
+    Workspace *workspace() const { return m_workspace; }
     QAction *exportAction() const { return m_exportAction; }
     QAction *exportReportAction() const { return m_exportReportAction; }
     QString statusText() const;
@@ -96,17 +95,14 @@ private:
     void createActions();
     void wire();
     void currentSourceChanged();
-    void showProgress(const AnalysisProgress &progress);
+    void showProgress(const SourceRef &source, const AnalysisProgress &progress);
     void showResult(const AnalysisResult &result);
     void showError(const QString &title, const QString &message, const QString &details = {});
     void openDocument(const OutlierRow &row);
     void loadCatalog(const QString &name);
     QModelIndex connectionRow(const QString &name) const;
     void showCatalog(const QString &name, const Catalog &catalog);
-    SourceState *stateOf(const SourceRef &source);
     void updateActions();
-    bool isShown(const SourceRef &source) const; // the source selected in the tree
-    void runNextQueued();
     void showDemo(const QStringList &files, const QString &directory);
     QModelIndex currentConnection() const;
     template <typename Dialog> Dialog *openOnConnection();
@@ -122,7 +118,7 @@ private:
     QSplitter *m_splitter;
     QLabel *m_status;
     QProgressBar *m_progress;
-    AnalysisRunner *m_runner;
+    Workspace *m_workspace; // the open sources, their states and analyses
     DocumentLoader *m_documents;
     DemoPreparer *m_demo;
     CatalogLoader *m_catalogs;
@@ -130,9 +126,6 @@ private:
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     ConnectPrompt *m_connect;
     InterruptedRunWatcher *m_interrupted;
-    QHash<QString, SourceState *> m_states; // by SourceRef::key(), one per source shown
-    QString m_runningKey;
-    QList<SourceRef> m_queued; // analysed after the running one (the demo's other datasets)
     QString m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

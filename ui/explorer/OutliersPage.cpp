@@ -1,6 +1,6 @@
 #include "explorer/OutliersPage.h"
 
-#include "explorer/SourceState.h"
+#include "workspace/SourceState.h"
 
 #include "charts/Format.h"
 #include "explorer/OutlierTableModel.h"

@@ -3,8 +3,8 @@
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
 #include "explorer/ChartPanel.h"
-#include "explorer/SourceState.h"
 #include "explorer/ThresholdControl.h"
+#include "workspace/SourceState.h"
 
 #include <QVBoxLayout>
 

@@ -1,6 +1,6 @@
 #include "explorer/SourcePage.h"
 
-#include "explorer/SourceState.h"
+#include "workspace/SourceState.h"
 
 namespace oe {
 

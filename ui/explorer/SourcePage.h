@@ -1,7 +1,7 @@
 #pragma once
 
 #include "explore/AnalysisResult.h"
-#include "explorer/SourceState.h"
+#include "workspace/SourceState.h"
 
 #include <QPointer>
 #include <QWidget>

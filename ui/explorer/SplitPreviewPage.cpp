@@ -5,9 +5,9 @@
 #include "explore/AnalysisSession.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/DocumentLoader.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitExampleView.h"
 #include "split/SplitPlanner.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -4,8 +4,6 @@
 #include "migration/MigrationSession.h"
 
 #include <QElapsedTimer>
-#include <QMutex>
-#include <QTimer>
 
 namespace oe {
 
@@ -58,36 +56,10 @@ MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOp
 
 } // namespace
 
-// The latest progress of the running step: written by the worker, read by the UI's timer.
-struct MigrationRunner::ProgressBox
-{
-    QMutex mutex;
-    MigrationProgress progress;
-    bool fresh = false;
-};
-
-MigrationRunner::MigrationRunner(QObject *parent)
-    : QObject(parent), m_job(new LatestJob(this)), m_poll(new QTimer(this))
+MigrationRunner::MigrationRunner(QObject *parent) : QObject(parent), m_job(new LatestJob(this))
 {
     qRegisterMetaType<MigrationOutcome>();
     qRegisterMetaType<MigrationProgress>();
-    m_poll->setInterval(100);
-    connect(m_poll, &QTimer::timeout, this, &MigrationRunner::deliverProgress);
-}
-
-void MigrationRunner::deliverProgress()
-{
-    if (!m_box)
-        return;
-    MigrationProgress p;
-    {
-        QMutexLocker lock(&m_box->mutex);
-        if (!m_box->fresh)
-            return;
-        m_box->fresh = false;
-        p = m_box->progress;
-    }
-    emit progressed(p);
 }
 
 MigrationRunner::~MigrationRunner()
@@ -114,20 +86,13 @@ bool MigrationRunner::start(MigrationOutcome::Step step, const MigrationOptions 
     if (!m_session || isRunning())
         return false;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_box = std::make_shared<ProgressBox>();
-    const MigrationProgressCallback progress = [box = m_box](const MigrationProgress &p) {
-        QMutexLocker lock(&box->mutex);
-        box->progress = p;
-        box->fresh = true;
-    };
-    m_poll->start();
-    m_job->start([session = m_session, step, options, cancel = m_cancel,
-                  progress] { return runStep(*session, step, options, *cancel, progress); },
-                 [this](const MigrationOutcome &outcome) {
-                     m_poll->stop();
-                     deliverProgress();
-                     emit finished(outcome);
-                 });
+    m_job->startWithProgress<MigrationProgress>(
+        [session = m_session, step, options,
+         cancel = m_cancel](const std::atomic<bool> &, const MigrationProgressCallback &report) {
+            return runStep(*session, step, options, *cancel, report);
+        },
+        [this](const MigrationOutcome &outcome) { emit finished(outcome); },
+        [this](const MigrationProgress &p) { emit progressed(p); });
     return true;
 }
 

@@ -9,16 +9,14 @@
 #include <atomic>
 #include <memory>
 
-class QTimer;
-
 namespace oe {
 
 class LatestJob;
 class MigrationSession;
 
 // The wizard's handle on a migration: one core MigrationSession (the one the CLI drives) for a
-// target and a layout, whose steps run one at a time on the thread pool. Progress arrives on
-// the UI thread as a signal; cancel() stops the running step after its batch.
+// target and a layout, whose steps run one at a time as LatestJobs. Progress arrives on the UI
+// thread as a signal (the latest, coalesced); cancel() stops the running step after its batch.
 class MigrationRunner : public QObject
 {
     Q_OBJECT
@@ -40,16 +38,13 @@ signals:
     void finished(const oe::MigrationOutcome &outcome);
 
 private:
-    struct ProgressBox;
-    void deliverProgress();
-
     SourceRef m_target;
     SplitConfig m_config;
     std::shared_ptr<MigrationSession> m_session;
+    // The step's own stop flag: a Stop must not drop the outcome (the step reports where it
+    // stopped), so it is not the job's cancel, which would.
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::shared_ptr<ProgressBox> m_box;
     LatestJob *m_job;
-    QTimer *m_poll; // progress reaches the UI at most ten times a second
 };
 
 } // namespace oe

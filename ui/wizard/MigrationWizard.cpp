@@ -1,6 +1,5 @@
 #include "wizard/MigrationWizard.h"
 
-#include "explorer/SourceState.h"
 #include "jobs/MigrationRunner.h"
 #include "wizard/WizardAnalysisPage.h"
 #include "wizard/WizardApplyPage.h"
@@ -11,6 +10,7 @@
 #include "wizard/WizardSourcePage.h"
 #include "wizard/WizardThresholdPage.h"
 #include "wizard/WizardVerifyPage.h"
+#include "workspace/SourceState.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -32,8 +32,9 @@ int MigrationWizard::pageIdOf(const QString &name)
     return int(pageNames().indexOf(name));
 }
 
-MigrationWizard::MigrationWizard(SourceState *state, QWidget *parent)
-    : QWizard(parent), m_state(state), m_runner(new MigrationRunner(this))
+MigrationWizard::MigrationWizard(Workspace *workspace, const SourceRef &shown, QWidget *parent)
+    : QWizard(parent), m_workspace(workspace), m_state(workspace->stateOf(shown)),
+      m_runner(new MigrationRunner(this))
 {
     setWindowTitle(tr("Migrate to the outlier pattern"));
     setWizardStyle(QWizard::ClassicStyle);

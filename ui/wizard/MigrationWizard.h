@@ -1,10 +1,11 @@
 #pragma once
 
 #include "analysis/SourceRef.h"
-#include "explorer/SourceState.h"
 #include "jobs/MigrationOutcome.h"
 #include "migration/MigrationOptions.h"
 #include "split/SplitConfig.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QPointer>
 #include <QStringList>
@@ -39,10 +40,13 @@ public:
     static QStringList pageNames();
     static int pageIdOf(const QString &name); // -1 if unknown
 
-    explicit MigrationWizard(SourceState *state, QWidget *parent = nullptr);
+    // The wizard for `source`, an open source of `workspace` (its state is where the wizard
+    // reads the analysis and writes the user's choices; a full scan runs through it).
+    MigrationWizard(Workspace *workspace, const SourceRef &source, QWidget *parent = nullptr);
     ~MigrationWizard() override;
 
     SourceState *state() const { return m_state; }
+    Workspace *workspace() const { return m_workspace; }
     SourceRef source() const;
     bool isLive() const { return source().kind == SourceRef::Kind::Collection; }
     MigrationRunner *runner() const { return m_runner; }
@@ -79,6 +83,7 @@ signals:
     void outDirChanged(const QString &dir);
 
 private:
+    QPointer<Workspace> m_workspace;
     QPointer<SourceState> m_state;
     MigrationRunner *m_runner;
     SplitConfig m_layout;

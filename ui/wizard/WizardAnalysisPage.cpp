@@ -2,9 +2,9 @@
 
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
-#include "explorer/SourceState.h"
-#include "jobs/AnalysisRunner.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -49,8 +49,7 @@ std::vector<FieldCost> costs(const AnalysisResult &result)
 
 WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
-      m_table(new QTableWidget(this)), m_rescan(new QPushButton(tr("Run a &full scan"), this)),
-      m_runner(new AnalysisRunner(this))
+      m_table(new QTableWidget(this)), m_rescan(new QPushButton(tr("Run a &full scan"), this))
 {
     setTitle(tr("Analysis"));
     setSubTitle(tr("Which array to split: the fields whose outliers cost the most come first."));
@@ -77,12 +76,18 @@ WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
         emit completeChanged();
     });
     connect(m_rescan, &QPushButton::clicked, this, &WizardAnalysisPage::runFullScan);
-    connect(m_runner, &AnalysisRunner::progressed, this,
-            [this](const AnalysisProgress &p) { m_summary->setText(p.text()); });
-    connect(m_runner, &AnalysisRunner::finished, this, [this](const AnalysisResult &result) {
+    // The workspace runs the scan and, when it is complete, puts it in the source's state.
+    Workspace *workspace = m_wizard->workspace();
+    connect(workspace, &Workspace::progressed, this,
+            [this](const SourceRef &source, const AnalysisProgress &p) {
+                if (m_scanning && source.key() == m_wizard->source().key())
+                    m_summary->setText(p.text());
+            });
+    connect(workspace, &Workspace::finished, this, [this](const AnalysisResult &result) {
+        if (!m_scanning || result.request.source.key() != m_wizard->source().key())
+            return;
+        m_scanning = false;
         m_rescan->setEnabled(true);
-        if (m_wizard->state() && result.profile.status == CollectionProfile::Status::Complete)
-            m_wizard->state()->setResult(result);
         m_wizard->appendLog(tr("Full scan: %1 documents").arg(result.profile.documents));
         fill();
     });
@@ -133,7 +138,7 @@ void WizardAnalysisPage::fill()
 bool WizardAnalysisPage::isComplete() const
 {
     SourceState *state = m_wizard->state();
-    if (!state || m_runner->isRunning())
+    if (!state || m_scanning)
         return false;
     const SplitRecommendation *rec =
         state->analysis().recommendationFor(state->path().toStdString());
@@ -145,10 +150,15 @@ void WizardAnalysisPage::runFullScan()
     AnalysisRequest request = m_wizard->state()->analysis().request;
     request.selection.mode = AnalysisOptions::Mode::Full;
     request.threads = 1; // one core stays with the window
-    if (m_runner->start(request)) {
-        m_rescan->setEnabled(false);
-        emit completeChanged();
-    }
+    // After the window's own analysis, if one runs; the current result stays until then.
+    m_scanning = true;
+    m_rescan->setEnabled(false);
+    Workspace *workspace = m_wizard->workspace();
+    workspace->enqueue(request, Workspace::Previous::KeptUntilComplete);
+    m_summary->setText(workspace->isAnalysing(request.source)
+                           ? tr("Reading every document…")
+                           : tr("Waiting for the running analysis to finish…"));
+    emit completeChanged();
 }
 
 } // namespace oe

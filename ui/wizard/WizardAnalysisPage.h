@@ -8,7 +8,6 @@ class QTableWidget;
 
 namespace oe {
 
-class AnalysisRunner;
 class MigrationWizard;
 
 // 2. Analysis: the current one reused (or a full scan run now), and the array fields ranked by
@@ -31,8 +30,8 @@ private:
     QLabel *m_summary;
     QTableWidget *m_table;
     QPushButton *m_rescan;
-    AnalysisRunner *m_runner;
     bool m_filling = false;
+    bool m_scanning = false; // a full scan asked of the workspace, not back yet
 };
 
 } // namespace oe

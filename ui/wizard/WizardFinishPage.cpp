@@ -2,12 +2,12 @@
 
 #include "codegen/CodeGenerator.h"
 #include "explorer/ReportExporter.h"
-#include "explorer/SourceState.h"
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
 #include "output/StagedOutput.h"
 #include "report/ReportWriter.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,12 +1,12 @@
 #include "wizard/WizardLayoutPage.h"
 
 #include "bson/BsonTypes.h"
-#include "explorer/SourceState.h"
 #include "jobs/LatestJob.h"
 #include "migration/MigrationSession.h"
 #include "split/PatternFields.h"
 #include "split/SplitLayoutPreset.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QFormLayout>

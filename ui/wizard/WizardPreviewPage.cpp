@@ -4,10 +4,10 @@
 #include "charts/Format.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/DocumentLoader.h"
-#include "explorer/SourceState.h"
 #include "explorer/SplitExampleView.h"
 #include "jobs/MigrationRunner.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
 
 #include <QLabel>
 #include <QSplitter>

@@ -3,9 +3,9 @@
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
 #include "explorer/ChartPanel.h"
-#include "explorer/SourceState.h"
 #include "explorer/ThresholdControl.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/SourceState.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

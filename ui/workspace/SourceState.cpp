@@ -1,4 +1,4 @@
-#include "explorer/SourceState.h"
+#include "workspace/SourceState.h"
 
 #include "explore/AnalysisSession.h"
 #include "jobs/LatestJob.h"

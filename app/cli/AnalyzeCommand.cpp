@@ -230,17 +230,6 @@ bool checkCombinations(const QCommandLineParser &parser)
                                             "reports; report: an .html or .pdf file)"));
         return false;
     }
-    if (parser.isSet(QStringLiteral("parallel")) &&
-        (parser.isSet(QStringLiteral("sample")) || parser.isSet(QStringLiteral("limit")))) {
-        cli::fail(ExitUsage, QStringLiteral("--parallel reads every document: it goes with --full, "
-                                            "not --sample or --limit"));
-        return false;
-    }
-    if (parser.isSet(QStringLiteral("resume")) && !parser.isSet(QStringLiteral("parallel"))) {
-        cli::fail(ExitUsage, QStringLiteral("--resume continues a --parallel scan: give the same "
-                                            "--parallel N as the interrupted run"));
-        return false;
-    }
     if (int(parser.isSet(QStringLiteral("full"))) + int(parser.isSet(QStringLiteral("sample"))) +
             int(parser.isSet(QStringLiteral("limit"))) >
         1) {
@@ -399,12 +388,15 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
     if (!checkCombinations(parser) || !numbersFrom(parser, &request, &top) ||
         !detectionFrom(parser, &request.detection) || !sourceFrom(parser, &request))
         return ExitUsage;
+    if (const QStringList problems = request.problems(); !problems.isEmpty()) {
+        cli::fail(ExitUsage, problems.first());
+        return ExitUsage;
+    }
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();
     // A range scan stops cleanly on Ctrl-C and saves its state; a plain one just ends.
-    const std::atomic<bool> *interrupted =
-        request.parallelRanges > 0 ? cli::interruptFlag() : nullptr;
+    const std::atomic<bool> *interrupted = request.usesRanges() ? cli::interruptFlag() : nullptr;
     const oe::AnalysisResult result =
         oe::AnalysisSession::run(request, interrupted,
                                  showProgress ? oe::AnalysisSession::ProgressCallback(printProgress)

@@ -35,9 +35,10 @@ int addMigration(const oe::AnalysisResult &result, const QString &field, oe::Rep
     oe::RunState state{};
     if (!session.followJournal(&state, &error))
         return cli::fail(cli::exitCodeFor(error), error.toString());
-    oe::VerifyReport verify;
-    if (!session.verify(&verify, &error))
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+    const oe::MigrationStep step = session.verify();
+    if (!step.ok)
+        return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
+    const oe::VerifyReport &verify = step.verify;
     options->layout = session.config();
     options->migrationLog = QStringLiteral("journal: %1 split by the pattern (state %2)")
                                 .arg(field, oe::journalText(state));

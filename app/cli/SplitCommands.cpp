@@ -249,8 +249,8 @@ int runPlan(oe::MigrationSession &session, const QString &outDir, bool writeCsv)
         QDir(outDir.isEmpty() ? QStringLiteral(".") : outDir).filePath(QStringLiteral("plan.csv"));
     oe::StagedOutput output; // a symbolic link at plan.csv is replaced, never written through
     QIODevice *file = nullptr;
-    oe::SplitPlan plan;
     oe::SourceError error;
+    oe::MigrationStep step;
     if (writeCsv) {
         QDir().mkpath(QFileInfo(planPath).absolutePath());
         file = output.add(planPath, &error);
@@ -264,16 +264,16 @@ int runPlan(oe::MigrationSession &session, const QString &outDir, bool writeCsv)
                                           QStringLiteral("size_after"), QStringLiteral("length"),
                                           QStringLiteral("kept"), QStringLiteral("moved"),
                                           QStringLiteral("pages")});
-        session.plan(&plan, &error, [&](const oe::PlanRow &r) {
+        step = session.plan([&](const oe::PlanRow &r) {
             if (csv)
                 csv->addRow({r.id, QString::number(r.sizeBefore), QString::number(r.sizeAfter),
                              QString::number(r.length), QString::number(r.kept),
                              QString::number(r.moved), QString::number(r.pages)});
         });
     }
-    if (error.isError())
-        return cli::fail(cli::exitCodeFor(error), error.toString());
-    printPlan(plan, session.config());
+    if (!step.ok)
+        return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
+    printPlan(step.plan, session.config());
     if (!writeCsv)
         return cli::fail(ExitUsage,
                          QStringLiteral("nothing written: add --yes to apply this plan"));
@@ -300,22 +300,19 @@ int runSplit(oe::MigrationSession &session, const QCommandLineParser &parser,
     const QString outDir = parser.value(QStringLiteral("out-dir"));
     if (dryRun || (session.isLive() && !parser.isSet(QStringLiteral("yes"))))
         return runPlan(session, outDir, dryRun);
-    oe::MigrationProgress progress;
-    oe::SplitPlan plan;
-    QStringList written;
     const std::atomic<bool> *interrupted = cli::interruptFlag();
-    const bool done =
-        session.apply(options, &progress, &plan, &written, &error, interrupted, printProgress);
+    const oe::MigrationStep step = session.apply(options, interrupted, printProgress);
     if (cli::stderrIsTerminal() && session.isLive())
         std::fputs("\n", stderr);
     if (!session.isLive()) {
-        if (!done)
-            return cli::fail(cli::exitCodeFor(error), error.toString());
-        printPlan(plan, session.config());
-        for (const QString &f : written)
+        if (!step.ok)
+            return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
+        printPlan(step.plan, session.config());
+        for (const QString &f : step.written)
             std::printf("wrote %s\n", qPrintable(f));
         return ExitSuccess;
     }
+    const oe::MigrationProgress &progress = step.progress;
     const oe::SplitConfig &config = session.config();
     std::printf("split %s document(s) of %s.%s: %s element(s) moved into %s page(s) of %s; %s "
                 "retried, %s skipped; %.2f s\n",
@@ -325,8 +322,8 @@ int runSplit(oe::MigrationSession &session, const QCommandLineParser &parser,
                 qPrintable(count(progress.retried)), qPrintable(count(progress.skipped)),
                 progress.seconds);
     printNotes(session);
-    if (!done)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (!step.ok)
+        return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
     if (interrupted->load())
         return cli::fail(ExitInterrupted,
                          QStringLiteral("interrupted: stopped after the current batch; run split "
@@ -336,10 +333,10 @@ int runSplit(oe::MigrationSession &session, const QCommandLineParser &parser,
 
 int runVerify(oe::MigrationSession &session, oe::RunState state)
 {
-    oe::VerifyReport report;
-    oe::SourceError error;
-    if (!session.verify(&report, &error))
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+    const oe::MigrationStep step = session.verify();
+    if (!step.ok)
+        return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
+    const oe::VerifyReport &report = step.verify;
     printReport(report);
     if (state == oe::RunState::RollingBack && !report.ok())
         std::printf("note: a rollback of this run did not finish; documents it already "
@@ -385,29 +382,26 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
                     "(its slot counter guards each write-back); older application code should "
                     "stop writing to this collection first, and afterwards the application "
                     "appends with a plain $push again\n");
-    oe::VerifyReport report;
-    oe::MigrationProgress progress;
-    QStringList written;
-    oe::SourceError error;
     const std::atomic<bool> *interrupted = session.isLive() ? cli::interruptFlag() : nullptr;
-    const bool done =
-        session.rollback(options, &report, &progress, &written, &error, interrupted, printProgress);
+    const oe::MigrationStep step = session.rollback(options, interrupted, printProgress);
+    const oe::VerifyReport &report = step.verify;
     if (!session.isLive()) {
-        if (!done)
-            return cli::fail(cli::exitCodeFor(error), error.toString());
+        if (!step.ok)
+            return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
         printReport(report);
-        for (const QString &f : written)
+        for (const QString &f : step.written)
             std::printf("wrote %s\n", qPrintable(f));
         return ExitSuccess;
     }
+    const oe::MigrationProgress &progress = step.progress;
     if (cli::stderrIsTerminal())
         std::fputs("\n", stderr);
     std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
                 qPrintable(count(progress.migrated)), qPrintable(count(progress.retried)),
                 qPrintable(count(progress.skipped)), progress.seconds);
     printMismatches(report);
-    if (!done)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
+    if (!step.ok)
+        return cli::fail(cli::exitCodeFor(step.error), step.error.toString());
     if (interrupted->load())
         return cli::fail(ExitInterrupted, QStringLiteral("interrupted: stopped after the current "
                                                          "batch; run rollback again to finish"));

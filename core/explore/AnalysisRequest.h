@@ -6,6 +6,7 @@
 #include "analysis/SplitRecommendation.h"
 
 #include <QMetaType>
+#include <QStringList>
 
 namespace oe {
 
@@ -30,6 +31,20 @@ struct AnalysisRequest
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
     // A sample's report suggests the sample size that pins p99 to ± this many percentile points.
     double p99PrecisionPoints = 0.1;
+
+    // The one rule for range scans: `_id` ranges read a live collection whole, so they apply
+    // to a full scan of a collection only (elsewhere parallelRanges is not used).
+    static bool rangesApply(DocumentSelection::Mode mode, SourceRef::Kind source)
+    {
+        return mode == DocumentSelection::Mode::Full && source == SourceRef::Kind::Collection;
+    }
+    bool usesRanges() const
+    {
+        return parallelRanges > 0 && rangesApply(selection.mode, source.kind);
+    }
+    // What makes the request contradict itself, one line each (the CLI's option names, as
+    // SplitConfig::problems() words them); empty when it can run.
+    QStringList problems() const;
 };
 
 } // namespace oe

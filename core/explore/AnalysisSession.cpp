@@ -58,12 +58,6 @@ void readSharding(AnalysisResult *result)
         result->profile.notes << result->sharding->note;
 }
 
-bool usesRanges(const AnalysisRequest &request)
-{
-    return request.parallelRanges > 0 && request.selection.mode == AnalysisOptions::Mode::Full &&
-           request.source.kind == SourceRef::Kind::Collection;
-}
-
 } // namespace
 
 std::unique_ptr<DocumentSource> AnalysisSession::openSource(const AnalysisRequest &request)
@@ -76,7 +70,7 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
 {
     AnalysisResult result;
     result.request = request;
-    if (usesRanges(request)) {
+    if (request.usesRanges()) {
         RangedScan::Request ranged{request.source.settings, queryFor(request),
                                    scanOptions(request),    request.parallelRanges,
                                    request.resume,          request.checkpointMs};

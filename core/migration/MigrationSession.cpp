@@ -46,44 +46,49 @@ bool MigrationSession::checkLayout(SourceError *error)
                                                *m_connection, m_target.database, m_config, error));
 }
 
-bool MigrationSession::plan(SplitPlan *plan, SourceError *error,
-                            const SplitPlanner::RowCallback &onRow, const std::atomic<bool> *cancel)
+MigrationStep MigrationSession::plan(const SplitPlanner::RowCallback &onRow,
+                                     const std::atomic<bool> *cancel)
 {
-    if (!isLive())
-        return OfflineSplitter::plan(m_target.dumpPath, m_config, plan, error, cancel, onRow);
+    MigrationStep step;
+    if (!isLive()) {
+        step.ok = OfflineSplitter::plan(m_target.dumpPath, m_config, &step.plan, &step.error,
+                                        cancel, onRow);
+        return step;
+    }
     LiveQuery query;
     query.database = m_target.database;
     query.collection = m_target.collection;
     query.filter = m_config.filter;
     LiveCollectionSource source(m_target.settings, query);
-    *plan = SplitPlanner::plan(source, m_config, cancel, onRow);
-    if (plan->error.isError())
-        *error = plan->error;
-    return !plan->error.isError();
+    step.plan = SplitPlanner::plan(source, m_config, cancel, onRow);
+    if (step.plan.error.isError())
+        step.error = step.plan.error;
+    step.ok = !step.plan.error.isError();
+    return step;
 }
 
-bool MigrationSession::apply(const MigrationOptions &options, MigrationProgress *progress,
-                             SplitPlan *plan, QStringList *written, SourceError *error,
-                             const std::atomic<bool> *cancel,
-                             const MigrationProgressCallback &callback)
+MigrationStep MigrationSession::apply(const MigrationOptions &options,
+                                      const std::atomic<bool> *cancel,
+                                      const MigrationProgressCallback &callback)
 {
+    MigrationStep step;
     if (!isLive()) {
         QElapsedTimer clock;
         clock.start();
-        const bool ok = OfflineSplitter::split(m_target.dumpPath, m_outDir, m_config, plan, written,
-                                               error, cancel);
-        progress->migrated = plan->affected;
-        progress->elementsMoved = plan->elementsMoved;
-        progress->pagesWritten = plan->overflowDocuments;
-        progress->seconds = double(clock.elapsed()) / 1000.0;
-        return ok;
+        step.ok = OfflineSplitter::split(m_target.dumpPath, m_outDir, m_config, &step.plan,
+                                         &step.written, &step.error, cancel);
+        step.progress.migrated = step.plan.affected;
+        step.progress.elementsMoved = step.plan.elementsMoved;
+        step.progress.pagesWritten = step.plan.overflowDocuments;
+        step.progress.seconds = double(clock.elapsed()) / 1000.0;
+        return step;
     }
     if (!m_migrator) // apply() prepares first when prepare() was not called
         m_migrator =
             std::make_unique<OverflowMigrator>(m_target.settings, m_target.database, m_config);
-    const bool ok = m_migrator->apply(options, progress, error, cancel, callback);
+    step.ok = m_migrator->apply(options, &step.progress, &step.error, cancel, callback);
     m_notes = m_migrator->notes();
-    return ok;
+    return step;
 }
 
 bool MigrationSession::followJournal(RunState *state, SourceError *error)
@@ -112,31 +117,39 @@ bool MigrationSession::followJournal(RunState *state, SourceError *error)
     return true;
 }
 
-bool MigrationSession::verify(VerifyReport *report, SourceError *error)
+MigrationStep MigrationSession::verify()
 {
+    MigrationStep step;
     if (!isLive())
-        return OfflineSplitter::verify(m_target.dumpPath, m_config, report, error);
-    return connect(error) &&
-           MigrationVerifier::verify(*m_connection, m_target.database, m_config, report, error);
+        step.ok = OfflineSplitter::verify(m_target.dumpPath, m_config, &step.verify, &step.error);
+    else
+        step.ok =
+            connect(&step.error) && MigrationVerifier::verify(*m_connection, m_target.database,
+                                                              m_config, &step.verify, &step.error);
+    return step;
 }
 
-bool MigrationSession::rollback(const MigrationOptions &options, VerifyReport *report,
-                                MigrationProgress *progress, QStringList *written,
-                                SourceError *error, const std::atomic<bool> *cancel,
-                                const MigrationProgressCallback &callback)
+MigrationStep MigrationSession::rollback(const MigrationOptions &options,
+                                         const std::atomic<bool> *cancel,
+                                         const MigrationProgressCallback &callback)
 {
-    if (!isLive())
-        return OfflineSplitter::rollback(m_target.dumpPath, m_outDir, m_config, report, written,
-                                         error);
+    MigrationStep step;
+    if (!isLive()) {
+        step.ok = OfflineSplitter::rollback(m_target.dumpPath, m_outDir, m_config, &step.verify,
+                                            &step.written, &step.error);
+        return step;
+    }
     // This session's own split (stopped, failed or done) goes, and its connection with it: a
     // split that failed leaves its writer name in the journal, and the rollback waits until no
     // connection of that name is left on the server (RunFence).
     m_migrator.reset();
-    return connect(error) &&
-           MigrationPreflight::sharding(*m_connection, m_target.database, &m_config, &m_notes,
-                                        error, false) &&
-           MigrationRollback::rollback(*m_connection, m_target.database, m_config, options, report,
-                                       progress, error, cancel, callback);
+    step.ok =
+        connect(&step.error) &&
+        MigrationPreflight::sharding(*m_connection, m_target.database, &m_config, &m_notes,
+                                     &step.error, false) &&
+        MigrationRollback::rollback(*m_connection, m_target.database, m_config, options,
+                                    &step.verify, &step.progress, &step.error, cancel, callback);
+    return step;
 }
 
 bool MigrationSession::leftovers(const QString &backupCollection,

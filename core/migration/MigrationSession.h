@@ -3,6 +3,7 @@
 #include "analysis/SourceRef.h"
 #include "migration/JournalState.h"
 #include "migration/MigrationOptions.h"
+#include "migration/MigrationStep.h"
 #include "migration/RollbackLeftovers.h"
 #include "migration/VerifyReport.h"
 #include "source/SourceError.h"
@@ -21,12 +22,13 @@ namespace oe {
 class MongoConnection;
 class OverflowMigrator;
 
-// The migration use case, one typed session that the CLI drives (and the migration wizard
-// will): a target (a dump file, or a live collection), a split configuration, and its actions.
+// The migration use case, one typed session that the CLI and the migration wizard both drive:
+// a target (a dump file, or a live collection), a split configuration, and its actions.
 // plan() previews; apply() splits (live: journaled, guarded, resumable; offline: a new dump
 // folder, all or nothing); followJournal() takes the configuration a run recorded, which
-// verify() checks and rollback() undoes. Each action is blocking (run it off the UI thread),
-// reports progress by callback and stops between batches when `cancel` is set.
+// verify() checks and rollback() undoes. Each step returns a MigrationStep value; each is
+// blocking (run it off the UI thread), reports progress by callback and stops between batches
+// when `cancel` is set.
 class MigrationSession
 {
 public:
@@ -50,22 +52,21 @@ public:
     bool checkLayout(SourceError *error);
     // What apply() would do, reading the same documents; `onRow` sees each document to split.
     // Offline it refuses as apply() would (a missing field, a split dump, a corrupt document).
-    bool plan(SplitPlan *plan, SourceError *error, const SplitPlanner::RowCallback &onRow = {},
-              const std::atomic<bool> *cancel = nullptr);
-    // Offline, `plan` and `written` are filled; live, `progress` (and notes()).
-    bool apply(const MigrationOptions &options, MigrationProgress *progress, SplitPlan *plan,
-               QStringList *written, SourceError *error, const std::atomic<bool> *cancel = nullptr,
-               const MigrationProgressCallback &callback = {});
+    MigrationStep plan(const SplitPlanner::RowCallback &onRow = {},
+                       const std::atomic<bool> *cancel = nullptr);
+    // Offline, `plan`, `written` and `progress` are filled; live, `progress` (and notes()).
+    MigrationStep apply(const MigrationOptions &options, const std::atomic<bool> *cancel = nullptr,
+                        const MigrationProgressCallback &callback = {});
 
     // Replaces the configuration with the one the journal recorded for the configured field
     // (verify and rollback follow the journal); false with `error` set when there is none.
     bool followJournal(RunState *state, SourceError *error);
-    bool verify(VerifyReport *report, SourceError *error);
-    // Offline, the reassembled dump is listed in `written`.
-    bool rollback(const MigrationOptions &options, VerifyReport *report,
-                  MigrationProgress *progress, QStringList *written, SourceError *error,
-                  const std::atomic<bool> *cancel = nullptr,
-                  const MigrationProgressCallback &callback = {});
+    MigrationStep verify();
+    // `verify` is the check of the restored documents; offline, the reassembled dump is listed
+    // in `written`; live, `progress` counts the restored documents.
+    MigrationStep rollback(const MigrationOptions &options,
+                           const std::atomic<bool> *cancel = nullptr,
+                           const MigrationProgressCallback &callback = {});
 
     // Live, after a rollback: what is left on the server (RollbackLeftovers), and removing it
     // when the user asks. Offline there is nothing (empty, true).

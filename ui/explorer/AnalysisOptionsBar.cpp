@@ -90,7 +90,8 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
     if (source.kind == SourceRef::Kind::Collection) {
         r.filter = m_filter->text().trimmed();
         r.maxTimeMs = qint64(m_timeLimit->value()) * 1000;
-        if (r.selection.mode == AnalysisOptions::Mode::Full && m_parallel->value() > 0) {
+        if (AnalysisRequest::rangesApply(r.selection.mode, source.kind) &&
+            m_parallel->value() > 0) {
             r.parallelRanges = m_parallel->value();
             r.resume = true; // a cancelled range scan continues where it stopped
         }
@@ -113,7 +114,8 @@ QString AnalysisOptionsBar::problem() const
         if (const QString p = LiveQuery::validateFilter(m_filter->text().trimmed()); !p.isEmpty())
             return tr("Filter: %1").arg(p);
     }
-    return {};
+    // The request's own rules (the bar offers nothing they refuse, but it is their one place).
+    return request(m_source).problems().value(0);
 }
 
 void AnalysisOptionsBar::setSource(const SourceRef &source)
@@ -140,8 +142,8 @@ void AnalysisOptionsBar::update()
                         AnalysisOptions::Mode::Full);
     m_filter->setEnabled(live);
     m_timeLimit->setEnabled(live);
-    m_parallel->setEnabled(live && AnalysisOptions::Mode(m_mode->currentData().toInt()) ==
-                                       AnalysisOptions::Mode::Full);
+    m_parallel->setEnabled(AnalysisRequest::rangesApply(
+        AnalysisOptions::Mode(m_mode->currentData().toInt()), m_source.kind));
     const QString p = problem();
     m_problem->setText(m_source.isValid() ? p : QString());
     m_filter->setStyleSheet(live && p.startsWith(tr("Filter")) ? QStringLiteral("color: #d9480f")

@@ -150,6 +150,10 @@ void MainWindow::wire()
         m_progress->setVisible(running);
     });
     connect(m_workspace, &Workspace::progressed, this, &MainWindow::showProgress);
+    connect(m_workspace, &Workspace::landing, this, [this](const AnalysisResult &result) {
+        if (m_workspace->isShown(result.request.source))
+            m_view->showTab(QStringLiteral("overview"));
+    });
     connect(m_workspace, &Workspace::finished, this, &MainWindow::showResult);
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
@@ -484,11 +488,10 @@ void MainWindow::showProgress(const SourceRef &source, const AnalysisProgress &p
 
 void MainWindow::showResult(const AnalysisResult &result)
 {
-    // The workspace put the result in the source's state already.
+    // The workspace put the result in the source's state already (the view went to the
+    // overview just before).
     const CollectionProfile &p = result.profile;
     const bool current = m_workspace->isShown(result.request.source);
-    if (current)
-        m_view->showTab(QStringLiteral("overview"));
     updateActions();
     if (!current && p.status != CollectionProfile::Status::Failed) {
         emit analysisFinished(result);

@@ -1,18 +1,16 @@
 #pragma once
 
-#include "migration/MigrationOptions.h"
-#include "migration/VerifyReport.h"
-#include "source/SourceError.h"
-#include "split/SplitPlan.h"
+#include "migration/MigrationStep.h"
 
 #include <QMetaType>
 #include <QStringList>
 
 namespace oe {
 
-// What one step of a migration (MigrationRunner) came back with: a value that crosses from the
-// worker thread to the wizard by copy.
-struct MigrationOutcome
+// What one step of a migration (MigrationRunner) came back with: the session's MigrationStep
+// (ok, error, plan, progress, verify, written) and what the wizard adds to it; a value that
+// crosses from the worker thread to the wizard by copy.
+struct MigrationOutcome : MigrationStep
 {
     enum class Step
     {
@@ -23,14 +21,8 @@ struct MigrationOutcome
         RemoveLeftovers, // after a rollback: the empty overflow, the journal, the backup
     };
     Step step = Step::Prepare;
-    bool ok = false;
     bool cancelled = false;
-    SourceError error;
     QStringList notes;
-    MigrationProgress progress;
-    SplitPlan plan;
-    VerifyReport verify;
-    QStringList written;   // files an offline step wrote
     QStringList leftovers; // Rollback: what is left on the server; RemoveLeftovers: removed
     double seconds = 0.0;
 };

@@ -21,18 +21,18 @@ MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOp
     clock.start();
     switch (step) {
     case Step::Prepare:
-        out.ok = session.prepare(&out.error) && session.plan(&out.plan, &out.error, {}, &cancel);
+        out.ok = session.prepare(&out.error);
+        if (out.ok)
+            static_cast<MigrationStep &>(out) = session.plan({}, &cancel);
         break;
     case Step::Apply:
-        out.ok = session.apply(options, &out.progress, &out.plan, &out.written, &out.error, &cancel,
-                               progress);
+        static_cast<MigrationStep &>(out) = session.apply(options, &cancel, progress);
         break;
     case Step::Verify:
-        out.ok = session.verify(&out.verify, &out.error);
+        static_cast<MigrationStep &>(out) = session.verify();
         break;
     case Step::Rollback:
-        out.ok = session.rollback(options, &out.verify, &out.progress, &out.written, &out.error,
-                                  &cancel, progress);
+        static_cast<MigrationStep &>(out) = session.rollback(options, &cancel, progress);
         if (out.ok && out.verify.ok() && !out.progress.stopped) {
             std::vector<RollbackLeftovers::Item> items;
             SourceError ignored; // the rollback's outcome stands; the list is a courtesy

@@ -101,6 +101,7 @@ void Workspace::cancel()
 void Workspace::land(const AnalysisResult &result, Previous previous)
 {
     m_analysing = {};
+    emit landing(result);
     if (previous == Previous::Cleared ||
         result.profile.status == CollectionProfile::Status::Complete)
         stateOf(result.request.source)->setResult(result);

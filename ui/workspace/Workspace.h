@@ -59,6 +59,9 @@ signals:
     void runningChanged(bool running);
     void started(const oe::SourceRef &source);
     void progressed(const oe::SourceRef &source, const oe::AnalysisProgress &progress);
+    // Just before the result goes into its source's state (a view switches tabs first, so
+    // the pages it leaves are not redrawn with the new result).
+    void landing(const oe::AnalysisResult &result);
     void finished(const oe::AnalysisResult &result);
 
 private:

@@ -19,6 +19,7 @@
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
 #include <QProgressBar>
+#include <QSpinBox>
 
 #include <QCheckBox>
 #include <QDir>
@@ -27,7 +28,6 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
-#include <QSemaphore>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -69,33 +69,39 @@ class TestMigrationWizardLive : public QObject
         return AnalysisSession::run(request);
     }
 
-    // Applies a split of `collection` through the wizard and stops it after its first batch:
+    // On the Safety page, as a user would: batches of 4 documents at most 4 documents a second
+    // (client-side pacing: a round lasts a second on any server, so Stop pressed once the first
+    // round is in lands long before the last).
+    static void paceSlowly(WizardSafetyPage *safety)
+    {
+        QVERIFY(safety->batchBox()->isVisible() && safety->throttleBox()->isVisible());
+        safety->batchBox()->setValue(4);
+        safety->throttleBox()->setValue(4);
+    }
+    // Presses Stop once the first round is in (the bar moved) and waits until the run stopped.
+    static void stopAfterTheFirstRound(WizardApplyPage *apply)
+    {
+        auto *bar = apply->findChild<QProgressBar *>();
+        if (!bar || !QTest::qWaitFor([&] { return bar->value() > 0; }, 60000))
+            qFatal("the split did not start");
+        QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
+        if (!QTest::qWaitFor([&] { return apply->resumeButton()->isVisible(); }, 120000))
+            qFatal("the split did not stop");
+    }
+
+    // Applies a split of `collection` through the wizard and stops it after its first round:
     // the journal records an interrupted run. Returns the documents the plan would split.
     std::uint64_t splitAndStop(Workspace &workspace, SourceState &state, const QString &collection)
     {
         MigrationWizard wizard(&workspace, state.analysis().request.source);
-        QSemaphore stopped;
-        std::atomic<int> batches{0};
-        MigrationOptions options;
-        options.batch = 4;
-        options.beforeTrim = [&](const std::vector<QByteArray> &) {
-            if (batches.fetch_add(1) == 0)
-                stopped.acquire();
-        };
-        wizard.setMigrationOptions(options);
         wizard.show();
         driveTo(wizard, MigrationWizard::SafetyPageId);
         const std::uint64_t toSplit = wizard.outcome(MigrationOutcome::Step::Prepare).plan.affected;
         auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        paceSlowly(safety);
         safety->confirmEdit()->setText(collection);
         wizard.next();
-        auto *apply = qobject_cast<WizardApplyPage *>(wizard.currentPage());
-        if (!QTest::qWaitFor([&] { return batches.load() >= 1; }, 60000))
-            qFatal("the split did not start");
-        QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
-        stopped.release();
-        if (!QTest::qWaitFor([&] { return apply->resumeButton()->isVisible(); }, 120000))
-            qFatal("the split did not stop");
+        stopAfterTheFirstRound(qobject_cast<WizardApplyPage *>(wizard.currentPage()));
         return toSplit;
     }
 
@@ -168,14 +174,13 @@ private slots:
         SourceState &state = guifixtures::stateWith(workspace, analyseLive(collection));
         state.setKeep(10);
         MigrationWizard wizard(&workspace, state.analysis().request.source);
-        MigrationOptions options;
-        options.maxDocsPerSecond = 4;
-        wizard.setMigrationOptions(options);
         wizard.show();
         driveTo(wizard, MigrationWizard::SafetyPageId);
         const std::uint64_t toSplit = wizard.outcome(MigrationOutcome::Step::Prepare).plan.affected;
-        QVERIFY(toSplit > 16 && toSplit < options.batch);
         auto *safety = qobject_cast<WizardSafetyPage *>(wizard.currentPage());
+        QCOMPARE(std::size_t(safety->batchBox()->value()), MigrationOptions().batch);
+        QVERIFY(toSplit > 16 && toSplit < std::uint64_t(safety->batchBox()->value()));
+        safety->throttleBox()->setValue(4); // the throttle a user sets for a busy cluster
         safety->confirmEdit()->setText(collection);
         wizard.next();
         auto *apply = qobject_cast<WizardApplyPage *>(wizard.currentPage());
@@ -229,17 +234,6 @@ private slots:
         state.setKeep(10);
 
         MigrationWizard wizard(&workspace, state.analysis().request.source);
-        // Small batches; the first batch's trims wait until the user has pressed Stop, so the
-        // run is stopped mid-way whatever the server's speed.
-        QSemaphore stopped;
-        std::atomic<int> batches{0};
-        MigrationOptions options;
-        options.batch = 4;
-        options.beforeTrim = [&](const std::vector<QByteArray> &) {
-            if (batches.fetch_add(1) == 0)
-                stopped.acquire();
-        };
-        wizard.setMigrationOptions(options);
         wizard.show();
 
         driveTo(wizard, MigrationWizard::SafetyPageId);
@@ -256,16 +250,16 @@ private slots:
         // The live Safety page (its backup choice shown) has one control per Alt+letter.
         QVERIFY2(guifixtures::mnemonicClashes(&wizard).isEmpty(),
                  qPrintable(guifixtures::mnemonicClashes(&wizard).join(QStringLiteral("; "))));
+        // Small rounds, paced, so the run is stopped mid-way whatever the server's speed.
+        paceSlowly(safety);
         safety->confirmEdit()->setText(m_collection);
+        saveScreenshot(wizard, QStringLiteral("wizard-safety-live.png"));
         QVERIFY(wizard.validateCurrentPage());
         wizard.next();
         QCOMPARE(wizard.currentId(), int(MigrationWizard::ApplyPageId));
 
         auto *apply = qobject_cast<WizardApplyPage *>(wizard.currentPage());
-        QTRY_VERIFY_WITH_TIMEOUT(batches.load() >= 1, 60000);
-        QTest::mouseClick(apply->cancelButton(), Qt::LeftButton);
-        stopped.release();
-        QTRY_VERIFY_WITH_TIMEOUT(apply->resumeButton()->isVisible(), 120000);
+        stopAfterTheFirstRound(apply);
         const MigrationOutcome &first = wizard.outcome(MigrationOutcome::Step::Apply);
         QVERIFY2(first.ok && first.cancelled, qPrintable(first.error.toString()));
         QVERIFY(first.progress.migrated > 0);
@@ -273,6 +267,7 @@ private slots:
         QVERIFY(!apply->isComplete());
 
         const std::uint64_t beforeResume = first.progress.migrated;
+        wizard.setPace(4, 0); // the rest unthrottled: the test need not wait for the pacing
         QTest::mouseClick(apply->resumeButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(apply->isComplete(), 240000);
         const MigrationOutcome &second = wizard.outcome(MigrationOutcome::Step::Apply);

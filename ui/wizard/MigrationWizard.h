@@ -59,9 +59,13 @@ public:
     void setOutDir(const QString &dir);
     QString rollbackDir() const; // offline: where a rollback writes the reassembled dump
     MigrationOptions options() const { return m_options; }
-    // Batch size, throttle, retries (the safety page adds the backup collection).
-    void setMigrationOptions(const MigrationOptions &options) { m_options = options; }
+    // What the safety page chose: the backup collection, and the pace of a live split.
     void setBackupCollection(const QString &name) { m_options.backupCollection = name; }
+    void setPace(std::size_t batch, double maxDocsPerSecond)
+    {
+        m_options.batch = batch;
+        m_options.maxDocsPerSecond = maxDocsPerSecond;
+    }
     bool dryRun() const { return m_dryRun; }
     void setDryRun(bool dryRun) { m_dryRun = dryRun; }
 

@@ -2,12 +2,14 @@
 
 #include "charts/Format.h"
 #include "jobs/MigrationRunner.h"
+#include "migration/MigrationOptions.h"
 #include "wizard/MigrationWizard.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace oe {
@@ -16,7 +18,8 @@ WizardSafetyPage::WizardSafetyPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_findings(new QLabel(this)),
       m_backup(
           new QCheckBox(tr("Copy every document to be split into a bac&kup collection:"), this)),
-      m_backupName(new QLineEdit(this)),
+      m_backupName(new QLineEdit(this)), m_pace(new QWidget(this)), m_batch(new QSpinBox(m_pace)),
+      m_throttle(new QSpinBox(m_pace)),
       m_dryRun(new QCheckBox(tr("&Dry run: show the plan only, write nothing"), this)),
       m_confirmLabel(new QLabel(this)), m_confirm(new QLineEdit(this))
 {
@@ -33,10 +36,35 @@ WizardSafetyPage::WizardSafetyPage(MigrationWizard *wizard)
     auto *backupRow = new QHBoxLayout;
     backupRow->addWidget(m_backup);
     backupRow->addWidget(m_backupName, 1);
+    const MigrationOptions defaults;
+    m_batch->setRange(1, 100000);
+    m_batch->setValue(int(defaults.batch));
+    m_batch->setSuffix(tr(" documents"));
+    m_batch->setToolTip(tr("At most this many documents per round (journal, pages, trims); "
+                           "smaller rounds stop sooner when you press Stop."));
+    m_throttle->setRange(0, 1000000);
+    m_throttle->setValue(0);
+    m_throttle->setSpecialValueText(tr("no limit"));
+    m_throttle->setSuffix(tr(" documents/s"));
+    m_throttle->setToolTip(tr("Split at most this many documents per second, to spare a busy "
+                              "cluster."));
+    auto *batchLabel = new QLabel(tr("Batch si&ze:"), m_pace);
+    batchLabel->setBuddy(m_batch);
+    auto *throttleLabel = new QLabel(tr("at m&ost:"), m_pace);
+    throttleLabel->setBuddy(m_throttle);
+    auto *paceRow = new QHBoxLayout(m_pace);
+    paceRow->setContentsMargins(0, 0, 0, 0);
+    paceRow->addWidget(batchLabel);
+    paceRow->addWidget(m_batch);
+    paceRow->addSpacing(12);
+    paceRow->addWidget(throttleLabel);
+    paceRow->addWidget(m_throttle);
+    paceRow->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_findings);
     layout->addSpacing(8);
     layout->addLayout(backupRow);
+    layout->addWidget(m_pace);
     layout->addWidget(m_dryRun);
     layout->addSpacing(8);
     layout->addWidget(m_confirmLabel);
@@ -83,6 +111,7 @@ void WizardSafetyPage::initializePage()
                         QStringLiteral("</li></ul>"));
     m_backup->setVisible(live);
     m_backupName->setVisible(live);
+    m_pace->setVisible(live); // an offline split writes a new dump in one pass
     if (m_backupName->text().isEmpty())
         m_backupName->setText(config.collection + QStringLiteral("_backup"));
     m_confirmLabel->setText(
@@ -100,6 +129,7 @@ bool WizardSafetyPage::validatePage()
     m_wizard->setDryRun(m_dryRun->isChecked());
     m_wizard->setBackupCollection(
         m_backup->isChecked() && m_wizard->isLive() ? m_backupName->text().trimmed() : QString());
+    m_wizard->setPace(std::size_t(m_batch->value()), double(m_throttle->value()));
     m_wizard->appendLog(m_dryRun->isChecked()
                             ? tr("Dry run chosen: nothing written")
                             : tr("Confirmed by typing %1").arg(expectedConfirmation()));

@@ -5,7 +5,6 @@
 #include "analysis/SamplePrecision.h"
 #include "analysis/SplitRecommendation.h"
 #include "explore/AnalysisSession.h"
-#include "mongo/MongoConnection.h"
 #include "report/ReportWriter.h"
 
 #include <QCommandLineParser>
@@ -178,12 +177,7 @@ bool sourceFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request)
     source.kind = oe::SourceRef::Kind::Collection;
     if (!cli::connectionSettings(parser, &source.settings))
         return false;
-    source.database = parser.value(QStringLiteral("db"));
-    if (source.database.isEmpty()) {
-        oe::SourceError ignored;
-        if (auto c = oe::MongoConnection::open(source.settings, &ignored))
-            source.database = c->defaultDatabase();
-    }
+    source.database = cli::databaseOf(parser, source.settings);
     source.collection = parser.value(QStringLiteral("collection"));
     if (source.database.isEmpty() || source.collection.isEmpty()) {
         cli::fail(ExitUsage, QStringLiteral("analyze --uri needs --db DB (or a database in the "
@@ -377,12 +371,8 @@ namespace {
 int analyse(QCommandLineParser &parser, const QStringList &arguments,
             const AnalyzeCommand::Writer &output)
 {
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
     oe::AnalysisRequest request;
     std::uint64_t top = 20;
     if (!checkCombinations(parser) || !numbersFrom(parser, &request, &top) ||

@@ -74,6 +74,17 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments)
     return true;
 }
 
+std::optional<int> parseOrHelp(QCommandLineParser &parser, const QStringList &arguments)
+{
+    if (!parse(parser, arguments))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        printHelp(parser);
+        return ExitSuccess;
+    }
+    return std::nullopt;
+}
+
 void printHelp(const QCommandLineParser &parser)
 {
     QString text = parser.helpText();

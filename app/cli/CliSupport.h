@@ -29,6 +29,9 @@ bool parse(QCommandLineParser &parser, const QStringList &arguments);
 // split [options]") rather than the path the binary was started from. The man page and the bash
 // completion are generated from this text (packaging/cli-docs.py).
 void printHelp(const QCommandLineParser &parser);
+// Every command's preamble: parses `arguments` (a one-line error on a usage error) and prints
+// the help for --help. nullopt to go on with the command, else the exit code to return.
+std::optional<int> parseOrHelp(QCommandLineParser &parser, const QStringList &arguments);
 // Parses a whole-number option within [minimum, maximum]; prints a usage error naming the
 // option and its range if invalid.
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,

@@ -83,12 +83,8 @@ int run(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addOptions(parser);
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
     oe::CodeLanguage language{};
     oe::SplitConfig config;
     if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)

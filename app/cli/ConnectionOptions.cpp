@@ -1,6 +1,7 @@
 #include "ConnectionOptions.h"
 
 #include "CliSupport.h"
+#include "mongo/ConnectionUri.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/NamespaceNames.h"
 
@@ -32,6 +33,15 @@ void addNamespaceOptions(QCommandLineParser &parser)
         {QStringLiteral("collection"), QStringLiteral("Collection (with --uri)."),
          QStringLiteral("NAME")},
     });
+}
+
+QString databaseOf(const QCommandLineParser &parser, const oe::ConnectionSettings &settings)
+{
+    if (const QString db = parser.value(QStringLiteral("db")); !db.isEmpty())
+        return db;
+    oe::ConnectionUri uri;
+    QString ignored; // connectionSettings() refused a bad URI already
+    return oe::ConnectionUri::parse(settings.uri, &uri, &ignored) ? uri.database : QString();
 }
 
 bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings)

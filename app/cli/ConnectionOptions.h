@@ -13,6 +13,8 @@ void addNamespaceOptions(QCommandLineParser &parser);
 // Fills `settings` from the parsed options; prints a one-line usage error and returns false
 // when they are invalid (the URI is checked by libmongoc, and redacted in any message).
 bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings *settings);
+// The database a --uri command works on: --db, else the URI's own (its path); empty if neither.
+QString databaseOf(const QCommandLineParser &parser, const oe::ConnectionSettings &settings);
 // Checks a database and a collection name (each optional: empty is not checked) by MongoDB's
 // rules; prints a one-line usage error naming the option and returns false when one breaks them.
 bool namespaceNames(const QString &database, const QString &collection,

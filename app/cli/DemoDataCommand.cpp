@@ -31,12 +31,8 @@ int DemoDataCommand::run(const QStringList &arguments)
                       QStringLiteral("Random seed (default %1, as the desktop demo).")
                           .arg(oe::DemoDataGenerator::kDemoSeed),
                       QStringLiteral("S")});
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
     if (!parser.isSet(QStringLiteral("out")))
         return cli::fail(ExitUsage, QStringLiteral("demo-data needs --out DIR"));
     std::optional<std::uint64_t> docs, seed;

@@ -18,11 +18,12 @@ QString optionalNumber(const std::optional<qint64> &v)
     return v ? QString::number(*v) : QString();
 }
 
-bool parse(QCommandLineParser &parser, const QStringList &arguments, const QString &description)
+std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments,
+                         const QString &description)
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
-    return cli::parse(parser, arguments);
+    return cli::parseOrHelp(parser, arguments);
 }
 
 // The connection a --uri command works on: nullptr after a one-line error, with the exit code.
@@ -57,13 +58,10 @@ int LiveCommands::list(const QStringList &arguments)
          QStringLiteral("DB")},
         {QStringLiteral("system"), QStringLiteral("Include system.* collections.")},
     });
-    if (!parse(parser, arguments,
-               QStringLiteral("List databases and collections with their statistics (CSV).")))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit =
+            parse(parser, arguments,
+                  QStringLiteral("List databases and collections with their statistics (CSV).")))
+        return *exit;
     int exitCode = ExitSuccess;
     auto connection = connect(parser, QStringLiteral("list"), &exitCode);
     if (!connection)
@@ -126,13 +124,10 @@ int LiveCommands::import(const QStringList &arguments)
          QStringLiteral("FILE")},
         {QStringLiteral("drop"), QStringLiteral("Drop the collection first.")},
     });
-    if (!parse(parser, arguments,
-               QStringLiteral("Bulk-load a mongodump .bson file into a collection.")))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit =
+            parse(parser, arguments,
+                  QStringLiteral("Bulk-load a mongodump .bson file into a collection.")))
+        return *exit;
     for (const char *required : {"uri", "db", "collection", "dump"})
         if (!parser.isSet(QString::fromLatin1(required)))
             return cli::fail(
@@ -170,14 +165,10 @@ int LiveCommands::testConnection(const QStringList &arguments)
         {QStringLiteral("db"),
          QStringLiteral("Database for the capability probes (default: the URI's, else test)."),
          QStringLiteral("DB")});
-    if (!parse(
+    if (const auto exit = parse(
             parser, arguments,
             QStringLiteral("Connect and report the server's version, topology and capabilities.")))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+        return *exit;
     int exitCode = ExitSuccess;
     auto connection = connect(parser, QStringLiteral("test-connection"), &exitCode);
     if (!connection)

@@ -5,7 +5,6 @@
 #include "LayoutOptions.h"
 #include "bson/DocumentId.h"
 #include "migration/MigrationSession.h"
-#include "mongo/MongoConnection.h"
 #include "output/CsvWriter.h"
 #include "output/StagedOutput.h"
 #include "split/SplitPlanner.h"
@@ -222,15 +221,8 @@ int targetFrom(const QCommandLineParser &parser, const QString &name, oe::Source
     target->kind = oe::SourceRef::Kind::Collection;
     if (!cli::connectionSettings(parser, &target->settings))
         return ExitUsage;
-    target->database = parser.value(QStringLiteral("db"));
+    target->database = cli::databaseOf(parser, target->settings);
     target->collection = parser.value(QStringLiteral("collection"));
-    if (target->database.isEmpty()) {
-        oe::SourceError error;
-        const auto connection = oe::MongoConnection::open(target->settings, &error);
-        if (!connection)
-            return cli::fail(cli::exitCodeFor(error), error.toString());
-        target->database = connection->defaultDatabase();
-    }
     if (target->database.isEmpty() || target->collection.isEmpty())
         return cli::fail(ExitUsage, QStringLiteral("%1 --uri needs --db DB (or a database in the "
                                                    "URI) and --collection C")
@@ -441,12 +433,8 @@ int SplitCommands::run(Action action, const QStringList &arguments)
     const QString name = actionName(action);
     QCommandLineParser parser;
     addSplitOptions(parser, action);
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
     oe::SplitConfig config;
     oe::MigrationOptions options;
     oe::SourceRef target;

@@ -107,12 +107,8 @@ int run(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addOptions(parser);
-    if (!cli::parse(parser, arguments))
-        return ExitUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        cli::printHelp(parser);
-        return ExitSuccess;
-    }
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
     oe::ConnectionSettings settings;
     oe::WhatIfOptions options;
     if (!cli::connectionSettings(parser, &settings) || !optionsFrom(parser, &options))

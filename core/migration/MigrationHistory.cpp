@@ -1,4 +1,5 @@
 #include "migration/MigrationHistory.h"
+#include "split/SplitConfig.h"
 
 #include "migration/JournalEntry.h"
 #include "migration/internal/MigrationQueries.h"
@@ -11,8 +12,6 @@
 namespace oe {
 
 namespace {
-
-const QString kJournalSuffix = QStringLiteral("_outlier_migrations");
 
 QDateTime updatedOf(const QByteArray &bytes)
 {
@@ -88,7 +87,7 @@ bool MigrationHistory::runs(const ConnectionSettings &settings, const QStringLis
         if (!CollectionCatalog::collections(*connection, database, &collections, error))
             return false;
         for (const CollectionInfo &c : collections)
-            if (c.name.endsWith(kJournalSuffix) &&
+            if (SplitConfig::isJournal(c.name) &&
                 !runsOf(*connection, database, c.name, out, error))
                 return false;
     }

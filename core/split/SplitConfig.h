@@ -38,7 +38,13 @@ struct SplitConfig
     SplitConfig withDefaults() const;
     // Empty when the configuration is usable, else every problem, one per entry.
     QStringList problems() const;
-    QString journalCollection() const { return collection + QStringLiteral("_outlier_migrations"); }
+    // The journal of a collection's migrations: <collection> + journalSuffix().
+    static QString journalSuffix() { return QStringLiteral("_outlier_migrations"); }
+    static bool isJournal(const QString &collectionName)
+    {
+        return collectionName.endsWith(journalSuffix());
+    }
+    QString journalCollection() const { return collection + journalSuffix(); }
     QStringList pathSegments() const { return field.split(QLatin1Char('.')); }
 };
 

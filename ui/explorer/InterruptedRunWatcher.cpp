@@ -1,4 +1,5 @@
 #include "explorer/InterruptedRunWatcher.h"
+#include "split/SplitConfig.h"
 
 #include "jobs/LatestJobs.h"
 #include "migration/MigrationHistory.h"
@@ -18,8 +19,7 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
     QStringList databases;
     for (const Catalog::Database &db : catalog.databases)
         for (const CollectionInfo &c : db.collections)
-            if (c.name.endsWith(QStringLiteral("_outlier_migrations")) &&
-                !databases.contains(db.info.name))
+            if (SplitConfig::isJournal(c.name) && !databases.contains(db.info.name))
                 databases << db.info.name;
     if (databases.isEmpty())
         return;

@@ -1,4 +1,5 @@
 #include "wizard/WizardSourcePage.h"
+#include "split/SplitConfig.h"
 
 #include "wizard/MigrationWizard.h"
 
@@ -53,10 +54,10 @@ void WizardSourcePage::initializePage()
         m_what->setText(
             tr("<b>%1</b><br>The split rewrites this collection in place: pages first, then each "
                "document trimmed under a guard, every step recorded in the journal collection "
-               "<i>%2_outlier_migrations</i>, so it can be resumed, verified and rolled back from "
-               "any machine.")
+               "<i>%2</i>, so it can be resumed, verified and rolled back from any machine.")
                 .arg(source.displayName().toHtmlEscaped(),
-                     source.collectionName().toHtmlEscaped()));
+                     QString(source.collectionName() + SplitConfig::journalSuffix())
+                         .toHtmlEscaped()));
         return;
     }
     const QFileInfo dump(source.dumpPath);

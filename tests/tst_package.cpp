@@ -192,6 +192,7 @@ void TestPackage::packageHoldsEveryInstalledFile()
     const QStringList expected = {
         QStringLiteral("usr/bin/outlier-explorer"),
         QStringLiteral("usr/bin/outlier-explorer-cli"),
+        QStringLiteral("usr/lib/outlier-explorer/plugins/liboe-report.so"),
         QStringLiteral("usr/share/applications/%1.desktop").arg(id),
         QStringLiteral("usr/share/metainfo/%1.metainfo.xml").arg(id),
         QStringLiteral("usr/share/mime/packages/%1.xml").arg(id),
@@ -204,17 +205,25 @@ void TestPackage::packageHoldsEveryInstalledFile()
     };
     for (const QString &path : expected)
         QVERIFY2(QFile::exists(root(path)), qPrintable(path + QStringLiteral(" is missing")));
-    // Nothing outside /usr, and no headers or libraries: core and ui are linked statically.
+    // Nothing outside /usr, and no headers or libraries but the CLI's report plugin: core and
+    // ui are linked statically.
     const Run listing = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), m_deb});
     QVERIFY2(listing.exitCode == 0, qPrintable(describe(listing)));
     for (const QString &line : listing.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const QString path = line.section(QLatin1Char(' '), -1);
         QVERIFY2(path.startsWith(QLatin1String("./usr/")), qPrintable(path));
         QVERIFY2(!path.endsWith(QLatin1String(".h")) && !path.endsWith(QLatin1String(".a")) &&
-                     !path.contains(QLatin1String(".so")),
+                     (!path.contains(QLatin1String(".so")) ||
+                      path == QLatin1String("./usr/lib/outlier-explorer/plugins/liboe-report.so")),
                  qPrintable(path));
     }
     // The binaries are stripped: no debug sections.
+    const Run pluginSections =
+        run(QStringLiteral("readelf"),
+            {QStringLiteral("-S"),
+             root(QStringLiteral("usr/lib/outlier-explorer/plugins/liboe-report.so"))});
+    QVERIFY2(pluginSections.exitCode == 0, qPrintable(describe(pluginSections)));
+    QVERIFY(!pluginSections.out.contains(QLatin1String(".debug_info")));
     const Run sections =
         run(QStringLiteral("readelf"),
             {QStringLiteral("-S"), root(QStringLiteral("usr/bin/outlier-explorer"))});
@@ -268,6 +277,13 @@ void TestPackage::installedCliRunsAndAgreesWithTheBuildTree()
         QVERIFY(installedCsv.open(QIODevice::ReadOnly) && builtCsv.open(QIODevice::ReadOnly));
         QCOMPARE(withoutTimings(installedCsv.readAll()), withoutTimings(builtCsv.readAll()));
     }
+    // The installed CLI finds its installed report plugin (../lib/outlier-explorer/plugins/).
+    const QString html = m_scratch.filePath(QStringLiteral("report.html"));
+    const Run report = run(cli, {QStringLiteral("report"), QStringLiteral("--dump"), dump,
+                                 QStringLiteral("--out"), html, QStringLiteral("--quiet")});
+    QVERIFY2(report.exitCode == 0, qPrintable(describe(report)));
+    QFile page(html);
+    QVERIFY(page.open(QIODevice::ReadOnly) && page.readAll().contains("<svg"));
 }
 
 void TestPackage::installedGuiRunsOnTheDemoData()

@@ -2,8 +2,8 @@
 
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
-#include "export/ReportCharts.h"
-#include "export/ReportDocument.h"
+#include "ReportRenderer.h"
+#include "export/ReportOptions.h"
 #include "migration/MigrationSession.h"
 
 #include <cstdio>
@@ -52,10 +52,14 @@ int addMigration(const oe::AnalysisResult &result, const QString &field, oe::Rep
     return ExitSuccess;
 }
 
+// The plugin `run` loaded (or why it could not be), for writeReport.
+const ReportRenderer *g_renderer = nullptr;
+QString g_rendererError;
+
 int writeReport(const QCommandLineParser &parser, const oe::AnalysisResult &result)
 {
     const QString out = parser.value(QStringLiteral("out"));
-    if (!oe::ReportDocument::isSupported(out))
+    if (!oe::ReportOptions::isSupportedFile(out))
         return cli::fail(ExitUsage,
                          QStringLiteral("--out %1: the report is .html or .pdf").arg(out));
     oe::ReportOptions options;
@@ -70,15 +74,10 @@ int writeReport(const QCommandLineParser &parser, const oe::AnalysisResult &resu
                 addMigration(result, parser.value(QStringLiteral("migration")), &options);
             rc != ExitSuccess)
             return rc;
-    const oe::ReportDocument report(
-        result,
-        oe::ReportCharts::render(result,
-                                 options.layout ? std::optional<std::uint64_t>(options.layout->keep)
-                                                : std::nullopt,
-                                 options.layout ? options.layout->field : QString()),
-        options);
+    if (!g_renderer)
+        return cli::fail(ExitIo, g_rendererError);
     QString error;
-    if (!report.write(out, &error))
+    if (!g_renderer->write(result, options, out, &error))
         return cli::fail(ExitIo, error);
     if (!parser.isSet(QStringLiteral("quiet")))
         std::printf("wrote %s\n", qPrintable(out));
@@ -89,8 +88,15 @@ int writeReport(const QCommandLineParser &parser, const oe::AnalysisResult &resu
 
 namespace ReportCommand {
 
-int run(const QStringList &arguments)
+int run(const QStringList &arguments, const ReportRenderer *renderer, const QString &rendererError)
 {
+    g_renderer = renderer;
+    g_rendererError = rendererError;
+    // Without the renderer, say so before reading anything (--help still answers).
+    const bool help =
+        arguments.contains(QStringLiteral("--help")) || arguments.contains(QStringLiteral("-h"));
+    if (!renderer && !help)
+        return cli::fail(ExitIo, rendererError);
     return AnalyzeCommand::runForReport(arguments, addReportOptions, writeReport);
 }
 

@@ -5,10 +5,11 @@
 #include "DemoDataCommand.h"
 #include "LiveCommands.h"
 #include "ReportCommand.h"
+#include "ReportRenderer.h"
 #include "SplitCommands.h"
 #include "WhatIfCommand.h"
 
-#include <QApplication>
+#include <QCoreApplication>
 
 #include <memory>
 
@@ -42,14 +43,19 @@ int main(int argc, char *argv[])
     // A file over the size limit (ulimit -f) fails its write with EFBIG, reported with the path
     // and the temporary file removed, instead of killing the process with neither.
     std::signal(SIGXFSZ, SIG_IGN);
-    // `report` draws its charts with the desktop app's chart widget: a widget application,
-    // offscreen unless the caller chose a platform. Every other command stays headless.
+    // `report` draws its charts with the desktop app's chart widget, from the report plugin
+    // (which makes the widget application they need; offscreen unless the caller chose a
+    // platform). Every other command stays headless, and the binary links no QtWidgets.
     const bool report = argc > 1 && qstrcmp(argv[1], "report") == 0;
-    if (report && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    const std::unique_ptr<QCoreApplication> app =
-        report ? std::make_unique<QApplication>(argc, argv)
-               : std::make_unique<QCoreApplication>(argc, argv);
+    std::unique_ptr<ReportRenderer> renderer; // outlives the application it made
+    QString rendererError;
+    if (report) {
+        if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        renderer = ReportRenderer::load(&rendererError);
+    }
+    const std::unique_ptr<QCoreApplication> app(renderer ? renderer->application(argc, argv)
+                                                         : new QCoreApplication(argc, argv));
     QCoreApplication::setApplicationName(QStringLiteral("outlier-explorer-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
     QStringList args = QCoreApplication::arguments();
@@ -72,7 +78,7 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("codegen"))
         return CodegenCommand::run(args);
     if (command == QLatin1String("report"))
-        return ReportCommand::run(args);
+        return ReportCommand::run(args, renderer.get(), rendererError);
     if (command == QLatin1String("whatif"))
         return WhatIfCommand::run(args);
     if (command == QLatin1String("demo-data"))

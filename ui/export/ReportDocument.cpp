@@ -66,9 +66,7 @@ ReportDocument::ReportDocument(const AnalysisResult &result, std::vector<ReportC
 
 bool ReportDocument::isSupported(const QString &path)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("html") || suffix == QLatin1String("htm") ||
-           suffix == QLatin1String("pdf");
+    return ReportOptions::isSupportedFile(path);
 }
 
 QString ReportDocument::header() const

@@ -2,6 +2,7 @@
 
 #include "split/SplitConfig.h"
 
+#include <QFileInfo>
 #include <QString>
 
 #include <optional>
@@ -22,6 +23,14 @@ struct ReportOptions
     std::optional<SplitConfig> layout;
     QString migrationLog;
     QString verification;
+
+    // A report is written as .html (or .htm) or .pdf.
+    static bool isSupportedFile(const QString &path)
+    {
+        const QString suffix = QFileInfo(path).suffix().toLower();
+        return suffix == QLatin1String("html") || suffix == QLatin1String("htm") ||
+               suffix == QLatin1String("pdf");
+    }
 };
 
 } // namespace oe

@@ -1,5 +1,6 @@
-// The Debian package as a user gets it: built by CPack from this build tree, unpacked into a
-// scratch root, its binaries run from there, its files checked by the validators Debian and
+// The Debian packages as a user gets them (outlier-explorer-cli for headless servers, and
+// outlier-explorer, the desktop app): built by CPack from this build tree, unpacked into one
+// scratch root, their binaries run from there, its files checked by the validators Debian and
 // the desktops use (lintian, desktop-file-validate, appstreamcli, man), its bash completion
 // asked for completions. And the source tarball.
 #include <QDir>
@@ -116,6 +117,7 @@ class TestPackage : public QObject
 private slots:
     void initTestCase();
     void controlFieldsNameTheRuntimeDependencies();
+    void cliPackageNeedsNoDesktopLibrary();
     void packageHoldsEveryInstalledFile();
     void iconsAreRenderedFromTheSvg();
     void installedCliRunsAndAgreesWithTheBuildTree();
@@ -128,11 +130,15 @@ private slots:
 
 private:
     QString root(const QString &path) const { return m_root + QLatin1Char('/') + path; }
-    QString field(const QString &name) const;
+    QString field(const QString &name) const { return fieldOf(m_deb, name); }
+    static QString fieldOf(const QString &deb, const QString &name);
+    static QStringList filesOf(const QString &deb);
     QStringList complete(const QStringList &words) const;
 
     QTemporaryDir m_scratch;
-    QString m_deb, m_root;
+    QString m_deb;    // outlier-explorer: the desktop app (and the CLI's report plugin)
+    QString m_cliDeb; // outlier-explorer-cli
+    QString m_root;   // both unpacked
 };
 
 void TestPackage::initTestCase()
@@ -145,21 +151,60 @@ void TestPackage::initTestCase()
              QStringLiteral(OE_BUILD_DIR "/CPackConfig.cmake"), QStringLiteral("-B"), dist});
     QVERIFY2(cpack.exitCode == 0, qPrintable(describe(cpack)));
     const QStringList debs = QDir(dist).entryList({QStringLiteral("*.deb")}, QDir::Files);
-    QCOMPARE(debs.size(), 1);
-    m_deb = dist + QLatin1Char('/') + debs.first();
     const QString arch =
         run(QStringLiteral("dpkg"), {QStringLiteral("--print-architecture")}).out.trimmed();
-    QCOMPARE(
-        debs.first(),
-        QStringLiteral("outlier-explorer_%1_%2.deb").arg(QStringLiteral(PROJECT_VERSION), arch));
+    const QString desktop =
+        QStringLiteral("outlier-explorer_%1_%2.deb").arg(QStringLiteral(PROJECT_VERSION), arch);
+    const QString cli =
+        QStringLiteral("outlier-explorer-cli_%1_%2.deb").arg(QStringLiteral(PROJECT_VERSION), arch);
+    QCOMPARE(debs, (QStringList{cli, desktop}));
+    m_deb = dist + QLatin1Char('/') + desktop;
+    m_cliDeb = dist + QLatin1Char('/') + cli;
     m_root = m_scratch.filePath(QStringLiteral("root"));
-    const Run unpack = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), m_deb, m_root});
-    QVERIFY2(unpack.exitCode == 0, qPrintable(describe(unpack)));
+    for (const QString &deb : {m_cliDeb, m_deb}) {
+        const Run unpack = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), deb, m_root});
+        QVERIFY2(unpack.exitCode == 0, qPrintable(describe(unpack)));
+    }
 }
 
-QString TestPackage::field(const QString &name) const
+QString TestPackage::fieldOf(const QString &deb, const QString &name)
 {
-    return run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), m_deb, name}).out.trimmed();
+    return run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb, name}).out.trimmed();
+}
+
+// The paths a package holds ("./usr/bin/…"), directories included.
+QStringList TestPackage::filesOf(const QString &deb)
+{
+    const Run listing = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), deb});
+    QStringList paths;
+    for (const QString &line : listing.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        paths << line.section(QLatin1Char(' '), -1);
+    return paths;
+}
+
+// The package a headless server installs: the CLI, with QtCore, the driver and zlib, and none
+// of the desktop's libraries (it suggests the desktop package, whose plugin draws `report`).
+void TestPackage::cliPackageNeedsNoDesktopLibrary()
+{
+    QCOMPARE(fieldOf(m_cliDeb, QStringLiteral("Package")), QStringLiteral("outlier-explorer-cli"));
+    QCOMPARE(fieldOf(m_cliDeb, QStringLiteral("Version")), QStringLiteral(PROJECT_VERSION));
+    const QString depends = fieldOf(m_cliDeb, QStringLiteral("Depends"));
+    for (const char *package : {"libqt6core6", "libmongoc-1.0-0", "libbson-1.0-0", "zlib1g"})
+        QVERIFY2(depends.contains(QLatin1String(package)),
+                 qPrintable(QStringLiteral("%1 missing from Depends: %2")
+                                .arg(QLatin1String(package), depends)));
+    for (const QStringList &group : dependencyGroups(depends))
+        for (const QString &name : group)
+            for (const char *desktop : {"widgets", "gui", "svg", "printsupport", "qcustomplot",
+                                        "keychain", "qpa", "dbus"})
+                QVERIFY2(!name.contains(QLatin1String(desktop)),
+                         qPrintable(QStringLiteral("the CLI package depends on %1").arg(name)));
+    QVERIFY(fieldOf(m_cliDeb, QStringLiteral("Suggests"))
+                .startsWith(QLatin1String("outlier-explorer ")));
+    const QStringList files = filesOf(m_cliDeb);
+    QVERIFY(files.contains(QStringLiteral("./usr/bin/outlier-explorer-cli")));
+    QVERIFY(!files.contains(QStringLiteral("./usr/bin/outlier-explorer")));
+    QVERIFY(!filesOf(m_deb).contains(QStringLiteral("./usr/bin/outlier-explorer-cli")));
 }
 
 void TestPackage::controlFieldsNameTheRuntimeDependencies()
@@ -202,15 +247,16 @@ void TestPackage::packageHoldsEveryInstalledFile()
         QStringLiteral("usr/share/bash-completion/completions/outlier-explorer-cli"),
         QStringLiteral("usr/share/doc/outlier-explorer/copyright"),
         QStringLiteral("usr/share/doc/outlier-explorer/changelog.gz"),
+        QStringLiteral("usr/share/doc/outlier-explorer-cli/copyright"),
+        QStringLiteral("usr/share/doc/outlier-explorer-cli/changelog.gz"),
     };
     for (const QString &path : expected)
         QVERIFY2(QFile::exists(root(path)), qPrintable(path + QStringLiteral(" is missing")));
     // Nothing outside /usr, and no headers or libraries but the CLI's report plugin: core and
     // ui are linked statically.
-    const Run listing = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-c"), m_deb});
-    QVERIFY2(listing.exitCode == 0, qPrintable(describe(listing)));
-    for (const QString &line : listing.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const QString path = line.section(QLatin1Char(' '), -1);
+    const QStringList paths = filesOf(m_deb) + filesOf(m_cliDeb);
+    QVERIFY(!paths.isEmpty());
+    for (const QString &path : paths) {
         QVERIFY2(path.startsWith(QLatin1String("./usr/")), qPrintable(path));
         QVERIFY2(!path.endsWith(QLatin1String(".h")) && !path.endsWith(QLatin1String(".a")) &&
                      (!path.contains(QLatin1String(".so")) ||
@@ -317,8 +363,8 @@ void TestPackage::validatorsFindNoErrors()
                                                         QRegularExpression::MultilineOption)),
              qPrintable(describe(appstream)));
 
-    const Run lintian = run(QStringLiteral("lintian"),
-                            {QStringLiteral("--fail-on"), QStringLiteral("error"), m_deb});
+    const Run lintian = run(QStringLiteral("lintian"), {QStringLiteral("--fail-on"),
+                                                        QStringLiteral("error"), m_cliDeb, m_deb});
     qInfo("lintian:\n%s", qPrintable(lintian.out));
     QVERIFY2(lintian.exitCode == 0, qPrintable(describe(lintian)));
     QVERIFY2(!lintian.out.contains(

@@ -12,7 +12,7 @@ std::unique_ptr<ReportRenderer> ReportRenderer::load(QString *error)
                                          QLatin1String(oe::reportplugin::kRelativePath));
     if (!QFileInfo::exists(path)) {
         *error = QStringLiteral("report: the report renderer %1 is not installed (it comes with "
-                                "the desktop app's package)")
+                                "the outlier-explorer package)")
                      .arg(path);
         return nullptr;
     }

@@ -98,6 +98,11 @@ public:
         static const bool sized = [] {
             jobs.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
             jobs.setObjectName(QStringLiteral("background jobs"));
+            // The pool's threads end while the application still exists (its post routines
+            // run first thing in its destructor): a job that laid out text (a report's PDF)
+            // leaves a per-thread font cache, which only a thread that ends before the font
+            // database goes can give back. At exit the jobs have been told to stop.
+            qAddPostRoutine([] { pool()->waitForDone(); });
             return true;
         }();
         Q_UNUSED(sized)

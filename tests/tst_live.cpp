@@ -183,6 +183,30 @@ private slots:
                  qPrintable(mode));
         if (m_server.isMongod())
             QVERIFY2(mode.contains(QStringLiteral("$sample")), qPrintable(mode));
+        // It states its precision (a random part of the collection)...
+        QVERIFY(!metric(out, QStringLiteral("size_p99_ci_low")).isEmpty());
+        QVERIFY(!metric(out, QStringLiteral("sample_for_p99_target")).isEmpty());
+    }
+
+    // A sample larger than the collection reads every document: it is exact, with no confidence
+    // interval, no "larger unseen" share and no sample size to aim for (both servers: $sample
+    // and the reservoir).
+    void sampleOfEveryDocumentIsExact()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("sample_all"));
+        const Run r =
+            cli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
+                 QStringLiteral("--db"), QStringLiteral("oe_test"), QStringLiteral("--collection"),
+                 QStringLiteral("book_sales"), QStringLiteral("--out"), out,
+                 QStringLiteral("--sample"), QStringLiteral("10000"), QStringLiteral("--quiet")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
+        for (const char *row : {"confidence", "size_p50_ci_low", "size_p99_ci_high",
+                                "share_above_sample_max", "documents_above_sample_max",
+                                "sample_for_p99_within_0_1", "sample_for_p99_target"})
+            QVERIFY2(metric(out, QLatin1String(row)).isEmpty(),
+                     qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(row),
+                                                             metric(out, QLatin1String(row)))));
     }
 
     void filterLimitAndTimeLimit()

@@ -198,6 +198,7 @@ private:
     void startWorkers();
     SourceError readAll();
     CollectionProfile collect(const SourceError &framingError);
+    bool sampleCoversPopulation(std::uint64_t documents, bool cancelled) const;
     CollectionProfile prefixBefore(std::uint64_t docIndex);
     void report(bool force);
     const SampleSelection *selection() const { return m_selection ? &*m_selection : nullptr; }
@@ -346,6 +347,17 @@ CollectionProfile Scan::prefixBefore(std::uint64_t docIndex)
     return prefix.takeProfile();
 }
 
+// A sample is exact when it holds every document it was drawn from: the population is known
+// and all of it was read, or a complete read returned fewer documents than asked for (the
+// server's $sample and the client's reservoir then return the whole, filtered, collection).
+bool Scan::sampleCoversPopulation(std::uint64_t documents, bool cancelled) const
+{
+    if (m_population)
+        return documents >= *m_population;
+    const bool complete = m_fault.docIndex == UINT64_MAX && !cancelled;
+    return complete && documents < m_options.selection.count;
+}
+
 CollectionProfile Scan::collect(const SourceError &framingError)
 {
     const bool cancelled = m_cancel && m_cancel->load();
@@ -367,7 +379,10 @@ CollectionProfile Scan::collect(const SourceError &framingError)
     profile.bytesRead = profile.sizes.sum();
     profile.population = m_population;
     profile.randomSample = m_options.selection.mode == AnalysisOptions::Mode::Sample &&
-                           (!m_population || profile.documents < *m_population);
+                           !sampleCoversPopulation(profile.documents, cancelled);
+    if (!profile.randomSample && !profile.population &&
+        m_options.selection.mode == AnalysisOptions::Mode::Sample)
+        profile.population = profile.documents; // every document of it was read
     if (m_fault.docIndex != UINT64_MAX) {
         profile.status = CollectionProfile::Status::Failed;
         profile.error = m_fault.error;

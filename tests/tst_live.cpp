@@ -201,9 +201,9 @@ private slots:
                  QStringLiteral("--sample"), QStringLiteral("10000"), QStringLiteral("--quiet")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
-        for (const char *row : {"confidence", "size_p50_ci_low", "size_p99_ci_high",
-                                "share_above_sample_max", "documents_above_sample_max",
-                                "sample_for_p99_within_0_1", "sample_for_p99_target"})
+        for (const char *row :
+             {"confidence", "size_p50_ci_low", "size_p99_ci_high", "share_above_sample_max",
+              "documents_above_sample_max", "sample_for_p99_within_0_1", "sample_for_p99_target"})
             QVERIFY2(metric(out, QLatin1String(row)).isEmpty(),
                      qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(row),
                                                              metric(out, QLatin1String(row)))));

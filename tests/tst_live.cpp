@@ -38,6 +38,15 @@ class TestLive : public QObject
 
     using Run = CliRun;
     static Run cli(const QStringList &args) { return runCli(args, 180000); }
+    // `analyze --sample N` of the 2,000 books, reports into `out`.
+    Run sampleBooks(int count, const QString &out) const
+    {
+        return cli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
+                    QStringLiteral("--db"), QStringLiteral("oe_test"),
+                    QStringLiteral("--collection"), QStringLiteral("book_sales"),
+                    QStringLiteral("--out"), out, QStringLiteral("--sample"),
+                    QString::number(count), QStringLiteral("--quiet")});
+    }
     static QString metric(const QString &dir, const QString &name)
     {
         return fixtures::SummaryCsv::read(dir).value(name);
@@ -171,11 +180,7 @@ private slots:
     void sampleUsesSampleOrAUniformReservoir()
     {
         const QString out = m_dir.filePath(QStringLiteral("sample"));
-        const Run r =
-            cli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
-                 QStringLiteral("--db"), QStringLiteral("oe_test"), QStringLiteral("--collection"),
-                 QStringLiteral("book_sales"), QStringLiteral("--out"), out,
-                 QStringLiteral("--sample"), QStringLiteral("150"), QStringLiteral("--quiet")});
+        const Run r = sampleBooks(150, out);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("150"));
         const QString mode = metric(out, QStringLiteral("mode"));
@@ -194,11 +199,7 @@ private slots:
     void sampleOfEveryDocumentIsExact()
     {
         const QString out = m_dir.filePath(QStringLiteral("sample_all"));
-        const Run r =
-            cli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_plain,
-                 QStringLiteral("--db"), QStringLiteral("oe_test"), QStringLiteral("--collection"),
-                 QStringLiteral("book_sales"), QStringLiteral("--out"), out,
-                 QStringLiteral("--sample"), QStringLiteral("10000"), QStringLiteral("--quiet")});
+        const Run r = sampleBooks(10000, out);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(metric(out, QStringLiteral("documents")), QStringLiteral("2000"));
         for (const char *row :

@@ -1,6 +1,7 @@
+#include "CliRunner.h"
+
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -11,27 +12,10 @@ class TestReportPlugin : public QObject
 {
     Q_OBJECT
 
-    struct Run
+    // Any program (readelf, ldd, a copy of the CLI), through the fixtures' runner.
+    static CliRun run(const QString &program, const QStringList &args)
     {
-        int exitCode = -1;
-        QString out;
-        QString err;
-    };
-    static Run run(const QString &program, const QStringList &args)
-    {
-        QProcess p;
-        p.start(program, args);
-        Run r;
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return runCliThrough(program, {}, args, 120000);
     }
     // The CLI copied into `root`/bin, with nothing (or `plugin`) at
     // root/lib/outlier-explorer/plugins/.
@@ -67,16 +51,16 @@ private slots:
         m_cli = qEnvironmentVariable("OE_CLI");
         QVERIFY2(QFile::exists(m_cli),
                  "set OE_CLI to the outlier-explorer-cli binary (CTest does)");
-        const Run r = run(m_cli, {QStringLiteral("demo-data"), QStringLiteral("--dataset"),
-                                  QStringLiteral("book_sales"), QStringLiteral("--out"),
-                                  m_dir.filePath(QStringLiteral("demo"))});
+        const CliRun r = run(m_cli, {QStringLiteral("demo-data"), QStringLiteral("--dataset"),
+                                     QStringLiteral("book_sales"), QStringLiteral("--out"),
+                                     m_dir.filePath(QStringLiteral("demo"))});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         m_books = m_dir.filePath(QStringLiteral("demo/book_sales.bson"));
     }
 
     void cliLinksNoDesktopLibrary()
     {
-        const Run r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), m_cli});
+        const CliRun r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), m_cli});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QStringList needed;
         for (const QString &line : r.out.split(QLatin1Char('\n')))
@@ -99,8 +83,8 @@ private slots:
                                QStringLiteral("/../lib/outlier-explorer/plugins/liboe-report.so");
         QVERIFY2(QFile::exists(plugin), qPrintable(plugin));
         const QString out = m_dir.filePath(QStringLiteral("books.html"));
-        const Run r = run(m_cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
-                                  QStringLiteral("--out"), out});
+        const CliRun r = run(m_cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
+                                     QStringLiteral("--out"), out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QFile html(out);
         QVERIFY(html.open(QIODevice::ReadOnly));
@@ -117,8 +101,8 @@ private slots:
         const QString cli = copyOfTheCli(root);
         QVERIFY(!cli.isEmpty());
         const QString out = m_dir.filePath(QStringLiteral("never.html"));
-        const Run r = run(cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
-                                QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+        const CliRun r = run(cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
+                                   QStringLiteral("--out"), out, QStringLiteral("--quiet")});
         QCOMPARE(r.exitCode, 3);
         const QStringList err = lines(r.err);
         QCOMPARE(err.size(), 1);
@@ -130,7 +114,7 @@ private slots:
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
         QCOMPARE(run(cli, {QStringLiteral("report"), QStringLiteral("--help")}).exitCode, 0);
-        const Run analyse =
+        const CliRun analyse =
             run(cli, {QStringLiteral("analyze"), QStringLiteral("--dump"), m_books,
                       QStringLiteral("--out"), m_dir.filePath(QStringLiteral("csv")),
                       QStringLiteral("--quiet")});
@@ -141,7 +125,7 @@ private slots:
     void foreignLibraryIsRefused()
     {
         const QString root = m_dir.filePath(QStringLiteral("foreign"));
-        const Run ldd = run(QStringLiteral("ldd"), {m_cli});
+        const CliRun ldd = run(QStringLiteral("ldd"), {m_cli});
         QString zlib;
         for (const QString &line : ldd.out.split(QLatin1Char('\n')))
             if (line.contains(QLatin1String("libz.so")))
@@ -149,8 +133,9 @@ private slots:
         QVERIFY2(QFile::exists(zlib), qPrintable(ldd.out));
         const QString cli = copyOfTheCli(root, zlib);
         QVERIFY(!cli.isEmpty());
-        const Run r = run(cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
-                                QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.html"))});
+        const CliRun r =
+            run(cli, {QStringLiteral("report"), QStringLiteral("--dump"), m_books,
+                      QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.html"))});
         QCOMPARE(r.exitCode, 3);
         const QStringList err = lines(r.err);
         QCOMPARE(err.size(), 1);

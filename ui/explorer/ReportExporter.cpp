@@ -44,7 +44,7 @@ void ReportExporter::exportReport(const AnalysisResult &result, ReportOptions op
             file += filter.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                           : QStringLiteral(".html");
     }
-    if (!ReportDocument::isSupported(file)) {
+    if (!ReportOptions::isSupportedFile(file)) {
         emit finished(
             false,
             tr("unsupported report format '.%1': use .html or .pdf").arg(QFileInfo(file).suffix()));

@@ -64,11 +64,6 @@ ReportDocument::ReportDocument(const AnalysisResult &result, std::vector<ReportC
 {
 }
 
-bool ReportDocument::isSupported(const QString &path)
-{
-    return ReportOptions::isSupportedFile(path);
-}
-
 QString ReportDocument::header() const
 {
     const CollectionProfile &p = m_result.profile;
@@ -186,7 +181,7 @@ QString ReportDocument::html() const
 
 bool ReportDocument::write(const QString &path, QString *error) const
 {
-    if (!isSupported(path)) {
+    if (!ReportOptions::isSupportedFile(path)) {
         *error =
             tr("unsupported report format '.%1': use .html or .pdf").arg(QFileInfo(path).suffix());
         return false;

@@ -25,7 +25,6 @@ public:
     // By the file's suffix (.html/.htm or .pdf), written whole or not at all; false with a
     // one-line reason.
     bool write(const QString &path, QString *error) const;
-    static bool isSupported(const QString &path);
 
 private:
     QString header() const;

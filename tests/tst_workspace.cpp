@@ -116,6 +116,14 @@ private slots:
         QTest::qWait(50);
         QVERIFY(finished.isEmpty());
         QVERIFY(!workspace.isRunning());
+
+        // A request without a source is dropped, not left at the head of the queue.
+        workspace.enqueue(AnalysisRequest());
+        QVERIFY(!workspace.isRunning());
+        workspace.enqueue(fullScanOf(m_feeds));
+        QVERIFY(workspace.isRunning());
+        QCOMPARE(QFileInfo(nextResult(finished).request.source.dumpPath).baseName(),
+                 QStringLiteral("activity_feeds"));
     }
 
     // The window's analysis clears the state and shows what a cancel leaves; the wizard's full

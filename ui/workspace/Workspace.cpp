@@ -88,9 +88,11 @@ bool Workspace::analyse(const AnalysisRequest &requested, Previous previous)
 
 void Workspace::enqueue(const AnalysisRequest &request, Previous previous)
 {
-    if (!isRunning() && m_queue.isEmpty() && analyse(request, previous))
-        return;
-    m_queue.append({request, previous});
+    // Idle: it runs now, or (no source) not at all; queued, it would hold up every later one.
+    if (!isRunning() && m_queue.isEmpty())
+        analyse(request, previous);
+    else
+        m_queue.append({request, previous});
 }
 
 void Workspace::cancel()

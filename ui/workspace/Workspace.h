@@ -41,7 +41,8 @@ public:
 
     // Starts an analysis now; false (nothing happens) while another runs or without a source.
     bool analyse(const AnalysisRequest &request, Previous previous = Previous::Cleared);
-    // Runs it after the running one and those queued before (at once when none runs).
+    // Runs it after the running one and those queued before (at once when none runs; a request
+    // without a source is dropped, as analyse() refuses it).
     void enqueue(const AnalysisRequest &request, Previous previous = Previous::Cleared);
     void clearQueue() { m_queue.clear(); }
     // Asks the running analysis to stop; its partial result still arrives (and the queued

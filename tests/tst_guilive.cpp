@@ -166,6 +166,48 @@ private slots:
         }
     }
 
+    // A name is one connection: a retry after a failure, and the same connection twice,
+    // reconnect its row with the settings given (before, a second row stayed "Connecting…"
+    // and the retry was made with the first row's settings, and failed).
+    void connectingAgainReconnectsTheSameRow()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        const QString name = QStringLiteral("retry");
+        ConnectionSettings wrong;
+        wrong.uri = QStringLiteral("mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300");
+        wrong.serverSelectionTimeoutMs = 300;
+        wrong.connectTimeoutMs = 300;
+        window.addConnection(name, wrong);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(loaded.takeFirst().at(1).toBool(), false);
+
+        ConnectionSettings right;
+        right.uri = m_uri;
+        for (int attempt = 0; attempt < 2; ++attempt) { // the retry, then the same URI again
+            window.addConnection(name, right);
+            QVERIFY(loaded.wait(60000));
+            const QList<QVariant> answer = loaded.takeFirst();
+            QCOMPARE(answer.at(0).toString(), name);
+            QVERIFY2(answer.at(1).toBool(), qPrintable(window.lastError()));
+            SourceTreeModel *model = window.sourceModel();
+            QModelIndex conn;
+            int rows = 0;
+            for (int row = 0; row < model->rowCount(); ++row)
+                if (model->index(row, 0).data().toString() == name) {
+                    conn = model->index(row, 0);
+                    ++rows;
+                }
+            QCOMPARE(rows, 1);
+            QCOMPARE(model->settingsOf(conn).uri, m_uri);
+            QVERIFY(model->findCollection(conn, QStringLiteral("oe_gui"), QStringLiteral("feeds"))
+                        .isValid());
+        }
+        QVERIFY(!loaded.wait(500)); // and nothing else is still connecting
+    }
+
     void browseAnalyseAndOpen()
     {
         MainWindow window;

@@ -30,6 +30,7 @@
 #include <QLineEdit>
 #include <QMap>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -62,6 +63,12 @@ class TestGuiWindow : public QObject
     }
 
     // A shown, non-interactive window with `dump` selected, set to a full scan.
+    // The error box the window has open (the last one), or null.
+    static QMessageBox *openBox(MainWindow &window)
+    {
+        const QList<QMessageBox *> boxes = window.findChildren<QMessageBox *>();
+        return boxes.isEmpty() ? nullptr : boxes.last();
+    }
     static void openForFullScan(MainWindow &window, const QString &dump)
     {
         window.setInteractive(false);
@@ -139,6 +146,7 @@ private slots:
         MainWindow window;
         QSignalSpy errors(&window, &MainWindow::errorShown);
         openForFullScan(window, corrupt);
+        window.setInteractive(true); // the box a user sees
         window.runAnalysis();
         const AnalysisResult failed = waitForResult(window);
         QCOMPARE(failed.profile.status, CollectionProfile::Status::Failed);
@@ -150,6 +158,18 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("byte offset %1").arg(faultOffset)),
                  qPrintable(message));
         QVERIFY(!message.contains(QLatin1Char('\n')));
+        // The box's own line names the document, the offset and the cause, not only its
+        // details; its advice fits damaged data.
+        const QMessageBox *box = openBox(window);
+        QVERIFY(box);
+        QVERIFY2(
+            box->text().contains(QStringLiteral("document #3 at byte offset %1").arg(faultOffset)),
+            qPrintable(box->text()));
+        QVERIFY2(box->text().contains(failed.profile.error.message), qPrintable(box->text()));
+        QVERIFY2(box->informativeText().contains(QStringLiteral("damaged")),
+                 qPrintable(box->informativeText()));
+        delete box;
+        window.setInteractive(false);
 
         // The window still works: another source analyses normally.
         window.openDump(m_feeds);
@@ -162,7 +182,6 @@ private slots:
     void unreachableServerIsAnErrorRowNotAHang()
     {
         MainWindow window;
-        window.setInteractive(false);
         window.show();
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
         ConnectionSettings settings;
@@ -185,6 +204,18 @@ private slots:
         QVERIFY(!row.contains(QStringLiteral("hunter2")));
         QVERIFY(!window.lastError().contains(QStringLiteral("hunter2")));
         QVERIFY(!window.statusText().contains(QStringLiteral("hunter2")));
+        // The box says why on its own line (not only under Details), and does not call a
+        // server that is not there bad input.
+        const QMessageBox *box = openBox(window);
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("No suitable servers")),
+                 qPrintable(box->text()));
+        QVERIFY(!box->text().contains(QStringLiteral("hunter2")));
+        QVERIFY2(
+            !box->informativeText().contains(QStringLiteral("fix the input"), Qt::CaseInsensitive),
+            qPrintable(box->informativeText()));
+        QVERIFY(box->informativeText().contains(QStringLiteral("reachable")));
+        QVERIFY(!box->detailedText().contains(QStringLiteral("hunter2")));
     }
 
     void outlierOpensInTheDocumentViewer()

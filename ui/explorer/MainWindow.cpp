@@ -14,6 +14,7 @@
 #include "explorer/DemoPreparer.h"
 #include "explorer/DocumentLoader.h"
 #include "explorer/DocumentViewer.h"
+#include "explorer/ErrorNotice.h"
 #include "explorer/InterruptedRunWatcher.h"
 #include "explorer/LayoutSettings.h"
 #include "explorer/MainToolBar.h"
@@ -116,21 +117,23 @@ void MainWindow::wire()
     });
     connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
     connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
-        showError(tr("Remember password"),
-                  tr("The system keychain did not store the password; it was not saved anywhere "
-                     "else."),
-                  error);
+        showError(ErrorNotice::of(tr("Remember password"),
+                                  tr("The system keychain did not store the password; it was "
+                                     "not saved anywhere else."),
+                                  error, SourceError::Kind::Usage));
     });
     connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
     connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
-        showError(tr("Demo data"), tr("The demo data could not be written."), error);
+        showError(
+            ErrorNotice::of(tr("Demo data"), tr("The demo data could not be written."), error));
     });
     connect(m_reportExporter, &ReportExporter::finished, this,
             [this](bool ok, const QString &message) {
                 if (ok)
                     m_status->setText(tr("Report written to %1.").arg(message));
                 else
-                    showError(tr("Export report"), tr("The report could not be written."), message);
+                    showError(ErrorNotice::of(tr("Export report"),
+                                              tr("The report could not be written."), message));
                 emit reportExported(ok, message);
             });
     connect(m_reportExporter, &ReportExporter::csvFinished, this,
@@ -138,7 +141,8 @@ void MainWindow::wire()
                 if (ok)
                     m_status->setText(tr("Reports written to %1.").arg(message));
                 else
-                    showError(tr("Export"), tr("The reports could not be written."), message);
+                    showError(ErrorNotice::of(tr("Export"), tr("The reports could not be written."),
+                                              message));
                 emit reportsExported(ok, message);
             });
     connect(m_options, &AnalysisOptionsBar::runRequested, this, &MainWindow::runAnalysis);
@@ -169,7 +173,8 @@ void MainWindow::wire()
                 m_status->setText(tr("Opened document %1.").arg(id));
             });
     connect(m_documents, &DocumentLoader::failed, this, [this](const QString &message) {
-        showError(tr("Open document"), tr("The document could not be loaded."), message);
+        showError(ErrorNotice::of(tr("Open document"), tr("The document could not be loaded."),
+                                  message, SourceError::Kind::Connection));
     });
 }
 
@@ -259,25 +264,16 @@ void MainWindow::addConnection(const QString &name, const ConnectionSettings &se
     loadCatalog(name);
 }
 
-// The connection's row in the source tree (invalid if it is gone).
-QModelIndex MainWindow::connectionRow(const QString &name) const
-{
-    for (int row = 0; row < m_sources->rowCount(); ++row)
-        if (m_sources->index(row, 0).data().toString() == name)
-            return m_sources->index(row, 0);
-    return {};
-}
-
 void MainWindow::loadCatalog(const QString &name)
 {
-    const ConnectionSettings settings = m_sources->settingsOf(connectionRow(name));
+    const ConnectionSettings settings = m_sources->settingsOf(m_sources->findConnection(name));
     m_status->setText(tr("Connecting to %1…").arg(UriRedactor::redact(settings.uri)));
     m_catalogs->load(name, settings);
 }
 
 void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
 {
-    const QModelIndex index = connectionRow(name);
+    const QModelIndex index = m_sources->findConnection(name);
     if (!index.isValid())
         return;
     m_sources->setCatalog(index, catalog);
@@ -286,8 +282,8 @@ void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
     m_status->setText(ok ? tr("Connected to %1.").arg(name)
                          : tr("Could not connect to %1.").arg(name));
     if (!ok)
-        showError(tr("Connect"), tr("Could not list the databases of %1.").arg(name),
-                  catalog.error.toString());
+        showError(ErrorNotice::of(
+            tr("Connect"), tr("Could not list the databases of %1.").arg(name), catalog.error));
     emit connectionLoaded(name, ok);
     if (ok)
         m_interrupted->check(name, m_sources->settingsOf(index), catalog);
@@ -499,24 +495,24 @@ void MainWindow::showResult(const AnalysisResult &result)
     }
     m_status->setText(Format::analysisStatus(result));
     if (p.status == CollectionProfile::Status::Failed)
-        showError(tr("Analysis"),
-                  tr("The analysis of %1 stopped: %2")
-                      .arg(result.request.source.displayName(), p.error.message),
-                  p.error.toString());
+        showError(ErrorNotice::of(
+            tr("Analysis"),
+            tr("The analysis of %1 stopped.").arg(result.request.source.displayName()), p.error));
     emit analysisFinished(result);
 }
 
-void MainWindow::showError(const QString &title, const QString &message, const QString &details)
+void MainWindow::showError(const ErrorNotice &notice)
 {
-    m_lastError = details.isEmpty() ? message : details;
-    emit errorShown(m_lastError);
+    m_lastError = notice;
+    emit errorShown(notice.headline);
     if (!m_interactive)
         return;
-    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    auto *box =
+        new QMessageBox(QMessageBox::Warning, notice.title, notice.headline, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    if (!details.isEmpty())
-        box->setDetailedText(details);
-    box->setInformativeText(tr("The window stays usable: fix the input and try again."));
+    if (!notice.details.isEmpty())
+        box->setDetailedText(notice.details);
+    box->setInformativeText(notice.advice);
     box->open();
 }
 

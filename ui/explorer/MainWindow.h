@@ -1,6 +1,7 @@
 #pragma once
 
 #include "explore/AnalysisResult.h"
+#include "explorer/ErrorNotice.h"
 #include "mongo/ConnectionSettings.h"
 
 #include <QMainWindow>
@@ -73,7 +74,9 @@ public:
     QAction *exportAction() const { return m_exportAction; }
     QAction *exportReportAction() const { return m_exportReportAction; }
     QString statusText() const;
-    QString lastError() const { return m_lastError; }
+    // The last failure's headline (one line, with its cause), and the whole notice.
+    QString lastError() const { return m_lastError.headline; }
+    const ErrorNotice &lastErrorNotice() const { return m_lastError; }
     // Dialogs that would wait for a user (error boxes) are skipped, for scripted runs.
     void setInteractive(bool interactive) { m_interactive = interactive; }
 
@@ -97,10 +100,9 @@ private:
     void currentSourceChanged();
     void showProgress(const SourceRef &source, const AnalysisProgress &progress);
     void showResult(const AnalysisResult &result);
-    void showError(const QString &title, const QString &message, const QString &details = {});
+    void showError(const ErrorNotice &notice);
     void openDocument(const OutlierRow &row);
     void loadCatalog(const QString &name);
-    QModelIndex connectionRow(const QString &name) const;
     void showCatalog(const QString &name, const Catalog &catalog);
     void updateActions();
     void showDemo(const QStringList &files, const QString &directory);
@@ -126,7 +128,7 @@ private:
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     ConnectPrompt *m_connect;
     InterruptedRunWatcher *m_interrupted;
-    QString m_lastError;
+    ErrorNotice m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;

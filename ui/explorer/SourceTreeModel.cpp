@@ -41,6 +41,17 @@ QModelIndex SourceTreeModel::indexOf(Node *node) const
 
 QModelIndex SourceTreeModel::addConnection(const QString &name, const ConnectionSettings &settings)
 {
+    // A name is one connection: connecting it again (a retry after a wrong password, the same
+    // saved connection twice) reconnects that row with the new settings instead of adding a
+    // second row that nothing would ever load.
+    if (const QModelIndex existing = findConnection(name); existing.isValid()) {
+        Node *node = nodeOf(existing);
+        node->settings = settings;
+        node->tip = UriRedactor::redact(settings.uri);
+        emit dataChanged(existing, existing.siblingAtColumn(ColumnCount - 1));
+        setConnectionMessage(existing, tr("Connecting…"), false);
+        return existing;
+    }
     auto node = std::make_unique<Node>();
     node->kind = Kind::Connection;
     node->name = name;
@@ -184,6 +195,14 @@ QModelIndex SourceTreeModel::addDump(const QString &path)
     group->children.push_back(std::move(node));
     endInsertRows();
     return indexOf(raw);
+}
+
+QModelIndex SourceTreeModel::findConnection(const QString &name) const
+{
+    for (const auto &child : m_root->children)
+        if (child->kind == Kind::Connection && child->name == name)
+            return indexOf(child.get());
+    return {};
 }
 
 QModelIndex SourceTreeModel::findDump(const QString &path) const

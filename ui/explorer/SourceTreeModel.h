@@ -38,7 +38,9 @@ public:
     explicit SourceTreeModel(QObject *parent = nullptr);
     ~SourceTreeModel() override;
 
+    // Adds the connection `name`, or reconnects the one of that name with `settings`.
     QModelIndex addConnection(const QString &name, const ConnectionSettings &settings);
+    QModelIndex findConnection(const QString &name) const;
     void setCatalog(const QModelIndex &connection, const Catalog &catalog);
     void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
     void removeConnection(const QModelIndex &connection);

@@ -305,6 +305,77 @@ private slots:
         QCOMPARE(view.arrays()->panel()->chart()->threshold().value(), 300.0);
     }
 
+    // A keep is taken as typed, above the longest array too (nothing is over it then, and the
+    // counters say so); a number the box cannot hold, or one below 0, is never changed in
+    // silence: the note beside the box says what became of it.
+    void typedKeepIsTakenOrExplained()
+    {
+        SourceState state;
+        ArraysPage page;
+        page.setState(&state);
+        page.resize(1200, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        state.setResult(m_result);
+        page.refresh();
+        const FieldProfile *field = m_result.profile.field("activities");
+        QVERIFY(field);
+        const std::uint64_t longest = field->lengths.max();
+        QSpinBox *spin = page.control()->spinBox();
+        const auto type = [&](const QString &text) {
+            spin->setFocus();
+            spin->selectAll();
+            QTest::keyClicks(spin, text);
+            QTest::keyClick(spin, Qt::Key_Return);
+        };
+        const auto note = [&] {
+            const auto *label =
+                page.control()->findChild<QLabel *>(QStringLiteral("thresholdNote"));
+            return label && label->isVisible() ? label->text() : QString();
+        };
+        const std::uint64_t above = longest * 10; // one digit more than any keep in the data
+        type(QString::number(above));
+        QCOMPARE(page.control()->value(), above);
+        QCOMPARE(state.keep(), above);
+        QCOMPARE(note(), QString());
+        // Nothing is over it: the counters say so, not "largest primary after 0 B".
+        QTRY_VERIFY_WITH_TIMEOUT(state.planIsCurrent(), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            page.control()->countersText().contains(QStringLiteral("nothing would split")),
+            qPrintable(page.control()->countersText()), 5000);
+        QVERIFY2(!page.control()->countersText().contains(QStringLiteral(" 0 B")),
+                 qPrintable(page.control()->countersText()));
+        QVERIFY(page.control()->countersText().contains(count(longest)));
+
+        type(QStringLiteral("99999999999"));
+        QCOMPARE(page.control()->value(), std::uint64_t(std::numeric_limits<int>::max()));
+        QVERIFY2(note().contains(QStringLiteral("99999999999 is more than this box takes")),
+                 qPrintable(note()));
+        const std::uint64_t before = 120;
+        type(QString::number(before));
+        QCOMPARE(page.control()->value(), before);
+        QCOMPARE(note(), QString()); // taken as typed: the old note is gone
+        type(QStringLiteral("-5"));
+        QCOMPARE(page.control()->value(), before);
+        QVERIFY2(note().contains(QStringLiteral("-5 is below 0")), qPrintable(note()));
+
+        // Bytes: "100 GiB" is not ignored; the box holds at most its maximum, and says so.
+        ThresholdControl sizes(QStringLiteral("Size:"), QStringLiteral(" B"));
+        sizes.show();
+        sizes.setValue(40000);
+        QSignalSpy changed(&sizes, &ThresholdControl::valueChanged);
+        sizes.spinBox()->setFocus();
+        sizes.spinBox()->selectAll();
+        QTest::keyClicks(sizes.spinBox(), QStringLiteral("100 GiB"));
+        QTest::keyClick(sizes.spinBox(), Qt::Key_Return);
+        QCOMPARE(sizes.value(), std::uint64_t(std::numeric_limits<int>::max()));
+        QCOMPARE(changed.count(), 1);
+        const auto *sizeNote = sizes.findChild<QLabel *>(QStringLiteral("thresholdNote"));
+        QVERIFY(sizeNote && sizeNote->isVisible());
+        QVERIFY2(sizeNote->text().contains(QStringLiteral("100 GiB is more than this box takes")),
+                 qPrintable(sizeNote->text()));
+    }
+
     // "8 MiB" is 8 MiB, not 8 B; an unknown unit is refused; the arrows step sensibly.
     void thresholdTakesUnits()
     {
@@ -324,7 +395,6 @@ private slots:
         QVERIFY(!QuantitySpinBox::parseBytes(QStringLiteral("-3 B")));
 
         ThresholdControl control(QStringLiteral("Size:"), QStringLiteral(" B"));
-        control.setMaximum(std::uint64_t(1) << 30);
         QSignalSpy changed(&control, &ThresholdControl::valueChanged);
         QSpinBox *spin = control.spinBox();
         auto *edit = spin->findChild<QLineEdit *>();

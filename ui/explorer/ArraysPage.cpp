@@ -138,7 +138,6 @@ void ArraysPage::showField(const FieldProfile *field)
     m_panel->setExportName(QStringLiteral("%1-%2-array-lengths")
                                .arg(result().request.source.collectionName(), m_path));
     m_panel->chart()->setBins(field->lengths.histogram().bins());
-    m_control->setMaximum(std::max<std::uint64_t>(field->lengths.max(), 1));
     const SplitRecommendation *rec = result().recommendationFor(field->path);
     const bool splittable = rec && rec->splittable;
     m_control->setRecommended(splittable ? std::optional<std::uint64_t>(rec->keep) : std::nullopt,
@@ -161,8 +160,9 @@ void ArraysPage::showKeep(std::uint64_t keep)
     showCounters();
 }
 
-// What the keep catches (from the analysis, at once) and the largest primary after the split
-// (the state's plan: the same SplitPlanner figure as Split preview and `split --dry-run`).
+// What the keep catches and the largest primary after the split. Once the state's plan (the
+// same SplitPlanner figures as Split preview, the wizard and `split --dry-run`) is current, its
+// exact counts; until then the analysis' figures at once, the estimated ones marked "≈".
 void ArraysPage::showCounters()
 {
     const FieldProfile *field = result().profile.field(m_path.toStdString());
@@ -170,17 +170,30 @@ void ArraysPage::showCounters()
     if (!field || !rec || !rec->splittable)
         return;
     const std::uint64_t keep = state()->keep();
+    if (state()->planIsCurrent() && !state()->plan().error.isError()) {
+        const SplitPlan &plan = state()->plan();
+        const double share = plan.documents ? double(plan.affected) / double(plan.documents) : 0.0;
+        m_control->setCounters(
+            plan.affected == 0
+                ? tr("0 documents over %1: no array here is longer (the longest has %2), "
+                     "nothing would split")
+                      .arg(Format::count(keep), Format::count(field->lengths.max()))
+                : tr("%1 documents over %2 (%3) · %4 elements would move (%5) · largest "
+                     "primary after %6")
+                      .arg(Format::count(plan.affected), Format::count(keep),
+                           Format::percent(share, 2), Format::count(plan.elementsMoved),
+                           Format::bytes(plan.bytesMoved),
+                           Format::bytes(plan.largestPrimaryAfter)));
+        return;
+    }
     const ThresholdImpact impact = ThresholdImpact::forArray(result().profile, *field, keep);
     const QString about = impact.exact ? QString() : tr("about ");
-    const QString largest = state()->planIsCurrent()
-                                ? Format::bytes(state()->plan().largestPrimaryAfter)
-                                : tr("(computing…)");
     m_control->setCounters(
         tr("%1%2 documents over %3 (%4) · %5%6 elements would move (≈ %7) · largest primary "
-           "after %8")
+           "after (computing…)")
             .arg(about, Format::count(impact.documentsOver), Format::count(keep),
                  Format::percent(impact.share, 2), about, Format::count(impact.elementsMoved),
-                 Format::bytes(impact.bytesMoved), largest));
+                 Format::bytes(impact.bytesMoved)));
 }
 
 } // namespace oe

@@ -1,8 +1,10 @@
 #include "explorer/QuantitySpinBox.h"
 
+#include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -64,6 +66,40 @@ QuantitySpinBox::QuantitySpinBox(Unit unit, QWidget *parent) : QSpinBox(parent),
     setGroupSeparatorShown(true);
     if (unit == Unit::Bytes)
         setToolTip(tr("Bytes; units as you like: 8 MiB, 500 KB, 40000."));
+    connect(lineEdit(), &QLineEdit::textEdited, this, [this] { emit noteChanged({}); });
+}
+
+std::optional<double> QuantitySpinBox::typed(const QString &text) const
+{
+    QString t = text;
+    if (!suffix().isEmpty() && t.endsWith(suffix()))
+        t.chop(suffix().size());
+    t = t.trimmed();
+    const bool negative = t.startsWith(QLatin1Char('-'));
+    if (negative || t.startsWith(QLatin1Char('+')))
+        t = t.mid(1).trimmed();
+    std::optional<double> magnitude;
+    if (m_unit == Unit::Bytes) {
+        if (const auto bytes = parseBytes(t))
+            magnitude = double(*bytes);
+    } else {
+        // Whole counts: digits, grouped as the locale groups them ("5,000", "5 000").
+        t.remove(QLocale().groupSeparator());
+        t.remove(QRegularExpression(QStringLiteral("[\\s\\x{00a0}\\x{202f}]")));
+        static const QRegularExpression digits(QStringLiteral("^[0-9]+$"));
+        bool ok = false;
+        const double v = t.toDouble(&ok);
+        if (digits.match(t).hasMatch() && ok)
+            magnitude = v;
+    }
+    if (!magnitude)
+        return std::nullopt;
+    return negative ? -*magnitude : *magnitude;
+}
+
+QString QuantitySpinBox::withAffixes(int value) const
+{
+    return prefix() + textFromValue(value) + suffix();
 }
 
 std::optional<std::uint64_t> QuantitySpinBox::parseBytes(const QString &text)
@@ -101,26 +137,55 @@ void QuantitySpinBox::stepBy(int steps)
 
 QValidator::State QuantitySpinBox::validate(QString &text, int &pos) const
 {
-    if (m_unit == Unit::Elements)
-        return QSpinBox::validate(text, pos);
-    if (text.trimmed().isEmpty())
+    Q_UNUSED(pos);
+    QString bare = text;
+    if (!suffix().isEmpty() && bare.endsWith(suffix()))
+        bare.chop(suffix().size());
+    bare = bare.trimmed();
+    if (bare.isEmpty() || bare == QLatin1String("-") || bare == QLatin1String("+"))
         return QValidator::Intermediate;
-    if (const auto bytes = parseBytes(text))
-        return *bytes <= std::uint64_t(maximum()) && *bytes >= std::uint64_t(minimum())
-                   ? QValidator::Acceptable
-                   : QValidator::Intermediate;
-    const QRegularExpressionMatch m = quantity().match(text);
-    if (m.hasMatch() && unitPrefix(m.captured(2)))
+    if (const auto v = typed(text))
+        return *v >= double(minimum()) && *v <= double(maximum()) ? QValidator::Acceptable
+                                                                  : QValidator::Intermediate;
+    const QRegularExpressionMatch m =
+        quantity().match(bare.startsWith(QLatin1Char('-')) ? bare.mid(1) : bare);
+    if (m_unit == Unit::Bytes && m.hasMatch() && unitPrefix(m.captured(2)))
         return QValidator::Intermediate;
     return QValidator::Invalid;
 }
 
+// On Enter, a number out of range: above the maximum it becomes the maximum, below the minimum
+// the value stays; either way the note says what happened to what was typed.
+void QuantitySpinBox::fixup(QString &input) const
+{
+    const auto v = typed(input);
+    if (!v)
+        return; // not a number: the box goes back to its value
+    QString shown = input.trimmed();
+    if (!suffix().isEmpty() && shown.endsWith(suffix()))
+        shown.chop(suffix().size());
+    shown = shown.trimmed();
+    QString note;
+    if (*v > double(maximum())) {
+        input = withAffixes(maximum());
+        note = tr("%1 is more than this box takes: %2 is used.")
+                   .arg(shown, textFromValue(maximum()) + suffix());
+    } else if (*v < double(minimum())) {
+        input = withAffixes(value());
+        note = tr("%1 is below %2: the threshold stays %3.")
+                   .arg(shown, textFromValue(minimum()), textFromValue(value()) + suffix());
+    } else {
+        return;
+    }
+    emit const_cast<QuantitySpinBox *>(this)->noteChanged(note.simplified());
+}
+
 int QuantitySpinBox::valueFromText(const QString &text) const
 {
-    if (m_unit == Unit::Elements)
-        return QSpinBox::valueFromText(text);
-    const auto bytes = parseBytes(text);
-    return bytes ? int(std::min<std::uint64_t>(*bytes, std::uint64_t(maximum()))) : value();
+    const auto v = typed(text);
+    if (!v)
+        return value();
+    return int(std::clamp(std::round(*v), double(minimum()), double(maximum())));
 }
 
 QString QuantitySpinBox::textFromValue(int value) const

@@ -10,7 +10,9 @@ namespace oe {
 // A threshold's number box. In bytes it takes units as people type them ("8 MiB", "1.5 KB",
 // "40000", "40,000 B") and refuses any other (a unit it does not know never becomes bytes);
 // it shows exact bytes. The arrow keys step by about a tenth of the value's order of
-// magnitude (40,000 → 41,000), not by one.
+// magnitude (40,000 → 41,000), not by one. A number out of range is never cut short while it
+// is typed: on Enter a number above the maximum becomes the maximum and one below the minimum
+// leaves the value as it was, and noteChanged() says so in words.
 class QuantitySpinBox : public QSpinBox
 {
     Q_OBJECT
@@ -29,12 +31,22 @@ public:
 
     void stepBy(int steps) override;
 
+signals:
+    // What became of the last number typed, when it was not taken as typed; empty once the
+    // user edits again.
+    void noteChanged(const QString &note);
+
 protected:
+    void fixup(QString &input) const override;
     QValidator::State validate(QString &text, int &pos) const override;
     int valueFromText(const QString &text) const override;
     QString textFromValue(int value) const override;
 
 private:
+    // The number typed in the box's unit, out of range or not; nullopt when it is no number.
+    std::optional<double> typed(const QString &text) const;
+    QString withAffixes(int value) const;
+
     Unit m_unit;
 };
 

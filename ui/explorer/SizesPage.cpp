@@ -17,7 +17,6 @@ SizesPage::SizesPage(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_control);
     layout->addWidget(m_panel, 1);
-    m_control->setMaximum(std::uint64_t(1) << 30);
     connect(m_control, &ThresholdControl::valueChanged, this, [this](std::uint64_t v) {
         if (isCurrent())
             state()->setSizeThreshold(v);

@@ -310,6 +310,15 @@ void SplitPreviewPage::showPlan()
     m_panel->chart()->setBins(plan.sizesBefore.histogram().bins());
     m_panel->chart()->setComparison(plan.sizesAfter.histogram().bins(), tr("after the split"),
                                     tr("before"));
+    if (plan.affected == 0) {
+        m_planSummary->setText(
+            tr("Keeping %1 of <b>%2</b>: no document has a longer array, so none of the %3 "
+               "would split; the largest stays %4.")
+                .arg(Format::count(std::uint64_t(config.keep)), config.field.toHtmlEscaped(),
+                     Format::count(plan.documents), Format::bytes(plan.sizesBefore.max())));
+        emit planReady();
+        return;
+    }
     m_planSummary->setText(
         tr("Keeping %1 of <b>%2</b>: %3 of %4 documents split, %5 elements (%6) move into %7 "
            "overflow documents; largest primary after %8 (before %9).%10")

@@ -15,7 +15,8 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
                                                       ? QuantitySpinBox::Unit::Bytes
                                                       : QuantitySpinBox::Unit::Elements,
                                                   this)),
-      m_button(new QPushButton(tr("Use reco&mmended"), this)), m_counters(new QLabel(this))
+      m_button(new QPushButton(tr("Use reco&mmended"), this)), m_counters(new QLabel(this)),
+      m_note(new QLabel(this))
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,9 +34,22 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     layout->addWidget(m_spin);
     m_button->setEnabled(false);
     layout->addWidget(m_button);
+    m_note->setObjectName(QStringLiteral("thresholdNote"));
+    m_note->setWordWrap(true);
+    m_note->setVisible(false);
+    QFont bold = m_note->font();
+    bold.setBold(true);
+    m_note->setFont(bold);
+    layout->addWidget(m_note, 1);
     m_counters->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_counters->setWordWrap(true);
-    layout->addWidget(m_counters, 1);
+    layout->addWidget(m_counters, 2);
+    // Any threshold may be typed (above the data's largest, nothing is over it); only what the
+    // box cannot hold is changed, and the note says so.
+    connect(m_spin, &QuantitySpinBox::noteChanged, this, [this](const QString &note) {
+        m_note->setText(note);
+        m_note->setVisible(!note.isEmpty());
+    });
 
     connect(m_spin, &QSpinBox::valueChanged, this, [this](int v) {
         if (!m_setting)
@@ -61,14 +75,6 @@ void ThresholdControl::setValue(std::uint64_t value)
     m_setting = false;
 }
 
-void ThresholdControl::setMaximum(std::uint64_t maximum)
-{
-    m_setting = true;
-    m_spin->setMaximum(
-        int(std::min<std::uint64_t>(maximum, std::uint64_t(std::numeric_limits<int>::max()))));
-    m_setting = false;
-}
-
 void ThresholdControl::setRecommended(std::optional<std::uint64_t> value, const QString &why)
 {
     m_recommended = value;
@@ -84,6 +90,11 @@ void ThresholdControl::setCounters(const QString &text)
 QString ThresholdControl::countersText() const
 {
     return m_counters->text();
+}
+
+QString ThresholdControl::noteText() const
+{
+    return m_note->text();
 }
 
 } // namespace oe

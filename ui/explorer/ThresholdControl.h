@@ -1,5 +1,7 @@
 #pragma once
 
+#include "explorer/QuantitySpinBox.h"
+
 #include <QWidget>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 
 class QLabel;
 class QPushButton;
-class QSpinBox;
 
 namespace oe {
 
@@ -23,23 +24,25 @@ public:
 
     std::uint64_t value() const;
     void setValue(std::uint64_t value);
-    void setMaximum(std::uint64_t maximum);
     // The recommendation the button applies, with its reasoning as the button's tooltip.
     void setRecommended(std::optional<std::uint64_t> value, const QString &why);
     std::optional<std::uint64_t> recommended() const { return m_recommended; }
     void setCounters(const QString &text);
     QString countersText() const;
+    // What became of a number typed out of the box's range (empty when it was taken as typed).
+    QString noteText() const;
 
-    QSpinBox *spinBox() const { return m_spin; }
+    QuantitySpinBox *spinBox() const { return m_spin; }
     QPushButton *recommendedButton() const { return m_button; }
 
 signals:
     void valueChanged(std::uint64_t value); // by the user (typing or the button)
 
 private:
-    QSpinBox *m_spin;
+    QuantitySpinBox *m_spin;
     QPushButton *m_button;
     QLabel *m_counters;
+    QLabel *m_note;
     std::optional<std::uint64_t> m_recommended;
     bool m_setting = false;
 };

@@ -49,7 +49,6 @@ void WizardThresholdPage::initializePage()
         return;
     m_panel->chart()->setBins(field->lengths.histogram().bins());
     m_panel->chart()->setThresholdDraggable(true);
-    m_control->setMaximum(std::max<std::uint64_t>(field->lengths.max(), 1));
     m_control->setRecommended(rec->keep, rec->explanation);
     m_why->setText(tr("<b>Recommended: keep %1.</b> %2")
                        .arg(Format::count(rec->keep), rec->explanation.toHtmlEscaped()));

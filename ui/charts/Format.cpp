@@ -78,4 +78,18 @@ QString Format::shortened(const QString &text, qsizetype limit)
            QStringLiteral("… (%1 characters)").arg(count(std::uint64_t(text.size())));
 }
 
+QString Format::fileNamePart(const QString &name)
+{
+    static const QString reserved = QStringLiteral("/\\:*?\"<>|");
+    QString out;
+    for (const QChar c : name.left(80))
+        out += c.category() == QChar::Other_Control || c.category() == QChar::Other_Format ||
+                       reserved.contains(c)
+                   ? QLatin1Char('_')
+                   : c;
+    while (out.startsWith(QLatin1Char('.')))
+        out[0] = QLatin1Char('_');
+    return out.trimmed();
+}
+
 } // namespace oe

@@ -20,6 +20,9 @@ public:
     // A value shown in a table or a report (an _id can be megabytes of text, which would take
     // minutes to lay out): at most `limit` characters, then "… (N characters)".
     static QString shortened(const QString &text, qsizetype limit = 200);
+    // A name from a server or a file as part of a file name: no path separators, no leading
+    // dot, no control or reserved characters (each becomes '_'), at most 80 characters.
+    static QString fileNamePart(const QString &name);
     // Share of MongoDB's 16 MiB document limit.
     static double ofLimit(std::uint64_t bytes) { return double(bytes) / double(16u << 20); }
     // A server time limit bounds each operation (the query, each getMore), not the scan: for

@@ -1,5 +1,7 @@
 #include "explorer/ChartPanel.h"
 
+#include "charts/Format.h"
+
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -45,7 +47,7 @@ void ChartPanel::setHint(const QString &text)
 
 void ChartPanel::setExportName(const QString &baseName)
 {
-    m_exportName = baseName;
+    m_exportName = Format::fileNamePart(baseName); // names from the data: no '/', no '..'
 }
 
 QString ChartPanel::withExtension(const QString &path, const QString &filter)

@@ -530,7 +530,9 @@ void MainWindow::exportReport(const QString &file)
     const SourceState *state = m_view->state();
     ReportOptions options;
     options.pageSize = ReportExporter::localPageSize();
-    m_reportExporter->exportReport(m_view->result(), options, file, state->keep(), state->path());
+    if (!state->path().isEmpty())
+        options.layout = state->splitConfig(); // the keep chosen on Arrays
+    m_reportExporter->exportReport(m_view->result(), options, file);
 }
 
 void MainWindow::exportReports(const QString &chosen)

@@ -1,5 +1,7 @@
 #include "explorer/ReportExporter.h"
 
+#include "charts/Format.h"
+
 #include "export/ReportCharts.h"
 #include "export/ReportDocument.h"
 #include "jobs/LatestJob.h"
@@ -25,19 +27,22 @@ ReportOptions::PageSize ReportExporter::localPageSize()
                                                               : ReportOptions::PageSize::A4;
 }
 
+QString ReportExporter::suggestedName(const AnalysisResult &result)
+{
+    const QString base = Format::fileNamePart(result.request.source.collectionName());
+    return QStringLiteral("%1-outlier-report.html")
+        .arg(base.isEmpty() ? QStringLiteral("collection") : base);
+}
+
 void ReportExporter::exportReport(const AnalysisResult &result, ReportOptions options,
-                                  const QString &chosen, std::optional<std::uint64_t> chosenKeep,
-                                  const QString &chosenPath)
+                                  const QString &chosen)
 {
     QString file = chosen;
     if (file.isEmpty()) {
-        const QString base = QFileInfo(result.profile.source).completeBaseName();
         QString filter = tr("HTML report (*.html)");
-        file = QFileDialog::getSaveFileName(
-            m_parent, tr("Export report"),
-            QStringLiteral("%1-outlier-report.html")
-                .arg(base.isEmpty() ? QStringLiteral("collection") : base),
-            tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
+        file =
+            QFileDialog::getSaveFileName(m_parent, tr("Export report"), suggestedName(result),
+                                         tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
         if (file.isEmpty())
             return;
         if (QFileInfo(file).suffix().isEmpty()) // no extension: the chosen filter's
@@ -50,7 +55,9 @@ void ReportExporter::exportReport(const AnalysisResult &result, ReportOptions op
             tr("unsupported report format '.%1': use .html or .pdf").arg(QFileInfo(file).suffix()));
         return;
     }
-    std::vector<ReportChart> charts = ReportCharts::render(result, chosenKeep, chosenPath);
+    std::vector<ReportChart> charts = ReportCharts::render(
+        result, options.layout ? std::optional<std::uint64_t>(options.layout->keep) : std::nullopt,
+        options.layout ? options.layout->field : QString());
     m_job->start(
         [result, charts = std::move(charts), options, file] {
             QString error;

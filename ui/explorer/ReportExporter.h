@@ -22,9 +22,13 @@ public:
     explicit ReportExporter(QWidget *parent);
     // Paper for the user's locale: Letter in the US and Canada, else A4.
     static ReportOptions::PageSize localPageSize();
-    // `file` empty: a save dialog asks (the default name says what the report is of).
-    void exportReport(const AnalysisResult &result, ReportOptions options, const QString &file = {},
-                      std::optional<std::uint64_t> chosenKeep = {}, const QString &chosenPath = {});
+    // `file` empty: a save dialog asks, offering suggestedName(). The charts show the keep of
+    // options.layout where it has one.
+    void exportReport(const AnalysisResult &result, ReportOptions options,
+                      const QString &file = {});
+    // "<collection>-outlier-report.html": the collection's (or dump's) name, made safe for a file
+    // name (a name from a server may hold '/', '..' or control characters).
+    static QString suggestedName(const AnalysisResult &result);
 
     // The CSV reports into `directory`, on a worker.
     void exportCsv(const AnalysisResult &result, const QString &directory);

@@ -1,15 +1,20 @@
 #include "export/ReportDocument.h"
 
+#include "analysis/ThresholdImpact.h"
 #include "bson/DocumentId.h"
 #include "charts/Format.h"
 #include "export/ReportPdfPainter.h"
 #include "output/StagedOutput.h"
+#include "report/OutlierDocument.h"
 #include "report/ReportWriter.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+
+#include <algorithm>
+#include <iterator>
 
 namespace oe {
 
@@ -47,16 +52,34 @@ QString inlineSvg(const QByteArray &svg)
     return QString::fromUtf8(at >= 0 ? svg.mid(at) : svg);
 }
 
-QString row(const QStringList &cells, bool header = false)
+// A cell's text for a PDF: a break allowed after each '.', '_' or '/' of a long name, so a
+// narrow column breaks "customers_purchases" at "customers_", never as "customers_purchase d".
+QString breakable(const QString &escaped)
 {
-    QString out = QStringLiteral("<tr>");
-    for (const QString &c : cells) // long values (a megabyte _id) shortened: see Format
-        out += header ? QStringLiteral("<th>%1</th>").arg(esc(Format::shortened(c)))
-                      : QStringLiteral("<td>%1</td>").arg(esc(Format::shortened(c)));
-    return out + QStringLiteral("</tr>");
+    QString out;
+    out.reserve(escaped.size() + escaped.size() / 8);
+    for (const QChar c : escaped) {
+        out += c;
+        if (c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('/'))
+            out += QChar(0x200B); // ZERO WIDTH SPACE: a break opportunity, nothing drawn
+    }
+    return out;
 }
 
 } // namespace
+
+QString ReportDocument::row(const QStringList &cells, bool header) const
+{
+    QString out = QStringLiteral("<tr>");
+    for (const QString &c : cells) { // long values (a megabyte _id) shortened: see Format
+        QString text = esc(Format::shortened(c, 1000));
+        if (m_medium == Medium::Pdf)
+            text = breakable(text);
+        out += header ? QStringLiteral("<th>%1</th>").arg(text)
+                      : QStringLiteral("<td>%1</td>").arg(text);
+    }
+    return out + QStringLiteral("</tr>");
+}
 
 ReportDocument::ReportDocument(const AnalysisResult &result, std::vector<ReportChart> charts,
                                ReportOptions options)
@@ -89,45 +112,104 @@ QString ReportDocument::summaryTable() const
     return out + QStringLiteral("</table>");
 }
 
+// The outliers a document at a time (a document over the size threshold with an outlier
+// array is one row with both): the largest documents, then the longest arrays, so neither
+// kind hides the other.
 QString ReportDocument::outlierTable() const
 {
-    const auto &rows = m_result.outliers.rows;
+    std::vector<OutlierDocument> documents = OutlierDocument::group(m_result.outliers.rows);
+    const auto table = [&](const QString &title,
+                           const std::vector<OutlierDocument> &rows) -> QString {
+        QString out = QStringLiteral("<h3>%1</h3><table class=\"outliers\" border=\"1\" "
+                                     "cellspacing=\"0\" cellpadding=\"3\">")
+                          .arg(esc(title)) +
+                      row({tr("_id"), tr("BSON size"), tr("longest outlier array"), tr("length"),
+                           tr("reasons")},
+                          true);
+        for (qsizetype i = 0; i < qsizetype(rows.size()) && i < m_options.topK; ++i) {
+            const OutlierDocument &d = rows[std::size_t(i)];
+            out += row({d.id, Format::bytes(d.bsonSize), d.path,
+                        d.path.isEmpty() ? QString() : Format::count(d.arrayLength),
+                        d.reasons.join(QStringLiteral("; "))});
+        }
+        return out + QStringLiteral("</table>");
+    };
     QString out = QStringLiteral("<h2>%1</h2>")
-                      .arg(esc(tr("Outliers (%1 of %2 reasons, %3 documents)")
-                                   .arg(std::min<qsizetype>(m_options.topK, qsizetype(rows.size())))
-                                   .arg(rows.size())
-                                   .arg(m_result.outliers.outlierDocuments)));
-    out += QStringLiteral(
-               "<table class=\"outliers\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">") +
-           row({tr("_id"), tr("BSON size"), tr("array"), tr("length"), tr("reason")}, true);
-    for (qsizetype i = 0; i < qsizetype(rows.size()) && i < m_options.topK; ++i) {
-        const OutlierRow &o = rows[std::size_t(i)];
-        out += row({o.id, Format::bytes(o.bsonSize), o.path,
-                    o.path.isEmpty() ? QString() : Format::count(o.arrayLength), o.detail});
-    }
-    return out + QStringLiteral("</table>");
+                      .arg(esc(tr("Outliers (%1 documents, %2 reasons)")
+                                   .arg(m_result.outliers.outlierDocuments)
+                                   .arg(m_result.outliers.rows.size())));
+    const qsizetype shown = std::min<qsizetype>(m_options.topK, qsizetype(documents.size()));
+    std::stable_sort(
+        documents.begin(), documents.end(),
+        [](const OutlierDocument &a, const OutlierDocument &b) { return a.bsonSize > b.bsonSize; });
+    out += table(tr("The %1 largest").arg(shown), documents);
+    std::vector<OutlierDocument> arrays;
+    std::copy_if(documents.begin(), documents.end(), std::back_inserter(arrays),
+                 [](const OutlierDocument &d) { return !d.path.isEmpty(); });
+    std::stable_sort(arrays.begin(), arrays.end(),
+                     [](const OutlierDocument &a, const OutlierDocument &b) {
+                         return a.arrayLength > b.arrayLength;
+                     });
+    if (!arrays.empty())
+        out += table(tr("The %1 longest arrays")
+                         .arg(std::min<qsizetype>(m_options.topK, qsizetype(arrays.size()))),
+                     arrays);
+    return out;
 }
 
+// Two different numbers, each named for what it does: the outlier thresholds (what counts as
+// an outlier) and, per array, the keep (how many elements stay in the document after a
+// split): recommended, and the one chosen for the layout where one was.
 QString ReportDocument::thresholdSection() const
 {
     const OutlierReport &o = m_result.outliers;
-    QString out = QStringLiteral("<h2>%1</h2><p>%2</p>")
-                      .arg(esc(tr("Thresholds and split")),
-                           esc(tr("Size threshold %1 (%2); array threshold %3.")
-                                   .arg(Format::bytes(o.size.value), o.size.rule,
-                                        o.arrayThresholdIsGlobal
-                                            ? tr("%1 elements (%2)")
-                                                  .arg(Format::count(o.array.value), o.array.rule)
-                                            : tr("per path"))));
+    const std::optional<SplitConfig> &chosen = m_options.layout;
+    QString out =
+        QStringLiteral("<h2>%1</h2><p>%2</p><p>%3</p>")
+            .arg(esc(tr("Thresholds and split")),
+                 esc(tr("Outliers: documents over %1 (%2); arrays longer than %3.")
+                         .arg(Format::bytes(o.size.value), o.size.rule,
+                              o.arrayThresholdIsGlobal
+                                  ? tr("%1 elements (%2)")
+                                        .arg(Format::count(o.array.value), o.array.rule)
+                                  : tr("a threshold per path"))),
+                 esc(chosen ? tr("Split: keep %1 elements of %2 in each document (chosen); the "
+                                 "rest move to %3. The keep is not the outlier threshold.")
+                                  .arg(Format::count(chosen->keep), chosen->field,
+                                       chosen->overflowCollection)
+                            : tr("Split: the keep recommended per array below is how many "
+                                 "elements stay in each document; it is not the outlier "
+                                 "threshold.")));
     out +=
         QStringLiteral(
             "<table class=\"recommendations\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">") +
-        row({tr("array"), tr("keep"), tr("documents over"), tr("elements that move"), tr("why")},
+        row(chosen ? QStringList{tr("array"), tr("recommended keep"), tr("chosen keep"),
+                                 tr("documents over"), tr("elements that move"), tr("why")}
+                   : QStringList{tr("array"), tr("recommended keep"), tr("documents over"),
+                                 tr("elements that move"), tr("why")},
             true);
-    for (const SplitRecommendation &r : m_result.recommendations)
-        out += row({QString::fromStdString(r.path),
-                    r.splittable ? Format::count(r.keep) : tr("cannot split"),
-                    Format::count(r.documentsOver), Format::count(r.elementsMoved), r.explanation});
+    for (const SplitRecommendation &r : m_result.recommendations) {
+        const QString path = QString::fromStdString(r.path);
+        const QString recommended = r.splittable ? Format::count(r.keep) : tr("cannot split");
+        const FieldProfile *field = m_result.profile.field(r.path);
+        if (!chosen) {
+            out += row({path, recommended, Format::count(r.documentsOver),
+                        Format::count(r.elementsMoved), r.explanation});
+            continue;
+        }
+        // At the chosen keep, for the chosen array: what that keep moves.
+        const bool isChosen = chosen->field == path && field;
+        const ThresholdImpact impact =
+            isChosen ? ThresholdImpact::forArray(m_result.profile, *field, chosen->keep)
+                     : ThresholdImpact{};
+        const QString about = impact.exact ? QString() : tr("about ");
+        out += row({path, recommended, isChosen ? Format::count(chosen->keep) : QString(),
+                    isChosen ? about + Format::count(impact.documentsOver)
+                             : Format::count(r.documentsOver),
+                    isChosen ? about + Format::count(impact.elementsMoved)
+                             : Format::count(r.elementsMoved),
+                    r.explanation});
+    }
     out += QStringLiteral("</table>");
     if (const auto &c = m_options.layout) {
         out += QStringLiteral("<p>%1</p><table class=\"layout\" border=\"1\" cellspacing=\"0\" "
@@ -201,17 +283,22 @@ bool ReportDocument::writeHtml(const QString &path, QString *error) const
 
 bool ReportDocument::writePdf(const QString &path, QString *error) const
 {
-    std::vector<ReportPdfPainter::Block> blocks{
-        {header() + summaryTable(), nullptr},
-        {QStringLiteral("<h2>%1</h2>").arg(esc(tr("Distributions"))), nullptr}};
+    ReportDocument pdf(*this);
+    pdf.m_medium = Medium::Pdf;
+    // A chart's heading, drawing and caption are one block: a page never ends on a heading.
+    using Block = ReportPdfPainter::Block;
+    std::vector<Block> blocks{Block::text(pdf.header() + pdf.summaryTable())};
+    QString heading = QStringLiteral("<h2>%1</h2>").arg(esc(tr("Distributions")));
     for (const ReportChart &c : m_charts) {
-        blocks.push_back({QStringLiteral("<p><b>%1</b></p>").arg(esc(c.title)), nullptr});
-        blocks.push_back({{}, &c});
-        blocks.push_back({QStringLiteral("<p>%1</p>").arg(esc(c.caption)), nullptr});
+        const QString title = heading + QStringLiteral("<p><b>%1</b></p>").arg(esc(c.title));
+        blocks.push_back({title, &c, QStringLiteral("<p>%1</p>").arg(esc(c.caption))});
+        heading.clear();
     }
-    blocks.push_back({outlierTable(), nullptr});
-    blocks.push_back({thresholdSection(), nullptr});
-    blocks.push_back({migrationSection(), nullptr});
+    if (!heading.isEmpty())
+        blocks.push_back(Block::text(heading));
+    blocks.push_back(Block::text(pdf.outlierTable()));
+    blocks.push_back(Block::text(pdf.thresholdSection()));
+    blocks.push_back(Block::text(pdf.migrationSection()));
     StagedOutput output;
     SourceError failure;
     QIODevice *out = output.add(path, &failure);

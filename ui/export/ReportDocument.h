@@ -27,6 +27,12 @@ public:
     bool write(const QString &path, QString *error) const;
 
 private:
+    enum class Medium
+    {
+        Html,
+        Pdf
+    };
+    QString row(const QStringList &cells, bool header = false) const;
     QString header() const;
     QString summaryTable() const;
     QString outlierTable() const;
@@ -38,6 +44,7 @@ private:
     const AnalysisResult &m_result;
     std::vector<ReportChart> m_charts;
     ReportOptions m_options;
+    Medium m_medium = Medium::Html;
 };
 
 } // namespace oe

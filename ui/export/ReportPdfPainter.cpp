@@ -5,7 +5,11 @@
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QTextBlock>
 #include <QTextDocument>
+
+#include <algorithm>
+#include <memory>
 
 namespace oe {
 
@@ -27,42 +31,48 @@ public:
 
     void text(const QString &html)
     {
-        QTextDocument doc;
-        doc.documentLayout()->setPaintDevice(&m_writer);
-        doc.setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
-        doc.setDefaultStyleSheet(QStringLiteral(
-            "th{background:#eee} td,th{padding:2px} h1{font-size:16pt} h2{font-size:12pt}"));
-        doc.setHtml(html);
-        doc.setTextWidth(m_width);
-        const int height = int(doc.size().height());
+        const auto doc = layout(html);
+        const int height = heightOf(*doc);
         if (height > m_height - m_y && m_y > 0)
             newPage();
-        // Taller than a page: drawn in page-high slices.
-        for (int offset = 0; offset < height;) {
-            const int slice = std::min(height - offset, m_height - m_y);
-            m_painter.save();
-            m_painter.translate(0, m_y - offset);
-            doc.drawContents(&m_painter, QRectF(0, offset, m_width, slice));
-            m_painter.restore();
-            offset += slice;
-            m_y += slice;
-            if (offset < height)
-                newPage();
+        if (height <= m_height - m_y) {
+            draw(*doc);
+            return;
         }
+        // Taller than a page: Qt's own pagination, which moves a line or table row that would
+        // straddle a page's foot onto the next page instead of cutting through it.
+        doc->setPageSize(QSizeF(m_width, m_height));
+        const int pages = doc->pageCount();
+        for (int page = 0; page < pages; ++page) {
+            if (page > 0)
+                newPage();
+            m_painter.save();
+            m_painter.translate(0, -page * m_height);
+            doc->drawContents(&m_painter, QRectF(0, page * m_height, m_width, m_height));
+            m_painter.restore();
+        }
+        const qreal bottom = doc->documentLayout()->blockBoundingRect(doc->lastBlock()).bottom();
+        m_y = std::clamp(int(bottom) - (pages - 1) * m_height, 0, m_height);
     }
 
-    void chart(const ReportChart &c)
+    // A chart with its heading and caption, together on one page.
+    void chart(const QString &before, const ReportChart &c, const QString &after)
     {
+        const auto head = layout(before);
+        const auto foot = layout(after);
         const double scale = double(m_width) / c.size.width();
         const int height = int(c.size.height() * scale);
-        if (height > m_height - m_y && m_y > 0)
+        const int whole = heightOf(*head) + height + 8 + heightOf(*foot);
+        if (whole > m_height - m_y && m_y > 0)
             newPage();
+        draw(*head);
         m_painter.save();
         m_painter.translate(0, m_y);
         m_painter.scale(scale, scale);
         m_painter.drawPicture(0, 0, c.picture);
         m_painter.restore();
         m_y += height + 8;
+        draw(*foot);
     }
 
     void finish() { footer(); }
@@ -76,6 +86,36 @@ private:
         m_painter.drawText(QRect(0, m_height, m_width, kFooter), Qt::AlignRight | Qt::AlignBottom,
                            QCoreApplication::translate("ReportPdfPainter", "page %1").arg(m_page));
         m_painter.restore();
+    }
+
+    std::unique_ptr<QTextDocument> layout(const QString &html) const
+    {
+        auto doc = std::make_unique<QTextDocument>();
+        doc->documentLayout()->setPaintDevice(&m_writer);
+        doc->setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+        doc->setDefaultStyleSheet(QStringLiteral(
+            "th{background:#eee} td,th{padding:2px} h1{font-size:16pt} h2{font-size:12pt}"));
+        doc->setHtml(html);
+        doc->setTextWidth(m_width);
+        return doc;
+    }
+
+    static int heightOf(const QTextDocument &doc)
+    {
+        return doc.isEmpty() ? 0 : int(doc.size().height());
+    }
+
+    // A short block where the page has room for it.
+    void draw(QTextDocument &doc)
+    {
+        const int height = heightOf(doc);
+        if (height == 0)
+            return;
+        m_painter.save();
+        m_painter.translate(0, m_y);
+        doc.drawContents(&m_painter, QRectF(0, 0, m_width, height));
+        m_painter.restore();
+        m_y += height;
     }
 
     void newPage()
@@ -113,7 +153,7 @@ bool ReportPdfPainter::paint(QIODevice *device, ReportOptions::PageSize pageSize
     Pages pages(writer, painter);
     for (const Block &b : blocks) {
         if (b.chart)
-            pages.chart(*b.chart);
+            pages.chart(b.html, *b.chart, b.after);
         else if (!b.html.isEmpty())
             pages.text(b.html);
     }

@@ -135,8 +135,7 @@ void WizardFinishPage::exportReport(const QString &file)
                                    .arg(verified.verify.checked)
                                    .arg(verified.verify.matching)
                                    .arg(verified.verify.mismatches);
-    m_reporter->exportReport(m_wizard->state()->result(), options, file,
-                             std::uint64_t(options.layout->keep), options.layout->field);
+    m_reporter->exportReport(m_wizard->state()->result(), options, file);
 }
 
 void WizardFinishPage::saveCode(const QString &chosen)

@@ -5,6 +5,7 @@
 #include "GuiFixtures.h"
 #include "LiveServer.h"
 #include "SummaryCsv.h"
+#include "charts/Format.h"
 #include "dialogs/ConnectionDialog.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
@@ -120,6 +121,31 @@ class TestGuiLive : public QObject
             QVERIFY2(row.value(max).toULongLong() <= shortestShown, qPrintable(unshown));
     }
 
+    // No system.* collection is offered (admin.system.version, system.users: no application
+    // data); a database's Size is its documents' (on mongod, oe_gui holds only the imported
+    // feeds: the dump's bytes), not its storage size on disk.
+    void checkCatalogRows(SourceTreeModel *model, const QModelIndex &conn) const
+    {
+        QModelIndex gui;
+        for (int d = 0; d < model->rowCount(conn); ++d) {
+            const QModelIndex db = model->index(d, 0, conn);
+            if (db.data().toString() == QLatin1String("oe_gui"))
+                gui = db;
+            for (int c = 0; c < model->rowCount(db); ++c) {
+                const QString name = model->index(c, 0, db).data().toString();
+                QVERIFY2(!name.startsWith(QStringLiteral("system.")),
+                         qPrintable(db.data().toString() + QLatin1Char('.') + name));
+            }
+        }
+        QVERIFY(gui.isValid());
+        if (!m_server.isMongod())
+            return; // FerretDB's statistics are its SQLite storage's
+        const QString bytes = Format::bytes(std::uint64_t(QFileInfo(m_dump).size()));
+        QCOMPARE(model->index(0, SourceTreeModel::Size, gui).data().toString(), bytes);
+        QCOMPARE(model->index(gui.row(), SourceTreeModel::Size, gui.parent()).data().toString(),
+                 bytes);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -206,6 +232,12 @@ private slots:
                         .isValid());
         }
         QVERIFY(!loaded.wait(500)); // and nothing else is still connecting
+        SourceTreeModel *model = window.sourceModel();
+        QModelIndex conn;
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->index(row, 0).data().toString() == name)
+                conn = model->index(row, 0);
+        checkCatalogRows(model, conn);
     }
 
     void browseAnalyseAndOpen()

@@ -130,9 +130,16 @@ void SourceTreeModel::setCatalog(const QModelIndex &connection, const Catalog &c
         auto dbNode = std::make_unique<Node>();
         dbNode->kind = Kind::Database;
         dbNode->name = db.info.name;
-        dbNode->bytes = db.info.sizeOnDisk;
         dbNode->tip = tr("Database %1").arg(db.info.name);
         for (const auto &c : db.collections) {
+            // system.* (users, roles, views, profile) hold no application data: not offered,
+            // as `outlier-explorer-cli list` leaves them out without --system.
+            if (c.isSystem)
+                continue;
+            // The database's size is its documents' too, like its collections' (not the
+            // storage size on disk, compressed and with indexes: that is in the tooltip).
+            if (c.dataSize)
+                dbNode->bytes = dbNode->bytes.value_or(0) + *c.dataSize;
             auto node = std::make_unique<Node>();
             node->kind = Kind::Collection;
             node->name = c.name;
@@ -151,6 +158,9 @@ void SourceTreeModel::setCatalog(const QModelIndex &connection, const Catalog &c
             node->parent = dbNode.get();
             dbNode->children.push_back(std::move(node));
         }
+        if (db.info.sizeOnDisk)
+            dbNode->tip = tr("Database %1 — %2 on disk (compressed, with indexes)")
+                              .arg(db.info.name, Format::bytes(std::uint64_t(*db.info.sizeOnDisk)));
         databases.push_back(std::move(dbNode));
     }
     if (databases.empty()) {
@@ -324,7 +334,12 @@ QVariant SourceTreeModel::data(const QModelIndex &index, int role) const
 
 QVariant SourceTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == Size)
+        return tr("The documents' BSON size, from the server's statistics (a dump: the file's "
+                  "size). Storage on disk is in a database's tooltip.");
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case Name:

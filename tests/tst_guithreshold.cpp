@@ -2,6 +2,7 @@
 // counters checked against an independent read of the dump; chart tooltips and export; the
 // split preview following the keep chosen in Arrays.
 #include "GuiFixtures.h"
+#include "charts/HistogramChart.h"
 #include "explorer/ArraysPage.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/CollectionView.h"
@@ -159,6 +160,40 @@ private slots:
         // The plot's background is the palette's base, the axis labels its text colour.
         QCOMPARE(QColor(image.pixel(2, 2)), QColor(0x20, 0x20, 0x24));
         QCOMPARE(chart.xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+    }
+
+    // In dark mode the threshold's label stays readable over the bars: it has its own
+    // background (the palette's base), so no bar colour shows through behind its text.
+    void thresholdLabelReadableInDarkMode()
+    {
+        HistogramChart chart(HistogramChart::Unit::Elements);
+        std::vector<LogHistogram::Bin> bins;
+        for (std::uint64_t lower = 1; lower < 4096; lower *= 2)
+            bins.push_back({lower, lower * 2, 1000}); // bars as tall as the plot
+        chart.setBins(bins);
+        chart.setThreshold(64.0);
+        QPalette dark = chart.palette();
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x30));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+        chart.setPalette(dark);
+        chart.resize(600, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.replot();
+        const QImage image = chart.toPixmap(600, 300).toImage();
+        const QRect label = chart.thresholdLabelRect().toAlignedRect().adjusted(1, 1, -1, -1);
+        QVERIFY(label.isValid() && label.width() > 20);
+        int coloured = 0;
+        for (int y = label.top(); y <= label.bottom(); ++y)
+            for (int x = label.left(); x <= label.right(); ++x) {
+                const QColor c(image.pixel(x, y));
+                coloured += c.hsvSaturation() > 90 ? 1 : 0; // a bar, not grey text or base
+            }
+        QVERIFY2(
+            coloured < label.width() * label.height() / 50,
+            qPrintable(QStringLiteral("%1 bar-coloured pixels behind the label").arg(coloured)));
     }
 
     void exportFormats()

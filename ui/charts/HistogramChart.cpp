@@ -144,6 +144,12 @@ void HistogramChart::applyPalette()
     m_cdf->setPen(QPen(text, 1.5, Qt::SolidLine));
     m_line->setPen(QPen(text, 1.5, Qt::DashLine));
     m_lineLabel->setColor(text);
+    // Its own background: readable over the bars in any palette (light text on light bars in
+    // dark mode otherwise).
+    QColor behind = base;
+    behind.setAlpha(230);
+    m_lineLabel->setBrush(QBrush(behind));
+    m_lineLabel->setPadding(QMargins(3, 1, 3, 1));
     m_empty->setColor(text);
 }
 

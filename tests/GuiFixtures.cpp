@@ -6,11 +6,20 @@
 #include "workspace/Workspace.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMap>
+#include <QMenuBar>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QToolBar>
 
 namespace guifixtures {
 
@@ -110,6 +119,70 @@ QStringList mnemonicClashes(QWidget *window, const QStringList &more)
             clashes << QStringLiteral("Alt+%1: %2")
                            .arg(it.key(), it.value().join(QStringLiteral(", ")));
     return clashes;
+}
+
+namespace {
+
+bool isControl(const QWidget *w)
+{
+    if (const auto *label = qobject_cast<const QLabel *>(w))
+        return !label->text().isEmpty() || !label->pixmap().isNull();
+    return qobject_cast<const QAbstractButton *>(w) || qobject_cast<const QAbstractSpinBox *>(w) ||
+           qobject_cast<const QComboBox *>(w) || qobject_cast<const QLineEdit *>(w);
+}
+
+// Laid out by something else than a layout (tab bars, tool bars, scroll areas' contents,
+// item views, the charts' own painting, a spin box's or combo's own line edit).
+bool isManagedElsewhere(const QWidget *w)
+{
+    for (const QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+        if (qobject_cast<const QTabBar *>(p) || qobject_cast<const QToolBar *>(p) ||
+            qobject_cast<const QAbstractItemView *>(p) ||
+            qobject_cast<const QAbstractSpinBox *>(p) || qobject_cast<const QComboBox *>(p) ||
+            qobject_cast<const QScrollArea *>(p) || qobject_cast<const QMenuBar *>(p) ||
+            qobject_cast<const QStatusBar *>(p))
+            return true;
+    return qobject_cast<const QTabBar *>(w) != nullptr;
+}
+
+QString nameOf(const QWidget *w)
+{
+    QString text;
+    if (const auto *b = qobject_cast<const QAbstractButton *>(w))
+        text = b->text();
+    else if (const auto *l = qobject_cast<const QLabel *>(w))
+        text = l->text().left(40);
+    return QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()),
+                                         text.remove(QLatin1Char('&')));
+}
+
+} // namespace
+
+QStringList overlappingControls(QWidget *window)
+{
+    QStringList problems;
+    QList<QWidget *> controls;
+    for (QWidget *w : window->findChildren<QWidget *>())
+        if (w->isVisible() && isControl(w) && !isManagedElsewhere(w))
+            controls << w;
+    for (QWidget *w : controls) {
+        const QRect inParent = w->geometry();
+        if (!w->parentWidget()->rect().adjusted(-1, -1, 1, 1).contains(inParent))
+            problems << QStringLiteral("%1 runs past its parent").arg(nameOf(w));
+        const auto *label = qobject_cast<const QLabel *>(w);
+        const bool wraps = label && label->wordWrap();
+        if (!wraps && w->width() + 1 < w->minimumSizeHint().width())
+            problems << QStringLiteral("%1 is %2 px wide, needs %3")
+                            .arg(nameOf(w))
+                            .arg(w->width())
+                            .arg(w->minimumSizeHint().width());
+        for (QWidget *other : controls)
+            if (other != w && other->parentWidget() == w->parentWidget() && w < other &&
+                inParent.adjusted(1, 1, -1, -1)
+                    .intersects(other->geometry().adjusted(1, 1, -1, -1)))
+                problems << QStringLiteral("%1 overlaps %2").arg(nameOf(w), nameOf(other));
+    }
+    return problems;
 }
 
 } // namespace guifixtures

@@ -44,4 +44,8 @@ void showConnecting(oe::MainWindow &window, const QString &uri);
 // Alt+letter clashes among what `window` shows now: its visible buttons, labels with a buddy,
 // and `more` (menu titles, tab texts); one line per clash ("Alt+a: &Analysis, &Arrays").
 QStringList mnemonicClashes(QWidget *window, const QStringList &more = {});
+// What a user would see squeezed in `window` as it is laid out now: a visible control (button,
+// check box, label with text, spin box, combo box, line edit) that overlaps a sibling control,
+// runs past its parent's edge, or is narrower than its own minimum; one line each.
+QStringList overlappingControls(QWidget *window);
 } // namespace guifixtures

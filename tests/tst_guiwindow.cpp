@@ -6,6 +6,7 @@
 #include "analysis/Analyzer.h"
 #include "analysis/SamplePrecision.h"
 #include "charts/Format.h"
+#include "charts/HistogramChart.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/AppIcon.h"
 #include "explorer/CollectionView.h"
@@ -21,6 +22,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDirIterator>
 #include <QImage>
@@ -536,6 +538,48 @@ private slots:
             QVERIFY2(clashes.isEmpty(), qPrintable(tabs->tabText(t) + QStringLiteral(": ") +
                                                    clashes.join(QStringLiteral("; "))));
         }
+    }
+
+    // The window fits a small screen: it goes down to 800x600, and there, on every tab, no
+    // control overlaps another or runs out of its parent, and each is shown (Show CDF too).
+    void smallWindowStaysUsable()
+    {
+        MainWindow window;
+        openForFullScan(window, m_feeds);
+        window.runAnalysis();
+        waitForResult(window);
+        const QSize small(800, 600);
+        QVERIFY2(window.minimumSizeHint().width() <= small.width() &&
+                     window.minimumSizeHint().height() <= small.height(),
+                 qPrintable(QStringLiteral("minimum %1x%2")
+                                .arg(window.minimumSizeHint().width())
+                                .arg(window.minimumSizeHint().height())));
+        window.resize(small);
+        QTRY_COMPARE(window.size(), small);
+        auto *tabs = window.collectionView()->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        for (int t = 0; t < tabs->count(); ++t) {
+            tabs->setCurrentIndex(t);
+            QCoreApplication::sendPostedEvents(); // the layouts settle
+            QTest::qWait(50);
+            const QString tab = tabs->tabText(t).remove(QLatin1Char('&'));
+            QStringList clashes = guifixtures::overlappingControls(&window);
+            // A chart's threshold label is clear of its legend at this size too.
+            for (const HistogramChart *chart : window.findChildren<HistogramChart *>())
+                if (chart->isVisible() && chart->legend->visible() &&
+                    chart->thresholdLabelRect().intersects(QRectF(chart->legend->outerRect())))
+                    clashes << QStringLiteral("the threshold label is under the legend");
+            QVERIFY2(clashes.isEmpty(),
+                     qPrintable(tab + QStringLiteral(": ") + clashes.join(QStringLiteral("; "))));
+        }
+        tabs->setCurrentIndex(tabs->indexOf(window.collectionView()->findChild<SizesPage *>()));
+        const auto boxes = window.findChildren<QCheckBox *>();
+        const auto cdf = std::find_if(boxes.begin(), boxes.end(), [](QCheckBox *box) {
+            return box->isVisible() &&
+                   box->text().remove(QLatin1Char('&')) == QLatin1String("Show CDF");
+        });
+        QVERIFY(cdf != boxes.end());
+        QVERIFY((*cdf)->visibleRegion().boundingRect().width() >= (*cdf)->sizeHint().width() - 2);
     }
 
     void windowIconIsTheAppIcon()

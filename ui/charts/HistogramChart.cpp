@@ -58,7 +58,7 @@ private:
 
 HistogramChart::HistogramChart(Unit unit, QWidget *parent) : QCustomPlot(parent), m_unit(unit)
 {
-    setMinimumSize(320, 220);
+    setMinimumSize(280, 130);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -101,7 +101,8 @@ HistogramChart::HistogramChart(Unit unit, QWidget *parent) : QCustomPlot(parent)
     m_lineLabel->setVisible(false);
     m_lineLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_lineLabel->position->setTypeY(QCPItemPosition::ptAbsolute);
-    connect(this, &QCustomPlot::beforeReplot, this, &HistogramChart::placeLineLabel);
+    // After the layout, before drawing: the legend's place is the one it is drawn at.
+    connect(this, &QCustomPlot::afterLayout, this, &HistogramChart::placeLineLabel);
     m_empty = new QCPItemText(this);
     m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_empty->position->setCoords(0.5, 0.5);

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
+#include <QVBoxLayout>
 
 namespace oe {
 
@@ -62,17 +63,24 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_cancel->setToolTip(tr("Stop the analysis and keep the partial result (Esc)."));
     m_problem->setStyleSheet(QStringLiteral("color: #d9480f"));
 
-    auto *layout = new QHBoxLayout(this);
+    // Two rows, so that the window fits a small screen: what is read and Run; then how.
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_mode);
-    layout->addWidget(m_count);
-    layout->addWidget(m_filter, 2);
-    layout->addWidget(m_timeLimit);
-    layout->addWidget(m_parallel);
-    layout->addWidget(m_rule);
-    layout->addWidget(m_run);
-    layout->addWidget(m_cancel);
-    layout->addWidget(m_problem, 1);
+    layout->setSpacing(4);
+    auto *what = new QHBoxLayout;
+    what->addWidget(m_mode);
+    what->addWidget(m_count);
+    what->addWidget(m_filter, 1);
+    what->addWidget(m_run);
+    what->addWidget(m_cancel);
+    auto *how = new QHBoxLayout;
+    how->addWidget(m_timeLimit);
+    how->addWidget(m_parallel);
+    how->addWidget(m_rule);
+    how->addWidget(m_problem, 1);
+    m_problem->setWordWrap(true);
+    layout->addLayout(what);
+    layout->addLayout(how);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &AnalysisOptionsBar::update);
     connect(m_filter, &QLineEdit::textChanged, this, &AnalysisOptionsBar::update);

@@ -12,6 +12,8 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace oe {
 
 ChartPanel::ChartPanel(HistogramChart::Unit unit, QWidget *parent)
@@ -22,12 +24,15 @@ ChartPanel::ChartPanel(HistogramChart::Unit unit, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_chart, 1);
     auto *tools = new QHBoxLayout;
+    m_tools = tools;
     m_cdf->setToolTip(tr("Overlay the cumulative share of documents on the right axis."));
     tools->addWidget(m_cdf);
     tools->addStretch(1);
     m_hint = new QLabel(tr("Wheel: zoom · drag: pan · drag the dashed line: threshold"), this);
     m_hint->setEnabled(false);
-    tools->addWidget(m_hint);
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // see resizeEvent
+    m_hint->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tools->addWidget(m_hint, 100); // the free space goes to it while it shows
     auto *reset = new QPushButton(tr("Reset &zoom"), this);
     reset->setToolTip(tr("Show the whole distribution again."));
     tools->addWidget(reset);
@@ -40,9 +45,27 @@ ChartPanel::ChartPanel(HistogramChart::Unit unit, QWidget *parent)
     connect(save, &QPushButton::clicked, this, &ChartPanel::exportChart);
 }
 
+// The hint shows where the row has room for it whole; on a narrow window it gives way, and
+// never pushes Show CDF or the buttons out.
+void ChartPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitHint();
+}
+
+void ChartPanel::fitHint()
+{
+    // The tool row's preferred width (where the hint, its size policy Ignored, counts 0), and
+    // the hint's.
+    const int needed =
+        m_tools->sizeHint().width() + m_hint->sizeHint().width() + std::max(0, m_tools->spacing());
+    m_hint->setVisible(needed <= width());
+}
+
 void ChartPanel::setHint(const QString &text)
 {
     m_hint->setText(text);
+    fitHint();
 }
 
 void ChartPanel::setExportName(const QString &baseName)

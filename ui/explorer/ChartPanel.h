@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 
 namespace oe {
@@ -26,7 +27,13 @@ public:
     // Asks for a file name and writes the chart there.
     void exportChart();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitHint();
+
+    QHBoxLayout *m_tools = nullptr;
     HistogramChart *m_chart;
     QCheckBox *m_cdf;
     QLabel *m_hint;

@@ -68,9 +68,11 @@ OverviewPage::OverviewPage(QWidget *parent)
         precision->setObjectName(QString::fromLatin1(key) + QStringLiteral(" precision"));
         precision->setTextInteractionFlags(Qt::TextSelectableByMouse);
         precision->setWordWrap(true); // never widens the cards past the window
-        grid->addWidget(caption, 0, column);
-        grid->addWidget(value, 1, column);
-        grid->addWidget(precision, 2, column);
+        // Three cards a row: the window fits a small screen with no figure cut.
+        const int row = (column / 3) * 3;
+        grid->addWidget(caption, row, column % 3);
+        grid->addWidget(value, row + 1, column % 3);
+        grid->addWidget(precision, row + 2, column % 3);
         ++column;
     }
     m_precisionTarget->setObjectName(QStringLiteral("precisionTarget"));
@@ -81,7 +83,7 @@ OverviewPage::OverviewPage(QWidget *parent)
         m_precisionTarget->addItem(tr("for p99 ±%1 pt").arg(points), points);
     m_precisionTarget->setCurrentIndex(2);
     m_precisionTarget->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    grid->addWidget(m_precisionTarget, 3, 0, Qt::AlignLeft);
+    grid->addWidget(m_precisionTarget, ((column + 2) / 3) * 3, 0, Qt::AlignLeft);
     connect(m_precisionTarget, &QComboBox::activated, this, [this] {
         const double points = m_precisionTarget->currentData().toDouble();
         if (state())

@@ -34,6 +34,8 @@ QGroupBox *box(const QString &title, QWidget *top, QWidget *view, QWidget *paren
     auto *layout = new QVBoxLayout(group);
     if (top)
         layout->addWidget(top);
+    layout->setContentsMargins(4, 4, 4, 4);
+    view->setMinimumHeight(48); // a few lines; the splitter gives it more where there is room
     layout->addWidget(view, 1);
     return group;
 }

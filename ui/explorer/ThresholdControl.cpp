@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QVBoxLayout>
 
 #include <limits>
 
@@ -18,8 +19,14 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
       m_button(new QPushButton(tr("Use reco&mmended"), this)), m_counters(new QLabel(this)),
       m_note(new QLabel(this))
 {
-    auto *layout = new QHBoxLayout(this);
+    // The box, its button and note on one line; the counters under them, the whole width
+    // (beside the box they wrapped into a narrow column on a small window).
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    auto *layout = new QHBoxLayout;
     layout->setContentsMargins(0, 0, 0, 0);
+    outer->addLayout(layout);
     auto *caption = new QLabel(label, this);
     caption->setBuddy(m_spin);
     layout->addWidget(caption);
@@ -43,7 +50,7 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     layout->addWidget(m_note, 1);
     m_counters->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_counters->setWordWrap(true);
-    layout->addWidget(m_counters, 2);
+    outer->addWidget(m_counters);
     // Any threshold may be typed (above the data's largest, nothing is over it); only what the
     // box cannot hold is changed, and the note says so.
     connect(m_spin, &QuantitySpinBox::noteChanged, this, [this](const QString &note) {

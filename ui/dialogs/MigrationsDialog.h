@@ -23,6 +23,7 @@ class MigrationsDialog : public QDialog
 {
     Q_OBJECT
 public:
+    MigrationRunner *runner() const { return m_runner; }
     MigrationsDialog(const QString &connectionName, const ConnectionSettings &settings,
                      QWidget *parent = nullptr);
     void refresh();

@@ -21,6 +21,7 @@
 #include "explorer/ShortcutPriority.h"
 #include "explorer/SourceTreeModel.h"
 #include "jobs/LatestJob.h"
+#include "jobs/MigrationRunner.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
@@ -276,7 +277,14 @@ void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
     const QModelIndex index = m_sources->findConnection(name);
     if (!index.isValid())
         return;
+    // A reload keeps the collection selected (its rows are made anew).
+    const SourceRef current = m_sources->sourceAt(m_tree->currentIndex());
     m_sources->setCatalog(index, catalog);
+    if (current.kind == SourceRef::Kind::Collection && current.connectionName == name)
+        if (const QModelIndex again =
+                m_sources->findCollection(index, current.database, current.collection);
+            again.isValid())
+            m_tree->setCurrentIndex(again);
     m_tree->expand(index);
     const bool ok = !catalog.error.isError();
     m_status->setText(ok ? tr("Connected to %1.").arg(name)
@@ -397,7 +405,42 @@ template <typename Dialog> Dialog *MainWindow::openOnConnection()
 
 MigrationsDialog *MainWindow::openMigrations()
 {
-    return openOnConnection<MigrationsDialog>();
+    auto *dialog = openOnConnection<MigrationsDialog>();
+    if (dialog)
+        follow(dialog->runner());
+    return dialog;
+}
+
+void MainWindow::follow(MigrationRunner *runner)
+{
+    connect(runner, &MigrationRunner::targetChanged, this, &MainWindow::collectionChanged);
+}
+
+// A migration wrote to a collection: the tree lists what it made (the overflow, the journal)
+// and the collection is analysed again, with the names it used, so that no view shows the
+// collection as it was. The wizard works from the analysis it started with: while it is open
+// on that collection, the new analysis waits for it to close.
+void MainWindow::collectionChanged(const SourceRef &target, const SplitConfig &config)
+{
+    if (m_sources->findConnection(target.connectionName).isValid())
+        loadCatalog(target.connectionName);
+    SourceState *state = m_workspace->stateOf(target);
+    if (!state->hasResult())
+        return;
+    state->setLayoutNames(config);
+    const AnalysisRequest request = state->analysis().request;
+    const auto reanalyse = [this, request] {
+        m_status->setText(tr("%1 changed: analysing it again…").arg(request.source.displayName()));
+        m_workspace->enqueue(request, Workspace::Previous::KeptUntilComplete);
+    };
+    if (m_wizard && m_wizard->runner()->target().key() == target.key()) {
+        if (!m_wizard->property("reanalyseOnClose").toBool()) {
+            m_wizard->setProperty("reanalyseOnClose", true);
+            connect(m_wizard, &QDialog::finished, this, reanalyse, Qt::SingleShotConnection);
+        }
+        return;
+    }
+    reanalyse();
 }
 
 WhatIfDialog *MainWindow::openWhatIf()
@@ -409,10 +452,14 @@ WhatIfDialog *MainWindow::openWhatIf()
 void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
 {
     emit interruptedMigrationsFound(name, runs);
-    if (runs.isEmpty())
+    const QString offer =
+        tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name);
+    if (runs.isEmpty()) { // resumed, or rolled back, since the offer: it goes
+        if (m_status->text() == offer)
+            m_status->setText(tr("%1: no interrupted migration left.").arg(name));
         return;
-    m_status->setText(
-        tr("%1: an interrupted migration can be resumed (Analysis → Migrations).").arg(name));
+    }
+    m_status->setText(offer);
     if (m_interactive)
         m_interrupted->offer(this, name, runs);
 }
@@ -435,6 +482,8 @@ MigrationWizard *MainWindow::openMigrationWizard()
     }
     auto *wizard = new MigrationWizard(m_workspace, m_workspace->shown(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
+    m_wizard = wizard;
+    follow(wizard->runner());
     wizard->open();
     return wizard;
 }

@@ -5,6 +5,7 @@
 #include "mongo/ConnectionSettings.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 class QProgressBar;
@@ -20,6 +21,8 @@ class DocumentLoader;
 class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
+class MigrationRunner;
+struct SplitConfig;
 class CatalogLoader;
 class DemoPreparer;
 struct Catalog;
@@ -109,9 +112,12 @@ private:
     QModelIndex currentConnection() const;
     template <typename Dialog> Dialog *openOnConnection();
     void offerInterrupted(const QString &name, const QStringList &runs);
+    void follow(MigrationRunner *runner);
+    void collectionChanged(const SourceRef &target, const SplitConfig &config);
     void restoreLayout();
 
     SourceTreeModel *m_sources;
+    QPointer<MigrationWizard> m_wizard; // the one open, if any
     QTreeView *m_tree;
     AnalysisOptionsBar *m_options;
     QStackedWidget *m_stack;

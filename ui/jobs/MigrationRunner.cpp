@@ -91,7 +91,16 @@ bool MigrationRunner::start(MigrationOutcome::Step step, const MigrationOptions 
          cancel = m_cancel](const std::atomic<bool> &, const MigrationProgressCallback &report) {
             return runStep(*session, step, options, *cancel, report);
         },
-        [this](const MigrationOutcome &outcome) { emit finished(outcome); },
+        [this](const MigrationOutcome &outcome) {
+            emit finished(outcome);
+            // A split, a rollback or a clean-up changed the collection (even one that stopped
+            // part way): whoever shows it reads it again.
+            using Step = MigrationOutcome::Step;
+            if (m_target.kind == SourceRef::Kind::Collection &&
+                (outcome.step == Step::Apply || outcome.step == Step::Rollback ||
+                 outcome.step == Step::RemoveLeftovers))
+                emit targetChanged(m_target, m_config);
+        },
         [this](const MigrationProgress &p) { emit progressed(p); });
     return true;
 }

@@ -36,6 +36,8 @@ public:
 signals:
     void progressed(const oe::MigrationProgress &progress);
     void finished(const oe::MigrationOutcome &outcome);
+    // After a step that wrote to the target collection (apply, rollback, clean-up).
+    void targetChanged(const oe::SourceRef &target, const oe::SplitConfig &config);
 
 private:
     SourceRef m_target;

@@ -138,7 +138,21 @@ SplitConfig SourceState::splitConfig() const
     config.field = m_path;
     config.keep = std::int64_t(m_keep);
     config.pageSize = std::int64_t(m_pageSize);
+    if (m_names.collection == config.collection && m_names.field == config.field) {
+        for (auto field :
+             {&SplitConfig::overflowCollection, &SplitConfig::linkField, &SplitConfig::pageField,
+              &SplitConfig::itemsField, &SplitConfig::flagField, &SplitConfig::countField,
+              &SplitConfig::pagesField})
+            if (!(m_names.*field).isEmpty())
+                config.*field = m_names.*field;
+    }
     return config.withDefaults();
+}
+
+void SourceState::setLayoutNames(const SplitConfig &names)
+{
+    m_names = names;
+    emit planChanged(); // the preview shows the names
 }
 
 bool SourceState::planIsCurrent() const

@@ -68,6 +68,9 @@ public:
     // The split the choices describe (defaults for the names), and its prediction over the
     // analysed documents (SplitPlanner, off the UI thread, a moment after the last change).
     SplitConfig splitConfig() const;
+    // The names a migration used (overflow collection, link, page, flag… fields): the split
+    // preview and the next wizard start from them instead of the defaults.
+    void setLayoutNames(const SplitConfig &names);
     const SplitPlan &plan() const { return m_plan; }
     bool planIsCurrent() const; // plan() is for splitConfig()
     bool isPlanning() const;
@@ -104,6 +107,7 @@ private:
     LatestJob *m_planJob;
     SplitPlan m_plan;
     SplitConfig m_planConfig;
+    SplitConfig m_names;
     bool m_hasPlan = false;
 };
 

@@ -86,6 +86,36 @@ QByteArray documentWithArray(int id, int length, const char *field)
     return bytes;
 }
 
+QByteArray documentJsonAt(const QString &path, qsizetype index)
+{
+    QByteArray out;
+    bson_reader_t *reader = bson_reader_new_from_file(QFile::encodeName(path).constData(), nullptr);
+    if (!reader)
+        return out;
+    const bson_t *doc = nullptr;
+    for (qsizetype i = 0; (doc = bson_reader_read(reader, nullptr)); ++i)
+        if (i == index) {
+            char *json = bson_as_relaxed_extended_json(doc, nullptr);
+            out = QByteArray(json);
+            bson_free(json);
+            break;
+        }
+    bson_reader_destroy(reader);
+    return out;
+}
+
+QByteArray jsonOf(const QByteArray &bytes)
+{
+    bson_t doc;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                          std::size_t(bytes.size())))
+        return {};
+    char *json = bson_as_relaxed_extended_json(&doc, nullptr);
+    const QByteArray out(json);
+    bson_free(json);
+    return out;
+}
+
 QList<ReferenceDocument> readReference(const QString &path)
 {
     QList<ReferenceDocument> result;

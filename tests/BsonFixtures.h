@@ -31,5 +31,9 @@ struct ReferenceDocument
     std::uint32_t longestArrayLength = 0;
 };
 QList<ReferenceDocument> readReference(const QString &path);
+// The dump's document at 0-based `index` as relaxed extended JSON (empty if there is none).
+QByteArray documentJsonAt(const QString &path, qsizetype index);
+// A document's bytes as relaxed extended JSON (empty if they are not one).
+QByteArray jsonOf(const QByteArray &bson);
 
 } // namespace fixtures

@@ -10,12 +10,19 @@
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
 #include "explorer/DocumentLoader.h"
+#include "explorer/DocumentsPage.h"
+#include "explorer/IndexesPage.h"
+#include "explorer/LogicalDocumentDialog.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
 #include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QLineEdit>
 #include <QLocale>
 #include <QProcess>
@@ -27,6 +34,7 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -48,6 +56,13 @@ class TestGuiLive : public QObject
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
         guifixtures::showConnecting(window, m_uri);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
+    }
+    // With OE_SCREENSHOT_DIR set (and mongod), `widget` as it looks now, for the README.
+    void saveScreenshot(QWidget *widget, const QString &name) const
+    {
+        const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
+        if (!dir.isEmpty() && m_server.isMongod())
+            widget->grab().save(QDir(dir).filePath(name));
     }
     // Selects oe_gui.feeds in the window's source tree; false if it is not listed.
     static bool selectFeeds(MainWindow &window)
@@ -238,6 +253,190 @@ private slots:
             if (model->index(row, 0).data().toString() == name)
                 conn = model->index(row, 0);
         checkCatalogRows(model, conn);
+    }
+
+    // The Documents tab, before any analysis: a page of the collection in natural order with
+    // each document's size and longest array (the dump's, read with plain libbson), sorted,
+    // filtered, projected, paged; a query part that is not extended JSON is named as typed and
+    // nothing is sent.
+    void documentsTabQueriesTheCollection()
+    {
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        CollectionView *view = window.collectionView();
+        QVERIFY(view->isVisible());
+        QCOMPARE(view->tabs()->currentWidget(), static_cast<QWidget *>(view->documents()));
+        DocumentsPage *page = view->documents();
+        QSignalSpy shown(page, &DocumentsPage::pageShown);
+        const auto find = [&] {
+            shown.clear();
+            QTest::mouseClick(page->findButton(), Qt::LeftButton);
+            return shown.wait(60000);
+        };
+        std::map<QString, fixtures::ReferenceDocument> byId;
+        for (const auto &ref : m_ref)
+            byId[ref.id] = ref;
+        page->limitBox()->setValue(5);
+        QVERIFY(find());
+        QCOMPARE(page->documents().size(), std::size_t(5));
+        QCOMPARE(page->table()->rowCount(), 5);
+        for (std::size_t i = 0; i < 5; ++i) {
+            const BrowsedDocument &d = page->documents()[i];
+            QCOMPARE(d.id, m_ref[qsizetype(i)].id); // natural order: the import's
+            QCOMPARE(d.size, std::uint64_t(m_ref[qsizetype(i)].size));
+            QCOMPARE(d.longestArrayLength, std::uint64_t(m_ref[qsizetype(i)].longestArrayLength));
+            QCOMPARE(d.longestArrayPath, m_ref[qsizetype(i)].longestArrayPath);
+            QCOMPARE(page->table()->item(int(i), 1)->text(), Format::bytes(d.size));
+        }
+        QVERIFY2(
+            page->statusText().contains(
+                QStringLiteral("of %1 matching").arg(Format::count(std::uint64_t(m_ref.size())))),
+            qPrintable(page->statusText()));
+
+        shown.clear();
+        page->nextPage(); // documents 6–10
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(page->skipBox()->value(), 5);
+        QCOMPARE(page->documents().front().id, m_ref[5].id);
+
+        page->sortEdit()->setText(QStringLiteral("{\"_id\": -1}"));
+        QVERIFY(find());
+        QStringList ids;
+        for (const auto &ref : m_ref)
+            ids << ref.id;
+        std::sort(ids.begin(), ids.end(), std::greater<>());
+        for (std::size_t i = 0; i < page->documents().size(); ++i)
+            QCOMPARE(page->documents()[i].id, ids[qsizetype(i)]);
+
+        page->filterEdit()->setText(QStringLiteral("{\"_id\": "));
+        QVERIFY2(page->problemText().startsWith(QStringLiteral("filter: ")),
+                 qPrintable(page->problemText()));
+        QVERIFY(!page->findButton()->isEnabled());
+        page->filterEdit()->setText(QStringLiteral("{\"_id\": %1}").arg(m_ref[7].id));
+        QVERIFY(page->problemText().isEmpty());
+        page->projectionEdit()->setText(QStringLiteral("{\"_id\": 1}"));
+        QVERIFY(find());
+        QCOMPARE(page->documents().size(), std::size_t(1));
+        QCOMPARE(page->documents().front().id, m_ref[7].id);
+        QVERIFY(page->documents().front().size < std::uint64_t(m_ref[7].size));
+        QVERIFY(page->documents().front().longestArrayPath.isEmpty());
+        QVERIFY2(page->statusText().contains(QStringLiteral("of 1 matching")),
+                 qPrintable(page->statusText()));
+    }
+
+    // A document split by the CLI, as the application reads it: its primary and pages stitched
+    // in order give the original array back (the dump's document), each run of elements named
+    // with where it lives; the Indexes tab lists the overflow's {link, page} index and the
+    // server reads a deep page through it.
+    void logicalDocumentAndReadPath()
+    {
+        const QString collection = QStringLiteral("feeds_split");
+        // The longest array of the dump: the document to split and read back (alone in its
+        // collection: FerretDB writes slowly).
+        const auto longest =
+            std::max_element(m_ref.begin(), m_ref.end(), [](const auto &a, const auto &b) {
+                return a.longestArrayLength < b.longestArrayLength;
+            });
+        QVERIFY(longest->longestArrayLength > 150);
+        const QByteArray originalJson =
+            fixtures::documentJsonAt(m_dump, qsizetype(longest - m_ref.begin()));
+        const QString single = m_dir.filePath(QStringLiteral("longest.bson"));
+        QVERIFY(fixtures::writeFile(single, fixtures::bson(originalJson.constData())));
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("import"), QStringLiteral("--uri"), m_uri,
+                          QStringLiteral("--db"), QStringLiteral("oe_gui"),
+                          QStringLiteral("--collection"), collection, QStringLiteral("--dump"),
+                          single, QStringLiteral("--drop")},
+              QStringList{
+                  QStringLiteral("split"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                  QStringLiteral("oe_gui"), QStringLiteral("--collection"), collection,
+                  QStringLiteral("--field"), QStringLiteral("activities"), QStringLiteral("--keep"),
+                  QStringLiteral("50"), QStringLiteral("--page-size"), QStringLiteral("100"),
+                  QStringLiteral("--yes"), QStringLiteral("--out-dir"), m_dir.path()}}) {
+            QProcess cli;
+            cli.start(qEnvironmentVariable("OE_CLI"), args);
+            QVERIFY(cli.waitForFinished(300000));
+            QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        }
+
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex row =
+            model->findCollection(model->index(0, 0), QStringLiteral("oe_gui"), collection);
+        QVERIFY(row.isValid());
+        window.sourceTree()->setCurrentIndex(row);
+        DocumentsPage *page = window.collectionView()->documents();
+        QSignalSpy shown(page, &DocumentsPage::pageShown);
+        page->filterEdit()->setText(QStringLiteral("{\"_id\": %1}").arg(longest->id));
+        QTest::mouseClick(page->findButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(page->documents().size(), std::size_t(1));
+        QVERIFY(page->documents().front().flagged);
+        QCOMPARE(page->documents().front().longestArrayLength, std::uint64_t(50));
+        QCOMPARE(page->table()->item(0, 4)->text(), QStringLiteral("split"));
+        window.resize(1200, 760);
+        saveScreenshot(&window, QStringLiteral("documents.png"));
+
+        LogicalDocumentDialog *logical = page->openLogical(0);
+        QVERIFY(logical);
+        QSignalSpy loaded(logical, &LogicalDocumentDialog::loaded);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY2(loaded.first().first().toBool(), qPrintable(logical->document().error.toString()));
+        const LogicalDocument &doc = logical->document();
+        QVERIFY(doc.split);
+        QCOMPARE(doc.elements, std::uint64_t(longest->longestArrayLength));
+        QCOMPARE(doc.places.front().where, QStringLiteral("primary"));
+        QCOMPARE(doc.places.front().count, std::uint64_t(50));
+        const std::uint64_t pages = (longest->longestArrayLength - 50 + 99) / 100;
+        QCOMPARE(doc.places.size(), std::size_t(1 + pages));
+        for (std::size_t i = 1; i < doc.places.size(); ++i) {
+            QCOMPARE(doc.places[i].page, std::int64_t(i - 1));
+            QCOMPARE(doc.places[i].first, 50 + (i - 1) * 100);
+        }
+        QCOMPARE(logical->places()->rowCount(), int(doc.places.size()));
+        // Stitched: the array is the original's, element for element.
+        const QJsonObject stitched =
+            QJsonDocument::fromJson(fixtures::jsonOf(doc.stitched)).object();
+        QVERIFY(!logical->jsonText().isEmpty());
+        QTest::qWait(100); // its summary re-wraps to the text it got
+        saveScreenshot(logical, QStringLiteral("logical-document.png"));
+        QCOMPARE(
+            stitched.value(QStringLiteral("activities")),
+            QJsonDocument::fromJson(originalJson).object().value(QStringLiteral("activities")));
+        logical->close();
+
+        window.collectionView()->showTab(QStringLiteral("indexes"));
+        IndexesPage *indexes = window.collectionView()->indexes();
+        QTRY_VERIFY_WITH_TIMEOUT(indexes->indexTable()->rowCount() >= 2, 60000);
+        bool linkIndex = false;
+        for (int r = 0; r < indexes->indexTable()->rowCount(); ++r)
+            linkIndex = linkIndex || (indexes->indexTable()->item(r, 0)->text() ==
+                                          collection + QStringLiteral("_overflow") &&
+                                      indexes->indexTable()->item(r, 2)->text().contains(
+                                          QStringLiteral("\"parent_id\"")));
+        QVERIFY2(linkIndex, qPrintable(indexes->noteText()));
+        QSignalSpy plans(indexes, &IndexesPage::plansShown);
+        indexes->idEdit()->setText(longest->id);
+        indexes->pageBox()->setValue(int(pages) - 1);
+        indexes->explain();
+        QVERIFY(plans.wait(60000));
+        QCOMPARE(indexes->planTable()->rowCount(), 2);
+        saveScreenshot(&window, QStringLiteral("indexes.png"));
+        const QString deep = indexes->planTable()->item(1, 2)->text();
+        // FerretDB explains in its own terms (no executionStats): only mongod's plan is checked.
+        QVERIFY2(!deep.contains(QStringLiteral("explaining")), qPrintable(deep)); // no error
+        if (m_server.isMongod()) {
+            QCOMPARE(indexes->planTable()->item(1, 5)->text(), QStringLiteral("1"));
+            QVERIFY2(deep.contains(QStringLiteral("IXSCAN")), qPrintable(deep));
+            QVERIFY2(!deep.contains(QStringLiteral("COLLSCAN")), qPrintable(deep));
+            QCOMPARE(indexes->planTable()->item(1, 4)->text(), QStringLiteral("1"));
+            QVERIFY2(
+                indexes->planTable()->item(0, 2)->text().contains(QStringLiteral("ID")) ||
+                    indexes->planTable()->item(0, 2)->text().contains(QStringLiteral("IXSCAN")),
+                qPrintable(indexes->planTable()->item(0, 2)->text()));
+        }
     }
 
     void browseAnalyseAndOpen()

@@ -1,6 +1,8 @@
 #include "explorer/CollectionView.h"
 
 #include "explorer/ArraysPage.h"
+#include "explorer/DocumentsPage.h"
+#include "explorer/IndexesPage.h"
 #include "explorer/OutliersPage.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SizesPage.h"
@@ -8,17 +10,19 @@
 #include "workspace/SourceState.h"
 
 #include <QTabWidget>
+
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace oe {
 
 CollectionView::CollectionView(QWidget *parent)
     : QWidget(parent), m_tabs(new QTabWidget(this)), m_overview(new OverviewPage(this)),
       m_sizes(new SizesPage(this)), m_arrays(new ArraysPage(this)),
-      m_outliers(new OutliersPage(this)),
-      m_split(new SplitPreviewPage(this)), m_pages{m_overview, m_sizes, m_arrays, m_outliers,
-                                                   m_split},
+      m_outliers(new OutliersPage(this)), m_split(new SplitPreviewPage(this)),
+      m_documents(new DocumentsPage(this)),
+      m_indexes(new IndexesPage(this)), m_pages{m_overview, m_sizes, m_arrays, m_outliers, m_split},
       m_empty(new SourceState(this))
 {
     m_tabs->addTab(m_overview, tr("&Overview"));
@@ -26,6 +30,8 @@ CollectionView::CollectionView(QWidget *parent)
     m_tabs->addTab(m_arrays, tr("Arra&ys"));
     m_tabs->addTab(m_outliers, tr("O&utliers"));
     m_tabs->addTab(m_split, tr("Split &preview"));
+    m_tabs->addTab(m_documents, tr("Docum&ents"));
+    m_tabs->addTab(m_indexes, tr("Inde&xes"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
@@ -53,13 +59,37 @@ void CollectionView::setState(SourceState *state)
     for (SourcePage *page : m_pages)
         page->setState(state);
     connect(state, &SourceState::resultChanged, this, &CollectionView::refreshPages);
+    connect(state, &SourceState::resultChanged, this, [this] { setSource(m_source); });
     refreshPages();
+}
+
+// Documents and Indexes need no analysis: the source, with the layout a split would use (the
+// state's) and the largest outlier's _id for the read path, once there is a result.
+void CollectionView::setSource(const SourceRef &source)
+{
+    m_source = source;
+    SplitConfig layout = shown()->splitConfig();
+    if (layout.collection.isEmpty() || !shown()->hasResult()) {
+        layout = SplitConfig();
+        layout.collection = source.collectionName();
+        layout = layout.withDefaults();
+    }
+    QString id; // an array outlier's (the likeliest to be split), else the largest document's
+    if (shown()->hasResult()) {
+        const auto &rows = shown()->result().outliers.rows;
+        const auto array = std::find_if(rows.begin(), rows.end(),
+                                        [](const OutlierRow &r) { return !r.path.isEmpty(); });
+        id = array != rows.end() ? array->id : rows.empty() ? QString() : rows.front().id;
+    }
+    m_documents->setSource(source, layout);
+    m_indexes->setSource(source, layout, id);
 }
 
 QStringList CollectionView::tabNames()
 {
     return {QStringLiteral("overview"), QStringLiteral("sizes"), QStringLiteral("arrays"),
-            QStringLiteral("outliers"), QStringLiteral("split")};
+            QStringLiteral("outliers"), QStringLiteral("split"), QStringLiteral("documents"),
+            QStringLiteral("indexes")};
 }
 
 bool CollectionView::showTab(const QString &name)

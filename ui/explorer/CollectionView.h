@@ -13,6 +13,8 @@ class QTabWidget;
 namespace oe {
 
 class ArraysPage;
+class DocumentsPage;
+class IndexesPage;
 class OutliersPage;
 class OverviewPage;
 class SizesPage;
@@ -29,6 +31,8 @@ public:
     explicit CollectionView(QWidget *parent = nullptr);
     // Shows another source's state (the view does not own it); null shows an empty one.
     void setState(SourceState *state);
+    // The source the Documents and Indexes tabs browse (with or without an analysis).
+    void setSource(const SourceRef &source);
     SourceState *state() const { return shown(); }
     void showProgress(const AnalysisProgress &progress);
     const AnalysisResult &result() const;
@@ -45,6 +49,8 @@ public:
     ArraysPage *arrays() const { return m_arrays; }
     OutliersPage *outliers() const { return m_outliers; }
     SplitPreviewPage *splitPreview() const { return m_split; }
+    DocumentsPage *documents() const { return m_documents; }
+    IndexesPage *indexes() const { return m_indexes; }
 
 signals:
     void documentRequested(const oe::OutlierRow &row);
@@ -62,6 +68,9 @@ private:
     ArraysPage *m_arrays;
     OutliersPage *m_outliers;
     SplitPreviewPage *m_split;
+    DocumentsPage *m_documents;
+    IndexesPage *m_indexes;
+    SourceRef m_source;
     QList<SourcePage *> m_pages;
     SourceState *m_empty; // shown when no source's state is
     QPointer<SourceState> m_state;

@@ -363,6 +363,7 @@ void MainWindow::currentSourceChanged()
         return;
     SourceState *state = m_workspace->stateOf(source);
     m_view->setState(state);
+    m_view->setSource(source);
     if (state->hasResult()) {
         m_stack->setCurrentWidget(m_view);
         updateActions();
@@ -372,6 +373,13 @@ void MainWindow::currentSourceChanged()
     } else if (m_workspace->isAnalysing(source)) {
         m_stack->setCurrentWidget(m_view);
         m_status->setText(tr("Analysing %1…").arg(source.displayName()));
+    } else if (source.kind == SourceRef::Kind::Collection) {
+        // A collection can be browsed before any analysis: its Documents tab.
+        m_stack->setCurrentWidget(m_view);
+        m_view->showTab(QStringLiteral("documents"));
+        updateActions();
+        m_status->setText(tr("%1: browse its documents, or press Run (F5) to analyse.")
+                              .arg(source.displayName()));
     } else {
         m_stack->setCurrentWidget(m_empty);
         updateActions();

@@ -7,6 +7,7 @@
 #include "analysis/SamplePrecision.h"
 #include "charts/Format.h"
 #include "charts/HistogramChart.h"
+#include "dialogs/UserGuide.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/AppIcon.h"
 #include "explorer/CollectionView.h"
@@ -40,6 +41,7 @@
 #include <QSet>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QTreeView>
 #include <QtTest>
 
@@ -580,6 +582,43 @@ private slots:
         });
         QVERIFY(cdf != boxes.end());
         QVERIFY((*cdf)->visibleRegion().boundingRect().width() >= (*cdf)->sizeHint().width() - 2);
+    }
+
+    // Help → User guide (F1): every tab is explained, and every shortcut of the menus is in
+    // its table with the key the action really has.
+    void userGuideNamesEveryTabAndShortcut()
+    {
+        MainWindow window;
+        window.show();
+        QAction *guideAction = nullptr;
+        QList<QAction *> withKeys;
+        for (QAction *menu : window.menuBar()->actions())
+            for (QAction *action : menu->menu()->actions()) {
+                if (action->text().remove(QLatin1Char('&')) == QLatin1String("User guide"))
+                    guideAction = action;
+                if (!action->shortcut().isEmpty())
+                    withKeys << action;
+            }
+        QVERIFY(guideAction);
+        QCOMPARE(guideAction->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        UserGuide *guide = window.openUserGuide();
+        QVERIFY(guide && guide->isVisible());
+        const QString text = QTextDocumentFragment::fromHtml(guide->html()).toPlainText();
+        QTabWidget *tabs = window.collectionView()->tabs();
+        for (int t = 0; t < tabs->count(); ++t) {
+            const QString tab = tabs->tabText(t).remove(QLatin1Char('&'));
+            QVERIFY2(text.contains(tab), qPrintable(tab));
+        }
+        QVERIFY(withKeys.size() >= 6);
+        for (QAction *action : withKeys) {
+            const QString what = action->text().remove(QLatin1Char('&'));
+            const QString keys = action->shortcut().toString(QKeySequence::NativeText);
+            const qsizetype at = text.lastIndexOf(what); // the table is last
+            QVERIFY2(at >= 0 && text.indexOf(keys, at) >= 0 &&
+                         text.indexOf(keys, at) - at - what.size() <= 2,
+                     qPrintable(what + QStringLiteral(": ") + keys));
+        }
+        guide->close();
     }
 
     void windowIconIsTheAppIcon()

@@ -1,6 +1,7 @@
 #include "explorer/MainWindow.h"
 
 #include "dialogs/AboutBox.h"
+#include "dialogs/UserGuide.h"
 #include "dialogs/WhatIfDialog.h"
 #include "explorer/CatalogLoader.h"
 #include "explorer/ReportExporter.h"
@@ -227,10 +228,27 @@ void MainWindow::createActions()
     new ShortcutPriority(this, {m_exportAction, m_exportReportAction, m_migrateAction});
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("&User guide"), this, [this] { openUserGuide(); });
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
 
     MainToolBar::create(
         this, {open, connectAction, nullptr, m_runAction, m_cancelAction, m_exportAction});
+}
+
+// The guide, with the shortcuts as the menus' actions have them now.
+UserGuide *MainWindow::openUserGuide()
+{
+    QList<QPair<QString, QString>> shortcuts;
+    for (QAction *menu : menuBar()->actions())
+        for (QAction *action : menu->menu() ? menu->menu()->actions() : QList<QAction *>())
+            if (!action->shortcut().isEmpty())
+                shortcuts.append({QString(action->text()).remove(QLatin1Char('&')),
+                                  action->shortcut().toString(QKeySequence::NativeText)});
+    auto *guide = new UserGuide(shortcuts, this);
+    guide->setAttribute(Qt::WA_DeleteOnClose);
+    guide->show();
+    return guide;
 }
 
 void MainWindow::restoreLayout()

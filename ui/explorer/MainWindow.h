@@ -28,6 +28,7 @@ class DemoPreparer;
 struct Catalog;
 class ReportExporter;
 class WhatIfDialog;
+class UserGuide;
 class MigrationsDialog;
 struct Catalog;
 class ConnectPrompt;
@@ -68,6 +69,8 @@ public:
     MigrationsDialog *openMigrations();
     // The what-if benchmark on the current connection; null without one.
     WhatIfDialog *openWhatIf();
+    // Help → User guide (F1).
+    UserGuide *openUserGuide();
 
     SourceTreeModel *sourceModel() const { return m_sources; }
     QTreeView *sourceTree() const { return m_tree; }

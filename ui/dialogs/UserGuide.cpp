@@ -1,0 +1,43 @@
+#include "dialogs/UserGuide.h"
+
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace oe {
+
+QString UserGuide::guideHtml(const QList<QPair<QString, QString>> &shortcuts)
+{
+    QFile file(QStringLiteral(":/help/user-guide.html"));
+    QString html = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
+                                                  : tr("<p>The user guide is missing.</p>");
+    QString table = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">");
+    for (const auto &[what, keys] : shortcuts)
+        table += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>")
+                     .arg(what.toHtmlEscaped(), keys.toHtmlEscaped());
+    table += QStringLiteral("</table>");
+    html.replace(QStringLiteral("<!-- shortcuts -->"), table);
+    return html;
+}
+
+UserGuide::UserGuide(const QList<QPair<QString, QString>> &shortcuts, QWidget *parent)
+    : QDialog(parent), m_text(new QTextBrowser(this))
+{
+    setWindowTitle(tr("Outlier Explorer — user guide"));
+    resize(720, 640);
+    m_text->setOpenLinks(false);
+    m_text->setHtml(guideHtml(shortcuts));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(buttons);
+}
+
+QString UserGuide::html() const
+{
+    return m_text->toHtml();
+}
+
+} // namespace oe

@@ -56,6 +56,29 @@ private slots:
         QVERIFY(lines[2].startsWith("200,"));
     }
 
+    // The layout is the user's: the element size typed is the one timed (the document holds
+    // 1,000 elements of about that many bytes), keep and page size go to the benchmark, and the
+    // dialog says the figures are this server's.
+    void layoutIsTheUsers()
+    {
+        WhatIfDialog dialog(QStringLiteral("plain"), m_settings);
+        dialog.show();
+        QVERIFY(dialog.status()->text().contains(QStringLiteral("this server's")));
+        dialog.sizesEdit()->setText(QStringLiteral("1000"));
+        dialog.opsBox()->setValue(2);
+        dialog.setLayout(20, 100, 400);
+        QCOMPARE(dialog.keepBox()->value(), 20);
+        QCOMPARE(dialog.pageSizeBox()->value(), 100);
+        QSignalSpy finished(&dialog, &WhatIfDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().last().toString()));
+        QTRY_COMPARE(dialog.rows().size(), std::size_t(1));
+        const std::uint64_t bytes = dialog.rows().front().documentBytes;
+        QVERIFY2(bytes > 1000 * 400 * 9 / 10 && bytes < 1000 * 400 * 13 / 10,
+                 qPrintable(QString::number(bytes)));
+    }
+
     void badSizesAreRefused()
     {
         WhatIfDialog dialog(QStringLiteral("plain"), m_settings);

@@ -1,5 +1,7 @@
 #include "dialogs/WhatIfDialog.h"
 
+#include "whatif/WhatIfOptions.h"
+
 #include "charts/Format.h"
 #include "jobs/LatestJob.h"
 #include "mongo/UriRedactor.h"
@@ -59,7 +61,8 @@ void setUpChart(QCustomPlot *chart)
 
 WhatIfDialog::WhatIfDialog(const QString &connection, ConnectionSettings settings, QWidget *parent)
     : QDialog(parent), m_settings(std::move(settings)), m_sizes(new QLineEdit(this)),
-      m_ops(new QSpinBox(this)), m_run(new QPushButton(tr("&Run"), this)),
+      m_ops(new QSpinBox(this)), m_keep(new QSpinBox(this)), m_pageSize(new QSpinBox(this)),
+      m_elementBytes(new QSpinBox(this)), m_run(new QPushButton(tr("&Run"), this)),
       m_stop(new QPushButton(tr("&Stop"), this)),
       m_export(new QPushButton(tr("&Export CSV…"), this)), m_table(new QTableWidget(0, 5, this)),
       m_chart(new QCustomPlot(this)), m_status(new QLabel(this)), m_job(new LatestJob(this))
@@ -70,6 +73,17 @@ WhatIfDialog::WhatIfDialog(const QString &connection, ConnectionSettings setting
     m_sizes->setToolTip(tr("Elements already in the document, comma-separated."));
     m_ops->setRange(1, 100000);
     m_ops->setValue(100);
+    const WhatIfOptions defaults;
+    m_keep->setRange(0, 1000000);
+    m_keep->setValue(defaults.keep);
+    m_keep->setToolTip(tr("Elements kept in the document by the split layout."));
+    m_pageSize->setRange(1, 1000000);
+    m_pageSize->setValue(defaults.pageSize);
+    m_pageSize->setToolTip(tr("Elements per overflow page."));
+    m_elementBytes->setRange(8, 1 << 20);
+    m_elementBytes->setValue(defaults.elementBytes);
+    m_elementBytes->setSuffix(tr(" B"));
+    m_elementBytes->setToolTip(tr("BSON bytes of one array element (the analysed array's mean)."));
     m_table->setHorizontalHeaderLabels(
         {tr("elements"), tr("document"), tr("unbounded ms"), tr("split ms"), tr("speed-up")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -77,13 +91,26 @@ WhatIfDialog::WhatIfDialog(const QString &connection, ConnectionSettings setting
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     setUpChart(m_chart);
     m_status->setWordWrap(true);
-    m_status->setText(tr("Times an append to a document already holding N elements on %1, "
-                         "unbounded against the split layout, in a scratch database that is "
-                         "dropped afterwards.")
-                          .arg(UriRedactor::redact(m_settings.uri)));
+    m_status->setText(
+        tr("Times an append to a document already holding N elements on %1, unbounded against "
+           "the split layout, in a scratch database that is dropped afterwards. The figures are "
+           "this server's: its version, storage engine, hardware, load and the network to it "
+           "decide them; run it against the cluster the application uses.")
+            .arg(UriRedactor::redact(m_settings.uri)));
     auto *form = new QFormLayout;
     form->addRow(tr("Si&zes:"), m_sizes);
     form->addRow(tr("&Appends per size:"), m_ops);
+    auto *layoutRow = new QHBoxLayout;
+    layoutRow->addWidget(new QLabel(tr("keep"), this));
+    layoutRow->addWidget(m_keep);
+    layoutRow->addWidget(new QLabel(tr("page size"), this));
+    layoutRow->addWidget(m_pageSize);
+    layoutRow->addWidget(new QLabel(tr("element"), this));
+    layoutRow->addWidget(m_elementBytes);
+    layoutRow->addStretch(1);
+    auto *layoutLabel = new QLabel(tr("Split &layout:"), this);
+    layoutLabel->setBuddy(m_keep);
+    form->addRow(layoutLabel, layoutRow);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
@@ -111,6 +138,9 @@ void WhatIfDialog::start()
 {
     WhatIfOptions options;
     options.ops = m_ops->value();
+    options.keep = m_keep->value();
+    options.pageSize = m_pageSize->value();
+    options.elementBytes = m_elementBytes->value();
     options.sizes.clear();
     for (const QString &part : m_sizes->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
@@ -156,6 +186,13 @@ void WhatIfDialog::start()
             done(out.ok, out.ok ? tr("Done; the scratch database %1 was dropped.").arg(out.scratch)
                                 : out.error);
         });
+}
+
+void WhatIfDialog::setLayout(int keep, int pageSize, int elementBytes)
+{
+    m_keep->setValue(keep);
+    m_pageSize->setValue(pageSize);
+    m_elementBytes->setValue(elementBytes);
 }
 
 void WhatIfDialog::stop()

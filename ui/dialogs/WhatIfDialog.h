@@ -36,6 +36,12 @@ public:
     bool exportCsv(const QString &file = {});
     QLineEdit *sizesEdit() const { return m_sizes; }
     QSpinBox *opsBox() const { return m_ops; }
+    QSpinBox *keepBox() const { return m_keep; }
+    QSpinBox *pageSizeBox() const { return m_pageSize; }
+    QSpinBox *elementBytesBox() const { return m_elementBytes; }
+    // The layout to time: the split's keep and page size, and the bytes of one element (the
+    // analysed array's mean, say).
+    void setLayout(int keep, int pageSize, int elementBytes);
     QTableWidget *table() const { return m_table; }
     QCustomPlot *chart() const { return m_chart; }
     QLabel *status() const { return m_status; }
@@ -51,6 +57,9 @@ private:
     ConnectionSettings m_settings;
     QLineEdit *m_sizes;
     QSpinBox *m_ops;
+    QSpinBox *m_keep;
+    QSpinBox *m_pageSize;
+    QSpinBox *m_elementBytes;
     QPushButton *m_run;
     QPushButton *m_stop;
     QPushButton *m_export;

@@ -26,6 +26,7 @@
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
+#include "whatif/WhatIfOptions.h"
 #include "wizard/MigrationWizard.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
@@ -471,7 +472,17 @@ void MainWindow::collectionChanged(const SourceRef &target, const SplitConfig &c
 
 WhatIfDialog *MainWindow::openWhatIf()
 {
-    return openOnConnection<WhatIfDialog>();
+    auto *dialog = openOnConnection<WhatIfDialog>();
+    const SourceState *state = m_view->state();
+    if (!dialog || !state->hasResult() || state->path().isEmpty())
+        return dialog;
+    // The layout being considered: the keep and page size chosen, the array's element size.
+    const FieldProfile *field = state->result().profile.field(state->path().toStdString());
+    const double elementBytes = field ? field->meanElementBytes() : 0.0;
+    dialog->setLayout(int(std::min<std::uint64_t>(state->keep(), 1000000)),
+                      int(std::min<std::uint64_t>(state->splitConfig().pageSize, 1000000)),
+                      elementBytes >= 8 ? int(elementBytes + 0.5) : WhatIfOptions().elementBytes);
+    return dialog;
 }
 
 // A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.

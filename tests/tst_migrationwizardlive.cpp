@@ -5,9 +5,11 @@
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "charts/HistogramChart.h"
 #include "dialogs/MigrationsDialog.h"
 #include "explore/AnalysisSession.h"
 #include "explorer/AnalysisOptionsBar.h"
+#include "explorer/ChartPanel.h"
 #include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
 #include "explorer/SourceTreeModel.h"
@@ -16,6 +18,7 @@
 #include "wizard/WizardApplyPage.h"
 #include "wizard/WizardDriver.h"
 #include "wizard/WizardLayoutPage.h"
+#include "wizard/WizardPreviewPage.h"
 #include "wizard/WizardSafetyPage.h"
 #include "wizard/WizardVerifyPage.h"
 #include "workspace/SourceState.h"
@@ -251,11 +254,26 @@ private slots:
 
         MigrationWizard *wizard = window.openMigrationWizard();
         QVERIFY(wizard);
+        QSignalSpy planning(wizard->runner(), &MigrationRunner::progressed);
         driveTo(*wizard, MigrationWizard::LayoutPageId);
         qobject_cast<WizardLayoutPage *>(wizard->currentPage())
             ->edit(QStringLiteral("overflow"))
             ->setText(pages);
         driveTo(*wizard, MigrationWizard::SafetyPageId);
+        // The preview's plan said how far it had read (the last figure: every document), and
+        // its chart never sent the user to run an analysis.
+        const SplitPlan &plan = wizard->outcome(MigrationOutcome::Step::Prepare).plan;
+        QVERIFY(!planning.isEmpty());
+        const auto last = planning.last().first().value<MigrationProgress>();
+        QCOMPARE(last.phase, QStringLiteral("planning"));
+        QCOMPARE(last.examined, plan.documents);
+        QCOMPARE(last.migrated, plan.affected);
+        auto *preview =
+            qobject_cast<WizardPreviewPage *>(wizard->page(MigrationWizard::PreviewPageId));
+        QVERIFY(preview);
+        QVERIFY(!preview->progressBar()->isVisible());
+        QVERIFY2(!preview->panel()->chart()->emptyText().contains(QStringLiteral("F5")),
+                 qPrintable(preview->panel()->chart()->emptyText()));
         auto *safety = qobject_cast<WizardSafetyPage *>(wizard->currentPage());
         safety->confirmEdit()->setText(collection);
         wizard->next();

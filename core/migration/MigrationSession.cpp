@@ -47,7 +47,8 @@ bool MigrationSession::checkLayout(SourceError *error)
 }
 
 MigrationStep MigrationSession::plan(const SplitPlanner::RowCallback &onRow,
-                                     const std::atomic<bool> *cancel)
+                                     const std::atomic<bool> *cancel,
+                                     const MigrationProgressCallback &callback)
 {
     MigrationStep step;
     if (!isLive()) {
@@ -60,7 +61,21 @@ MigrationStep MigrationSession::plan(const SplitPlanner::RowCallback &onRow,
     query.collection = m_target.collection;
     query.filter = m_config.filter;
     LiveCollectionSource source(m_target.settings, query);
-    step.plan = SplitPlanner::plan(source, m_config, cancel, onRow);
+    QElapsedTimer clock;
+    clock.start();
+    const auto report = [&](const SplitPlan &sofar) {
+        if (!callback)
+            return;
+        MigrationProgress p;
+        p.examined = sofar.documents;
+        p.migrated = sofar.affected;
+        p.elementsMoved = sofar.elementsMoved;
+        p.seconds = double(clock.elapsed()) / 1000.0;
+        p.phase = QStringLiteral("planning");
+        callback(p);
+    };
+    step.plan = SplitPlanner::plan(source, m_config, cancel, onRow, report);
+    report(step.plan); // the last figures, however quick the plan was
     if (step.plan.error.isError())
         step.error = step.plan.error;
     step.ok = !step.plan.error.isError();

@@ -52,8 +52,10 @@ public:
     bool checkLayout(SourceError *error);
     // What apply() would do, reading the same documents; `onRow` sees each document to split.
     // Offline it refuses as apply() would (a missing field, a split dump, a corrupt document).
+    // Live, `callback` hears the documents read so far (examined, phase "planning").
     MigrationStep plan(const SplitPlanner::RowCallback &onRow = {},
-                       const std::atomic<bool> *cancel = nullptr);
+                       const std::atomic<bool> *cancel = nullptr,
+                       const MigrationProgressCallback &callback = {});
     // Offline, `plan`, `written` and `progress` are filled; live, `progress` (and notes()).
     MigrationStep apply(const MigrationOptions &options, const std::atomic<bool> *cancel = nullptr,
                         const MigrationProgressCallback &callback = {});

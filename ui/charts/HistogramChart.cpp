@@ -307,6 +307,17 @@ std::optional<double> HistogramChart::firstOutlierKey() const
     return std::nullopt;
 }
 
+void HistogramChart::setEmptyText(const QString &text)
+{
+    m_empty->setText(text);
+    replot(rpQueuedReplot);
+}
+
+QString HistogramChart::emptyText() const
+{
+    return m_empty->text();
+}
+
 QRectF HistogramChart::thresholdLabelRect() const
 {
     if (!m_threshold || !m_lineLabel->visible())

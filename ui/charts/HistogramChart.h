@@ -46,6 +46,9 @@ public:
     // Where the threshold's label is drawn (pixels; empty without a threshold): never under the
     // legend, and on the line's left when there is no room on its right.
     QRectF thresholdLabelRect() const;
+    // What the empty chart says (default: run an analysis).
+    void setEmptyText(const QString &text);
+    QString emptyText() const;
     int outlierBinCount() const { return m_outlierBins; }
     // Where the orange (outlier) steps begin on the x axis; nullopt when none is drawn.
     std::optional<double> firstOutlierKey() const;

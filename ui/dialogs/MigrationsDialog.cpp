@@ -68,8 +68,18 @@ MigrationsDialog::MigrationsDialog(const QString &connectionName,
     connect(m_resume, &QPushButton::clicked, this, [this] { resume(selectedRow()); });
     connect(m_rollback, &QPushButton::clicked, this, [this] { rollback(selectedRow()); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &MigrationsDialog::updateButtons);
+    // While a step runs: its figures in the status line, and the journal's counts in the
+    // table read again (at most once a second), so the row never shows where the run began.
     connect(m_runner, &MigrationRunner::progressed, this, [this](const MigrationProgress &p) {
-        m_status->setText(tr("%1 documents done…").arg(Format::count(p.migrated)));
+        m_lastAction = tr("%1: %2 documents done, %3 elements moved, %4 pages written (%5 s)…")
+                           .arg(m_working, Format::count(p.migrated),
+                                Format::count(p.elementsMoved), Format::count(p.pagesWritten))
+                           .arg(p.seconds, 0, 'f', 1);
+        m_status->setText(m_lastAction);
+        if (!m_sinceRefresh.isValid() || m_sinceRefresh.elapsed() >= 1000) {
+            m_sinceRefresh.start();
+            refresh();
+        }
     });
     connect(m_runner, &MigrationRunner::finished, this, &MigrationsDialog::finished);
     refresh();
@@ -79,7 +89,8 @@ void MigrationsDialog::refresh()
 {
     if (sender() == m_refresh)
         m_lastAction.clear();
-    m_status->setText(tr("Reading the journals…"));
+    if (!m_runner->isRunning())
+        m_status->setText(tr("Reading the journals…"));
     const ConnectionSettings settings = m_settings;
     m_listJob->start(
         [settings] {
@@ -92,6 +103,7 @@ void MigrationsDialog::refresh()
 
 void MigrationsDialog::showRuns(const MigrationRuns &runs, const SourceError &error)
 {
+    const int selected = selectedRow();
     m_runs = runs;
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < int(runs.size()); ++i) {
@@ -108,8 +120,8 @@ void MigrationsDialog::showRuns(const MigrationRuns &runs, const SourceError &er
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
-    if (!runs.empty())
-        m_table->selectRow(0);
+    if (!runs.empty()) // the same row as before a re-reading (newest first: rows stay put)
+        m_table->selectRow(selected >= 0 && selected < int(runs.size()) ? selected : 0);
     const QString listing = error.isError()
                                 ? tr("Could not read the journals: %1").arg(error.toString())
                             : runs.empty() ? tr("No migration journal on %1.").arg(m_name)
@@ -177,8 +189,8 @@ void MigrationsDialog::start(int row, int step)
     target.collection = r.config.collection;
     m_runner->setTarget(target, r.config);
     m_runner->start(Step(step));
-    m_status->setText(
-        tr("Working on %1.%2 (%3)…").arg(r.database, r.config.collection, r.config.field));
+    m_working = tr("Working on %1.%2 (%3)").arg(r.database, r.config.collection, r.config.field);
+    m_status->setText(m_working + QStringLiteral("…"));
     updateButtons();
 }
 

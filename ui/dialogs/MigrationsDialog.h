@@ -5,6 +5,7 @@
 #include "source/SourceError.h"
 
 #include <QDialog>
+#include <QElapsedTimer>
 
 class QLabel;
 class QPushButton;
@@ -54,7 +55,9 @@ private:
     QPushButton *m_verify, *m_resume, *m_rollback, *m_refresh;
     LatestJob *m_listJob;
     MigrationRunner *m_runner;
-    QString m_lastAction; // what the last verify/resume/rollback said
+    QString m_lastAction;         // what the last verify/resume/rollback said
+    QString m_working;            // the run a step works on, for the status line
+    QElapsedTimer m_sinceRefresh; // the journals' last reading while a step runs
 };
 
 } // namespace oe

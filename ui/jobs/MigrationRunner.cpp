@@ -23,7 +23,7 @@ MigrationOutcome runStep(MigrationSession &session, Step step, const MigrationOp
     case Step::Prepare:
         out.ok = session.prepare(&out.error);
         if (out.ok)
-            static_cast<MigrationStep &>(out) = session.plan({}, &cancel);
+            static_cast<MigrationStep &>(out) = session.plan({}, &cancel, progress);
         break;
     case Step::Apply:
         static_cast<MigrationStep &>(out) = session.apply(options, &cancel, progress);

@@ -10,6 +10,7 @@
 #include "workspace/SourceState.h"
 
 #include <QLabel>
+#include <QProgressBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -17,6 +18,7 @@ namespace oe {
 
 WizardPreviewPage::WizardPreviewPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
+      m_progress(new QProgressBar(this)),
       m_panel(new ChartPanel(HistogramChart::Unit::Bytes, this)),
       m_exampleSummary(new QLabel(this)), m_example(new SplitExampleView(this)),
       m_loader(new DocumentLoader(this))
@@ -40,8 +42,11 @@ WizardPreviewPage::WizardPreviewPage(MigrationWizard *wizard)
     split->addWidget(exampleBox);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
+    layout->addWidget(m_progress);
     layout->addWidget(split, 1);
+    m_progress->setVisible(false);
     connect(m_wizard->runner(), &MigrationRunner::finished, this, &WizardPreviewPage::finished);
+    connect(m_wizard->runner(), &MigrationRunner::progressed, this, &WizardPreviewPage::planned);
     connect(m_loader, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &idJson) {
                 m_example->show(document, idJson, m_wizard->config());
@@ -59,13 +64,22 @@ void WizardPreviewPage::initializePage()
     m_ready = false;
     const SplitConfig config = m_wizard->config();
     m_wizard->runner()->setTarget(m_wizard->source(), config, m_wizard->outDir());
-    m_summary->setText(tr("Checking %1 and planning the split of <b>%2</b> (keep %3, pages of %4)…")
-                           .arg(m_wizard->source().displayName().toHtmlEscaped(),
-                                config.field.toHtmlEscaped(),
-                                Format::count(std::uint64_t(config.keep)),
-                                Format::count(std::uint64_t(config.pageSize))));
+    m_planning = tr("Checking %1 and planning the split of <b>%2</b> (keep %3, pages of %4): "
+                    "every document is read…")
+                     .arg(m_wizard->source().displayName().toHtmlEscaped(),
+                          config.field.toHtmlEscaped(), Format::count(std::uint64_t(config.keep)),
+                          Format::count(std::uint64_t(config.pageSize)));
+    m_summary->setText(m_planning);
+    // The documents the plan reads: the collection's, as the analysis knew them.
+    const CollectionProfile &profile = m_wizard->state()->result().profile;
+    const std::uint64_t expected = profile.population.value_or(profile.documents);
+    m_progress->setRange(0, int(std::min<std::uint64_t>(expected, 1u << 30)));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of about %m documents read"));
+    m_progress->setVisible(true);
     m_panel->chart()->setBins({});
     m_panel->chart()->clearComparison();
+    m_panel->chart()->setEmptyText(tr("Planning the split: the sizes after it appear here."));
     m_wizard->runner()->start(MigrationOutcome::Step::Prepare);
     loadExample();
     emit completeChanged();
@@ -113,10 +127,26 @@ void WizardPreviewPage::showExample(const DocumentPreview &p, const QString &idJ
     emit exampleShown();
 }
 
+// The plan's progress: documents read so far, and those it would split.
+void WizardPreviewPage::planned(const MigrationProgress &progress)
+{
+    if (progress.phase != QLatin1String("planning"))
+        return;
+    if (std::uint64_t(m_progress->maximum()) < progress.examined)
+        m_progress->setMaximum(int(std::min<std::uint64_t>(progress.examined, 1u << 30)));
+    m_progress->setValue(int(std::min<std::uint64_t>(progress.examined, 1u << 30)));
+    m_summary->setText(m_planning + QStringLiteral("<br>") +
+                       tr("%1 documents read, %2 to split so far (%3 s).")
+                           .arg(Format::count(progress.examined), Format::count(progress.migrated))
+                           .arg(progress.seconds, 0, 'f', 1));
+}
+
 void WizardPreviewPage::finished(const MigrationOutcome &outcome)
 {
     if (outcome.step != MigrationOutcome::Step::Prepare)
         return;
+    m_progress->setVisible(false);
+    m_panel->chart()->setEmptyText(tr("No documents to show."));
     m_wizard->recordOutcome(outcome);
     if (!outcome.ok) {
         m_summary->setText(tr("<b>The split cannot go ahead:</b> %1")

@@ -3,12 +3,14 @@
 #include <QWizardPage>
 
 class QLabel;
+class QProgressBar;
 
 namespace oe {
 
 class ChartPanel;
 class DocumentLoader;
 class MigrationWizard;
+struct MigrationProgress;
 class SplitExampleView;
 struct DocumentPreview;
 struct MigrationOutcome;
@@ -25,6 +27,8 @@ public:
     void initializePage() override;
     bool isComplete() const override;
     QLabel *summary() const { return m_summary; }
+    QProgressBar *progressBar() const { return m_progress; }
+    ChartPanel *panel() const { return m_panel; }
     QLabel *exampleSummary() const { return m_exampleSummary; }
     SplitExampleView *example() const { return m_example; }
     bool exampleLoading() const { return m_exampleLoading; }
@@ -33,6 +37,7 @@ signals:
     void exampleShown();
 
 private:
+    void planned(const MigrationProgress &progress);
     void finished(const MigrationOutcome &outcome);
     void loadExample();
     void showExample(const DocumentPreview &preview, const QString &idJson,
@@ -40,6 +45,8 @@ private:
 
     MigrationWizard *m_wizard;
     QLabel *m_summary;
+    QProgressBar *m_progress;
+    QString m_planning; // the summary's first line while the plan reads
     ChartPanel *m_panel;
     QLabel *m_exampleSummary;
     SplitExampleView *m_example;

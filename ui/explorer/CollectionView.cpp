@@ -9,6 +9,7 @@
 #include "explorer/SplitPreviewPage.h"
 #include "workspace/SourceState.h"
 
+#include <QLineEdit>
 #include <QTabWidget>
 
 #include <QTimer>
@@ -42,6 +43,8 @@ CollectionView::CollectionView(QWidget *parent)
         m_tabs->setCurrentWidget(m_arrays);
     });
     connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
+    connect(m_documents, &DocumentsPage::documentSelected, m_indexes,
+            [this](const QString &id) { m_indexes->idEdit()->setText(id); });
     connect(m_outliers, &OutliersPage::migrateRequested, this, &CollectionView::migrateRequested);
     connect(m_split, &SplitPreviewPage::migrateRequested, this, &CollectionView::migrateRequested);
     setState(nullptr);

@@ -107,7 +107,13 @@ DocumentsPage::DocumentsPage(QWidget *parent)
         else
             openDocument(row);
     });
-    connect(m_table, &QTableWidget::itemSelectionChanged, this, &DocumentsPage::updateButtons);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
+        updateButtons();
+        const int row = m_table->currentRow();
+        if (row >= 0 && row < int(m_page.documents.size()) &&
+            !m_page.documents[std::size_t(row)].id.isEmpty())
+            emit documentSelected(m_page.documents[std::size_t(row)].id);
+    });
     connect(m_logical, &QPushButton::clicked, this, [this] { openLogical(m_table->currentRow()); });
     updateButtons();
 }

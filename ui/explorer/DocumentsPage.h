@@ -50,6 +50,8 @@ public:
 
 signals:
     void pageShown();
+    // The selected document's _id (relaxed extended JSON), e.g. for the read path on Indexes.
+    void documentSelected(const QString &idJson);
 
 private:
     DocumentQuery query() const;

@@ -158,6 +158,8 @@ void SourceTreeModel::setCatalog(const QModelIndex &connection, const Catalog &c
             node->parent = dbNode.get();
             dbNode->children.push_back(std::move(node));
         }
+        if (dbNode->children.empty() && !db.collections.empty())
+            continue; // only system collections (admin, config): nothing to browse
         if (db.info.sizeOnDisk)
             dbNode->tip = tr("Database %1 — %2 on disk (compressed, with indexes)")
                               .arg(db.info.name, Format::bytes(std::uint64_t(*db.info.sizeOnDisk)));

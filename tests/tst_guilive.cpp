@@ -247,12 +247,29 @@ private slots:
                         .isValid());
         }
         QVERIFY(!loaded.wait(500)); // and nothing else is still connecting
+        // Its context menu (on any row under it): Refresh lists it again, Disconnect closes it.
+        {
+            SourceTreeModel *m = window.sourceModel();
+            const QModelIndex conn0 = m->index(0, 0);
+            const QModelIndex db = m->index(0, 0, conn0);
+            QList<QAction *> actions = window.sourceActions(db);
+            QCOMPARE(actions.size(), 2);
+            QCOMPARE(actions[0]->text().remove(QLatin1Char('&')), QStringLiteral("Refresh"));
+            QCOMPARE(actions[1]->text().remove(QLatin1Char('&')), QStringLiteral("Disconnect"));
+            actions[0]->trigger();
+            QVERIFY(loaded.wait(60000));
+            QCOMPARE(loaded.takeFirst().at(1).toBool(), true);
+        }
         SourceTreeModel *model = window.sourceModel();
         QModelIndex conn;
         for (int row = 0; row < model->rowCount(); ++row)
             if (model->index(row, 0).data().toString() == name)
                 conn = model->index(row, 0);
         checkCatalogRows(model, conn);
+        const QList<QAction *> actions = window.sourceActions(conn);
+        QCOMPARE(actions.size(), 2);
+        actions[1]->trigger(); // Disconnect
+        QCOMPARE(model->rowCount(), 0);
     }
 
     // The Documents tab, before any analysis: a page of the collection in natural order with

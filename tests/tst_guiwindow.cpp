@@ -621,6 +621,33 @@ private slots:
         guide->close();
     }
 
+    // The source tree's context menu closes a dump (its group with the last one); the window
+    // goes back to its welcome page when what it showed is gone.
+    void contextMenuClosesADump()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        const QString other = m_dir.filePath(QStringLiteral("other.bson"));
+        QVERIFY(fixtures::writeFile(other, fixtures::concat({fixtures::documentWithArray(1, 3)})));
+        window.openDump(m_feeds);
+        window.openDump(other);
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex group = model->index(0, 0);
+        QCOMPARE(model->rowCount(group), 2);
+        const QList<QAction *> actions = window.sourceActions(model->findDump(other));
+        QCOMPARE(actions.size(), 1);
+        QCOMPARE(actions.first()->text().remove(QLatin1Char('&')), QStringLiteral("Close dump"));
+        actions.first()->trigger();
+        QCOMPARE(model->rowCount(model->index(0, 0)), 1);
+        QVERIFY(!model->findDump(other).isValid());
+        QVERIFY(model->findDump(m_feeds).isValid());
+        window.sourceActions(model->findDump(m_feeds)).first()->trigger();
+        QCOMPARE(model->rowCount(), 0); // the group went with its last dump
+        QVERIFY(window.statusText().startsWith(QStringLiteral("Closed ")));
+        QVERIFY(window.sourceActions(QModelIndex()).isEmpty());
+    }
+
     void windowIconIsTheAppIcon()
     {
         const QIcon icon = AppIcon::icon();

@@ -37,6 +37,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -72,6 +73,7 @@ void MainWindow::createLayout()
 {
     m_tree->setModel(m_sources);
     m_tree->setObjectName(QStringLiteral("sourceTree"));
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setSectionResizeMode(SourceTreeModel::Name, QHeaderView::Stretch);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(SourceTreeModel::Documents,
@@ -119,6 +121,16 @@ void MainWindow::wire()
             runAnalysis();
     });
     connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
+    connect(m_tree, &QTreeView::customContextMenuRequested, this, [this](const QPoint &at) {
+        const QList<QAction *> actions = sourceActions(m_tree->indexAt(at));
+        if (actions.isEmpty())
+            return;
+        auto *menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        for (QAction *action : actions)
+            menu->addAction(action);
+        menu->popup(m_tree->viewport()->mapToGlobal(at));
+    });
     connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
         showError(ErrorNotice::of(tr("Remember password"),
                                   tr("The system keychain did not store the password; it was "
@@ -235,6 +247,70 @@ void MainWindow::createActions()
 
     MainToolBar::create(
         this, {open, connectAction, nullptr, m_runAction, m_cancelAction, m_exportAction});
+}
+
+QList<QAction *> MainWindow::sourceActions(const QModelIndex &index)
+{
+    QList<QAction *> actions;
+    QModelIndex row = index.siblingAtColumn(0);
+    while (row.isValid() && row.parent().isValid() &&
+           m_sources->kindOf(row) != SourceTreeModel::Kind::Dump)
+        row = row.parent();
+    if (!row.isValid())
+        return actions;
+    const auto kind = m_sources->kindOf(row);
+    const QPersistentModelIndex target(row);
+    if (kind == SourceTreeModel::Kind::Connection) {
+        const QString name = row.data().toString();
+        auto *refresh = new QAction(tr("&Refresh"), m_tree);
+        connect(refresh, &QAction::triggered, this, [this, name] { refreshConnection(name); });
+        auto *disconnect = new QAction(tr("&Disconnect"), m_tree);
+        connect(disconnect, &QAction::triggered, this, [this, target] { closeSource(target); });
+        actions << refresh << disconnect;
+    } else if (kind == SourceTreeModel::Kind::Dump) {
+        auto *close = new QAction(tr("&Close dump"), m_tree);
+        connect(close, &QAction::triggered, this, [this, target] { closeSource(target); });
+        actions << close;
+    }
+    for (QAction *action : actions) // each menu's own: gone with the next one
+        connect(m_tree, &QTreeView::customContextMenuRequested, action, &QObject::deleteLater,
+                Qt::SingleShotConnection);
+    return actions;
+}
+
+void MainWindow::refreshConnection(const QString &name)
+{
+    if (m_sources->findConnection(name).isValid()) {
+        m_sources->setConnectionMessage(m_sources->findConnection(name), tr("Connecting…"), false);
+        loadCatalog(name);
+    }
+}
+
+bool MainWindow::closeSource(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return false;
+    const auto kind = m_sources->kindOf(index);
+    const QString name = index.data().toString();
+    const SourceRef analysing = m_workspace->analysing();
+    const bool busy =
+        m_workspace->isRunning() && (kind == SourceTreeModel::Kind::Connection
+                                         ? analysing.connectionName == name
+                                         : analysing.key() == m_sources->sourceAt(index).key());
+    if (busy) {
+        m_status->setText(tr("%1 is being analysed: cancel the analysis first.").arg(name));
+        return false;
+    }
+    if (kind == SourceTreeModel::Kind::Connection)
+        m_sources->removeConnection(index);
+    else if (kind == SourceTreeModel::Kind::Dump)
+        m_sources->removeDump(index);
+    else
+        return false;
+    m_status->setText(tr("Closed %1.").arg(name));
+    if (!m_sources->sourceAt(m_tree->currentIndex()).isValid())
+        m_stack->setCurrentWidget(m_empty);
+    return true;
 }
 
 // The guide, with the shortcuts as the menus' actions have them now.

@@ -71,6 +71,13 @@ public:
     WhatIfDialog *openWhatIf();
     // Help → User guide (F1).
     UserGuide *openUserGuide();
+    // What the source tree's context menu offers for the row at `index`: Refresh and
+    // Disconnect for a connection (or anything under it), Close for a dump.
+    QList<QAction *> sourceActions(const QModelIndex &index);
+    // Lists a connection's databases again; closes a connection or a dump (not while it is
+    // being analysed: false and a status line).
+    void refreshConnection(const QString &name);
+    bool closeSource(const QModelIndex &index);
 
     SourceTreeModel *sourceModel() const { return m_sources; }
     QTreeView *sourceTree() const { return m_tree; }

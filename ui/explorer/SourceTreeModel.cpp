@@ -82,6 +82,25 @@ void SourceTreeModel::removeConnection(const QModelIndex &connection)
     endRemoveRows();
 }
 
+void SourceTreeModel::removeDump(const QModelIndex &dump)
+{
+    Node *node = nodeOf(dump);
+    if (!dump.isValid() || node->kind != Kind::Dump)
+        return;
+    Node *group = node->parent;
+    if (group->children.size() == 1) { // the group goes with it
+        const int row = group->row();
+        beginRemoveRows({}, row, row);
+        m_root->children.erase(m_root->children.begin() + row);
+        endRemoveRows();
+        return;
+    }
+    const int row = node->row();
+    beginRemoveRows(indexOf(group), row, row);
+    group->children.erase(group->children.begin() + row);
+    endRemoveRows();
+}
+
 void SourceTreeModel::replaceChildren(Node *node, std::vector<std::unique_ptr<Node>> children)
 {
     const QModelIndex parent = indexOf(node);

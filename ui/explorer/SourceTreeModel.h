@@ -44,6 +44,8 @@ public:
     void setCatalog(const QModelIndex &connection, const Catalog &catalog);
     void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
     void removeConnection(const QModelIndex &connection);
+    // Closes a dump file (the group goes with its last dump).
+    void removeDump(const QModelIndex &dump);
     QModelIndex addDump(const QString &path);
     QModelIndex findDump(const QString &path) const;
     QModelIndex findCollection(const QModelIndex &connection, const QString &database,

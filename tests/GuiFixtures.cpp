@@ -1,5 +1,7 @@
 #include "GuiFixtures.h"
 
+#include <cmath>
+
 #include "demo/DemoDataGenerator.h"
 #include "explorer/MainWindow.h"
 #include "workspace/SourceState.h"
@@ -12,6 +14,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMap>
 #include <QMenuBar>
 #include <QRegularExpression>
@@ -183,6 +186,28 @@ QStringList overlappingControls(QWidget *window)
                 problems << QStringLiteral("%1 overlaps %2").arg(nameOf(w), nameOf(other));
     }
     return problems;
+}
+
+QString asCsvNumber(const QString &shown)
+{
+    bool ok = false;
+    const qulonglong n = QLocale().toULongLong(shown.trimmed(), &ok);
+    return ok ? QString::number(n) : shown;
+}
+
+bool showsBytes(const QString &shown, std::uint64_t bytes)
+{
+    const qsizetype space = shown.lastIndexOf(QLatin1Char(' '));
+    const qsizetype power = QStringList{QStringLiteral("B"), QStringLiteral("KiB"),
+                                        QStringLiteral("MiB"), QStringLiteral("GiB")}
+                                .indexOf(shown.mid(space + 1));
+    bool ok = false;
+    const double number = QLocale().toDouble(shown.left(space), &ok);
+    if (space < 0 || power < 0 || !ok)
+        return false;
+    const double unit = std::pow(1024.0, double(power));
+    const double slack = power == 0 ? 0.0 : 0.05 * unit + 0.5;
+    return std::abs(number * unit - double(bytes)) <= slack;
 }
 
 } // namespace guifixtures

@@ -48,4 +48,10 @@ QStringList mnemonicClashes(QWidget *window, const QStringList &more = {});
 // check box, label with text, spin box, combo box, line edit) that overlaps a sibling control,
 // runs past its parent's edge, or is narrower than its own minimum; one line each.
 QStringList overlappingControls(QWidget *window);
+// A count the window shows ("1,234" in the user's locale) as a CSV report writes it ("1234");
+// the text itself if it is not a count.
+QString asCsvNumber(const QString &shown);
+// Whether a size the window shows ("812 B", or "12.3 KiB": one decimal of an IEC unit) stands
+// for `bytes`, within the half of its last digit that the rounding may hide.
+bool showsBytes(const QString &shown, std::uint64_t bytes);
 } // namespace guifixtures

@@ -76,30 +76,6 @@ class TestGuiLive : public QObject
         return true;
     }
 
-    // A count the window shows ("1,234" in the user's locale) as a CSV report writes it
-    // ("1234"); the text itself if it is not a count.
-    static QString asCsvNumber(const QString &shown)
-    {
-        bool ok = false;
-        const qulonglong n = QLocale().toULongLong(shown.trimmed(), &ok);
-        return ok ? QString::number(n) : shown;
-    }
-    // Whether a size the window shows ("812 B", or "12.3 KiB": one decimal of an IEC unit)
-    // stands for `bytes`, within the half of its last digit that the rounding may hide.
-    static bool showsBytes(const QString &shown, std::uint64_t bytes)
-    {
-        const qsizetype space = shown.lastIndexOf(QLatin1Char(' '));
-        const qsizetype power = QStringList{QStringLiteral("B"), QStringLiteral("KiB"),
-                                            QStringLiteral("MiB"), QStringLiteral("GiB")}
-                                    .indexOf(shown.mid(space + 1));
-        bool ok = false;
-        const double number = QLocale().toDouble(shown.left(space), &ok);
-        if (space < 0 || power < 0 || !ok)
-            return false;
-        const double unit = std::pow(1024.0, double(power));
-        const double slack = power == 0 ? 0.0 : 0.05 * unit + 0.5;
-        return std::abs(number * unit - double(bytes)) <= slack;
-    }
     // The Overview's worst array paths against the CLI's fields.csv: the longest arrays (at most
     // 8 shown, none left out longer than one shown), each with its len_max and len_p99.
     static void compareWorstArrayPaths(const OverviewPage *overview, const QString &fieldsCsv)
@@ -126,8 +102,8 @@ class TestGuiLive : public QObject
             const QString shown = table->item(r, 0)->text();
             const QStringList row = arrayPaths[shown];
             const QString cells = QStringLiteral("%1: max %2, p99 %3");
-            QCOMPARE(cells.arg(shown, asCsvNumber(table->item(r, 1)->text()),
-                               asCsvNumber(table->item(r, 2)->text())),
+            QCOMPARE(cells.arg(shown, guifixtures::asCsvNumber(table->item(r, 1)->text()),
+                               guifixtures::asCsvNumber(table->item(r, 2)->text())),
                      cells.arg(shown, row.value(max), row.value(p99)));
             shortestShown = std::min(shortestShown, row.value(max).toULongLong());
             arrayPaths.erase(shown);
@@ -543,7 +519,7 @@ private slots:
         QCOMPARE(finished.first().first().value<AnalysisResult>().profile.mode,
                  summary.value(QStringLiteral("mode")));
 
-        QCOMPARE(asCsvNumber(overview->valueText(QStringLiteral("Documents"))),
+        QCOMPARE(guifixtures::asCsvNumber(overview->valueText(QStringLiteral("Documents"))),
                  summary.value(QStringLiteral("documents")));
         for (const auto &[key, metric] :
              {std::pair{"Size p50", "size_p50"}, std::pair{"Size p99", "size_p99"},
@@ -551,7 +527,7 @@ private slots:
             const QString shown = overview->valueText(QLatin1String(key));
             const QString cliValue = summary.value(QLatin1String(metric));
             QVERIFY2(
-                showsBytes(shown, cliValue.toULongLong()),
+                guifixtures::showsBytes(shown, cliValue.toULongLong()),
                 qPrintable(QStringLiteral("%1 shows %2, the CLI's %3 is %4")
                                .arg(QLatin1String(key), shown, QLatin1String(metric), cliValue)));
         }
@@ -559,17 +535,18 @@ private slots:
             QRegularExpression(QStringLiteral("^(.+) \\((.+) %\\)$"))
                 .match(overview->valueText(QStringLiteral("Over 8 MiB")));
         QVERIFY2(over.hasMatch(), qPrintable(overview->valueText(QStringLiteral("Over 8 MiB"))));
-        QCOMPARE(asCsvNumber(over.captured(1)),
+        QCOMPARE(guifixtures::asCsvNumber(over.captured(1)),
                  summary.value(QStringLiteral("documents_over_half_16mib")));
         const QRegularExpressionMatch outliers =
             QRegularExpression(QStringLiteral("^(.+) \\((.+) by size, (.+) by array\\)$"))
                 .match(overview->valueText(QStringLiteral("Outlier documents")));
         QVERIFY2(outliers.hasMatch(),
                  qPrintable(overview->valueText(QStringLiteral("Outlier documents"))));
-        QCOMPARE(asCsvNumber(outliers.captured(1)),
+        QCOMPARE(guifixtures::asCsvNumber(outliers.captured(1)),
                  summary.value(QStringLiteral("outlier_documents")));
-        QCOMPARE(asCsvNumber(outliers.captured(2)), summary.value(QStringLiteral("size_outliers")));
-        QCOMPARE(asCsvNumber(outliers.captured(3)),
+        QCOMPARE(guifixtures::asCsvNumber(outliers.captured(2)),
+                 summary.value(QStringLiteral("size_outliers")));
+        QCOMPARE(guifixtures::asCsvNumber(outliers.captured(3)),
                  summary.value(QStringLiteral("array_outliers")));
 
         compareWorstArrayPaths(overview, out + QStringLiteral("/fields.csv"));

@@ -66,13 +66,13 @@ class TestGuiWindow : public QObject
         return finished.first().first().value<AnalysisResult>();
     }
 
-    // A shown, non-interactive window with `dump` selected, set to a full scan.
     // The error box the window has open (the last one), or null.
     static QMessageBox *openBox(MainWindow &window)
     {
         const QList<QMessageBox *> boxes = window.findChildren<QMessageBox *>();
         return boxes.isEmpty() ? nullptr : boxes.last();
     }
+    // A shown, non-interactive window with `dump` selected, set to a full scan.
     static void openForFullScan(MainWindow &window, const QString &dump)
     {
         window.setInteractive(false);
@@ -540,112 +540,6 @@ private slots:
             QVERIFY2(clashes.isEmpty(), qPrintable(tabs->tabText(t) + QStringLiteral(": ") +
                                                    clashes.join(QStringLiteral("; "))));
         }
-    }
-
-    // The window fits a small screen: it goes down to 800x600, and there, on every tab, no
-    // control overlaps another or runs out of its parent, and each is shown (Show CDF too).
-    void smallWindowStaysUsable()
-    {
-        MainWindow window;
-        openForFullScan(window, m_feeds);
-        window.runAnalysis();
-        waitForResult(window);
-        const QSize small(800, 600);
-        QVERIFY2(window.minimumSizeHint().width() <= small.width() &&
-                     window.minimumSizeHint().height() <= small.height(),
-                 qPrintable(QStringLiteral("minimum %1x%2")
-                                .arg(window.minimumSizeHint().width())
-                                .arg(window.minimumSizeHint().height())));
-        window.resize(small);
-        QTRY_COMPARE(window.size(), small);
-        auto *tabs = window.collectionView()->findChild<QTabWidget *>();
-        QVERIFY(tabs);
-        for (int t = 0; t < tabs->count(); ++t) {
-            tabs->setCurrentIndex(t);
-            QCoreApplication::sendPostedEvents(); // the layouts settle
-            QTest::qWait(50);
-            const QString tab = tabs->tabText(t).remove(QLatin1Char('&'));
-            QStringList clashes = guifixtures::overlappingControls(&window);
-            // A chart's threshold label is clear of its legend at this size too.
-            for (const HistogramChart *chart : window.findChildren<HistogramChart *>())
-                if (chart->isVisible() && chart->legend->visible() &&
-                    chart->thresholdLabelRect().intersects(QRectF(chart->legend->outerRect())))
-                    clashes << QStringLiteral("the threshold label is under the legend");
-            QVERIFY2(clashes.isEmpty(),
-                     qPrintable(tab + QStringLiteral(": ") + clashes.join(QStringLiteral("; "))));
-        }
-        tabs->setCurrentIndex(tabs->indexOf(window.collectionView()->findChild<SizesPage *>()));
-        const auto boxes = window.findChildren<QCheckBox *>();
-        const auto cdf = std::find_if(boxes.begin(), boxes.end(), [](QCheckBox *box) {
-            return box->isVisible() &&
-                   box->text().remove(QLatin1Char('&')) == QLatin1String("Show CDF");
-        });
-        QVERIFY(cdf != boxes.end());
-        QVERIFY((*cdf)->visibleRegion().boundingRect().width() >= (*cdf)->sizeHint().width() - 2);
-    }
-
-    // Help → User guide (F1): every tab is explained, and every shortcut of the menus is in
-    // its table with the key the action really has.
-    void userGuideNamesEveryTabAndShortcut()
-    {
-        MainWindow window;
-        window.show();
-        QAction *guideAction = nullptr;
-        QList<QAction *> withKeys;
-        for (QAction *menu : window.menuBar()->actions())
-            for (QAction *action : menu->menu()->actions()) {
-                if (action->text().remove(QLatin1Char('&')) == QLatin1String("User guide"))
-                    guideAction = action;
-                if (!action->shortcut().isEmpty())
-                    withKeys << action;
-            }
-        QVERIFY(guideAction);
-        QCOMPARE(guideAction->shortcut(), QKeySequence(QKeySequence::HelpContents));
-        UserGuide *guide = window.openUserGuide();
-        QVERIFY(guide && guide->isVisible());
-        const QString text = QTextDocumentFragment::fromHtml(guide->html()).toPlainText();
-        QTabWidget *tabs = window.collectionView()->tabs();
-        for (int t = 0; t < tabs->count(); ++t) {
-            const QString tab = tabs->tabText(t).remove(QLatin1Char('&'));
-            QVERIFY2(text.contains(tab), qPrintable(tab));
-        }
-        QVERIFY(withKeys.size() >= 6);
-        for (QAction *action : withKeys) {
-            const QString what = action->text().remove(QLatin1Char('&'));
-            const QString keys = action->shortcut().toString(QKeySequence::NativeText);
-            const qsizetype at = text.lastIndexOf(what); // the table is last
-            QVERIFY2(at >= 0 && text.indexOf(keys, at) >= 0 &&
-                         text.indexOf(keys, at) - at - what.size() <= 2,
-                     qPrintable(what + QStringLiteral(": ") + keys));
-        }
-        guide->close();
-    }
-
-    // The source tree's context menu closes a dump (its group with the last one); the window
-    // goes back to its welcome page when what it showed is gone.
-    void contextMenuClosesADump()
-    {
-        MainWindow window;
-        window.setInteractive(false);
-        window.show();
-        const QString other = m_dir.filePath(QStringLiteral("other.bson"));
-        QVERIFY(fixtures::writeFile(other, fixtures::concat({fixtures::documentWithArray(1, 3)})));
-        window.openDump(m_feeds);
-        window.openDump(other);
-        SourceTreeModel *model = window.sourceModel();
-        const QModelIndex group = model->index(0, 0);
-        QCOMPARE(model->rowCount(group), 2);
-        const QList<QAction *> actions = window.sourceActions(model->findDump(other));
-        QCOMPARE(actions.size(), 1);
-        QCOMPARE(actions.first()->text().remove(QLatin1Char('&')), QStringLiteral("Close dump"));
-        actions.first()->trigger();
-        QCOMPARE(model->rowCount(model->index(0, 0)), 1);
-        QVERIFY(!model->findDump(other).isValid());
-        QVERIFY(model->findDump(m_feeds).isValid());
-        window.sourceActions(model->findDump(m_feeds)).first()->trigger();
-        QCOMPARE(model->rowCount(), 0); // the group went with its last dump
-        QVERIFY(window.statusText().startsWith(QStringLiteral("Closed ")));
-        QVERIFY(window.sourceActions(QModelIndex()).isEmpty());
     }
 
     void windowIconIsTheAppIcon()

@@ -2,6 +2,8 @@
 
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -19,6 +21,17 @@ QString UserGuide::guideHtml(const QList<QPair<QString, QString>> &shortcuts)
     table += QStringLiteral("</table>");
     html.replace(QStringLiteral("<!-- shortcuts -->"), table);
     return html;
+}
+
+QList<QPair<QString, QString>> UserGuide::shortcutsOf(const QMenuBar *bar)
+{
+    QList<QPair<QString, QString>> shortcuts;
+    for (QAction *menu : bar->actions())
+        for (QAction *action : menu->menu() ? menu->menu()->actions() : QList<QAction *>())
+            if (!action->shortcut().isEmpty())
+                shortcuts.append({QString(action->text()).remove(QLatin1Char('&')),
+                                  action->shortcut().toString(QKeySequence::NativeText)});
+    return shortcuts;
 }
 
 UserGuide::UserGuide(const QList<QPair<QString, QString>> &shortcuts, QWidget *parent)

@@ -5,6 +5,7 @@
 #include <QPair>
 #include <QString>
 
+class QMenuBar;
 class QTextBrowser;
 
 namespace oe {
@@ -20,6 +21,8 @@ public:
     explicit UserGuide(const QList<QPair<QString, QString>> &shortcuts, QWidget *parent = nullptr);
     QString html() const;
     static QString guideHtml(const QList<QPair<QString, QString>> &shortcuts);
+    // Every action with a shortcut in the menus of `bar`: (text without '&', keys).
+    static QList<QPair<QString, QString>> shortcutsOf(const QMenuBar *bar);
 
 private:
     QTextBrowser *m_text;

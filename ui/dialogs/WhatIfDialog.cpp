@@ -7,6 +7,7 @@
 #include "mongo/UriRedactor.h"
 #include "output/StagedOutput.h"
 #include "whatif/WhatIfBenchmark.h"
+#include "workspace/SourceState.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -193,6 +194,17 @@ void WhatIfDialog::setLayout(int keep, int pageSize, int elementBytes)
     m_keep->setValue(keep);
     m_pageSize->setValue(pageSize);
     m_elementBytes->setValue(elementBytes);
+}
+
+void WhatIfDialog::takeLayoutOf(const SourceState &state)
+{
+    if (!state.hasResult() || state.path().isEmpty())
+        return;
+    const FieldProfile *field = state.result().profile.field(state.path().toStdString());
+    const double elementBytes = field ? field->meanElementBytes() : 0.0;
+    setLayout(int(std::min<std::uint64_t>(state.keep(), 1000000)),
+              int(std::min<std::uint64_t>(state.splitConfig().pageSize, 1000000)),
+              elementBytes >= 8 ? int(elementBytes + 0.5) : WhatIfOptions().elementBytes);
 }
 
 void WhatIfDialog::stop()

@@ -18,6 +18,8 @@ class QTableWidget;
 
 namespace oe {
 
+class SourceState;
+
 class LatestJob;
 
 // Analysis → What if… on a connection: the what-if benchmark (WhatIfBenchmark, the one
@@ -42,6 +44,8 @@ public:
     // The layout to time: the split's keep and page size, and the bytes of one element (the
     // analysed array's mean, say).
     void setLayout(int keep, int pageSize, int elementBytes);
+    // The layout being considered on `state`: its keep and page size, its array's element size.
+    void takeLayoutOf(const SourceState &state);
     QTableWidget *table() const { return m_table; }
     QCustomPlot *chart() const { return m_chart; }
     QLabel *status() const { return m_status; }

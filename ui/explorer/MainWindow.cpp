@@ -19,14 +19,14 @@
 #include "explorer/InterruptedRunWatcher.h"
 #include "explorer/LayoutSettings.h"
 #include "explorer/MainToolBar.h"
+#include "explorer/MigrationFollower.h"
 #include "explorer/ShortcutPriority.h"
+#include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
 #include "jobs/LatestJob.h"
-#include "jobs/MigrationRunner.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
-#include "whatif/WhatIfOptions.h"
 #include "wizard/MigrationWizard.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
@@ -37,7 +37,6 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -57,7 +56,9 @@ MainWindow::MainWindow(QWidget *parent)
       m_progress(new QProgressBar(this)), m_workspace(new Workspace(this)),
       m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
       m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
-      m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this))
+      m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this)),
+      m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
+      m_follower(new MigrationFollower(m_workspace, this))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -73,7 +74,6 @@ void MainWindow::createLayout()
 {
     m_tree->setModel(m_sources);
     m_tree->setObjectName(QStringLiteral("sourceTree"));
-    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setSectionResizeMode(SourceTreeModel::Name, QHeaderView::Stretch);
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(SourceTreeModel::Documents,
@@ -121,15 +121,19 @@ void MainWindow::wire()
             runAnalysis();
     });
     connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
-    connect(m_tree, &QTreeView::customContextMenuRequested, this, [this](const QPoint &at) {
-        const QList<QAction *> actions = sourceActions(m_tree->indexAt(at));
-        if (actions.isEmpty())
-            return;
-        auto *menu = new QMenu(this);
-        menu->setAttribute(Qt::WA_DeleteOnClose);
-        for (QAction *action : actions)
-            menu->addAction(action);
-        menu->popup(m_tree->viewport()->mapToGlobal(at));
+    connect(m_sourceMenu, &SourceTreeMenu::refreshRequested, this, &MainWindow::loadCatalog);
+    connect(m_follower, &MigrationFollower::catalogChanged, this, [this](const QString &name) {
+        if (m_sources->findConnection(name).isValid())
+            loadCatalog(name);
+    });
+    connect(m_follower, &MigrationFollower::reanalysing, this, [this](const QString &source) {
+        m_status->setText(tr("%1 changed: analysing it again…").arg(source));
+    });
+    connect(m_sourceMenu, &SourceTreeMenu::refused, m_status, &QLabel::setText);
+    connect(m_sourceMenu, &SourceTreeMenu::closed, this, [this](const QString &name) {
+        m_status->setText(tr("Closed %1.").arg(name));
+        if (!m_sources->sourceAt(m_tree->currentIndex()).isValid())
+            m_stack->setCurrentWidget(m_empty);
     });
     connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
         showError(ErrorNotice::of(tr("Remember password"),
@@ -251,78 +255,18 @@ void MainWindow::createActions()
 
 QList<QAction *> MainWindow::sourceActions(const QModelIndex &index)
 {
-    QList<QAction *> actions;
-    QModelIndex row = index.siblingAtColumn(0);
-    while (row.isValid() && row.parent().isValid() &&
-           m_sources->kindOf(row) != SourceTreeModel::Kind::Dump)
-        row = row.parent();
-    if (!row.isValid())
-        return actions;
-    const auto kind = m_sources->kindOf(row);
-    const QPersistentModelIndex target(row);
-    if (kind == SourceTreeModel::Kind::Connection) {
-        const QString name = row.data().toString();
-        auto *refresh = new QAction(tr("&Refresh"), m_tree);
-        connect(refresh, &QAction::triggered, this, [this, name] { refreshConnection(name); });
-        auto *disconnect = new QAction(tr("&Disconnect"), m_tree);
-        connect(disconnect, &QAction::triggered, this, [this, target] { closeSource(target); });
-        actions << refresh << disconnect;
-    } else if (kind == SourceTreeModel::Kind::Dump) {
-        auto *close = new QAction(tr("&Close dump"), m_tree);
-        connect(close, &QAction::triggered, this, [this, target] { closeSource(target); });
-        actions << close;
-    }
-    for (QAction *action : actions) // each menu's own: gone with the next one
-        connect(m_tree, &QTreeView::customContextMenuRequested, action, &QObject::deleteLater,
-                Qt::SingleShotConnection);
-    return actions;
-}
-
-void MainWindow::refreshConnection(const QString &name)
-{
-    if (m_sources->findConnection(name).isValid()) {
-        m_sources->setConnectionMessage(m_sources->findConnection(name), tr("Connecting…"), false);
-        loadCatalog(name);
-    }
+    return m_sourceMenu->actionsFor(index);
 }
 
 bool MainWindow::closeSource(const QModelIndex &index)
 {
-    if (!index.isValid())
-        return false;
-    const auto kind = m_sources->kindOf(index);
-    const QString name = index.data().toString();
-    const SourceRef analysing = m_workspace->analysing();
-    const bool busy =
-        m_workspace->isRunning() && (kind == SourceTreeModel::Kind::Connection
-                                         ? analysing.connectionName == name
-                                         : analysing.key() == m_sources->sourceAt(index).key());
-    if (busy) {
-        m_status->setText(tr("%1 is being analysed: cancel the analysis first.").arg(name));
-        return false;
-    }
-    if (kind == SourceTreeModel::Kind::Connection)
-        m_sources->removeConnection(index);
-    else if (kind == SourceTreeModel::Kind::Dump)
-        m_sources->removeDump(index);
-    else
-        return false;
-    m_status->setText(tr("Closed %1.").arg(name));
-    if (!m_sources->sourceAt(m_tree->currentIndex()).isValid())
-        m_stack->setCurrentWidget(m_empty);
-    return true;
+    return m_sourceMenu->close(index);
 }
 
 // The guide, with the shortcuts as the menus' actions have them now.
 UserGuide *MainWindow::openUserGuide()
 {
-    QList<QPair<QString, QString>> shortcuts;
-    for (QAction *menu : menuBar()->actions())
-        for (QAction *action : menu->menu() ? menu->menu()->actions() : QList<QAction *>())
-            if (!action->shortcut().isEmpty())
-                shortcuts.append({QString(action->text()).remove(QLatin1Char('&')),
-                                  action->shortcut().toString(QKeySequence::NativeText)});
-    auto *guide = new UserGuide(shortcuts, this);
+    auto *guide = new UserGuide(UserGuide::shortcutsOf(menuBar()), this);
     guide->setAttribute(Qt::WA_DeleteOnClose);
     guide->show();
     return guide;
@@ -510,54 +454,15 @@ MigrationsDialog *MainWindow::openMigrations()
 {
     auto *dialog = openOnConnection<MigrationsDialog>();
     if (dialog)
-        follow(dialog->runner());
+        m_follower->follow(dialog->runner());
     return dialog;
-}
-
-void MainWindow::follow(MigrationRunner *runner)
-{
-    connect(runner, &MigrationRunner::targetChanged, this, &MainWindow::collectionChanged);
-}
-
-// A migration wrote to a collection: the tree lists what it made (the overflow, the journal)
-// and the collection is analysed again, with the names it used, so that no view shows the
-// collection as it was. The wizard works from the analysis it started with: while it is open
-// on that collection, the new analysis waits for it to close.
-void MainWindow::collectionChanged(const SourceRef &target, const SplitConfig &config)
-{
-    if (m_sources->findConnection(target.connectionName).isValid())
-        loadCatalog(target.connectionName);
-    SourceState *state = m_workspace->stateOf(target);
-    if (!state->hasResult())
-        return;
-    state->setLayoutNames(config);
-    const AnalysisRequest request = state->analysis().request;
-    const auto reanalyse = [this, request] {
-        m_status->setText(tr("%1 changed: analysing it again…").arg(request.source.displayName()));
-        m_workspace->enqueue(request, Workspace::Previous::KeptUntilComplete);
-    };
-    if (m_wizard && m_wizard->runner()->target().key() == target.key()) {
-        if (!m_wizard->property("reanalyseOnClose").toBool()) {
-            m_wizard->setProperty("reanalyseOnClose", true);
-            connect(m_wizard, &QDialog::finished, this, reanalyse, Qt::SingleShotConnection);
-        }
-        return;
-    }
-    reanalyse();
 }
 
 WhatIfDialog *MainWindow::openWhatIf()
 {
     auto *dialog = openOnConnection<WhatIfDialog>();
-    const SourceState *state = m_view->state();
-    if (!dialog || !state->hasResult() || state->path().isEmpty())
-        return dialog;
-    // The layout being considered: the keep and page size chosen, the array's element size.
-    const FieldProfile *field = state->result().profile.field(state->path().toStdString());
-    const double elementBytes = field ? field->meanElementBytes() : 0.0;
-    dialog->setLayout(int(std::min<std::uint64_t>(state->keep(), 1000000)),
-                      int(std::min<std::uint64_t>(state->splitConfig().pageSize, 1000000)),
-                      elementBytes >= 8 ? int(elementBytes + 0.5) : WhatIfOptions().elementBytes);
+    if (dialog)
+        dialog->takeLayoutOf(*m_view->state());
     return dialog;
 }
 
@@ -595,8 +500,7 @@ MigrationWizard *MainWindow::openMigrationWizard()
     }
     auto *wizard = new MigrationWizard(m_workspace, m_workspace->shown(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
-    m_wizard = wizard;
-    follow(wizard->runner());
+    m_follower->setWizard(wizard);
     wizard->open();
     return wizard;
 }

@@ -34,6 +34,8 @@ struct Catalog;
 class ConnectPrompt;
 class SourceState;
 class SourceTreeModel;
+class SourceTreeMenu;
+class MigrationFollower;
 class Workspace;
 struct SourceRef;
 struct AnalysisProgress;
@@ -74,9 +76,7 @@ public:
     // What the source tree's context menu offers for the row at `index`: Refresh and
     // Disconnect for a connection (or anything under it), Close for a dump.
     QList<QAction *> sourceActions(const QModelIndex &index);
-    // Lists a connection's databases again; closes a connection or a dump (not while it is
-    // being analysed: false and a status line).
-    void refreshConnection(const QString &name);
+    // Closes a connection or a dump (not while it is being analysed: false and a status line).
     bool closeSource(const QModelIndex &index);
 
     SourceTreeModel *sourceModel() const { return m_sources; }
@@ -122,12 +122,9 @@ private:
     QModelIndex currentConnection() const;
     template <typename Dialog> Dialog *openOnConnection();
     void offerInterrupted(const QString &name, const QStringList &runs);
-    void follow(MigrationRunner *runner);
-    void collectionChanged(const SourceRef &target, const SplitConfig &config);
     void restoreLayout();
 
     SourceTreeModel *m_sources;
-    QPointer<MigrationWizard> m_wizard; // the one open, if any
     QTreeView *m_tree;
     AnalysisOptionsBar *m_options;
     QStackedWidget *m_stack;
@@ -144,6 +141,8 @@ private:
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     ConnectPrompt *m_connect;
     InterruptedRunWatcher *m_interrupted;
+    SourceTreeMenu *m_sourceMenu;
+    MigrationFollower *m_follower;
     ErrorNotice m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

@@ -4,6 +4,7 @@
 #include "mongo/ConnectionUri.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -350,6 +351,62 @@ private slots:
         QCOMPARE(list.size(), 1);
         QCOMPARE(parsed(list.first().uri).hosts, QStringLiteral("store.example.com:27017"));
         QVERIFY(again.passwordEdit()->text().isEmpty());
+    }
+
+    // Remove takes the chosen connection out of the list: from the dialog at once and from the
+    // store, so the next dialog does not offer it either; the others stay in their order.
+    void removeForgetsTheChosenConnection()
+    {
+        for (const QString &name : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")})
+            ConnectionStore::remember(
+                recentNamed(name, QStringLiteral("mongodb://%1.example.com:27017/").arg(name)));
+        {
+            ConnectionDialog dialog(nullptr);
+            dialog.show();
+            QCOMPARE(dialog.recentBox()->count(), 4); // "New connection" and c, b, a
+            QVERIFY(!dialog.removeRecentButton()->isEnabled());
+            dialog.recentBox()->setCurrentIndex(2); // b
+            QVERIFY(dialog.removeRecentButton()->isEnabled());
+            QCOMPARE(dialog.hostsEdit()->text(), QStringLiteral("b.example.com:27017"));
+            QTest::mouseClick(dialog.removeRecentButton(), Qt::LeftButton);
+            QCOMPARE(dialog.recentBox()->count(), 3);
+            QCOMPARE(dialog.recentBox()->currentIndex(), 0);
+            QVERIFY(!dialog.removeRecentButton()->isEnabled());
+            QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("Removed b")),
+                     qPrintable(dialog.statusLabel()->text()));
+            for (int i = 1; i < dialog.recentBox()->count(); ++i)
+                QVERIFY(!dialog.recentBox()->itemText(i).startsWith(QStringLiteral("b ")));
+        }
+        QStringList names;
+        for (const RecentConnection &r : ConnectionStore::load())
+            names << r.name;
+        QCOMPARE(names, QStringList({QStringLiteral("c"), QStringLiteral("a")}));
+        ConnectionDialog again(nullptr);
+        QCOMPARE(again.recentBox()->count(), 3);
+    }
+
+    // A renamed connection keeps its place and URI; a name taken by another is refused. A URI
+    // finds its saved connection whatever password it carries.
+    void storeRenamesAndFindsByUri()
+    {
+        ConnectionStore::remember(
+            recentNamed(QStringLiteral("old"), QStringLiteral("mongodb://gina@one.example.com/")));
+        ConnectionStore::remember(
+            recentNamed(QStringLiteral("other"), QStringLiteral("mongodb://two.example.com/")));
+        QVERIFY(!ConnectionStore::rename(QStringLiteral("old"), QStringLiteral("other")));
+        QVERIFY(!ConnectionStore::rename(QStringLiteral("missing"), QStringLiteral("x")));
+        QVERIFY(ConnectionStore::rename(QStringLiteral("old"), QStringLiteral("reporting")));
+        const QList<RecentConnection> list = ConnectionStore::load();
+        QCOMPARE(list.size(), 2);
+        QCOMPARE(list[1].name, QStringLiteral("reporting"));
+        QCOMPARE(parsed(list[1].uri).hosts, QStringLiteral("one.example.com:27017"));
+
+        const auto found =
+            ConnectionStore::findByUri(QStringLiteral("mongodb://gina:Secret9@one.example.com/"));
+        QVERIFY(found.has_value());
+        QCOMPARE(found->name, QStringLiteral("reporting"));
+        QVERIFY(!ConnectionStore::findByUri(QStringLiteral("mongodb://gina@three.example.com/")));
+        QVERIFY(!ConnectionStore::findByUri(QStringLiteral("not a uri")));
     }
 
     void testConnectionReportsAnUnreachableServer()

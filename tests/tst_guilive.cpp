@@ -223,15 +223,17 @@ private slots:
                         .isValid());
         }
         QVERIFY(!loaded.wait(500)); // and nothing else is still connecting
-        // Its context menu (on any row under it): Refresh lists it again, Disconnect closes it.
+        // Its context menu (on any row under it): Refresh lists it again, Rename, Disconnect
+        // closes it.
         {
             SourceTreeModel *m = window.sourceModel();
             const QModelIndex conn0 = m->index(0, 0);
             const QModelIndex db = m->index(0, 0, conn0);
             QList<QAction *> actions = window.sourceActions(db);
-            QCOMPARE(actions.size(), 2);
+            QCOMPARE(actions.size(), 3);
             QCOMPARE(actions[0]->text().remove(QLatin1Char('&')), QStringLiteral("Refresh"));
-            QCOMPARE(actions[1]->text().remove(QLatin1Char('&')), QStringLiteral("Disconnect"));
+            QCOMPARE(actions[1]->text().remove(QLatin1Char('&')), QStringLiteral("Rename…"));
+            QCOMPARE(actions[2]->text().remove(QLatin1Char('&')), QStringLiteral("Disconnect"));
             actions[0]->trigger();
             QVERIFY(loaded.wait(60000));
             QCOMPARE(loaded.takeFirst().at(1).toBool(), true);
@@ -243,8 +245,8 @@ private slots:
                 conn = model->index(row, 0);
         checkCatalogRows(model, conn);
         const QList<QAction *> actions = window.sourceActions(conn);
-        QCOMPARE(actions.size(), 2);
-        actions[1]->trigger(); // Disconnect
+        QCOMPARE(actions.size(), 3);
+        actions[2]->trigger(); // Disconnect
         QCOMPARE(model->rowCount(), 0);
     }
 

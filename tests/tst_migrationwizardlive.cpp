@@ -5,6 +5,7 @@
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "charts/Format.h"
 #include "charts/HistogramChart.h"
 #include "dialogs/MigrationsDialog.h"
 #include "explore/AnalysisSession.h"
@@ -477,8 +478,22 @@ private slots:
         QVERIFY(dialog->runs()[std::size_t(row)].interrupted());
         QVERIFY(dialog->runs()[std::size_t(row)].split > 0);
 
+        // While it runs, the status line carries the step's figures as they come (connected
+        // after the dialog's own handler, so this reads what the dialog just wrote).
+        QStringList shown, expected;
+        connect(dialog->runner(), &MigrationRunner::progressed, dialog,
+                [&](const MigrationProgress &p) {
+                    shown << dialog->status()->text();
+                    expected << QStringLiteral("%1 documents done, %2 elements moved")
+                                    .arg(Format::count(p.migrated), Format::count(p.elementsMoved));
+                });
         dialog->resume(row);
         QVERIFY(done.wait(240000));
+        QVERIFY(!shown.isEmpty());
+        for (int i = 0; i < shown.size(); ++i)
+            QVERIFY2(shown[i].contains(expected[i]) &&
+                         shown[i].contains(QStringLiteral("oe_wizard.") + collection),
+                     qPrintable(shown[i] + QStringLiteral(" | expected ") + expected[i]));
         QVERIFY2(done.last().first().value<MigrationOutcome>().ok,
                  qPrintable(done.last().first().value<MigrationOutcome>().error.toString()));
         QVERIFY(refreshed.wait(60000));

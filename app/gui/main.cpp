@@ -39,6 +39,10 @@ struct GuiOptions
         QApplication::translate("main", "Demo dataset to analyse with --demo (default "
                                         "activity_feeds)."),
         QStringLiteral("NAME"), QStringLiteral("activity_feeds")};
+    QCommandLineOption fresh{
+        QStringLiteral("fresh"),
+        QApplication::translate("main", "Do not reopen the connections, dumps and options of "
+                                        "the last session.")};
     QCommandLineOption uri{QStringLiteral("uri"),
                            QApplication::translate("main", "Connect to this cluster at start."),
                            QStringLiteral("URI")};
@@ -93,9 +97,7 @@ bool connectAtStart(oe::MainWindow &window, const QString &uri)
         std::fprintf(stderr, "outlier-explorer: --uri: %s\n", qPrintable(error));
         return false;
     }
-    oe::ConnectionSettings settings;
-    settings.uri = uri;
-    window.addConnection(parts.hosts, settings);
+    window.connectUri(uri); // under its saved name, with its TLS files and keychain password
     return true;
 }
 
@@ -119,7 +121,7 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     const GuiOptions o;
-    parser.addOptions({o.demo, o.screenshot, o.tab, o.wizard, o.dataset, o.uri});
+    parser.addOptions({o.demo, o.screenshot, o.tab, o.wizard, o.dataset, o.uri, o.fresh});
     parser.addPositionalArgument(QStringLiteral("dumps"),
                                  QApplication::translate("main", "mongodump .bson files to open."),
                                  QStringLiteral("[FILE.bson...]"));
@@ -136,6 +138,9 @@ int main(int argc, char *argv[])
         director = std::make_unique<oe::ScreenshotDirector>(
             &window, parser.value(o.screenshot), parser.value(o.tab), parser.value(o.wizard));
     window.show();
+    // The last session comes back unless this run is a demo, a screenshot or asked not to.
+    if (!screenshot && !parser.isSet(o.demo) && !parser.isSet(o.fresh))
+        window.restoreSession();
     if (parser.isSet(o.uri) && !connectAtStart(window, parser.value(o.uri)))
         return 2;
     const QStringList dumps = parser.positionalArguments();

@@ -87,7 +87,8 @@ ConnectionDialog::ConnectionDialog(PasswordVault *vault, QWidget *parent)
       m_allowInvalid(new QCheckBox(tr("Allow invalid host names"), this)),
       m_remember(new QCheckBox(tr("Remember password in the system keychain"), this)),
       m_status(new QLabel(this)), m_test(new QPushButton(tr("&Test connection"), this)),
-      m_connect(new QPushButton(tr("&Connect"), this)), m_testJob(new LatestJob(this))
+      m_connect(new QPushButton(tr("&Connect"), this)),
+      m_removeRecent(new QPushButton(tr("Re&move"), this)), m_testJob(new LatestJob(this))
 {
     setWindowTitle(tr("Connect to MongoDB"));
     resize(620, 560);
@@ -109,8 +110,16 @@ ConnectionDialog::ConnectionDialog(PasswordVault *vault, QWidget *parent)
     for (const auto &r : m_recents)
         m_recent->addItem(QStringLiteral("%1 — %2").arg(r.name, r.uri));
 
+    m_removeRecent->setToolTip(tr("Remove the selected connection from this list (and its "
+                                  "password from the keychain)."));
+    m_removeRecent->setEnabled(false);
+    auto *recentRow = new QHBoxLayout;
+    recentRow->addWidget(m_recent, 1);
+    recentRow->addWidget(m_removeRecent);
     auto *top = new QFormLayout;
-    top->addRow(tr("&Recent:"), m_recent);
+    top->addRow(tr("&Recent:"), recentRow);
+    if (auto *label = qobject_cast<QLabel *>(top->labelForField(recentRow)))
+        label->setBuddy(m_recent);
     top->addRow(tr("&Name:"), m_name);
     top->addRow(tr("&URI:"), m_uri);
 
@@ -162,6 +171,7 @@ ConnectionDialog::ConnectionDialog(PasswordVault *vault, QWidget *parent)
     for (QLineEdit *edit : {m_caFile, m_certFile, m_name})
         connect(edit, &QLineEdit::textChanged, this, &ConnectionDialog::validate);
     connect(m_recent, &QComboBox::currentIndexChanged, this, &ConnectionDialog::applyRecent);
+    connect(m_removeRecent, &QPushButton::clicked, this, &ConnectionDialog::removeRecent);
     connect(m_test, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -328,9 +338,24 @@ RecentConnection ConnectionDialog::recent() const
     return r;
 }
 
+void ConnectionDialog::removeRecent()
+{
+    const int i = m_recent->currentIndex() - 1;
+    if (i < 0 || i >= m_recents.size())
+        return;
+    const RecentConnection gone = m_recents.takeAt(i);
+    ConnectionStore::forget(gone.name);
+    if (gone.passwordInKeychain && m_vault)
+        m_vault->remove(gone.keychainKey());
+    m_recent->setCurrentIndex(0);
+    m_recent->removeItem(i + 1);
+    m_status->setText(tr("Removed %1 from the recent connections.").arg(gone.name));
+}
+
 void ConnectionDialog::applyRecent(int index)
 {
     const int i = index - 1;
+    m_removeRecent->setEnabled(i >= 0 && i < m_recents.size());
     if (i < 0 || i >= m_recents.size())
         return;
     const RecentConnection &r = m_recents[i];

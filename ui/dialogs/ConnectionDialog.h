@@ -44,6 +44,8 @@ public:
     QCheckBox *tlsBox() const { return m_tls; }
     QLabel *statusLabel() const { return m_status; }
     QPushButton *connectButton() const { return m_connect; }
+    QComboBox *recentBox() const { return m_recent; }
+    QPushButton *removeRecentButton() const { return m_removeRecent; }
 
 signals:
     void testFinished(bool ok, const QString &text);
@@ -53,6 +55,7 @@ private:
     void formEdited();
     void validate();
     void applyRecent(int index);
+    void removeRecent();
 
     PasswordVault *m_vault;
     QComboBox *m_recent;
@@ -72,6 +75,7 @@ private:
     QLabel *m_status;
     QPushButton *m_test;
     QPushButton *m_connect;
+    QPushButton *m_removeRecent;
     LatestJob *m_testJob;
     QString m_otherOptions;
     QString m_database;

@@ -4,6 +4,8 @@
 
 #include <QSettings>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -64,6 +66,42 @@ void ConnectionStore::remember(RecentConnection connection)
     while (list.size() > kMax)
         list.removeLast();
     save(list);
+}
+
+bool ConnectionStore::rename(const QString &from, const QString &to)
+{
+    QList<RecentConnection> list = load();
+    const auto named = [&](const QString &name) {
+        return std::find_if(list.begin(), list.end(),
+                            [&](const RecentConnection &c) { return c.name == name; });
+    };
+    const auto it = named(from);
+    if (it == list.end() || to.isEmpty() || (from != to && named(to) != list.end()))
+        return false;
+    it->name = to;
+    save(list);
+    return true;
+}
+
+std::optional<RecentConnection> ConnectionStore::findByUri(const QString &uri)
+{
+    ConnectionUri parts;
+    QString error;
+    if (!ConnectionUri::parse(uri, &parts, &error))
+        return std::nullopt;
+    const QString bare = parts.toUriWithoutPassword();
+    for (const RecentConnection &c : load())
+        if (c.uri == bare)
+            return c;
+    return std::nullopt;
+}
+
+std::optional<RecentConnection> ConnectionStore::findByName(const QString &name)
+{
+    for (const RecentConnection &c : load())
+        if (c.name == name)
+            return c;
+    return std::nullopt;
 }
 
 void ConnectionStore::forget(const QString &name)

@@ -4,6 +4,8 @@
 
 #include <QList>
 
+#include <optional>
+
 namespace oe {
 
 // The recent-connections list in QSettings, newest first, at most kMax entries. URIs are
@@ -15,6 +17,13 @@ public:
     static QList<RecentConnection> load();
     static void remember(RecentConnection connection);
     static void forget(const QString &name);
+    // Renames the saved connection `from` in place (its password, if any, is the keychain's to
+    // move: keychainKey() changes); false when none is saved under `from` or `to` is taken.
+    static bool rename(const QString &from, const QString &to);
+    // The saved connection for `uri` (compared without its password), newest first; nullopt
+    // when none was saved.
+    static std::optional<RecentConnection> findByUri(const QString &uri);
+    static std::optional<RecentConnection> findByName(const QString &name);
 };
 
 } // namespace oe

@@ -40,4 +40,31 @@ void PasswordVault::remove(const QString &key)
     job->start();
 }
 
+void PasswordVault::move(const QString &from, const QString &to)
+{
+    auto *read = new QKeychain::ReadPasswordJob(QString::fromLatin1(kService), this);
+    read->setInsecureFallback(false);
+    read->setAutoDelete(true);
+    read->setKey(from);
+    connect(read, &QKeychain::Job::finished, this, [this, from, to](QKeychain::Job *j) {
+        if (j->error() != QKeychain::NoError) {
+            emit moved(from, to, false, j->errorString());
+            return;
+        }
+        auto *write = new QKeychain::WritePasswordJob(QString::fromLatin1(kService), this);
+        write->setInsecureFallback(false);
+        write->setAutoDelete(true);
+        write->setKey(to);
+        write->setTextData(static_cast<QKeychain::ReadPasswordJob *>(j)->textData());
+        connect(write, &QKeychain::Job::finished, this, [this, from, to](QKeychain::Job *w) {
+            const bool ok = w->error() == QKeychain::NoError;
+            if (ok)
+                remove(from);
+            emit moved(from, to, ok, ok ? QString() : w->errorString());
+        });
+        write->start();
+    });
+    read->start();
+}
+
 } // namespace oe

@@ -16,10 +16,14 @@ public:
     void store(const QString &key, const QString &password);
     void read(const QString &key);
     void remove(const QString &key);
+    // The password under `from` goes under `to` (a renamed connection): read, stored, and the
+    // old entry removed only once the new one is stored; moved() says how it went.
+    void move(const QString &from, const QString &to);
 
 signals:
     void stored(const QString &key, bool ok, const QString &error);
     void readFinished(const QString &key, const QString &password, const QString &error);
+    void moved(const QString &from, const QString &to, bool ok, const QString &error);
 };
 
 } // namespace oe

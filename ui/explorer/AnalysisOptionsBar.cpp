@@ -160,4 +160,33 @@ void AnalysisOptionsBar::update()
     m_cancel->setEnabled(m_running);
 }
 
+QVariantMap AnalysisOptionsBar::snapshot() const
+{
+    return {{QStringLiteral("mode"), m_mode->currentData()},
+            {QStringLiteral("count"), m_count->value()},
+            {QStringLiteral("filter"), m_filter->text()},
+            {QStringLiteral("timeLimit"), m_timeLimit->value()},
+            {QStringLiteral("ranges"), m_parallel->value()},
+            {QStringLiteral("rule"), m_rule->currentData()}};
+}
+
+void AnalysisOptionsBar::restore(const QVariantMap &snapshot)
+{
+    // Values come back from QSettings as text: compare them as the combo boxes hold them.
+    if (const int mode = m_mode->findData(snapshot.value(QStringLiteral("mode"), -1).toInt());
+        mode >= 0)
+        m_mode->setCurrentIndex(mode);
+    if (const int rule = m_rule->findData(snapshot.value(QStringLiteral("rule")).toString());
+        rule >= 0)
+        m_rule->setCurrentIndex(rule);
+    if (snapshot.contains(QStringLiteral("count")))
+        m_count->setValue(snapshot.value(QStringLiteral("count")).toInt());
+    if (snapshot.contains(QStringLiteral("timeLimit")))
+        m_timeLimit->setValue(snapshot.value(QStringLiteral("timeLimit")).toInt());
+    if (snapshot.contains(QStringLiteral("ranges")))
+        m_parallel->setValue(snapshot.value(QStringLiteral("ranges")).toInt());
+    m_filter->setText(snapshot.value(QStringLiteral("filter")).toString());
+    update();
+}
+
 } // namespace oe

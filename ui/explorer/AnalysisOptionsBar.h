@@ -2,6 +2,7 @@
 
 #include "explore/AnalysisRequest.h"
 
+#include <QVariantMap>
 #include <QWidget>
 
 class QComboBox;
@@ -28,6 +29,10 @@ public:
     void setSource(const SourceRef &source);
     void setMode(AnalysisOptions::Mode mode);
     void setRunning(bool running);
+    // The options as they stand (mode, count, filter, time limit, ranges, rule), to keep
+    // between sessions; restore() takes back what it can (an unknown rule or mode is skipped).
+    QVariantMap snapshot() const;
+    void restore(const QVariantMap &snapshot);
 
     QComboBox *modeBox() const { return m_mode; }
     QSpinBox *countBox() const { return m_count; }

@@ -12,7 +12,7 @@
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/ArraysPage.h"
 #include "explorer/CollectionView.h"
-#include "explorer/DemoPreparer.h"
+#include "explorer/DemoLauncher.h"
 #include "explorer/DocumentLoader.h"
 #include "explorer/DocumentViewer.h"
 #include "explorer/ErrorNotice.h"
@@ -20,6 +20,7 @@
 #include "explorer/LayoutSettings.h"
 #include "explorer/MainToolBar.h"
 #include "explorer/MigrationFollower.h"
+#include "explorer/SessionKeeper.h"
 #include "explorer/ShortcutPriority.h"
 #include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
@@ -54,11 +55,12 @@ MainWindow::MainWindow(QWidget *parent)
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_workspace(new Workspace(this)),
-      m_documents(new DocumentLoader(this)), m_demo(new DemoPreparer(this)),
+      m_documents(new DocumentLoader(this)), m_demo(new DemoLauncher(this)),
       m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
       m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this)),
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
-      m_follower(new MigrationFollower(m_workspace, this))
+      m_follower(new MigrationFollower(m_workspace, this)),
+      m_session(new SessionKeeper(m_sources, m_options, this))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -135,14 +137,16 @@ void MainWindow::wire()
         if (!m_sources->sourceAt(m_tree->currentIndex()).isValid())
             m_stack->setCurrentWidget(m_empty);
     });
+    wireSession();
     connect(m_connect, &ConnectPrompt::keychainFailed, this, [this](const QString &error) {
         showError(ErrorNotice::of(tr("Remember password"),
                                   tr("The system keychain did not store the password; it was "
                                      "not saved anywhere else."),
                                   error, SourceError::Kind::Usage));
     });
-    connect(m_demo, &DemoPreparer::ready, this, &MainWindow::showDemo);
-    connect(m_demo, &DemoPreparer::failed, this, [this](const QString &error) {
+    connect(m_demo, &DemoLauncher::ready, this, &MainWindow::demoReady);
+    connect(m_demo, &DemoLauncher::status, m_status, &QLabel::setText);
+    connect(m_demo, &DemoLauncher::failed, this, [this](const QString &error) {
         showError(
             ErrorNotice::of(tr("Demo data"), tr("The demo data could not be written."), error));
     });
@@ -195,6 +199,39 @@ void MainWindow::wire()
         showError(ErrorNotice::of(tr("Open document"), tr("The document could not be loaded."),
                                   message, SourceError::Kind::Connection));
     });
+}
+
+// The tree's connections and dumps across sessions, and renamed connections.
+void MainWindow::wireSession()
+{
+    connect(m_session, &SessionKeeper::dumpRequested, this, &MainWindow::openDump);
+    connect(m_session, &SessionKeeper::connectionRequested, this, &MainWindow::addConnection);
+    connect(m_session, &SessionKeeper::restored, m_status, &QLabel::setText);
+    connect(m_session, &SessionKeeper::keychainFailed, m_status, [this](const QString &error) {
+        m_status->setText(tr("The system keychain did not answer: %1").arg(error));
+    });
+    connect(m_sourceMenu, &SourceTreeMenu::renamed, this,
+            [this](const QString &from, const QString &to) {
+                m_session->renameSaved(from, to,
+                                       m_sources->settingsOf(m_sources->findConnection(to)));
+                m_status->setText(tr("Renamed %1 to %2.").arg(from, to));
+                currentSourceChanged();
+            });
+}
+
+void MainWindow::restoreSession()
+{
+    m_session->restore();
+}
+
+void MainWindow::connectUri(const QString &uri)
+{
+    m_session->connectUri(uri);
+}
+
+bool MainWindow::renameConnection(const QModelIndex &connection, const QString &name)
+{
+    return m_sourceMenu->rename(connection, name);
 }
 
 void MainWindow::createActions()
@@ -280,6 +317,7 @@ void MainWindow::restoreLayout()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     LayoutSettings::save(this, m_splitter, m_view->arrays()->splitter());
+    m_session->save();
     m_workspace->clearQueue();
     m_workspace->cancel();
     QMainWindow::closeEvent(event);
@@ -297,8 +335,12 @@ void MainWindow::openDump(const QString &path)
     m_tree->setCurrentIndex(index);
 }
 
-void MainWindow::addConnection(const QString &name, const ConnectionSettings &settings)
+void MainWindow::addConnection(const QString &name, const ConnectionSettings &settings, bool quiet)
 {
+    if (quiet)
+        m_quietConnections.insert(name);
+    else
+        m_quietConnections.remove(name);
     const QModelIndex index = m_sources->addConnection(name, settings);
     m_tree->expand(index);
     loadCatalog(name);
@@ -328,7 +370,8 @@ void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
     const bool ok = !catalog.error.isError();
     m_status->setText(ok ? tr("Connected to %1.").arg(name)
                          : tr("Could not connect to %1.").arg(name));
-    if (!ok)
+    const bool quiet = m_quietConnections.remove(name); // a restored one says so in its row
+    if (!ok && !quiet)
         showError(ErrorNotice::of(
             tr("Connect"), tr("Could not list the databases of %1.").arg(name), catalog.error));
     emit connectionLoaded(name, ok);
@@ -344,40 +387,12 @@ void MainWindow::showConnectDialog()
 
 void MainWindow::runDemo(const QString &select)
 {
-    m_options->setMode(AnalysisOptions::Mode::Full); // the demo data is small: analyse it whole
-    // The selected dataset first (it is on screen), then the others, one after the other.
-    connect(
-        this, &MainWindow::demoReady, this,
-        [this] {
-            runAnalysis();
-            m_workspace->clearQueue();
-            for (int row = 0; row < m_sources->rowCount(); ++row) {
-                const QModelIndex group = m_sources->index(row, 0);
-                for (int i = 0; i < m_sources->rowCount(group); ++i)
-                    if (const SourceRef s = m_sources->sourceAt(m_sources->index(i, 0, group));
-                        s.kind == SourceRef::Kind::Dump && !m_workspace->isShown(s))
-                        m_workspace->enqueue(m_options->request(s));
-            }
-        },
-        Qt::SingleShotConnection);
-    openDemo(select);
+    m_demo->run(select);
 }
 
 void MainWindow::openDemo(const QString &select)
 {
-    m_demoSelect = select;
-    m_status->setText(tr("Preparing the demo data…"));
-    m_demo->prepare();
-}
-
-void MainWindow::showDemo(const QStringList &files, const QString &directory)
-{
-    for (const QString &file : files)
-        m_sources->addDump(file);
-    m_tree->expandAll();
-    selectSource(m_demoSelect + QStringLiteral(".bson"));
-    m_status->setText(tr("Demo data ready in %1.").arg(QDir::toNativeSeparators(directory)));
-    emit demoReady();
+    m_demo->open(select);
 }
 
 bool MainWindow::selectSource(const QString &displayName)

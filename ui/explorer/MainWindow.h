@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 class QLabel;
 class QProgressBar;
@@ -24,7 +25,7 @@ class MigrationWizard;
 class MigrationRunner;
 struct SplitConfig;
 class CatalogLoader;
-class DemoPreparer;
+class DemoLauncher;
 struct Catalog;
 class ReportExporter;
 class WhatIfDialog;
@@ -36,6 +37,7 @@ class SourceState;
 class SourceTreeModel;
 class SourceTreeMenu;
 class MigrationFollower;
+class SessionKeeper;
 class Workspace;
 struct SourceRef;
 struct AnalysisProgress;
@@ -51,7 +53,14 @@ public:
     ~MainWindow() override;
 
     void openDump(const QString &path);
-    void addConnection(const QString &name, const ConnectionSettings &settings);
+    // `quiet`: a failure shows in the tree's row only (a connection of the last session).
+    void addConnection(const QString &name, const ConnectionSettings &settings, bool quiet = false);
+    // Reopens the connections, dumps and analysis options open at the last close.
+    void restoreSession();
+    // Connects `uri` under its saved connection's name (and keychain password) if it has one.
+    void connectUri(const QString &uri);
+    // Another name for a connection (its saved entry follows); false when taken or busy.
+    bool renameConnection(const QModelIndex &connection, const QString &name);
     // Writes the built-in demo datasets (once, into the cache) and opens them.
     void openDemo(const QString &select = QStringLiteral("activity_feeds"));
     // The demo as `outlier-explorer --demo` shows it: the data opened, `select` analysed whole.
@@ -118,11 +127,11 @@ private:
     void loadCatalog(const QString &name);
     void showCatalog(const QString &name, const Catalog &catalog);
     void updateActions();
-    void showDemo(const QStringList &files, const QString &directory);
     QModelIndex currentConnection() const;
     template <typename Dialog> Dialog *openOnConnection();
     void offerInterrupted(const QString &name, const QStringList &runs);
     void restoreLayout();
+    void wireSession();
 
     SourceTreeModel *m_sources;
     QTreeView *m_tree;
@@ -135,14 +144,15 @@ private:
     QProgressBar *m_progress;
     Workspace *m_workspace; // the open sources, their states and analyses
     DocumentLoader *m_documents;
-    DemoPreparer *m_demo;
+    DemoLauncher *m_demo;
     CatalogLoader *m_catalogs;
-    QString m_demoSelect;             // the dataset openDemo() shows once the data is ready
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     ConnectPrompt *m_connect;
     InterruptedRunWatcher *m_interrupted;
     SourceTreeMenu *m_sourceMenu;
     MigrationFollower *m_follower;
+    SessionKeeper *m_session;
+    QSet<QString> m_quietConnections; // restored: a failure is shown in the tree only
     ErrorNotice m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

@@ -3,6 +3,8 @@
 #include "explorer/SourceTreeModel.h"
 #include "workspace/Workspace.h"
 
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPersistentModelIndex>
 #include <QTreeView>
@@ -46,9 +48,18 @@ QList<QAction *> SourceTreeMenu::actionsFor(const QModelIndex &index)
             m_sources->setConnectionMessage(connection, tr("Connecting…"), false);
             emit refreshRequested(name);
         });
+        auto *renameAction = new QAction(tr("Re&name…"), m_tree);
+        connect(renameAction, &QAction::triggered, this, [this, target] {
+            bool ok = false;
+            const QString name =
+                QInputDialog::getText(m_tree, tr("Rename connection"), tr("&Name:"),
+                                      QLineEdit::Normal, target.data().toString(), &ok);
+            if (ok && target.isValid())
+                rename(target, name.trimmed());
+        });
         auto *disconnect = new QAction(tr("&Disconnect"), m_tree);
         connect(disconnect, &QAction::triggered, this, [this, target] { close(target); });
-        actions << refresh << disconnect;
+        actions << refresh << renameAction << disconnect;
     } else if (kind == SourceTreeModel::Kind::Dump) {
         auto *closeDump = new QAction(tr("&Close dump"), m_tree);
         connect(closeDump, &QAction::triggered, this, [this, target] { close(target); });
@@ -60,10 +71,8 @@ QList<QAction *> SourceTreeMenu::actionsFor(const QModelIndex &index)
     return actions;
 }
 
-bool SourceTreeMenu::close(const QModelIndex &index)
+bool SourceTreeMenu::isBusy(const QModelIndex &index)
 {
-    if (!index.isValid())
-        return false;
     const auto kind = m_sources->kindOf(index);
     const QString name = index.data().toString();
     const SourceRef analysing = m_workspace->analysing();
@@ -71,10 +80,34 @@ bool SourceTreeMenu::close(const QModelIndex &index)
         m_workspace->isRunning() && (kind == SourceTreeModel::Kind::Connection
                                          ? analysing.connectionName == name
                                          : analysing.key() == m_sources->sourceAt(index).key());
-    if (busy) {
+    if (busy)
         emit refused(tr("%1 is being analysed: cancel the analysis first.").arg(name));
+    return busy;
+}
+
+bool SourceTreeMenu::rename(const QModelIndex &connection, const QString &name)
+{
+    if (!connection.isValid() || m_sources->kindOf(connection) != SourceTreeModel::Kind::Connection)
+        return false;
+    const QString from = connection.data().toString();
+    if (name == from || isBusy(connection))
+        return false;
+    if (!m_sources->renameConnection(connection, name)) {
+        emit refused(name.isEmpty()
+                         ? tr("A connection needs a name.")
+                         : tr("Another connection is named %1: choose another name.").arg(name));
         return false;
     }
+    emit renamed(from, name);
+    return true;
+}
+
+bool SourceTreeMenu::close(const QModelIndex &index)
+{
+    if (!index.isValid() || isBusy(index))
+        return false;
+    const auto kind = m_sources->kindOf(index);
+    const QString name = index.data().toString();
     if (kind == SourceTreeModel::Kind::Connection)
         m_sources->removeConnection(index);
     else if (kind == SourceTreeModel::Kind::Dump)

@@ -119,6 +119,40 @@ void SourceTreeModel::replaceChildren(Node *node, std::vector<std::unique_ptr<No
     endInsertRows();
 }
 
+bool SourceTreeModel::renameConnection(const QModelIndex &connection, const QString &name)
+{
+    Node *node = nodeOf(connection);
+    if (!connection.isValid() || node->kind != Kind::Connection || name.trimmed().isEmpty())
+        return false;
+    if (const QModelIndex other = findConnection(name); other.isValid())
+        return other == connection;
+    node->name = name;
+    for (const auto &database : node->children)
+        for (const auto &collection : database->children)
+            collection->ref.connectionName = name;
+    emit dataChanged(connection, connection.siblingAtColumn(ColumnCount - 1));
+    return true;
+}
+
+QStringList SourceTreeModel::connectionNames() const
+{
+    QStringList names;
+    for (const auto &child : m_root->children)
+        if (child->kind == Kind::Connection)
+            names << child->name;
+    return names;
+}
+
+QStringList SourceTreeModel::dumpPaths() const
+{
+    QStringList paths;
+    for (const auto &group : m_root->children)
+        if (group->kind == Kind::DumpGroup)
+            for (const auto &dump : group->children)
+                paths << dump->ref.dumpPath;
+    return paths;
+}
+
 void SourceTreeModel::setConnectionMessage(const QModelIndex &connection, const QString &message,
                                            bool error)
 {

@@ -44,6 +44,11 @@ public:
     void setCatalog(const QModelIndex &connection, const Catalog &catalog);
     void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
     void removeConnection(const QModelIndex &connection);
+    // Another label for a connection (its collections' sources follow); false when `name` is
+    // empty or another connection has it.
+    bool renameConnection(const QModelIndex &connection, const QString &name);
+    QStringList connectionNames() const; // in the tree's order
+    QStringList dumpPaths() const;       // absolute, in the tree's order
     // Closes a dump file (the group goes with its last dump).
     void removeDump(const QModelIndex &dump);
     QModelIndex addDump(const QString &path);

@@ -47,7 +47,8 @@ SourceState *Workspace::stateOf(const SourceRef &source)
 
 void Workspace::setShown(const SourceRef &source)
 {
-    if (source.key() == m_shown.key())
+    // The same source under a renamed connection is shown again (its title changes).
+    if (source.key() == m_shown.key() && source.connectionName == m_shown.connectionName)
         return;
     m_shown = source;
     emit shownChanged(source);

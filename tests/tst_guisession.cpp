@@ -1,0 +1,256 @@
+// The window's sources across sessions and the connection's names, against mongod: what was
+// open at close (connections, dumps, analysis options) comes back at the next start without a
+// password on disk; a connection renamed in the tree keeps its saved entry; `--uri` (connectUri)
+// opens a saved connection under its name.
+#include "GuiFixtures.h"
+#include "LiveServer.h"
+#include "dialogs/ConnectionStore.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/MainWindow.h"
+#include "explorer/SessionKeeper.h"
+#include "explorer/SourceTreeModel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+QByteArray settingsFileBytes()
+{
+    QSettings().sync();
+    QFile f(QSettings().fileName());
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Waits for `name`'s catalog in `window`; whether it loaded.
+bool loaded(MainWindow &window, const QString &name)
+{
+    QSignalSpy spy(&window, &MainWindow::connectionLoaded);
+    for (;;) {
+        if (!spy.wait(60000))
+            return false;
+        for (const QList<QVariant> &args : spy)
+            if (args.at(0).toString() == name)
+                return args.at(1).toBool();
+    }
+}
+
+QString childMessage(SourceTreeModel *model, const QModelIndex &connection)
+{
+    return model->rowCount(connection) == 1 ? model->index(0, 0, connection).data().toString()
+                                            : QString();
+}
+
+} // namespace
+
+class TestGuiSession : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    fixtures::LiveServer m_server;
+    QString m_uri;
+    QString m_dump;
+
+    ConnectionSettings settingsFor(const QString &uri) const
+    {
+        ConnectionSettings s;
+        s.uri = uri;
+        return s;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("OutlierExplorerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_guisession-%1-%2")
+                                                 .arg(QCoreApplication::applicationPid())
+                                                 .arg(QDateTime::currentMSecsSinceEpoch()));
+        QSettings().clear();
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
+        m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                   QStringLiteral("oe_session"), QStringLiteral("--collection"),
+                   QStringLiteral("books"), QStringLiteral("--dump"), m_dump,
+                   QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    }
+    void cleanup() { QSettings().clear(); }
+    void cleanupTestCase()
+    {
+        QSettings settings;
+        const QString file = settings.fileName();
+        settings.clear();
+        settings.sync();
+        QFile::remove(file);
+    }
+
+    // Close with a connection, two dumps and chosen options; one dump is deleted meanwhile.
+    // The next window reopens the connection (loaded), the dump that is left, the options, and
+    // names the one that is gone; the settings file never holds the password.
+    void theLastSessionComesBack()
+    {
+        const QString second = m_dir.filePath(QStringLiteral("second.bson"));
+        QVERIFY(QFile::copy(m_dump, second));
+        const QString secret = QStringLiteral("Pw4Session");
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.show();
+            window.addConnection(QStringLiteral("books server"), settingsFor(m_uri));
+            QVERIFY(loaded(window, QStringLiteral("books server")));
+            // A connection with a password the user typed (never kept) and an unreachable host.
+            window.addConnection(
+                QStringLiteral("locked"),
+                settingsFor(QStringLiteral("mongodb://ivy:%1@127.0.0.1:1/").arg(secret)));
+            window.openDump(m_dump);
+            window.openDump(second);
+            AnalysisOptionsBar *options = window.optionsBar();
+            options->modeBox()->setCurrentIndex(
+                options->modeBox()->findData(int(AnalysisOptions::Mode::Limit)));
+            options->countBox()->setValue(1234);
+            options->ruleBox()->setCurrentIndex(
+                options->ruleBox()->findData(QStringLiteral("mad")));
+            window.close();
+        }
+        QVERIFY(QFile::remove(second));
+        const QByteArray file = settingsFileBytes();
+        QVERIFY2(file.contains("127.0.0.1:1"), file.constData());
+        QVERIFY2(!file.contains(secret.toUtf8()), file.constData());
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.restoreSession();
+        SourceTreeModel *model = window.sourceModel();
+        QCOMPARE(model->connectionNames(),
+                 QStringList({QStringLiteral("books server"), QStringLiteral("locked")}));
+        QCOMPARE(model->dumpPaths(), QStringList({QFileInfo(m_dump).absoluteFilePath()}));
+        QVERIFY2(window.statusText().contains(QStringLiteral("Gone since")) &&
+                     window.statusText().contains(second),
+                 qPrintable(window.statusText()));
+        QVERIFY(loaded(window, QStringLiteral("books server")));
+        QVERIFY(model
+                    ->findCollection(model->findConnection(QStringLiteral("books server")),
+                                     QStringLiteral("oe_session"), QStringLiteral("books"))
+                    .isValid());
+        // No password on disk, none in the keychain: the row asks for it, nothing is tried.
+        const QModelIndex locked = model->findConnection(QStringLiteral("locked"));
+        QVERIFY2(childMessage(model, locked).startsWith(QStringLiteral("Needs its password")),
+                 qPrintable(childMessage(model, locked)));
+        QVERIFY(!model->settingsOf(locked).uri.contains(secret));
+        AnalysisOptionsBar *options = window.optionsBar();
+        QCOMPARE(AnalysisOptions::Mode(options->modeBox()->currentData().toInt()),
+                 AnalysisOptions::Mode::Limit);
+        QCOMPARE(options->countBox()->value(), 1234);
+        QCOMPARE(options->ruleBox()->currentData().toString(), QStringLiteral("mad"));
+        QCOMPARE(errors.count(), 0);
+    }
+
+    // A restored connection that fails says so in its row, not in a dialog.
+    void aRestoredFailureStaysInItsRow()
+    {
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.addConnection(QStringLiteral("gone"),
+                                 settingsFor(QStringLiteral("mongodb://127.0.0.1:1/")));
+            window.close();
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.restoreSession();
+        QVERIFY(!loaded(window, QStringLiteral("gone")));
+        QCOMPARE(errors.count(), 0);
+        const QModelIndex gone = window.sourceModel()->findConnection(QStringLiteral("gone"));
+        QVERIFY(gone.isValid());
+        QVERIFY2(!childMessage(window.sourceModel(), gone).isEmpty(), "no message in the row");
+    }
+
+    // Rename (the tree's menu): the row, its collections' sources and the saved connection
+    // follow; a name another connection has is refused.
+    void renameFollowsTheSavedConnection()
+    {
+        RecentConnection saved;
+        saved.name = QStringLiteral("before");
+        saved.uri = m_uri;
+        ConnectionStore::remember(saved);
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.addConnection(QStringLiteral("before"), settingsFor(m_uri));
+        QVERIFY(loaded(window, QStringLiteral("before")));
+        window.addConnection(QStringLiteral("neighbour"),
+                             settingsFor(QStringLiteral("mongodb://127.0.0.1:1/")));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex connection = model->findConnection(QStringLiteral("before"));
+        QStringList offered;
+        for (QAction *action : window.sourceActions(connection))
+            offered << action->text();
+        QVERIFY2(offered.contains(QStringLiteral("Re&name…")),
+                 qPrintable(offered.join(QLatin1Char(','))));
+
+        QVERIFY(!window.renameConnection(connection, QStringLiteral("neighbour")));
+        QVERIFY2(window.statusText().contains(QStringLiteral("Another connection is named")),
+                 qPrintable(window.statusText()));
+        QVERIFY(window.renameConnection(connection, QStringLiteral("after")));
+        QVERIFY(!model->findConnection(QStringLiteral("before")).isValid());
+        const QModelIndex books =
+            model->findCollection(model->findConnection(QStringLiteral("after")),
+                                  QStringLiteral("oe_session"), QStringLiteral("books"));
+        QVERIFY(books.isValid());
+        QCOMPARE(model->sourceAt(books).connectionName, QStringLiteral("after"));
+        window.sourceTree()->setCurrentIndex(books);
+        QVERIFY(!ConnectionStore::findByName(QStringLiteral("before")));
+        const auto renamed = ConnectionStore::findByName(QStringLiteral("after"));
+        QVERIFY(renamed.has_value());
+        QCOMPARE(renamed->uri, ConnectionStore::findByUri(m_uri)->uri);
+    }
+
+    // `outlier-explorer --uri` of a saved connection opens it under its saved name (and TLS
+    // files); an unsaved one goes under its hosts.
+    void uriKeepsTheSavedName()
+    {
+        RecentConnection saved;
+        saved.name = QStringLiteral("reporting replica");
+        saved.uri = m_uri;
+        ConnectionStore::remember(saved);
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.connectUri(m_uri);
+        QVERIFY(loaded(window, QStringLiteral("reporting replica")));
+        QCOMPARE(window.sourceModel()->connectionNames(),
+                 QStringList({QStringLiteral("reporting replica")}));
+
+        ConnectionStore::forget(QStringLiteral("reporting replica"));
+        MainWindow other;
+        other.setInteractive(false);
+        other.connectUri(m_uri);
+        const QStringList names = other.sourceModel()->connectionNames();
+        QCOMPARE(names.size(), 1);
+        QVERIFY2(m_uri.contains(names.first()), qPrintable(names.first()));
+    }
+};
+
+QTEST_MAIN(TestGuiSession)
+#include "tst_guisession.moc"

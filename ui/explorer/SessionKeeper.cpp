@@ -1,0 +1,217 @@
+#include "explorer/SessionKeeper.h"
+
+#include "dialogs/ConnectionStore.h"
+#include "dialogs/PasswordVault.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/SourceTreeModel.h"
+#include "mongo/ConnectionUri.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace oe {
+
+namespace {
+const QString kConnections = QStringLiteral("connections");
+const QString kDumps = QStringLiteral("dumps");
+const QString kOptions = QStringLiteral("options");
+
+ConnectionSettings settingsOf(const RecentConnection &saved, const QString &password)
+{
+    ConnectionSettings settings;
+    settings.uri = saved.uri;
+    ConnectionUri parts;
+    QString error;
+    if (!password.isEmpty() && ConnectionUri::parse(saved.uri, &parts, &error)) {
+        parts.password = password;
+        settings.uri = parts.toUri();
+    }
+    settings.tlsCaFile = saved.tlsCaFile;
+    settings.tlsCertificateKeyFile = saved.tlsCertificateKeyFile;
+    settings.tlsAllowInvalidHostnames = saved.tlsAllowInvalidHostnames;
+    return settings;
+}
+
+// The connection as it may be kept: the URI without its password.
+std::optional<RecentConnection> keepable(const QString &name, const ConnectionSettings &settings)
+{
+    ConnectionUri parts;
+    QString error;
+    if (!ConnectionUri::parse(settings.uri, &parts, &error))
+        return std::nullopt;
+    RecentConnection c;
+    c.name = name;
+    c.uri = parts.toUriWithoutPassword();
+    c.tlsCaFile = settings.tlsCaFile;
+    c.tlsCertificateKeyFile = settings.tlsCertificateKeyFile;
+    c.tlsAllowInvalidHostnames = settings.tlsAllowInvalidHostnames;
+    const auto saved = ConnectionStore::findByName(name);
+    c.passwordInKeychain = saved && saved->uri == c.uri && saved->passwordInKeychain;
+    return c;
+}
+
+bool needsPassword(const QString &uri)
+{
+    ConnectionUri parts;
+    QString error;
+    return ConnectionUri::parse(uri, &parts, &error) && !parts.username.isEmpty() &&
+           parts.password.isEmpty();
+}
+} // namespace
+
+SessionKeeper::SessionKeeper(SourceTreeModel *sources, AnalysisOptionsBar *options, QObject *parent)
+    : QObject(parent), m_sources(sources), m_options(options), m_vault(new PasswordVault(this))
+{
+    connect(m_vault, &PasswordVault::readFinished, this, &SessionKeeper::passwordRead);
+}
+
+void SessionKeeper::save() const
+{
+    QSettings settings;
+    settings.beginGroup(sessionGroup());
+    QList<RecentConnection> connections;
+    for (const QString &name : m_sources->connectionNames())
+        if (const auto c = keepable(name, m_sources->settingsOf(m_sources->findConnection(name))))
+            connections << *c;
+    settings.beginWriteArray(kConnections, int(connections.size()));
+    for (int i = 0; i < connections.size(); ++i) {
+        settings.setArrayIndex(i);
+        const RecentConnection &c = connections[i];
+        settings.setValue(QStringLiteral("name"), c.name);
+        settings.setValue(QStringLiteral("uri"), c.uri);
+        settings.setValue(QStringLiteral("tlsCaFile"), c.tlsCaFile);
+        settings.setValue(QStringLiteral("tlsCertificateKeyFile"), c.tlsCertificateKeyFile);
+        settings.setValue(QStringLiteral("tlsAllowInvalidHostnames"), c.tlsAllowInvalidHostnames);
+        settings.setValue(QStringLiteral("passwordInKeychain"), c.passwordInKeychain);
+    }
+    settings.endArray();
+    settings.setValue(kDumps, m_sources->dumpPaths());
+    settings.setValue(kOptions, m_options->snapshot());
+    settings.endGroup();
+}
+
+void SessionKeeper::restore()
+{
+    QSettings settings;
+    settings.beginGroup(sessionGroup());
+    m_options->restore(settings.value(kOptions).toMap());
+    QList<RecentConnection> connections;
+    const int size = settings.beginReadArray(kConnections);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        RecentConnection c;
+        c.name = settings.value(QStringLiteral("name")).toString();
+        c.uri = settings.value(QStringLiteral("uri")).toString();
+        c.tlsCaFile = settings.value(QStringLiteral("tlsCaFile")).toString();
+        c.tlsCertificateKeyFile =
+            settings.value(QStringLiteral("tlsCertificateKeyFile")).toString();
+        c.tlsAllowInvalidHostnames =
+            settings.value(QStringLiteral("tlsAllowInvalidHostnames")).toBool();
+        c.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+        if (!c.name.isEmpty() && !c.uri.isEmpty())
+            connections << c;
+    }
+    settings.endArray();
+    const QStringList dumps = settings.value(kDumps).toStringList();
+    settings.endGroup();
+
+    QStringList gone;
+    int opened = 0;
+    for (const QString &path : dumps) {
+        if (!QFileInfo(path).isFile()) {
+            gone << path;
+            continue;
+        }
+        emit dumpRequested(path);
+        ++opened;
+    }
+    for (const RecentConnection &c : connections)
+        open(c, QString(), true);
+    if (connections.isEmpty() && dumps.isEmpty())
+        return;
+    QString summary = tr("Reopened %n connection(s)", nullptr, int(connections.size())) +
+                      tr(" and %n dump(s) of the last session.", nullptr, opened);
+    if (!gone.isEmpty())
+        summary += QLatin1Char(' ') + tr("Gone since: %1.").arg(gone.join(QStringLiteral(", ")));
+    emit restored(summary);
+}
+
+void SessionKeeper::connectUri(const QString &uri)
+{
+    ConnectionUri parts;
+    QString error;
+    if (!ConnectionUri::parse(uri, &parts, &error))
+        return;
+    const auto saved = ConnectionStore::findByUri(uri);
+    if (!saved) {
+        ConnectionSettings settings;
+        settings.uri = uri;
+        emit connectionRequested(parts.hosts, settings, false);
+        return;
+    }
+    open(*saved, parts.password, false);
+}
+
+void SessionKeeper::open(const RecentConnection &saved, const QString &password, bool restoring)
+{
+    if (!password.isEmpty() || !needsPassword(saved.uri)) {
+        emit connectionRequested(saved.name, settingsOf(saved, password), restoring);
+        return;
+    }
+    if (!saved.passwordInKeychain) {
+        askForPassword(saved);
+        return;
+    }
+    m_pending.insert(saved.keychainKey(), Pending{saved, restoring});
+    m_vault->read(saved.keychainKey());
+}
+
+void SessionKeeper::passwordRead(const QString &key, const QString &password, const QString &error)
+{
+    const auto it = m_pending.constFind(key);
+    if (it == m_pending.cend())
+        return; // another reader's
+    const Pending pending = *it;
+    m_pending.erase(it);
+    if (!error.isEmpty() || password.isEmpty()) {
+        emit keychainFailed(error);
+        askForPassword(pending.saved);
+        return;
+    }
+    emit connectionRequested(pending.saved.name, settingsOf(pending.saved, password),
+                             pending.restoring);
+}
+
+void SessionKeeper::askForPassword(const RecentConnection &saved)
+{
+    m_sources->setConnectionMessage(
+        m_sources->addConnection(saved.name, settingsOf(saved, {})),
+        tr("Needs its password: File → Connect…, then pick %1 under Recent.").arg(saved.name),
+        true);
+}
+
+void SessionKeeper::renameSaved(const QString &from, const QString &to,
+                                const ConnectionSettings &settings)
+{
+    const auto saved = ConnectionStore::findByName(from);
+    const auto now = keepable(to, settings);
+    if (!saved || !now || saved->uri != now->uri)
+        return; // a connection never saved, or saved under that name for another server
+    const QString oldKey = saved->keychainKey();
+    if (!ConnectionStore::rename(from, to))
+        return;
+    if (saved->passwordInKeychain) {
+        RecentConnection renamed = *saved;
+        renamed.name = to;
+        connect(
+            m_vault, &PasswordVault::moved, this,
+            [this](const QString &, const QString &, bool ok, const QString &error) {
+                if (!ok)
+                    emit keychainFailed(error);
+            },
+            Qt::SingleShotConnection);
+        m_vault->move(oldKey, renamed.keychainKey());
+    }
+}
+
+} // namespace oe

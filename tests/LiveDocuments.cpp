@@ -61,12 +61,12 @@ bool command(const QString &uri, const QString &database, const QByteArray &json
         *error = e.message;
         return false;
     }
+    if (replyOut)
+        *replyOut = reply; // with its write errors, when it has some
     if (!fieldOf(reply, QStringLiteral("writeErrors")).isEmpty()) {
         *error = QStringLiteral("write errors in the reply");
         return false;
     }
-    if (replyOut)
-        *replyOut = reply;
     return true;
 }
 

@@ -429,6 +429,59 @@ private slots:
         QCOMPARE(pageSizes(pages, "B"), QList<int>({4}));
     }
 
+    void appendsUnderTheGuard_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::newRow("js") << int(CodeLanguage::JavaScript);
+        QTest::newRow("python") << int(CodeLanguage::Python);
+    }
+
+    // `guard --action error` (maxItems 5 on the primary): the generated append still works,
+    // for a split document and for one that becomes an outlier through it, while an
+    // application's naive $push past 5 is refused; `guard --remove` lets it through again.
+    void appendsUnderTheGuard()
+    {
+        QFETCH(int, language);
+        const auto lang = CodeLanguage(language);
+        const QString collection = QStringLiteral("guarded_") + codelanguage::name(lang);
+        loadAndSplit(collection,
+                     {QStringLiteral("{\"_id\": \"A\", \"comments\": [%1]}").arg(items(1, 12)),
+                      QStringLiteral("{\"_id\": \"B\", \"comments\": [%1]}").arg(items(1, 3))},
+                     5);
+        CliRun r =
+            runCli(QStringList{QStringLiteral("guard"), QStringLiteral("--uri"), m_uri,
+                               QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                               collection, QStringLiteral("--action"), QStringLiteral("error")} +
+                   layoutArgs(5));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("documents over the guard now: 0")),
+                 qPrintable(r.out));
+        QString script = QStringLiteral("index\n");
+        for (int n = 13; n <= 16; ++n)
+            script += QStringLiteral("append A %1\n").arg(n);
+        for (int n = 4; n <= 9; ++n)
+            script += QStringLiteral("append B %1\n").arg(n);
+        script += QStringLiteral("all A\nall B\n");
+        const QString out = runHarness(lang, generate(lang, collection, 5), script);
+        QCOMPARE(out.split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                 QStringList({QStringLiteral("A: 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"),
+                              QStringLiteral("B: 1,2,3,4,5,6,7,8,9")}));
+
+        const QByteArray naive = QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": "
+                                                "{\"_id\": \"B\"}, \"u\": {\"$push\": "
+                                                "{\"comments\": {\"n\": 100}}}}]}")
+                                     .arg(collection)
+                                     .toUtf8();
+        QString error;
+        QByteArray reply;
+        QVERIFY(!fixtures::command(m_uri, m_db, naive, &error, &reply));
+        QVERIFY2(reply.contains("Document failed validation"), qPrintable(error));
+        r = runCli({QStringLiteral("guard"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                    m_db, QStringLiteral("--collection"), collection, QStringLiteral("--remove")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(fixtures::command(m_uri, m_db, naive, &error), qPrintable(error));
+    }
+
     void keepZeroMovesEveryAppend_data() { appendsAndReadsOnTheServer_data(); }
 
     // The viral-post layout: keep 0, every element in the pages, even for a document the

@@ -3,6 +3,7 @@
 #include "CliSupport.h"
 #include "CodegenCommand.h"
 #include "DemoDataCommand.h"
+#include "GuardCommand.h"
 #include "LiveCommands.h"
 #include "ReportCommand.h"
 #include "ReportRenderer.h"
@@ -28,6 +29,7 @@ const char kUsage[] =
     "  split            move array overflow into an overflow collection (--dry-run first)\n"
     "  verify           check a split against its journal\n"
     "  rollback         undo a split\n"
+    "  guard            keep a split array at its keep with a validator (--remove undoes it)\n"
     "  codegen          the application's read and write paths for a split layout\n"
     "  whatif           time appends to big documents, unbounded vs split, on a server\n"
     "  report           analyse and write one shareable HTML or PDF report\n"
@@ -89,6 +91,8 @@ int main(int argc, char *argv[])
         return LiveCommands::import(args);
     if (command == QLatin1String("test-connection"))
         return LiveCommands::testConnection(args);
+    if (command == QLatin1String("guard"))
+        return GuardCommand::run(args);
     if (command == QLatin1String("split"))
         return SplitCommands::run(SplitCommands::Action::Split, args);
     if (command == QLatin1String("verify"))

@@ -182,6 +182,38 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // A split, guarded with --action error, rolled back: the rollback lifts the guard first (the
+    // restored arrays are longer than KEEP), says so, and leaves the options as they were.
+    void rollbackLiftsTheGuard()
+    {
+        if (!m_server.isMongod())
+            QSKIP("validators are mongod's");
+        const QString c = QStringLiteral("threads");
+        makeCollection(c, QStringLiteral("{\"title\": {\"$type\": \"string\"}}"));
+        const QByteArray original = optionsOf(c);
+        const auto before = fixtures::readCollection(m_uri, kDb, c);
+        const QStringList target = {QStringLiteral("--uri"),        m_uri,
+                                    QStringLiteral("--db"),         kDb,
+                                    QStringLiteral("--collection"), c};
+        CliRun r = runCli(QStringList{QStringLiteral("split")} + target + layout(3) +
+                          QStringList{QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = guard(c, layout(3) + QStringList{QStringLiteral("--action"), QStringLiteral("error")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("documents over the guard now: 0")),
+                 qPrintable(r.out)); // the split brought C under it
+        QVERIFY(optionsOf(c) != original);
+
+        r = runCli(QStringList{QStringLiteral("rollback")} + target +
+                   QStringList{QStringLiteral("--field"), QStringLiteral("comments"),
+                               QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("note: the guard on threads was removed")),
+                 qPrintable(r.out));
+        QVERIFY(fixtures::readCollection(m_uri, kDb, c) == before);
+        QVERIFY2(optionsOf(c) == original, "the options differ from the original bytes");
+    }
+
     // A collection without a validator: the guard alone; removed, no rule is left.
     void withoutAValidatorNoneIsLeft()
     {

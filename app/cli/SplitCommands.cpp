@@ -391,6 +391,8 @@ int runRollback(oe::MigrationSession &session, const QCommandLineParser &parser,
     std::printf("restored %s document(s), %s retried, %s skipped in %.2f s\n",
                 qPrintable(count(progress.migrated)), qPrintable(count(progress.retried)),
                 qPrintable(count(progress.skipped)), progress.seconds);
+    for (const QString &note : progress.notes)
+        std::printf("note: %s\n", qPrintable(note));
     printMismatches(report);
     if (!step.ok)
         return cli::fail(cli::exitCodeFor(step.error), step.error.toString());

@@ -211,6 +211,32 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
     return out;
 }
 
+bool GuardSession::lift(MongoConnection &connection, const QString &database,
+                        const QString &collection, bool *lifted, QString *collModJson,
+                        SourceError *error)
+{
+    *lifted = false;
+    CollectionOps guards(connection, database, guardsCollection());
+    const auto previous = recordedPrevious(guards, collection, error);
+    if (error->isError())
+        return false;
+    if (!previous)
+        return true;
+    const QByteArray restore = GuardValidator::restore(collection, *previous);
+    if (collModJson)
+        *collModJson = GuardValidator::toJson(restore);
+    if (connection
+            .command(database, restore,
+                     QStringLiteral("restoring the validator of %1").arg(collection), error)
+            .isEmpty())
+        return false;
+    if (!guards.bulk({{CollectionOps::Write::Kind::DeleteMany, idFilter(collection), {}}},
+                     QStringLiteral("dropping the guard record of %1").arg(collection), error))
+        return false;
+    *lifted = true;
+    return true;
+}
+
 GuardOutcome GuardSession::remove(const ConnectionSettings &settings, const QString &database,
                                   const QString &collection)
 {
@@ -218,26 +244,15 @@ GuardOutcome GuardSession::remove(const ConnectionSettings &settings, const QStr
     auto connection = MongoConnection::open(settings, &out.error);
     if (!connection)
         return out;
-    CollectionOps guards(*connection, database, guardsCollection());
-    const auto previous = recordedPrevious(guards, collection, &out.error);
-    if (out.error.isError())
+    bool lifted = false;
+    if (!lift(*connection, database, collection, &lifted, &out.collModJson, &out.error))
         return out;
-    if (!previous) {
+    if (!lifted) {
         out.error.kind = SourceError::Kind::Usage;
         out.error.message =
             QStringLiteral("%1.%2 has no guard of Outlier Explorer").arg(database, collection);
         return out;
     }
-    const QByteArray restore = GuardValidator::restore(collection, *previous);
-    out.collModJson = GuardValidator::toJson(restore);
-    if (connection
-            ->command(database, restore,
-                      QStringLiteral("restoring the validator of %1").arg(collection), &out.error)
-            .isEmpty())
-        return out;
-    if (!guards.bulk({{CollectionOps::Write::Kind::DeleteMany, idFilter(collection), {}}},
-                     QStringLiteral("dropping the guard record of %1").arg(collection), &out.error))
-        return out;
     out.ok = true;
     out.message = QStringLiteral("guard removed from %1.%2: its previous validator, level and "
                                  "action are back")

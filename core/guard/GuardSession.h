@@ -7,6 +7,8 @@
 
 namespace oe {
 
+class MongoConnection;
+
 // The guardrail validator of one collection, as the CLI's `guard` and the wizard's last page
 // drive it: plan() reads the collection's options and any guard already there, builds the
 // collMod and counts the documents that already break it; apply() keeps the options it replaces
@@ -24,6 +26,11 @@ public:
     static GuardOutcome apply(const ConnectionSettings &settings, const GuardPlan &plan);
     static GuardOutcome remove(const ConnectionSettings &settings, const QString &database,
                                const QString &collection);
+    // remove() on an open connection, for a migration's rollback (whose restored arrays the
+    // guard would refuse): true with `lifted` false when no guard of ours is there.
+    static bool lift(MongoConnection &connection, const QString &database,
+                     const QString &collection, bool *lifted, QString *collModJson,
+                     SourceError *error);
 };
 
 } // namespace oe

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +38,7 @@ struct MigrationProgress
     double seconds = 0.0;
     QString phase;
     bool stopped = false; // cancelled before the end (not set when the work was all done)
+    QStringList notes;    // what the run did beside its documents (a guard lifted), one line each
 };
 
 using MigrationProgressCallback = std::function<void(const MigrationProgress &)>;

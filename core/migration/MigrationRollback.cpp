@@ -1,5 +1,7 @@
 #include "migration/MigrationRollback.h"
 
+#include "guard/GuardSession.h"
+
 #include "migration/JournalEntry.h"
 #include "migration/MigrationVerifier.h"
 #include "migration/RunFence.h"
@@ -505,6 +507,15 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
     Rollback run(connection, database, config, options, report, progress, error);
     if (!run.setRunState(RunState::RollingBack, QStringLiteral("starting the rollback")))
         return false;
+    // A guard on the collection would refuse the restored arrays: its previous validator comes
+    // back first (as `guard --remove` does), and stays once the rollback is done.
+    bool lifted = false;
+    if (!GuardSession::lift(connection, database, config.collection, &lifted, nullptr, error))
+        return false;
+    if (lifted)
+        progress->notes << QStringLiteral("the guard on %1 was removed: its previous validator "
+                                          "is back")
+                               .arg(config.collection);
     bool stopped = false;
     const DocumentPace pace(options.maxDocsPerSecond);
     std::uint64_t handled = 0;

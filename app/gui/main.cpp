@@ -32,7 +32,7 @@ struct GuiOptions
         QStringLiteral("wizard"),
         QApplication::translate("main", "With --screenshot: open the migration wizard and save "
                                         "this page instead (source, analysis, threshold, layout, "
-                                        "preview, safety, apply, verify or finish)."),
+                                        "preview, safety, apply, verify, guard or finish)."),
         QStringLiteral("PAGE")};
     QCommandLineOption dataset{
         QStringLiteral("dataset"),

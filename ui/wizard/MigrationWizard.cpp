@@ -4,6 +4,7 @@
 #include "wizard/WizardAnalysisPage.h"
 #include "wizard/WizardApplyPage.h"
 #include "wizard/WizardFinishPage.h"
+#include "wizard/WizardGuardPage.h"
 #include "wizard/WizardLayoutPage.h"
 #include "wizard/WizardPreviewPage.h"
 #include "wizard/WizardSafetyPage.h"
@@ -24,7 +25,8 @@ QStringList MigrationWizard::pageNames()
 {
     return {QStringLiteral("source"), QStringLiteral("analysis"), QStringLiteral("threshold"),
             QStringLiteral("layout"), QStringLiteral("preview"),  QStringLiteral("safety"),
-            QStringLiteral("apply"),  QStringLiteral("verify"),   QStringLiteral("finish")};
+            QStringLiteral("apply"),  QStringLiteral("verify"),   QStringLiteral("guard"),
+            QStringLiteral("finish")};
 }
 
 int MigrationWizard::pageIdOf(const QString &name)
@@ -52,6 +54,7 @@ MigrationWizard::MigrationWizard(Workspace *workspace, const SourceRef &shown, Q
     setPage(SafetyPageId, new WizardSafetyPage(this));
     setPage(ApplyPageId, new WizardApplyPage(this));
     setPage(VerifyPageId, new WizardVerifyPage(this));
+    setPage(GuardPageId, new WizardGuardPage(this));
     setPage(FinishPageId, new WizardFinishPage(this));
     setStartId(SourcePageId);
     appendLog(tr("Migration of %1, opened %2")

@@ -16,8 +16,8 @@ namespace oe {
 class MigrationRunner;
 
 // The guided migration, from "this collection is slow" to an applied, verified, reversible
-// split: source, analysis, threshold, layout, preview, safety, apply, verify, finish. It starts
-// from the source's state (its analysis, path, keep and page size, which the threshold page
+// split: source, analysis, threshold, layout, preview, safety, apply, verify, guard, finish. It
+// starts from the source's state (its analysis, path, keep and page size, which the threshold page
 // edits like the Arrays tab) and drives the core MigrationSession through a MigrationRunner,
 // so the wizard and `outlier-explorer-cli split` apply the very same migration.
 class MigrationWizard : public QWizard
@@ -34,6 +34,7 @@ public:
         SafetyPageId,
         ApplyPageId,
         VerifyPageId,
+        GuardPageId,
         FinishPageId,
     };
     // "source", "analysis", …, "finish": the names `--wizard PAGE` takes.

@@ -12,7 +12,7 @@ class LatestJob;
 class ReportExporter;
 class MigrationWizard;
 
-// 9. Finish: the CSV reports and the migration log exported, and what to change in the
+// 10. Finish: the CSV reports and the migration log exported, and what to change in the
 // application: the read and write paths for the chosen names, in the language chosen, with its
 // official driver (the code `outlier-explorer-cli codegen` writes and the tests run).
 class WizardFinishPage : public QWizardPage

@@ -200,11 +200,15 @@ void WizardVerifyPage::showRollback(const MigrationOutcome &outcome)
                                                     : outcome.written.join(QStringLiteral(", "));
     const std::uint64_t restored =
         m_wizard->isLive() ? outcome.progress.migrated : outcome.verify.checked;
-    m_rollbackStatus->setText(tr("<b>Rolled back:</b> %1 documents restored, %2 mismatching (%3).")
-                                  .arg(Format::count(restored),
-                                       Format::count(outcome.verify.mismatches),
-                                       where.toHtmlEscaped()));
+    QString text = tr("<b>Rolled back:</b> %1 documents restored, %2 mismatching (%3).")
+                       .arg(Format::count(restored), Format::count(outcome.verify.mismatches),
+                            where.toHtmlEscaped());
+    for (const QString &note : outcome.progress.notes) // a guard lifted first
+        text += QStringLiteral("<br>") + note.toHtmlEscaped();
+    m_rollbackStatus->setText(text);
     m_wizard->appendLog(tr("Rolled back: %1").arg(where));
+    for (const QString &note : outcome.progress.notes)
+        m_wizard->appendLog(note);
     showLeftovers(outcome);
 }
 

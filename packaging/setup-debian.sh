@@ -9,6 +9,7 @@ packages=(
   qt6-svg-dev                                         # SVG chart export (QSvgGenerator)
   libmongoc-dev libbson-dev zlib1g-dev                     # MongoDB C driver, .bson.gz dumps
   qtkeychain-qt6-dev                                       # secrets in the system keychain
+  libqt6sql6-sqlite                                        # the analysis history (Qt SQL, SQLite)
   xvfb xauth time util-linux openssl python3 curl          # screenshots, benchmark RSS, setpriv, test certificates, fixtures, toxiproxy API
   clang libclang-rt-14-dev                                 # libFuzzer targets (packaging/run-fuzz.sh)
   dpkg-dev lintian desktop-file-utils appstream            # the .deb and its validators (build-deb.sh,

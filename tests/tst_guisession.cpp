@@ -2,6 +2,7 @@
 // open at close (connections, dumps, analysis options) comes back at the next start without a
 // password on disk; a connection renamed in the tree keeps its saved entry; `--uri` (connectUri)
 // opens a saved connection under its name.
+#include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "LiveServer.h"
 #include "dialogs/ConnectionStore.h"
@@ -9,6 +10,7 @@
 #include "explorer/MainWindow.h"
 #include "explorer/SessionKeeper.h"
 #include "explorer/SourceTreeModel.h"
+#include "history/HistoryStore.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -249,6 +251,49 @@ private slots:
         const QStringList names = other.sourceModel()->connectionNames();
         QCOMPARE(names.size(), 1);
         QVERIFY2(m_uri.contains(names.first()), qPrintable(names.first()));
+    }
+
+    // The window's analyses go into the same history as the CLI's: one run each, the same
+    // figures, told apart by their origin, under a key without credentials.
+    void historyKeepsTheWindowsAndTheClisRuns()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("history.sqlite"));
+        qputenv("OE_HISTORY_DB", history.toUtf8());
+        const CliRun cli = runCli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), QStringLiteral("oe_session"),
+                                   QStringLiteral("--collection"), QStringLiteral("books"),
+                                   QStringLiteral("--full"), QStringLiteral("--out"),
+                                   m_dir.filePath(QStringLiteral("cli-reports"))});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        window.addConnection(QStringLiteral("books server"), settingsFor(m_uri));
+        QVERIFY(loaded(window, QStringLiteral("books server")));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex books =
+            model->findCollection(model->findConnection(QStringLiteral("books server")),
+                                  QStringLiteral("oe_session"), QStringLiteral("books"));
+        window.sourceTree()->setCurrentIndex(books);
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        qunsetenv("OE_HISTORY_DB");
+
+        const HistoryStore store(history);
+        const std::vector<HistoryRun> runs =
+            store.runs(HistoryStore::sourceKeyOf(model->sourceAt(books)));
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].origin, QStringLiteral("cli"));
+        QCOMPARE(runs[1].origin, QStringLiteral("gui"));
+        QCOMPARE(runs[0].documents, std::uint64_t(300));
+        QCOMPARE(runs[1].documents, runs[0].documents);
+        QCOMPARE(runs[1].sizeMax, runs[0].sizeMax);
+        QCOMPARE(runs[1].longestArray, runs[0].longestArray);
+        QCOMPARE(store.paths(runs[1].id).size(), store.paths(runs[0].id).size());
+        QVERIFY(!runs[0].sourceKey.contains(QLatin1Char('@')));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "analysis/SamplePrecision.h"
 #include "analysis/SplitRecommendation.h"
 #include "explore/AnalysisSession.h"
+#include "history/HistoryStore.h"
 #include "report/ReportWriter.h"
 
 #include <QCommandLineParser>
@@ -162,6 +163,9 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("Continue the interrupted --parallel scan of the same collection, filter "
                         "and options (Ctrl-C, a crash or a lost network saved its state).")},
         {QStringLiteral("quiet"), QStringLiteral("No progress or summary output.")},
+        {QStringLiteral("no-history"),
+         QStringLiteral("Do not keep this analysis in the analysis history (`history` lists "
+                        "it; $OE_HISTORY_DB names its file).")},
     });
 }
 
@@ -382,6 +386,9 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
         cli::fail(ExitUsage, problems.first());
         return ExitUsage;
     }
+    if (!parser.isSet(QStringLiteral("no-history")))
+        request.historyPath = oe::HistoryStore::defaultPath();
+    request.origin = QStringLiteral("cli");
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool showProgress = !quiet && cli::stderrIsTerminal();

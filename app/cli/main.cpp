@@ -4,6 +4,7 @@
 #include "CodegenCommand.h"
 #include "DemoDataCommand.h"
 #include "GuardCommand.h"
+#include "HistoryCommand.h"
 #include "LiveCommands.h"
 #include "ReportCommand.h"
 #include "ReportRenderer.h"
@@ -33,6 +34,7 @@ const char kUsage[] =
     "  codegen          the application's read and write paths for a split layout\n"
     "  whatif           time appends to big documents, unbounded vs split, on a server\n"
     "  report           analyse and write one shareable HTML or PDF report\n"
+    "  history          the analyses kept so far: list, export, forecast growth\n"
     "  demo-data        write the deterministic demo datasets\n"
     "\n"
     "<command> --help lists a command's options.\n"
@@ -91,6 +93,8 @@ int main(int argc, char *argv[])
         return LiveCommands::import(args);
     if (command == QLatin1String("test-connection"))
         return LiveCommands::testConnection(args);
+    if (command == QLatin1String("history"))
+        return HistoryCommand::run(args);
     if (command == QLatin1String("guard"))
         return GuardCommand::run(args);
     if (command == QLatin1String("split"))

@@ -31,6 +31,9 @@ struct AnalysisRequest
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
     // A sample's report suggests the sample size that pins p99 to ± this many percentile points.
     double p99PrecisionPoints = 0.1;
+    // The analysis history a complete analysis is kept in (HistoryStore); empty: not kept.
+    QString historyPath;
+    QString origin = QStringLiteral("cli"); // who ran it, for the history: "gui" or "cli"
 
     // The one rule for range scans: `_id` ranges read a live collection whole, so they apply
     // to a full scan of a collection only (elsewhere parallelRanges is not used).

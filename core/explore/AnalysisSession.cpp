@@ -1,5 +1,7 @@
 #include "explore/AnalysisSession.h"
 
+#include "history/HistoryStore.h"
+
 #include "analysis/OutlierDetector.h"
 #include "scan/RangedScan.h"
 
@@ -87,7 +89,22 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     if (request.source.kind == SourceRef::Kind::Collection &&
         result.profile.status == CollectionProfile::Status::Complete)
         readSharding(&result);
+    keepInHistory(&result);
     return result;
+}
+
+// A complete analysis goes into the history; a history that cannot be written is a note, never
+// a failed analysis.
+void AnalysisSession::keepInHistory(AnalysisResult *result)
+{
+    const AnalysisRequest &request = result->request;
+    if (request.historyPath.isEmpty() ||
+        result->profile.status != CollectionProfile::Status::Complete)
+        return;
+    HistoryStore history(request.historyPath);
+    if (!history.record(request.source, result->profile, result->outliers, request.origin))
+        result->profile.notes
+            << QStringLiteral("not kept in the analysis history: %1").arg(history.error());
 }
 
 void AnalysisSession::release(const AnalysisResult &result)

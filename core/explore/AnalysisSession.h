@@ -11,7 +11,8 @@ namespace oe {
 // The analysis use case, the one pipeline the desktop app and the CLI both drive: open the
 // request's source (a dump, or a collection with its filter, sample and time limit), scan it
 // with the thresholds the detection needs kept exactly, find the outliers, and recommend a keep
-// per array field. Blocking: run it on a worker thread (or in the CLI); progress is reported on
+// per array field; a complete analysis is kept in the analysis history the request names.
+// Blocking: run it on a worker thread (or in the CLI); progress is reported on
 // that thread; `cancel` stops the scan and the result covers what was read.
 class AnalysisSession
 {
@@ -33,6 +34,10 @@ public:
     // the thresholds a user chose on the charts. A threshold below what the scan kept exactly
     // says so in the report's warnings.
     static AnalysisResult redetect(const AnalysisResult &result, const DetectionOptions &detection);
+
+private:
+    // A complete analysis into the request's history (HistoryStore), when it names one.
+    static void keepInHistory(AnalysisResult *result);
 };
 
 } // namespace oe

@@ -1,5 +1,7 @@
 #include "explorer/AnalysisOptionsBar.h"
 
+#include "history/HistoryStore.h"
+
 #include "analysis/ThresholdPreset.h"
 #include "stats/OutlierMethod.h"
 
@@ -93,6 +95,8 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
 {
     AnalysisRequest r;
     r.source = source;
+    r.historyPath = HistoryStore::defaultPath(); // the window's analyses too (Trends reads it)
+    r.origin = QStringLiteral("gui");
     r.selection.mode = AnalysisOptions::Mode(m_mode->currentData().toInt());
     r.selection.count = std::uint64_t(m_count->value());
     if (source.kind == SourceRef::Kind::Collection) {

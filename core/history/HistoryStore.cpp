@@ -1,0 +1,274 @@
+#include "history/HistoryStore.h"
+
+#include "bson/DocumentId.h"
+#include "mongo/ConnectionUri.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QVariant>
+
+namespace oe {
+
+namespace {
+
+QAtomicInteger<quint64> g_connections;
+
+const char *const kSchema[] = {
+    "CREATE TABLE IF NOT EXISTS runs ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, origin TEXT NOT NULL,"
+    " source_key TEXT NOT NULL, database_name TEXT, collection_name TEXT, mode TEXT,"
+    " documents INTEGER, size_p50 INTEGER, size_p99 INTEGER, size_max INTEGER, size_mean REAL,"
+    " outlier_documents INTEGER, size_threshold INTEGER, longest_path TEXT,"
+    " longest_array INTEGER)",
+    "CREATE INDEX IF NOT EXISTS runs_source ON runs (source_key, at)",
+    "CREATE TABLE IF NOT EXISTS paths ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, path TEXT NOT NULL,"
+    " arrays INTEGER, length_p50 INTEGER, length_p99 INTEGER, length_max INTEGER,"
+    " elements INTEGER, PRIMARY KEY (run_id, path))",
+    "CREATE TABLE IF NOT EXISTS outliers ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, kind TEXT NOT NULL,"
+    " rank INTEGER NOT NULL, document_id TEXT, bytes INTEGER, path TEXT, length INTEGER,"
+    " PRIMARY KEY (run_id, kind, rank))",
+};
+
+qint64 asInt(std::uint64_t v)
+{
+    return v > std::uint64_t(std::numeric_limits<qint64>::max())
+               ? std::numeric_limits<qint64>::max()
+               : qint64(v);
+}
+
+std::uint64_t asUnsigned(const QVariant &v)
+{
+    const qint64 n = v.toLongLong();
+    return n < 0 ? 0 : std::uint64_t(n);
+}
+
+} // namespace
+
+QString HistoryStore::defaultPath()
+{
+    if (const QString env = qEnvironmentVariable("OE_HISTORY_DB"); !env.isEmpty())
+        return env;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/outlier-explorer/history.sqlite");
+}
+
+QString HistoryStore::sourceKeyOf(const SourceRef &source)
+{
+    if (source.kind == SourceRef::Kind::Dump)
+        return QStringLiteral("dump:") + QFileInfo(source.dumpPath).absoluteFilePath();
+    ConnectionUri parts;
+    QString error;
+    const QString hosts = ConnectionUri::parse(source.settings.uri, &parts, &error)
+                              ? parts.hosts
+                              : QStringLiteral("unknown");
+    return QStringLiteral("%1://%2/%3.%4")
+        .arg(parts.srv ? QStringLiteral("mongodb+srv") : QStringLiteral("mongodb"), hosts,
+             source.database, source.collection);
+}
+
+HistoryStore::HistoryStore(const QString &path)
+    : m_path(path), m_connection(QStringLiteral("oe-history-%1").arg(++g_connections))
+{
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
+        m_error = QStringLiteral("the analysis history needs Qt's SQLite driver "
+                                 "(Debian: libqt6sql6-sqlite)");
+        return;
+    }
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        m_error = QStringLiteral("%1: cannot create its folder").arg(path);
+        return;
+    }
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    db.setDatabaseName(path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    if (!db.open()) {
+        m_error = QStringLiteral("%1: %2").arg(path, db.lastError().text());
+        return;
+    }
+    exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+    for (const char *statement : kSchema)
+        if (!exec(QString::fromLatin1(statement)))
+            return;
+}
+
+HistoryStore::~HistoryStore()
+{
+    if (QSqlDatabase::contains(m_connection)) {
+        QSqlDatabase::database(m_connection, false).close();
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+}
+
+bool HistoryStore::exec(const QString &sql)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (q.exec(sql))
+        return true;
+    m_error = QStringLiteral("%1: %2").arg(m_path, q.lastError().text());
+    return false;
+}
+
+qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &profile,
+                            const OutlierReport &report, const QString &origin, const QDateTime &at)
+{
+    if (!isOpen())
+        return 0;
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    if (!db.transaction()) {
+        m_error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+        return 0;
+    }
+    const auto fail = [&](const QSqlQuery &q) {
+        m_error = QStringLiteral("%1: %2").arg(m_path, q.lastError().text());
+        db.rollback();
+        return qint64(0);
+    };
+    const std::vector<TailCandidate> longest = profile.longestArrays.largest(kTopOutliers);
+    QSqlQuery run(db);
+    run.prepare(QStringLiteral(
+        "INSERT INTO runs (at, origin, source_key, database_name, collection_name, mode, "
+        "documents, size_p50, size_p99, size_max, size_mean, outlier_documents, size_threshold, "
+        "longest_path, longest_array) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         {QVariant(at.toUTC().toString(Qt::ISODateWithMs)), QVariant(origin),
+          QVariant(sourceKeyOf(source)), QVariant(source.database),
+          QVariant(source.collectionName()), QVariant(profile.mode),
+          QVariant(asInt(profile.documents)), QVariant(asInt(profile.sizes.quantile(0.5))),
+          QVariant(asInt(profile.sizes.quantile(0.99))), QVariant(asInt(profile.sizes.max())),
+          QVariant(profile.sizes.mean()), QVariant(asInt(report.outlierDocuments)),
+          QVariant(asInt(report.size.value)),
+          QVariant(longest.empty() ? QString() : QString::fromStdString(longest.front().path)),
+          QVariant(asInt(longest.empty() ? 0 : longest.front().value))})
+        run.addBindValue(v);
+    if (!run.exec())
+        return fail(run);
+    const qint64 id = run.lastInsertId().toLongLong();
+
+    QSqlQuery path(db);
+    path.prepare(QStringLiteral("INSERT INTO paths (run_id, path, arrays, length_p50, "
+                                "length_p99, length_max, elements) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    for (const FieldProfile &f : profile.fields) {
+        if (f.arrays == 0)
+            continue;
+        for (const QVariant &v :
+             {QVariant(id), QVariant(QString::fromStdString(f.path)), QVariant(asInt(f.arrays)),
+              QVariant(asInt(f.lengths.quantile(0.5))), QVariant(asInt(f.lengths.quantile(0.99))),
+              QVariant(asInt(f.lengths.max())), QVariant(asInt(f.elementCount))})
+            path.addBindValue(v);
+        if (!path.exec())
+            return fail(path);
+    }
+
+    QSqlQuery outlier(db);
+    outlier.prepare(QStringLiteral("INSERT INTO outliers (run_id, kind, rank, document_id, "
+                                   "bytes, path, length) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    const auto keep = [&](const QString &kind, const std::vector<TailCandidate> &list) {
+        int rank = 0;
+        for (const TailCandidate &c : list) {
+            for (const QVariant &v :
+                 {QVariant(id), QVariant(kind), QVariant(++rank),
+                  QVariant(DocumentId::toRelaxedJson(c.rawId)), QVariant(asInt(c.docSize)),
+                  QVariant(QString::fromStdString(c.path)),
+                  QVariant(asInt(kind == QLatin1String("array") ? c.value : 0))})
+                outlier.addBindValue(v);
+            if (!outlier.exec())
+                return false;
+        }
+        return true;
+    };
+    if (!keep(QStringLiteral("size"), profile.largestDocuments.largest(kTopOutliers)) ||
+        !keep(QStringLiteral("array"), longest))
+        return fail(outlier);
+    if (!db.commit()) {
+        m_error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
+        return 0;
+    }
+    return id;
+}
+
+std::vector<HistoryRun> HistoryStore::runs(const QString &sourceKey) const
+{
+    std::vector<HistoryRun> out;
+    if (!isOpen())
+        return out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral(
+        "SELECT id, at, origin, source_key, database_name, collection_name, mode, documents, "
+        "size_p50, size_p99, size_max, size_mean, outlier_documents, size_threshold, "
+        "longest_path, longest_array FROM runs WHERE (COALESCE(?, '') = '' OR source_key = ?) "
+        "ORDER BY at, id"));
+    q.addBindValue(sourceKey);
+    q.addBindValue(sourceKey);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        HistoryRun r;
+        r.id = q.value(0).toLongLong();
+        r.at = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
+        r.origin = q.value(2).toString();
+        r.sourceKey = q.value(3).toString();
+        r.database = q.value(4).toString();
+        r.collection = q.value(5).toString();
+        r.mode = q.value(6).toString();
+        r.documents = asUnsigned(q.value(7));
+        r.sizeP50 = asUnsigned(q.value(8));
+        r.sizeP99 = asUnsigned(q.value(9));
+        r.sizeMax = asUnsigned(q.value(10));
+        r.sizeMean = q.value(11).toDouble();
+        r.outlierDocuments = asUnsigned(q.value(12));
+        r.sizeThreshold = asUnsigned(q.value(13));
+        r.longestPath = q.value(14).toString();
+        r.longestArray = asUnsigned(q.value(15));
+        out.push_back(r);
+    }
+    return out;
+}
+
+std::vector<HistoryPath> HistoryStore::paths(qint64 runId) const
+{
+    std::vector<HistoryPath> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT path, arrays, length_p50, length_p99, length_max, elements "
+                             "FROM paths WHERE run_id = ? ORDER BY path"));
+    q.addBindValue(runId);
+    if (!isOpen() || !q.exec())
+        return out;
+    while (q.next())
+        out.push_back({runId, q.value(0).toString(), asUnsigned(q.value(1)), asUnsigned(q.value(2)),
+                       asUnsigned(q.value(3)), asUnsigned(q.value(4)), asUnsigned(q.value(5))});
+    return out;
+}
+
+std::vector<HistoryOutlier> HistoryStore::outliers(qint64 runId) const
+{
+    std::vector<HistoryOutlier> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT kind, rank, document_id, bytes, path, length FROM outliers "
+                             "WHERE run_id = ? ORDER BY kind DESC, rank"));
+    q.addBindValue(runId);
+    if (!isOpen() || !q.exec())
+        return out;
+    while (q.next())
+        out.push_back({runId, q.value(0).toString(), q.value(1).toInt(), q.value(2).toString(),
+                       asUnsigned(q.value(3)), q.value(4).toString(), asUnsigned(q.value(5))});
+    return out;
+}
+
+QStringList HistoryStore::sources() const
+{
+    QStringList out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (isOpen() && q.exec(QStringLiteral("SELECT DISTINCT source_key FROM runs ORDER BY 1")))
+        while (q.next())
+            out << q.value(0).toString();
+    return out;
+}
+
+} // namespace oe

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "analysis/CollectionProfile.h"
+#include "analysis/OutlierReport.h"
+#include "analysis/SourceRef.h"
+#include "history/HistoryRun.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace oe {
+
+// The analysis history: an embedded SQLite database (Qt SQL; no server of its own) under the
+// XDG data folder, shared by the window and the CLI. Every completed analysis keeps its
+// summary, the per-path array figures and its top outliers, keyed by the source (for a
+// connection: its hosts, database and collection, never a user name or password). One object
+// per thread: it opens its own connection to the file.
+class HistoryStore
+{
+public:
+    static constexpr int kTopOutliers = 20;
+
+    // $OE_HISTORY_DB when set, else <XDG data home>/outlier-explorer/history.sqlite.
+    static QString defaultPath();
+    // "mongodb://hosts/db.collection" (hosts only: no credentials, no options) or "dump:/abs".
+    static QString sourceKeyOf(const SourceRef &source);
+
+    explicit HistoryStore(const QString &path = defaultPath());
+    ~HistoryStore();
+    HistoryStore(const HistoryStore &) = delete;
+    HistoryStore &operator=(const HistoryStore &) = delete;
+
+    bool isOpen() const { return m_error.isEmpty(); }
+    QString error() const { return m_error; } // one line, naming the file
+    QString path() const { return m_path; }
+
+    // Keeps one analysis (a complete one; the caller decides); its id, or 0 with error() set.
+    qint64 record(const SourceRef &source, const CollectionProfile &profile,
+                  const OutlierReport &outliers, const QString &origin,
+                  const QDateTime &at = QDateTime::currentDateTimeUtc());
+    // Oldest first; every source when `sourceKey` is empty.
+    std::vector<HistoryRun> runs(const QString &sourceKey = {}) const;
+    std::vector<HistoryPath> paths(qint64 runId) const;
+    std::vector<HistoryOutlier> outliers(qint64 runId) const;
+    QStringList sources() const;
+
+private:
+    bool exec(const QString &sql);
+
+    QString m_path;
+    QString m_connection; // the QSqlDatabase connection name, this object's own
+    QString m_error;
+};
+
+} // namespace oe

@@ -1,0 +1,185 @@
+// The analysis history: the forecast on a known growth (exact and through the CLI's
+// `history --forecast`), source keys without credentials, `analyze` keeping each run (and not
+// with --no-history, and going on with a note when the file cannot be written), the export.
+#include "BsonFixtures.h"
+#include "CliRunner.h"
+#include "CsvTestReader.h"
+#include "explore/AnalysisSession.h"
+#include "history/GrowthForecast.h"
+#include "history/HistoryStore.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+constexpr double MiB = 1024.0 * 1024.0;
+
+QDateTime day(int n)
+{
+    return QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC).addDays(n);
+}
+
+// A document "grow" with `elements` comments of 100 bytes' text, and two small ones.
+QByteArray growDocument(int elements)
+{
+    QStringList items;
+    for (int i = 0; i < elements; ++i)
+        items << QStringLiteral("{\"t\": \"%1\"}").arg(QString(100, QLatin1Char('x')));
+    return fixtures::bson(qPrintable(QStringLiteral("{\"_id\": \"grow\", \"comments\": [%1]}")
+                                         .arg(items.join(QLatin1Char(',')))));
+}
+
+} // namespace
+
+class TestHistory : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void forecastOfAKnownGrowth()
+    {
+        // 1 MiB growing 0.5 MiB a day, a KiB of noise either way.
+        std::vector<std::pair<QDateTime, double>> points;
+        for (int i = 0; i < 5; ++i)
+            points.emplace_back(day(i), MiB + 0.5 * MiB * i + (i % 2 ? 1024.0 : -1024.0));
+        const GrowthForecast f = GrowthForecast::fit(points, 8 * MiB);
+        QVERIFY(f.valid);
+        QVERIFY(f.uncertaintyKnown);
+        QVERIFY2(std::abs(f.perDay - 0.5 * MiB) < 0.01 * MiB, qPrintable(f.summary()));
+        QVERIFY(f.perDayLow < f.perDay && f.perDay < f.perDayHigh);
+        // From 3 MiB on day 4: 8 MiB ten days later, 16 MiB twenty-six days later.
+        QVERIFY(f.threshold.expected && f.limit.expected);
+        QCOMPARE(f.threshold.expected->date(), QDate(2026, 1, 15));
+        QCOMPARE(f.limit.expected->date(), QDate(2026, 1, 31));
+        QVERIFY(*f.threshold.earliest <= *f.threshold.expected &&
+                *f.threshold.expected <= *f.threshold.latest);
+        QVERIFY2(f.summary().contains(QStringLiteral("8.00 MiB about 2026-01-15")),
+                 qPrintable(f.summary()));
+
+        const GrowthForecast two = GrowthForecast::fit({{day(0), MiB}, {day(2), 2 * MiB}}, 8 * MiB);
+        QVERIFY(two.valid && !two.uncertaintyKnown);
+        QCOMPARE(two.threshold.expected->date(), QDate(2026, 1, 15)); // 6 MiB at 0.5 MiB/day
+        QVERIFY2(two.summary().contains(QStringLiteral("no uncertainty stated")),
+                 qPrintable(two.summary()));
+        const GrowthForecast shrinking =
+            GrowthForecast::fit({{day(0), 2 * MiB}, {day(1), MiB}, {day(2), 0.5 * MiB}}, 8 * MiB);
+        QVERIFY(!shrinking.threshold.expected);
+        QVERIFY(shrinking.summary().contains(QStringLiteral("not at this rate")));
+        QVERIFY(!GrowthForecast::fit({{day(0), MiB}}, 8 * MiB).valid);
+        QVERIFY(GrowthForecast::fit({{day(0), 9 * MiB}, {day(1), 10 * MiB}}, 8 * MiB)
+                    .threshold.alreadyOver);
+    }
+
+    void sourceKeyHasNoCredentials()
+    {
+        SourceRef live;
+        live.kind = SourceRef::Kind::Collection;
+        live.settings.uri = QStringLiteral(
+            "mongodb://alice:s3cr%40t@h1:27017,h2:27018/admin?replicaSet=rs0&authSource=admin");
+        live.database = QStringLiteral("shop");
+        live.collection = QStringLiteral("books");
+        const QString key = HistoryStore::sourceKeyOf(live);
+        QCOMPARE(key, QStringLiteral("mongodb://h1:27017,h2:27018/shop.books"));
+        SourceRef dump;
+        dump.kind = SourceRef::Kind::Dump;
+        dump.dumpPath = QStringLiteral("relative/x.bson");
+        QCOMPARE(HistoryStore::sourceKeyOf(dump),
+                 QStringLiteral("dump:") +
+                     QFileInfo(QStringLiteral("relative/x.bson")).absoluteFilePath());
+    }
+
+    // Three analyses a day apart of a dump where one document grows by 100 comments a day:
+    // `history --forecast` dates the threshold where the exact growth puts it.
+    void forecastThroughTheCli()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("forecast.sqlite"));
+        const QString dump = m_dir.filePath(QStringLiteral("feed.bson"));
+        const QByteArray small = fixtures::bson("{\"_id\": \"a\", \"comments\": []}");
+        std::vector<qint64> sizes;
+        for (int d = 0; d < 3; ++d) {
+            const QByteArray grow = growDocument(100 * (d + 1));
+            sizes.push_back(grow.size());
+            QVERIFY(fixtures::writeFile(dump, fixtures::concat({small, grow})));
+            AnalysisRequest request;
+            request.source.kind = SourceRef::Kind::Dump;
+            request.source.dumpPath = dump;
+            request.selection.mode = DocumentSelection::Mode::Full;
+            const AnalysisResult result = AnalysisSession::run(request);
+            HistoryStore store(history);
+            QVERIFY2(store.record(request.source, result.profile, result.outliers,
+                                  QStringLiteral("cli"), day(d)),
+                     qPrintable(store.error()));
+        }
+        const qint64 perDay = sizes[1] - sizes[0];
+        QCOMPARE(sizes[2] - sizes[1], perDay); // exactly linear
+        const qint64 threshold = sizes[2] + 10 * perDay;
+        qputenv("OE_HISTORY_DB", history.toUtf8());
+        CliRun r = runCli({QStringLiteral("history"), QStringLiteral("--dump"), dump,
+                           QStringLiteral("--forecast"), QStringLiteral("--threshold"),
+                           QString::number(threshold)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString expected =
+            QStringLiteral("about %1").arg(day(12).date().toString(Qt::ISODate));
+        QStringList lines = r.out.split(QLatin1Char('\n'));
+        const auto grow = std::find_if(lines.begin(), lines.end(), [](const QString &l) {
+            return l.startsWith(QStringLiteral("  _id \"grow\":"));
+        });
+        QVERIFY2(grow != lines.end(), qPrintable(r.out));
+        QVERIFY2(grow->contains(expected) && grow->contains(QStringLiteral("(0.00 B")) == false,
+                 qPrintable(*grow + QStringLiteral(" | wanted ") + expected));
+        QVERIFY2(lines.first().contains(expected), qPrintable(lines.first())); // the largest
+
+        r = runCli({QStringLiteral("history"), QStringLiteral("--dump"), dump,
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("export"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QStringList> outliers =
+            csvtest::readFile(m_dir.filePath(QStringLiteral("export/outliers.csv")));
+        QVERIFY(!outliers.isEmpty());
+        QCOMPARE(outliers.first(), QStringList({QStringLiteral("run_id"), QStringLiteral("kind"),
+                                                QStringLiteral("rank"), QStringLiteral("_id"),
+                                                QStringLiteral("bytes"), QStringLiteral("path"),
+                                                QStringLiteral("length")}));
+        QStringList grown;
+        for (const QStringList &row : outliers.mid(1))
+            if (row.value(3) == QLatin1String("\"grow\"") && row.value(1) == QLatin1String("size"))
+                grown << row.value(4);
+        QCOMPARE(grown, QStringList({QString::number(sizes[0]), QString::number(sizes[1]),
+                                     QString::number(sizes[2])}));
+        qunsetenv("OE_HISTORY_DB");
+    }
+
+    // `analyze` keeps each run (the CLI's), not with --no-history; a history it cannot write is
+    // a note, and the analysis still succeeds.
+    void analyzeKeepsItsRuns()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("analyze.sqlite"));
+        const QString dump = m_dir.filePath(QStringLiteral("two.bson"));
+        QVERIFY(fixtures::writeFile(
+            dump, fixtures::concat({growDocument(3), fixtures::bson("{\"_id\": 1}")})));
+        qputenv("OE_HISTORY_DB", history.toUtf8());
+        const QStringList analyze = {QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                                     QStringLiteral("--out"), m_dir.filePath(QStringLiteral("r"))};
+        QCOMPARE(runCli(analyze).exitCode, 0);
+        QCOMPARE(runCli(analyze + QStringList{QStringLiteral("--no-history")}).exitCode, 0);
+        const std::vector<HistoryRun> runs = HistoryStore(history).runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].origin, QStringLiteral("cli"));
+        QCOMPARE(runs[0].documents, std::uint64_t(2));
+        QCOMPARE(runs[0].sizeMax, std::uint64_t(growDocument(3).size()));
+
+        qputenv("OE_HISTORY_DB", "/proc/no-such-place/history.sqlite");
+        const CliRun r = runCli(analyze);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QStringLiteral("not kept in the analysis history")) ||
+                     r.err.contains(QStringLiteral("cannot create its folder")),
+                 qPrintable(r.err));
+        qunsetenv("OE_HISTORY_DB");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHistory)
+#include "tst_history.moc"

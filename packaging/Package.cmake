@@ -27,9 +27,11 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 # The libraries (Qt, QCustomPlot, libmongoc, QtKeychain, zlib) from dpkg-shlibdeps, per
 # package; then what is loaded at run time rather than linked: Qt's platform plugins (xcb,
-# offscreen) for the desktop app and the report plugin.
+# offscreen) for the desktop app and the report plugin, and Qt's SQLite driver for both.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_DESKTOP_PACKAGE_DEPENDS "qt6-qpa-plugins")
+set(CPACK_DEBIAN_DESKTOP_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite")
+# The analysis history is an SQLite file read through Qt's SQLite driver (a plugin).
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libqt6sql6-sqlite")
 set(CPACK_DEBIAN_DESKTOP_PACKAGE_RECOMMENDS "outlier-explorer-cli (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_DESKTOP_PACKAGE_SUGGESTS "gnome-keyring | kwalletmanager")
 # `outlier-explorer-cli report` draws its charts with the desktop package's plugin.

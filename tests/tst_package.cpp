@@ -189,7 +189,8 @@ void TestPackage::cliPackageNeedsNoDesktopLibrary()
     QCOMPARE(fieldOf(m_cliDeb, QStringLiteral("Package")), QStringLiteral("outlier-explorer-cli"));
     QCOMPARE(fieldOf(m_cliDeb, QStringLiteral("Version")), QStringLiteral(PROJECT_VERSION));
     const QString depends = fieldOf(m_cliDeb, QStringLiteral("Depends"));
-    for (const char *package : {"libqt6core6", "libmongoc-1.0-0", "libbson-1.0-0", "zlib1g"})
+    for (const char *package :
+         {"libqt6core6", "libmongoc-1.0-0", "libbson-1.0-0", "zlib1g", "libqt6sql6-sqlite"})
         QVERIFY2(depends.contains(QLatin1String(package)),
                  qPrintable(QStringLiteral("%1 missing from Depends: %2")
                                 .arg(QLatin1String(package), depends)));
@@ -215,7 +216,7 @@ void TestPackage::controlFieldsNameTheRuntimeDependencies()
     // dpkg-shlibdeps found the linked libraries; the platform plugins are named by hand.
     for (const char *package :
          {"libqt6widgets6", "libqt6svg6", "libqcustomplot2.1-qt6", "libmongoc-1.0-0",
-          "libbson-1.0-0", "libqt6keychain1", "zlib1g", "qt6-qpa-plugins"})
+          "libbson-1.0-0", "libqt6keychain1", "zlib1g", "qt6-qpa-plugins", "libqt6sql6-sqlite"})
         QVERIFY2(depends.contains(QRegularExpression(
                      QStringLiteral("(^|, )%1( |,|$)")
                          .arg(QRegularExpression::escape(QLatin1String(package))))),

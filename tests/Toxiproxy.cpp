@@ -100,3 +100,11 @@ bool Toxiproxy::removeToxic(const QString &name, QString *error)
     return api(QStringLiteral("DELETE"), QStringLiteral("/proxies/mongo/toxics/") + name, QString(),
                error);
 }
+
+bool Toxiproxy::setEnabled(bool enabled, QString *error)
+{
+    return api(QStringLiteral("POST"), QStringLiteral("/proxies/mongo"),
+               QStringLiteral("{\"enabled\": %1}")
+                   .arg(enabled ? QStringLiteral("true") : QStringLiteral("false")),
+               error);
+}

@@ -21,6 +21,9 @@ public:
     bool addToxic(const QString &name, const QString &type, const QString &stream,
                   const QString &attributes, QString *error);
     bool removeToxic(const QString &name, QString *error);
+    // Disabled, the proxy closes its connections and refuses new ones: the server is gone, as
+    // far as its clients can tell; enabled again, it is back.
+    bool setEnabled(bool enabled, QString *error);
 
 private:
     bool api(const QString &method, const QString &path, const QString &body, QString *error);

@@ -9,6 +9,7 @@
 #include "ReportCommand.h"
 #include "ReportRenderer.h"
 #include "SplitCommands.h"
+#include "WatchCommand.h"
 #include "WhatIfCommand.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,7 @@ const char kUsage[] =
     "  whatif           time appends to big documents, unbounded vs split, on a server\n"
     "  report           analyse and write one shareable HTML or PDF report\n"
     "  history          the analyses kept so far: list, export, forecast growth\n"
+    "  watch            report documents crossing a threshold as they do (--once for cron)\n"
     "  demo-data        write the deterministic demo datasets\n"
     "\n"
     "<command> --help lists a command's options.\n"
@@ -93,6 +95,8 @@ int main(int argc, char *argv[])
         return LiveCommands::import(args);
     if (command == QLatin1String("test-connection"))
         return LiveCommands::testConnection(args);
+    if (command == QLatin1String("watch"))
+        return WatchCommand::run(args);
     if (command == QLatin1String("history"))
         return HistoryCommand::run(args);
     if (command == QLatin1String("guard"))

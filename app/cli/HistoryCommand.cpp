@@ -1,8 +1,8 @@
 #include "HistoryCommand.h"
 
 #include "CliSupport.h"
-#include "history/GrowthForecast.h"
 #include "history/HistoryStore.h"
+#include "history/SourceForecast.h"
 #include "output/CsvWriter.h"
 
 #include <QCommandLineParser>
@@ -98,36 +98,19 @@ int exportAll(const oe::HistoryStore &store, const std::vector<oe::HistoryRun> &
     return ExitSuccess;
 }
 
-// Per source: its largest document's growth, then each of its largest documents seen in two
-// runs or more.
+// Per source: its largest document's growth, then its largest documents'.
 void printForecasts(const oe::HistoryStore &store, const std::vector<oe::HistoryRun> &runs,
                     double threshold)
 {
-    std::map<QString, std::vector<const oe::HistoryRun *>> bySource;
+    std::map<QString, std::vector<oe::HistoryRun>> bySource;
     for (const oe::HistoryRun &r : runs)
-        bySource[r.sourceKey].push_back(&r);
+        bySource[r.sourceKey].push_back(r);
     for (const auto &[source, list] : bySource) {
-        std::vector<std::pair<QDateTime, double>> largest;
-        std::map<QString, std::vector<std::pair<QDateTime, double>>> documents;
-        for (const oe::HistoryRun *r : list) {
-            largest.emplace_back(r->at, double(r->sizeMax));
-            for (const oe::HistoryOutlier &o : store.outliers(r->id))
-                if (o.kind == QLatin1String("size"))
-                    documents[o.id].emplace_back(r->at, double(o.bytes));
-        }
+        const oe::SourceForecast f = oe::SourceForecast::of(store, list, threshold);
         std::printf("%s: largest document %s\n", qPrintable(source),
-                    qPrintable(oe::GrowthForecast::fit(largest, threshold).summary()));
-        // The five largest documents of the last run that earlier runs saw too.
-        std::vector<std::pair<double, QString>> latest;
-        for (const auto &[id, points] : documents)
-            if (points.size() >= 2 && points.back().first == list.back()->at)
-                latest.emplace_back(points.back().second, id);
-        std::sort(latest.begin(), latest.end(), std::greater<>());
-        for (std::size_t i = 0; i < latest.size() && i < 5; ++i)
-            std::printf(
-                "  _id %s: %s\n", qPrintable(latest[i].second),
-                qPrintable(
-                    oe::GrowthForecast::fit(documents[latest[i].second], threshold).summary()));
+                    qPrintable(f.largest.summary()));
+        for (const auto &[id, forecast] : f.documents)
+            std::printf("  _id %s: %s\n", qPrintable(id), qPrintable(forecast.summary()));
     }
 }
 

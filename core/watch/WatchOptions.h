@@ -3,6 +3,7 @@
 #include "mongo/ConnectionSettings.h"
 
 #include <QDateTime>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -38,3 +39,5 @@ struct WatchEvent
 };
 
 } // namespace oe
+
+Q_DECLARE_METATYPE(oe::WatchEvent)

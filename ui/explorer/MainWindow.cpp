@@ -13,6 +13,7 @@
 #include "explorer/ArraysPage.h"
 #include "explorer/CollectionView.h"
 #include "explorer/DemoLauncher.h"
+#include "explorer/DialogLauncher.h"
 #include "explorer/DocumentLoader.h"
 #include "explorer/DocumentViewer.h"
 #include "explorer/ErrorNotice.h"
@@ -60,7 +61,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this)),
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
       m_follower(new MigrationFollower(m_workspace, this)),
-      m_session(new SessionKeeper(m_sources, m_options, this))
+      m_session(new SessionKeeper(m_sources, m_options, this)),
+      m_dialogs(new DialogLauncher(this, m_tree, m_sources, m_view, m_follower, m_documents))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -279,6 +281,14 @@ void MainWindow::createActions()
     m_whatIfAction = analysis->addAction(tr("&What if… (time appends on this server)"), this,
                                          [this] { openWhatIf(); });
     m_whatIfAction->setEnabled(false);
+    analysis->addSeparator();
+    m_trendsAction = analysis->addAction(tr("&Trends… (this source's analyses over time)"), this,
+                                         [this] { openTrends(); });
+    m_trendsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_trendsAction->setEnabled(false);
+    m_watchAction = analysis->addAction(tr("Watc&h… (documents crossing, as they do)"), this,
+                                        [this] { openWatch(); });
+    m_watchAction->setEnabled(false);
     new ShortcutPriority(this, {m_exportAction, m_exportReportAction, m_migrateAction});
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -303,10 +313,7 @@ bool MainWindow::closeSource(const QModelIndex &index)
 // The guide, with the shortcuts as the menus' actions have them now.
 UserGuide *MainWindow::openUserGuide()
 {
-    auto *guide = new UserGuide(UserGuide::shortcutsOf(menuBar()), this);
-    guide->setAttribute(Qt::WA_DeleteOnClose);
-    guide->show();
-    return guide;
+    return m_dialogs->userGuide();
 }
 
 void MainWindow::restoreLayout()
@@ -413,6 +420,8 @@ void MainWindow::currentSourceChanged()
     m_options->setSource(source);
     m_migrationsAction->setEnabled(currentConnection().isValid());
     m_whatIfAction->setEnabled(currentConnection().isValid());
+    m_trendsAction->setEnabled(source.isValid());
+    m_watchAction->setEnabled(source.kind == SourceRef::Kind::Collection);
     if (!source.isValid())
         return;
     SourceState *state = m_workspace->stateOf(source);
@@ -451,34 +460,24 @@ QModelIndex MainWindow::currentConnection() const
                : QModelIndex();
 }
 
-// A dialog about the current connection (its migrations, the what-if benchmark); null when the
-// current source belongs to no connection.
-template <typename Dialog> Dialog *MainWindow::openOnConnection()
-{
-    const QModelIndex connection = currentConnection();
-    if (!connection.isValid())
-        return nullptr;
-    auto *dialog =
-        new Dialog(connection.data().toString(), m_sources->settingsOf(connection), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
-    return dialog;
-}
-
 MigrationsDialog *MainWindow::openMigrations()
 {
-    auto *dialog = openOnConnection<MigrationsDialog>();
-    if (dialog)
-        m_follower->follow(dialog->runner());
-    return dialog;
+    return m_dialogs->migrations();
 }
 
 WhatIfDialog *MainWindow::openWhatIf()
 {
-    auto *dialog = openOnConnection<WhatIfDialog>();
-    if (dialog)
-        dialog->takeLayoutOf(*m_view->state());
-    return dialog;
+    return m_dialogs->whatIf();
+}
+
+TrendsDialog *MainWindow::openTrends()
+{
+    return m_dialogs->trends();
+}
+
+WatchDialog *MainWindow::openWatch()
+{
+    return m_dialogs->watch();
 }
 
 // A run the journal says was interrupted (the app closed or crashed mid-split): offered at once.

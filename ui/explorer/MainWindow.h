@@ -38,6 +38,9 @@ class SourceTreeModel;
 class SourceTreeMenu;
 class MigrationFollower;
 class SessionKeeper;
+class DialogLauncher;
+class TrendsDialog;
+class WatchDialog;
 class Workspace;
 struct SourceRef;
 struct AnalysisProgress;
@@ -80,6 +83,10 @@ public:
     MigrationsDialog *openMigrations();
     // The what-if benchmark on the current connection; null without one.
     WhatIfDialog *openWhatIf();
+    // The current source's analyses over time (Ctrl+T); null without a source.
+    TrendsDialog *openTrends();
+    // The growth watch on the current collection; null unless a collection is selected.
+    WatchDialog *openWatch();
     // Help → User guide (F1).
     UserGuide *openUserGuide();
     // What the source tree's context menu offers for the row at `index`: Refresh and
@@ -128,7 +135,6 @@ private:
     void showCatalog(const QString &name, const Catalog &catalog);
     void updateActions();
     QModelIndex currentConnection() const;
-    template <typename Dialog> Dialog *openOnConnection();
     void offerInterrupted(const QString &name, const QStringList &runs);
     void restoreLayout();
     void wireSession();
@@ -152,6 +158,7 @@ private:
     SourceTreeMenu *m_sourceMenu;
     MigrationFollower *m_follower;
     SessionKeeper *m_session;
+    DialogLauncher *m_dialogs;
     QSet<QString> m_quietConnections; // restored: a failure is shown in the tree only
     ErrorNotice m_lastError;
     bool m_interactive = true;
@@ -162,6 +169,8 @@ private:
     QAction *m_whatIfAction = nullptr;
     QAction *m_migrateAction = nullptr;
     QAction *m_migrationsAction = nullptr;
+    QAction *m_trendsAction = nullptr;
+    QAction *m_watchAction = nullptr;
 };
 
 } // namespace oe

@@ -1,0 +1,210 @@
+// Trends and Watch in the window, against mongod: Trends charts a collection's analyses from the
+// history (the CLI's and the window's, the same figures as the runs), forecasts the document
+// that grew between them and compares the two runs; Watch lists a document the moment a check
+// finds it over the size threshold, notifies, and opens it on a double-click.
+#include "CliRunner.h"
+#include "GuiFixtures.h"
+#include "LiveDocuments.h"
+#include "LiveServer.h"
+#include "charts/TrendsChart.h"
+#include "dialogs/TrendsDialog.h"
+#include "dialogs/WatchDialog.h"
+#include "explore/AnalysisSession.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/CollectionView.h"
+#include "explorer/MainWindow.h"
+#include "explorer/SourceTreeModel.h"
+#include "history/HistoryStore.h"
+#include "workspace/SourceState.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace oe;
+
+class TestGuiWatch : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    fixtures::LiveServer m_server;
+    QString m_uri;
+    const QString m_db = QStringLiteral("oe_trends");
+
+    void saveScreenshot(QWidget *widget, const QString &name) const
+    {
+        const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            widget->grab().save(QDir(dir).filePath(name));
+    }
+    bool pushTo(const QString &id, int elements) const
+    {
+        QStringList items;
+        for (int i = 0; i < elements; ++i)
+            items << QStringLiteral("{\"customer\": \"c%1\", \"note\": \"%2\"}")
+                         .arg(i)
+                         .arg(QString(40, QLatin1Char('n')));
+        QString error;
+        return fixtures::command(
+            m_uri, m_db,
+            QStringLiteral("{\"update\": \"books\", \"updates\": [{\"q\": {\"_id\": \"%1\"}, "
+                           "\"u\": {\"$push\": {\"customers_purchased\": {\"$each\": [%2]}}}, "
+                           "\"upsert\": true}]}")
+                .arg(id, items.join(QLatin1Char(',')))
+                .toUtf8(),
+            &error);
+    }
+    // The window connected, oe_trends.books selected.
+    bool showBooks(MainWindow &window) const
+    {
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        ConnectionSettings settings;
+        settings.uri = m_uri;
+        window.addConnection(QStringLiteral("trends"), settings);
+        if (!loaded.wait(60000))
+            return false;
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex books = model->findCollection(
+            model->findConnection(QStringLiteral("trends")), m_db, QStringLiteral("books"));
+        window.sourceTree()->setCurrentIndex(books);
+        return books.isValid();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("OE_HISTORY_DB", m_dir.filePath(QStringLiteral("history.sqlite")).toUtf8());
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
+        const QString dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
+        const CliRun r = runCli({QStringLiteral("import"), QStringLiteral("--uri"), m_uri,
+                                 QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                 QStringLiteral("books"), QStringLiteral("--dump"), dump,
+                                 QStringLiteral("--drop")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(pushTo(QStringLiteral("grower"), 2000)); // the largest document, and growing
+    }
+
+    // Two analyses kept a day apart (as a cron job's would be), then a CLI one and a window one,
+    // the document growing between them: Trends shows the four runs, their figures, and the
+    // forecast of the document that grew, with its uncertainty.
+    void trendsChartsTheHistory()
+    {
+        for (int daysAgo : {2, 1}) {
+            AnalysisRequest request;
+            request.source.kind = SourceRef::Kind::Collection;
+            request.source.settings.uri = m_uri;
+            request.source.database = m_db;
+            request.source.collection = QStringLiteral("books");
+            request.source.connectionName = QStringLiteral("trends");
+            request.selection.mode = AnalysisOptions::Mode::Full;
+            const AnalysisResult result = AnalysisSession::run(request);
+            HistoryStore store;
+            QVERIFY(store.record(request.source, result.profile, result.outliers,
+                                 QStringLiteral("cli"),
+                                 QDateTime::currentDateTimeUtc().addDays(-daysAgo)));
+            QVERIFY(pushTo(QStringLiteral("grower"), 1000));
+        }
+        const CliRun cli = runCli({QStringLiteral("analyze"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("books"), QStringLiteral("--full"),
+                                   QStringLiteral("--out"), m_dir.filePath(QStringLiteral("r"))});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        QVERIFY(pushTo(QStringLiteral("grower"), 1000));
+        MainWindow window;
+        QVERIFY(showBooks(window));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+
+        TrendsDialog *trends = window.openTrends();
+        QVERIFY(trends);
+        QSignalSpy loaded(trends, &TrendsDialog::loaded);
+        QVERIFY(loaded.wait(30000) || !trends->data().runs.empty());
+        const std::vector<HistoryRun> &runs = trends->data().runs;
+        QCOMPARE(runs.size(), std::size_t(4));
+        QCOMPARE(runs[2].origin, QStringLiteral("cli"));
+        QCOMPARE(runs[3].origin, QStringLiteral("gui"));
+        for (std::size_t i = 1; i < runs.size(); ++i)
+            QVERIFY(runs[i].sizeMax >= runs[i - 1].sizeMax);
+        QCOMPARE(trends->sizesChart()->seriesCount(), 3);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(trends->sizesChart()->valueAt(2, i), double(runs[std::size_t(i)].sizeMax));
+            QCOMPARE(trends->sizesChart()->valueAt(1, i), double(runs[std::size_t(i)].sizeP99));
+        }
+        QVERIFY(trends->arraysChart()->seriesCount() >= 1);
+        QCOMPARE(trends->runsTable()->rowCount(), 4);
+        // The document that grew is forecast, with the slope's interval (four points).
+        const QString forecast = trends->forecastLabel()->text();
+        QVERIFY2(forecast.contains(QStringLiteral("_id &quot;grower&quot;: +")) &&
+                     forecast.contains(QStringLiteral("16.00 MiB about")) &&
+                     !forecast.contains(QStringLiteral("no uncertainty stated")),
+                 qPrintable(forecast));
+        QVERIFY(trends->data().forecast.largest.uncertaintyKnown);
+        trends->compare(0, 3);
+        QVERIFY(trends->comparison()->isVisible());
+        bool largest = false;
+        for (int row = 0; row < trends->comparison()->rowCount(); ++row)
+            if (trends->comparison()->item(row, 0)->text() == QStringLiteral("largest document"))
+                largest = trends->comparison()->item(row, 3)->text().startsWith(QLatin1Char('+'));
+        QVERIFY(largest);
+        trends->resize(1000, 820);
+        saveScreenshot(trends, QStringLiteral("trends.png"));
+    }
+
+    // Watch (a standalone mongod: the periodic check): the document pushed past the size
+    // threshold is listed, notified, and opens on a double-click.
+    void watchListsACrossingAndOpensIt()
+    {
+        MainWindow window;
+        QVERIFY(showBooks(window));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        const SourceState *state = window.collectionView()->state();
+        const std::uint64_t largest = state->analysis().profile.sizes.max();
+
+        WatchDialog *watch = window.openWatch();
+        QVERIFY(watch);
+        QCOMPARE(watch->options().field, state->path()); // the state's thresholds
+        QCOMPARE(watch->options().keep, state->keep());
+        watch->findChild<QLineEdit *>()->clear(); // the array: not watched here
+        const QList<QSpinBox *> boxes = watch->findChildren<QSpinBox *>();
+        boxes[0]->setValue(int(largest)); // size: over the largest document now
+        boxes[2]->setValue(1);            // check every second
+        QSignalSpy notified(watch, &WatchDialog::notified);
+        watch->start();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            watch->status()->text().contains(QStringLiteral("no change stream on this server")),
+            30000);
+        QTest::qWait(1500); // a check or two with nothing over
+        QCOMPARE(watch->events()->rowCount(), 0);
+        QVERIFY(pushTo(QStringLiteral("grower"), 10));
+        QTRY_VERIFY_WITH_TIMEOUT(watch->events()->rowCount() == 1, 15000);
+        QCOMPARE(watch->events()->item(0, 1)->text(), QStringLiteral("\"grower\""));
+        QCOMPARE(watch->events()->item(0, 5)->text(), QStringLiteral("size"));
+        QCOMPARE(notified.count(), 1);
+        watch->resize(900, 560);
+        saveScreenshot(watch, QStringLiteral("watch.png"));
+
+        emit watch->events()->cellDoubleClicked(0, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.statusText().contains(QStringLiteral("Opened document \"grower\"")), 30000);
+        watch->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!watch->isWatching(), 15000);
+    }
+};
+
+QTEST_MAIN(TestGuiWatch)
+#include "tst_guiwatch.moc"

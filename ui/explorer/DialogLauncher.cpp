@@ -1,0 +1,93 @@
+#include "explorer/DialogLauncher.h"
+
+#include "dialogs/MigrationsDialog.h"
+#include "dialogs/TrendsDialog.h"
+#include "dialogs/UserGuide.h"
+#include "dialogs/WatchDialog.h"
+#include "dialogs/WhatIfDialog.h"
+#include "explorer/CollectionView.h"
+#include "explorer/DocumentLoader.h"
+#include "explorer/MigrationFollower.h"
+#include "explorer/SourceTreeModel.h"
+#include "workspace/SourceState.h"
+
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QTreeView>
+
+namespace oe {
+
+namespace {
+template <typename Dialog> Dialog *shown(Dialog *dialog)
+{
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+} // namespace
+
+DialogLauncher::DialogLauncher(QMainWindow *window, QTreeView *tree, SourceTreeModel *sources,
+                               CollectionView *view, MigrationFollower *follower,
+                               DocumentLoader *documents)
+    : QObject(window), m_window(window), m_tree(tree), m_sources(sources), m_view(view),
+      m_follower(follower), m_documents(documents)
+{
+}
+
+template <typename Dialog> Dialog *DialogLauncher::onConnection()
+{
+    QModelIndex connection = m_tree->currentIndex();
+    while (connection.parent().isValid())
+        connection = connection.parent();
+    if (!connection.isValid() || m_sources->kindOf(connection) != SourceTreeModel::Kind::Connection)
+        return nullptr;
+    return shown(
+        new Dialog(connection.data().toString(), m_sources->settingsOf(connection), m_window));
+}
+
+MigrationsDialog *DialogLauncher::migrations()
+{
+    auto *dialog = onConnection<MigrationsDialog>();
+    if (dialog)
+        m_follower->follow(dialog->runner());
+    return dialog;
+}
+
+WhatIfDialog *DialogLauncher::whatIf()
+{
+    auto *dialog = onConnection<WhatIfDialog>();
+    if (dialog)
+        dialog->takeLayoutOf(*m_view->state());
+    return dialog;
+}
+
+TrendsDialog *DialogLauncher::trends()
+{
+    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    if (!source.isValid())
+        return nullptr;
+    const SourceState *state = m_view->state();
+    return shown(new TrendsDialog(source, state ? state->sizeThreshold() : 0, m_window));
+}
+
+WatchDialog *DialogLauncher::watch()
+{
+    const SourceRef source = m_sources->sourceAt(m_tree->currentIndex());
+    if (source.kind != SourceRef::Kind::Collection)
+        return nullptr;
+    const SourceState *state = m_view->state();
+    const bool analysed = state && state->hasResult();
+    auto *dialog = shown(new WatchDialog(source, analysed ? state->sizeThreshold() : 0,
+                                         analysed ? state->path() : QString(),
+                                         analysed ? state->keep() : 0, m_window));
+    connect(dialog, &WatchDialog::documentRequested, m_documents,
+            [this](const SourceRef &where, const QString &id) { m_documents->load(where, 0, id); });
+    return dialog;
+}
+
+UserGuide *DialogLauncher::userGuide()
+{
+    return shown(new UserGuide(UserGuide::shortcutsOf(m_window->menuBar()), m_window));
+}
+
+} // namespace oe

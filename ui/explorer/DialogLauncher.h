@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QObject>
+
+class QMainWindow;
+class QTreeView;
+
+namespace oe {
+
+class CollectionView;
+class DocumentLoader;
+class MigrationFollower;
+class MigrationsDialog;
+class SourceTreeModel;
+class TrendsDialog;
+class UserGuide;
+class WatchDialog;
+class WhatIfDialog;
+
+// The window's non-modal dialogs, each opened on what is selected: Migrations and What if on the
+// current connection, Trends on the current source, Watch on the current collection (with the
+// chosen thresholds), and the user guide. Each returns the dialog, or null (and nothing opens)
+// when the selection does not fit it.
+class DialogLauncher : public QObject
+{
+    Q_OBJECT
+public:
+    DialogLauncher(QMainWindow *window, QTreeView *tree, SourceTreeModel *sources,
+                   CollectionView *view, MigrationFollower *follower, DocumentLoader *documents);
+
+    MigrationsDialog *migrations();
+    WhatIfDialog *whatIf();
+    TrendsDialog *trends();
+    WatchDialog *watch();
+    UserGuide *userGuide();
+
+private:
+    template <typename Dialog> Dialog *onConnection();
+
+    QMainWindow *m_window;
+    QTreeView *m_tree;
+    SourceTreeModel *m_sources;
+    CollectionView *m_view;
+    MigrationFollower *m_follower;
+    DocumentLoader *m_documents;
+};
+
+} // namespace oe

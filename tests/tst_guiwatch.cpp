@@ -13,6 +13,7 @@
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
+#include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
 #include "history/HistoryStore.h"
 #include "workspace/SourceState.h"
@@ -126,6 +127,22 @@ private slots:
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runAnalysis();
         QVERIFY(finished.wait(120000));
+
+        // The Overview says the same growth, from the same history (this run included).
+        QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->overview()->growth()->text().startsWith(
+                                     QStringLiteral("Growth: largest document: +")),
+                                 30000);
+        // And so does the report.
+        QSignalSpy exported(&window, &MainWindow::reportExported);
+        const QString report = m_dir.filePath(QStringLiteral("report.html"));
+        window.exportReport(report);
+        QVERIFY(exported.wait(60000));
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY2(text.contains(QStringLiteral("<h2>Growth forecast</h2>")) &&
+                     text.contains(QStringLiteral("_id &quot;grower&quot;: +")),
+                 qPrintable(text.left(3000)));
 
         TrendsDialog *trends = window.openTrends();
         QVERIFY(trends);

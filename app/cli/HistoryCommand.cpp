@@ -106,11 +106,10 @@ void printForecasts(const oe::HistoryStore &store, const std::vector<oe::History
     for (const oe::HistoryRun &r : runs)
         bySource[r.sourceKey].push_back(r);
     for (const auto &[source, list] : bySource) {
-        const oe::SourceForecast f = oe::SourceForecast::of(store, list, threshold);
-        std::printf("%s: largest document %s\n", qPrintable(source),
-                    qPrintable(f.largest.summary()));
-        for (const auto &[id, forecast] : f.documents)
-            std::printf("  _id %s: %s\n", qPrintable(id), qPrintable(forecast.summary()));
+        const QStringList lines = oe::SourceForecast::of(store, list, threshold).lines(list.size());
+        std::printf("%s: %s\n", qPrintable(source), qPrintable(lines.value(0)));
+        for (const QString &line : lines.mid(1))
+            std::printf("  %s\n", qPrintable(line));
     }
 }
 

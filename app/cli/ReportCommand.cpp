@@ -1,5 +1,7 @@
 #include "ReportCommand.h"
 
+#include "history/SourceForecast.h"
+
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
 #include "ReportRenderer.h"
@@ -74,6 +76,8 @@ int writeReport(const QCommandLineParser &parser, const oe::AnalysisResult &resu
                 addMigration(result, parser.value(QStringLiteral("migration")), &options);
             rc != ExitSuccess)
             return rc;
+    options.forecast =
+        oe::SourceForecast::linesFor(result.request.source, double(result.outliers.size.value));
     if (!g_renderer)
         return cli::fail(ExitIo, g_rendererError);
     QString error;

@@ -43,6 +43,19 @@ qint64 asInt(std::uint64_t v)
                : qint64(v);
 }
 
+// An _id as the history keeps it: its relaxed extended JSON, a megabyte one shortened (the same
+// way every time, so runs still match it).
+QString storedId(const std::string &rawId)
+{
+    const QString json = DocumentId::toRelaxedJson(rawId);
+    if (json.size() <= 1024)
+        return json;
+    qsizetype cut = 1000;
+    if (json.at(cut - 1).isHighSurrogate())
+        --cut;
+    return json.left(cut) + QStringLiteral("… (%1 characters)").arg(json.size());
+}
+
 std::uint64_t asUnsigned(const QVariant &v)
 {
     const qint64 n = v.toLongLong();
@@ -173,9 +186,8 @@ qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &pr
         int rank = 0;
         for (const TailCandidate &c : list) {
             for (const QVariant &v :
-                 {QVariant(id), QVariant(kind), QVariant(++rank),
-                  QVariant(DocumentId::toRelaxedJson(c.rawId)), QVariant(asInt(c.docSize)),
-                  QVariant(QString::fromStdString(c.path)),
+                 {QVariant(id), QVariant(kind), QVariant(++rank), QVariant(storedId(c.rawId)),
+                  QVariant(asInt(c.docSize)), QVariant(QString::fromStdString(c.path)),
                   QVariant(asInt(kind == QLatin1String("array") ? c.value : 0))})
                 outlier.addBindValue(v);
             if (!outlier.exec())

@@ -37,4 +37,34 @@ SourceForecast SourceForecast::of(const HistoryStore &store, const std::vector<H
     return out;
 }
 
+QStringList SourceForecast::linesFor(const SourceRef &source, double thresholdBytes,
+                                     const QString &historyPath)
+{
+    const HistoryStore store(historyPath.isEmpty() ? HistoryStore::defaultPath() : historyPath);
+    if (!store.isOpen())
+        return {QStringLiteral("no forecast: %1").arg(store.error())};
+    const std::vector<HistoryRun> runs = store.runs(HistoryStore::sourceKeyOf(source));
+    return of(store, runs, thresholdBytes).lines(runs.size());
+}
+
+QStringList SourceForecast::lines(std::size_t runs) const
+{
+    if (!largest.valid)
+        return {QStringLiteral("no forecast yet: the analysis history holds %1 analysis(es) of "
+                               "this source; one more, later, gives one")
+                    .arg(runs)};
+    QStringList out{QStringLiteral("largest document: %1").arg(largest.summary())};
+    for (const auto &[id, forecast] : documents) {
+        QString shown = id;
+        if (shown.size() > 200) { // a megabyte _id stays a line
+            qsizetype cut = 160;
+            if (shown.at(cut - 1).isHighSurrogate())
+                --cut;
+            shown = shown.left(cut) + QStringLiteral("… (%1 characters)").arg(id.size());
+        }
+        out << QStringLiteral("_id %1: %2").arg(shown, forecast.summary());
+    }
+    return out;
+}
+
 } // namespace oe

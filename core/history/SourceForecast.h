@@ -1,9 +1,11 @@
 #pragma once
 
+#include "analysis/SourceRef.h"
 #include "history/GrowthForecast.h"
 #include "history/HistoryRun.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -25,6 +27,13 @@ struct SourceForecast
     // `runs`: one source's, oldest first (HistoryStore::runs(key)).
     static SourceForecast of(const HistoryStore &store, const std::vector<HistoryRun> &runs,
                              double thresholdBytes);
+    // The forecast in lines: "largest document: …", then "_id X: …" (a long _id shortened to
+    // its first 160 characters and its length); one line saying why when there is none.
+    QStringList lines(std::size_t runs) const;
+    // `source`'s forecast from the history at `historyPath` (empty: the default one), in lines:
+    // the largest document's, then each document's; one line saying why when there is none.
+    static QStringList linesFor(const SourceRef &source, double thresholdBytes,
+                                const QString &historyPath = {});
 };
 
 } // namespace oe

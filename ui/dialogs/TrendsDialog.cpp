@@ -219,15 +219,13 @@ void TrendsDialog::showRuns()
 
 void TrendsDialog::showForecast()
 {
-    const SourceForecast &f = m_data.forecast;
-    QString text = tr("<b>Forecast</b> (from the history; the size threshold is %1): largest "
-                      "document %2.")
+    const QStringList lines = m_data.forecast.lines(m_data.runs.size());
+    QString text = tr("<b>Forecast</b> (from the history; the size threshold is %1): %2")
                        .arg(Format::bytes(m_threshold ? m_threshold
                                                       : std::uint64_t(GrowthForecast::kLimit / 2)),
-                            f.largest.summary().toHtmlEscaped());
-    for (const auto &[id, forecast] : f.documents)
-        text += QStringLiteral("<br>_id %1: %2")
-                    .arg(id.toHtmlEscaped(), forecast.summary().toHtmlEscaped());
+                            lines.value(0).toHtmlEscaped());
+    for (const QString &line : lines.mid(1))
+        text += QStringLiteral("<br>") + line.toHtmlEscaped();
     m_forecast->setText(text);
 }
 

@@ -1,5 +1,8 @@
 #include "explorer/OverviewPage.h"
 
+#include "history/SourceForecast.h"
+#include "jobs/LatestJob.h"
+
 #include "analysis/SamplePrecision.h"
 #include "charts/Format.h"
 
@@ -41,8 +44,8 @@ QString shardLine(const AnalysisResult &result)
 
 OverviewPage::OverviewPage(QWidget *parent)
     : SourcePage(parent), m_headline(new QLabel(this)), m_cards(new QWidget(this)),
-      m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this)),
-      m_precisionTarget(new QComboBox(this))
+      m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this)), m_growth(new QLabel(this)),
+      m_growthJob(new LatestJob(this)), m_precisionTarget(new QComboBox(this))
 {
     auto *layout = new QVBoxLayout(this);
     QFont big = m_headline->font();
@@ -51,6 +54,12 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_headline->setFont(big);
     m_headline->setWordWrap(true);
     layout->addWidget(m_headline);
+    m_growth->setObjectName(QStringLiteral("growth"));
+    m_growth->setWordWrap(true);
+    m_growth->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_growth->setToolTip(tr("From the analysis history: every analysis of this source, in the "
+                            "window or with the CLI. Analysis → Trends… (Ctrl+T) charts it."));
+    layout->addWidget(m_growth);
 
     auto *grid = new QGridLayout(m_cards);
     int column = 0;
@@ -197,6 +206,7 @@ QString OverviewPage::valueText(const QString &key) const
 void OverviewPage::clear()
 {
     m_headline->setText(tr("No analysis yet"));
+    m_growth->clear();
     for (const char *key : kKeys) {
         setValue(QString::fromLatin1(key), QStringLiteral("–"));
         setPrecision(QString::fromLatin1(key), QString());
@@ -276,6 +286,7 @@ void OverviewPage::showResult(const AnalysisResult &result)
             m_paths->setItem(i, c, item);
         }
     }
+    showGrowth(result);
     const bool anyOutliers = result.outliers.outlierDocuments > 0;
     m_next->setText(
         anyOutliers
@@ -284,6 +295,23 @@ void OverviewPage::showResult(const AnalysisResult &result)
                  "<b>Split preview</b>.")
             : tr("No outliers under the current rule. Try a lower threshold in "
                  "<b>Document sizes</b> or <b>Arrays</b>."));
+}
+
+// The forecast of the largest document, from the history, once the analysis is in it.
+void OverviewPage::showGrowth(const AnalysisResult &result)
+{
+    if (result.profile.status != CollectionProfile::Status::Complete) {
+        m_growth->clear();
+        return;
+    }
+    const SourceRef source = result.request.source;
+    const double threshold = double(result.outliers.size.value);
+    m_growthJob->start([source, threshold] { return SourceForecast::linesFor(source, threshold); },
+                       [this](const QStringList &lines) {
+                           const QString text = tr("Growth: %1").arg(lines.value(0));
+                           m_growth->setText(text);
+                           emit growthShown(text);
+                       });
 }
 
 // A threshold chosen on a chart re-detects the outliers: shown here at once.

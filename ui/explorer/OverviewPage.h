@@ -8,6 +8,8 @@ class QTableWidget;
 
 namespace oe {
 
+class LatestJob;
+
 // The collection at a glance: documents, size quantiles, the share near the 16 MiB limit,
 // outlier counts and the worst array paths, with what to do next.
 class OverviewPage : public SourcePage
@@ -21,6 +23,11 @@ public:
     // For tests: the precision line under a key's figure (a sample's confidence interval).
     QString precisionText(const QString &key) const;
     QComboBox *precisionTarget() const { return m_precisionTarget; } // for tests
+    // The growth forecast from the analysis history (read off the UI thread after a result).
+    QLabel *growth() const { return m_growth; }
+
+signals:
+    void growthShown(const QString &text);
 
 protected:
     void bind(SourceState *state) override;
@@ -33,11 +40,14 @@ private:
     void setPrecision(const QString &key, const QString &text, const QString &tip = {});
     void showPrecision(const AnalysisResult &result);
     void showSampleSuggestion(double points);
+    void showGrowth(const AnalysisResult &result);
 
     QLabel *m_headline;
     QWidget *m_cards;
     QTableWidget *m_paths;
     QLabel *m_next;
+    QLabel *m_growth;
+    LatestJob *m_growthJob;
     QComboBox *m_precisionTarget; // the p99 precision a sample size is suggested for
     QString m_confidenceText;     // "95 %" of the sample shown; empty when none is
 };

@@ -1,5 +1,7 @@
 #include "explorer/ReportExporter.h"
 
+#include "history/SourceForecast.h"
+
 #include "charts/Format.h"
 
 #include "export/ReportCharts.h"
@@ -59,8 +61,10 @@ void ReportExporter::exportReport(const AnalysisResult &result, ReportOptions op
         result, options.layout ? std::optional<std::uint64_t>(options.layout->keep) : std::nullopt,
         options.layout ? options.layout->field : QString());
     m_job->start(
-        [result, charts = std::move(charts), options, file] {
+        [result, charts = std::move(charts), options, file]() mutable {
             QString error;
+            options.forecast =
+                SourceForecast::linesFor(result.request.source, double(result.outliers.size.value));
             ReportDocument(result, charts, options).write(file, &error);
             return error;
         },

@@ -234,6 +234,16 @@ QString ReportDocument::thresholdSection() const
     return out;
 }
 
+QString ReportDocument::forecastSection() const
+{
+    if (m_options.forecast.isEmpty())
+        return {};
+    QString out = QStringLiteral("<h2>%1</h2><ul>").arg(esc(tr("Growth forecast")));
+    for (const QString &line : m_options.forecast)
+        out += QStringLiteral("<li>%1</li>").arg(esc(line));
+    return out + QStringLiteral("</ul>");
+}
+
 QString ReportDocument::migrationSection() const
 {
     if (m_options.migrationLog.isEmpty() && m_options.verification.isEmpty())
@@ -257,8 +267,8 @@ QString ReportDocument::html() const
                           "%3<title>%1</title><style>%2</style></head><body>\n")
                .arg(esc(tr("Outlier report: %1").arg(m_result.profile.source)),
                     QString::fromLatin1(kStyle), QString::fromLatin1(kPolicy)) +
-           header() + summaryTable() + charts + outlierTable() + thresholdSection() +
-           migrationSection() + QStringLiteral("\n</body></html>\n");
+           header() + summaryTable() + forecastSection() + charts + outlierTable() +
+           thresholdSection() + migrationSection() + QStringLiteral("\n</body></html>\n");
 }
 
 bool ReportDocument::write(const QString &path, QString *error) const
@@ -287,7 +297,8 @@ bool ReportDocument::writePdf(const QString &path, QString *error) const
     pdf.m_medium = Medium::Pdf;
     // A chart's heading, drawing and caption are one block: a page never ends on a heading.
     using Block = ReportPdfPainter::Block;
-    std::vector<Block> blocks{Block::text(pdf.header() + pdf.summaryTable())};
+    std::vector<Block> blocks{
+        Block::text(pdf.header() + pdf.summaryTable() + pdf.forecastSection())};
     QString heading = QStringLiteral("<h2>%1</h2>").arg(esc(tr("Distributions")));
     for (const ReportChart &c : m_charts) {
         const QString title = heading + QStringLiteral("<p><b>%1</b></p>").arg(esc(c.title));

@@ -37,6 +37,7 @@ private:
     QString summaryTable() const;
     QString outlierTable() const;
     QString thresholdSection() const;
+    QString forecastSection() const;
     QString migrationSection() const;
     bool writeHtml(const QString &path, QString *error) const;
     bool writePdf(const QString &path, QString *error) const;

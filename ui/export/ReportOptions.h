@@ -4,6 +4,7 @@
 
 #include <QFileInfo>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -23,6 +24,9 @@ struct ReportOptions
     std::optional<SplitConfig> layout;
     QString migrationLog;
     QString verification;
+    // The growth forecast from the analysis history (SourceForecast::linesFor), one line each;
+    // no section when empty.
+    QStringList forecast;
 
     // A report is written as .html (or .htm) or .pdf.
     static bool isSupportedFile(const QString &path)

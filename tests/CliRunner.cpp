@@ -14,6 +14,11 @@ CliRun run(const QString &program, const QStringList &args, int timeoutMs, qint6
     QElapsedTimer clock;
     clock.start();
     QProcess p;
+    if (fileSizeLimit > 0) { // the limit is for the files under test, not the analysis history
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OE_HISTORY_DB"), QStringLiteral("off"));
+        p.setProcessEnvironment(env);
+    }
     if (fileSizeLimit > 0)
         p.setChildProcessModifier([fileSizeLimit, ignoreSigxfsz] {
             const rlimit limit{rlim_t(fileSizeLimit), rlim_t(fileSizeLimit)};

@@ -79,6 +79,15 @@ class TestGuiWatch : public QObject
         return books.isValid();
     }
 
+    // The selected collection analysed whole by the window; whether the result came.
+    static bool analyseWhole(MainWindow &window)
+    {
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        return finished.wait(120000);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -123,10 +132,7 @@ private slots:
         QVERIFY(pushTo(QStringLiteral("grower"), 1000));
         MainWindow window;
         QVERIFY(showBooks(window));
-        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
-        QSignalSpy finished(&window, &MainWindow::analysisFinished);
-        window.runAnalysis();
-        QVERIFY(finished.wait(120000));
+        QVERIFY(analyseWhole(window));
 
         // The Overview says the same growth, from the same history (this run included).
         QTRY_VERIFY_WITH_TIMEOUT(window.collectionView()->overview()->growth()->text().startsWith(
@@ -185,10 +191,7 @@ private slots:
     {
         MainWindow window;
         QVERIFY(showBooks(window));
-        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
-        QSignalSpy finished(&window, &MainWindow::analysisFinished);
-        window.runAnalysis();
-        QVERIFY(finished.wait(120000));
+        QVERIFY(analyseWhole(window));
         const SourceState *state = window.collectionView()->state();
         const std::uint64_t largest = state->analysis().profile.sizes.max();
 

@@ -67,7 +67,7 @@ std::uint64_t asUnsigned(const QVariant &v)
 QString HistoryStore::defaultPath()
 {
     if (const QString env = qEnvironmentVariable("OE_HISTORY_DB"); !env.isEmpty())
-        return env;
+        return env == QLatin1String("off") ? QString() : env;
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
            QStringLiteral("/outlier-explorer/history.sqlite");
 }
@@ -89,6 +89,10 @@ QString HistoryStore::sourceKeyOf(const SourceRef &source)
 HistoryStore::HistoryStore(const QString &path)
     : m_path(path), m_connection(QStringLiteral("oe-history-%1").arg(++g_connections))
 {
+    if (path.isEmpty()) {
+        m_error = QStringLiteral("the analysis history is off (OE_HISTORY_DB=off)");
+        return;
+    }
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
         m_error = QStringLiteral("the analysis history needs Qt's SQLite driver "
                                  "(Debian: libqt6sql6-sqlite)");

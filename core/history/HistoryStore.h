@@ -21,7 +21,8 @@ class HistoryStore
 public:
     static constexpr int kTopOutliers = 20;
 
-    // $OE_HISTORY_DB when set, else <XDG data home>/outlier-explorer/history.sqlite.
+    // $OE_HISTORY_DB when set ("off": empty, no history kept), else <XDG data
+    // home>/outlier-explorer/history.sqlite.
     static QString defaultPath();
     // "mongodb://hosts/db.collection" (hosts only: no credentials, no options) or "dump:/abs".
     static QString sourceKeyOf(const SourceRef &source);

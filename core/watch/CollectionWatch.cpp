@@ -95,24 +95,18 @@ std::int64_t arrayLength(const bson_t *doc, const QString &path)
     return n;
 }
 
-// The whole collection, sized here: for a server without $bsonSize.
-bool checkHere(const MongoConnection &connection, const WatchOptions &o,
-               std::vector<WatchEvent> *out, SourceError *error)
+// Drains `cursor` into `out` (what `eventOf` makes of each document, when it is over); false
+// with `error` when the cursor fails.
+template <typename EventOf>
+bool drain(const MongoConnection &connection, const WatchOptions &o, mongoc_cursor_t *cursor,
+           EventOf eventOf, std::vector<WatchEvent> *out, SourceError *error)
 {
-    const QByteArray db = o.database.toUtf8(), coll = o.collection.toUtf8();
-    const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(connection),
-                                                          db.constData(), coll.constData()));
-    const BsonDocument filter;
-    const CursorHandle cursor(
-        mongoc_collection_find_with_opts(c.get(), filter.get(), nullptr, nullptr));
     const bson_t *doc = nullptr;
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    while (mongoc_cursor_next(cursor.get(), &doc)) {
-        WatchEvent e;
+    while (mongoc_cursor_next(cursor, &doc)) {
+        WatchEvent e = eventOf(doc);
         e.at = now;
         e.operation = QStringLiteral("check");
-        e.size = doc->len;
-        e.length = o.field.isEmpty() ? -1 : arrayLength(doc, o.field);
         classify(o, &e);
         bson_iter_t it;
         if ((e.overSize || e.overArray) && bson_iter_init_find(&it, doc, "_id")) {
@@ -121,47 +115,47 @@ bool checkHere(const MongoConnection &connection, const WatchOptions &o,
         }
     }
     bson_error_t e;
-    if (mongoc_cursor_error(cursor.get(), &e)) {
-        *error =
-            MongoDriver::errorFrom(connection, e, QStringLiteral("checking %1").arg(o.collection));
-        return false;
-    }
-    return true;
+    if (!mongoc_cursor_error(cursor, &e))
+        return true;
+    *error = MongoDriver::errorFrom(connection, e, QStringLiteral("checking %1").arg(o.collection));
+    return false;
 }
 
+// The collection's documents over a threshold now: sized by the server ($bsonSize) where it
+// can, else each document read and sized here (FerretDB).
 bool checkOn(const MongoConnection &connection, const ServerInfo &info, const WatchOptions &o,
              std::vector<WatchEvent> *out, SourceError *error)
 {
-    if (!info.supportsBsonSize)
-        return checkHere(connection, o, out, error);
     const QByteArray db = o.database.toUtf8(), coll = o.collection.toUtf8();
     const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(connection),
                                                           db.constData(), coll.constData()));
+    if (!info.supportsBsonSize) {
+        const BsonDocument filter;
+        const CursorHandle cursor(
+            mongoc_collection_find_with_opts(c.get(), filter.get(), nullptr, nullptr));
+        return drain(
+            connection, o, cursor.get(),
+            [&o](const bson_t *doc) {
+                WatchEvent e;
+                e.size = doc->len;
+                e.length = o.field.isEmpty() ? -1 : arrayLength(doc, o.field);
+                return e;
+            },
+            out, error);
+    }
     const BsonDocument pipeline = pipelineOf(
         sizeAndMatch(o, QStringLiteral("$$ROOT"), QJsonObject{{QStringLiteral("_id"), 1}}));
     const CursorHandle cursor(
         mongoc_collection_aggregate(c.get(), MONGOC_QUERY_NONE, pipeline.get(), nullptr, nullptr));
-    const bson_t *doc = nullptr;
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    while (mongoc_cursor_next(cursor.get(), &doc)) {
-        WatchEvent e;
-        e.at = now;
-        e.operation = QStringLiteral("check");
-        e.size = std::uint64_t(std::max<std::int64_t>(0, numberAt(doc, "size", 0)));
-        e.length = numberAt(doc, "length", -1);
-        classify(o, &e);
-        bson_iter_t it;
-        if (bson_iter_init_find(&it, doc, "_id"))
-            e.id = idOf(&it);
-        out->push_back(e);
-    }
-    bson_error_t e;
-    if (mongoc_cursor_error(cursor.get(), &e)) {
-        *error =
-            MongoDriver::errorFrom(connection, e, QStringLiteral("checking %1").arg(o.collection));
-        return false;
-    }
-    return true;
+    return drain(
+        connection, o, cursor.get(),
+        [](const bson_t *doc) {
+            WatchEvent e;
+            e.size = std::uint64_t(std::max<std::int64_t>(0, numberAt(doc, "size", 0)));
+            e.length = numberAt(doc, "length", -1);
+            return e;
+        },
+        out, error);
 }
 
 // A watch's own connection: a lost link is noticed in seconds, not after two minutes.

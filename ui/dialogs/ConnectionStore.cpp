@@ -17,13 +17,7 @@ void save(const QList<RecentConnection> &list)
     settings.beginWriteArray(kGroup, int(list.size()));
     for (int i = 0; i < list.size(); ++i) {
         settings.setArrayIndex(i);
-        const RecentConnection &c = list[i];
-        settings.setValue(QStringLiteral("name"), c.name);
-        settings.setValue(QStringLiteral("uri"), c.uri);
-        settings.setValue(QStringLiteral("tlsCaFile"), c.tlsCaFile);
-        settings.setValue(QStringLiteral("tlsCertificateKeyFile"), c.tlsCertificateKeyFile);
-        settings.setValue(QStringLiteral("tlsAllowInvalidHostnames"), c.tlsAllowInvalidHostnames);
-        settings.setValue(QStringLiteral("passwordInKeychain"), c.passwordInKeychain);
+        ConnectionStore::write(settings, list[i]);
     }
     settings.endArray();
 }
@@ -36,15 +30,7 @@ QList<RecentConnection> ConnectionStore::load()
     const int size = settings.beginReadArray(kGroup);
     for (int i = 0; i < size; ++i) {
         settings.setArrayIndex(i);
-        RecentConnection c;
-        c.name = settings.value(QStringLiteral("name")).toString();
-        c.uri = settings.value(QStringLiteral("uri")).toString();
-        c.tlsCaFile = settings.value(QStringLiteral("tlsCaFile")).toString();
-        c.tlsCertificateKeyFile =
-            settings.value(QStringLiteral("tlsCertificateKeyFile")).toString();
-        c.tlsAllowInvalidHostnames =
-            settings.value(QStringLiteral("tlsAllowInvalidHostnames")).toBool();
-        c.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+        const RecentConnection c = read(settings);
         if (!c.uri.isEmpty())
             list << c;
     }
@@ -66,6 +52,29 @@ void ConnectionStore::remember(RecentConnection connection)
     while (list.size() > kMax)
         list.removeLast();
     save(list);
+}
+
+void ConnectionStore::write(QSettings &settings, const RecentConnection &c)
+{
+    settings.setValue(QStringLiteral("name"), c.name);
+    settings.setValue(QStringLiteral("uri"), c.uri);
+    settings.setValue(QStringLiteral("tlsCaFile"), c.tlsCaFile);
+    settings.setValue(QStringLiteral("tlsCertificateKeyFile"), c.tlsCertificateKeyFile);
+    settings.setValue(QStringLiteral("tlsAllowInvalidHostnames"), c.tlsAllowInvalidHostnames);
+    settings.setValue(QStringLiteral("passwordInKeychain"), c.passwordInKeychain);
+}
+
+RecentConnection ConnectionStore::read(const QSettings &settings)
+{
+    RecentConnection c;
+    c.name = settings.value(QStringLiteral("name")).toString();
+    c.uri = settings.value(QStringLiteral("uri")).toString();
+    c.tlsCaFile = settings.value(QStringLiteral("tlsCaFile")).toString();
+    c.tlsCertificateKeyFile = settings.value(QStringLiteral("tlsCertificateKeyFile")).toString();
+    c.tlsAllowInvalidHostnames =
+        settings.value(QStringLiteral("tlsAllowInvalidHostnames")).toBool();
+    c.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+    return c;
 }
 
 bool ConnectionStore::rename(const QString &from, const QString &to)

@@ -4,6 +4,8 @@
 
 #include <QList>
 
+class QSettings;
+
 #include <optional>
 
 namespace oe {
@@ -24,6 +26,10 @@ public:
     // when none was saved.
     static std::optional<RecentConnection> findByUri(const QString &uri);
     static std::optional<RecentConnection> findByName(const QString &name);
+    // One connection's fields at the current array index of `settings` (the recent list's, and
+    // the last session's: SessionKeeper).
+    static void write(QSettings &settings, const RecentConnection &connection);
+    static RecentConnection read(const QSettings &settings);
 };
 
 } // namespace oe

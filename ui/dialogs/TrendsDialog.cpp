@@ -2,6 +2,7 @@
 
 #include "charts/Format.h"
 #include "charts/TrendsChart.h"
+#include "dialogs/TableCell.h"
 #include "history/HistoryStore.h"
 #include "jobs/LatestJob.h"
 
@@ -23,15 +24,6 @@ namespace {
 const QColor kColours[] = {QColor(0x1c, 0x7e, 0xd6), QColor(0x2f, 0x9e, 0x44),
                            QColor(0xd9, 0x48, 0x0f), QColor(0x86, 0x2e, 0x9c),
                            QColor(0xe6, 0x77, 0x00), QColor(0x0b, 0x72, 0x85)};
-
-QTableWidgetItem *cell(const QString &text, bool number = false)
-{
-    auto *item = new QTableWidgetItem(text);
-    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-    if (number)
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 QString change(double a, double b)
 {
@@ -212,7 +204,7 @@ void TrendsDialog::showRuns()
                 ? QString()
                 : QStringLiteral("%1 (%2)").arg(r.longestPath, Format::count(r.longestArray))};
         for (int c = 0; c < cells.size(); ++c)
-            m_runs->setItem(i, c, cell(cells[c], c >= 3 && c <= 7));
+            m_runs->setItem(i, c, tableCell(cells[c], c >= 3 && c <= 7));
     }
     m_comparison->hide();
 }
@@ -261,10 +253,10 @@ void TrendsDialog::compare(int a, int b)
     };
     for (int i = 0; i < int(rows.size()); ++i) {
         const Row &r = rows[std::size_t(i)];
-        m_comparison->setItem(i, 0, cell(r.figure));
-        m_comparison->setItem(i, 1, cell(shown(r.a, r.bytes), true));
-        m_comparison->setItem(i, 2, cell(shown(r.b, r.bytes), true));
-        m_comparison->setItem(i, 3, cell(change(r.a, r.b), true));
+        m_comparison->setItem(i, 0, tableCell(r.figure));
+        m_comparison->setItem(i, 1, tableCell(shown(r.a, r.bytes), true));
+        m_comparison->setItem(i, 2, tableCell(shown(r.b, r.bytes), true));
+        m_comparison->setItem(i, 3, tableCell(change(r.a, r.b), true));
     }
     m_comparison->setHorizontalHeaderLabels(
         {tr("Figure"), older.at.toString(QStringLiteral("yyyy-MM-dd hh:mm")),

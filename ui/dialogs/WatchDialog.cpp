@@ -1,6 +1,7 @@
 #include "dialogs/WatchDialog.h"
 
 #include "charts/Format.h"
+#include "dialogs/TableCell.h"
 #include "jobs/WatchRunner.h"
 
 #include <QApplication>
@@ -21,17 +22,6 @@
 #include <climits>
 
 namespace oe {
-
-namespace {
-QTableWidgetItem *cell(const QString &text, bool number = false)
-{
-    auto *item = new QTableWidgetItem(text);
-    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-    if (number)
-        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-} // namespace
 
 WatchDialog::WatchDialog(const SourceRef &source, std::uint64_t sizeThreshold, const QString &field,
                          std::uint64_t keep, QWidget *parent)
@@ -174,13 +164,13 @@ void WatchDialog::addEvent(const WatchEvent &e)
     if (e.overArray)
         over << tr("array");
     m_events->insertRow(0);
-    m_events->setItem(0, 0, cell(e.at.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))));
-    m_events->setItem(0, 1, cell(e.id));
-    m_events->setItem(0, 2, cell(e.operation));
-    m_events->setItem(0, 3, cell(Format::bytes(e.size), true));
+    m_events->setItem(0, 0, tableCell(e.at.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))));
+    m_events->setItem(0, 1, tableCell(e.id));
+    m_events->setItem(0, 2, tableCell(e.operation));
+    m_events->setItem(0, 3, tableCell(Format::bytes(e.size), true));
     m_events->setItem(
-        0, 4, cell(e.length >= 0 ? Format::count(std::uint64_t(e.length)) : QString(), true));
-    m_events->setItem(0, 5, cell(over.join(QStringLiteral(", "))));
+        0, 4, tableCell(e.length >= 0 ? Format::count(std::uint64_t(e.length)) : QString(), true));
+    m_events->setItem(0, 5, tableCell(over.join(QStringLiteral(", "))));
     notify(e);
 }
 

@@ -76,13 +76,7 @@ void SessionKeeper::save() const
     settings.beginWriteArray(kConnections, int(connections.size()));
     for (int i = 0; i < connections.size(); ++i) {
         settings.setArrayIndex(i);
-        const RecentConnection &c = connections[i];
-        settings.setValue(QStringLiteral("name"), c.name);
-        settings.setValue(QStringLiteral("uri"), c.uri);
-        settings.setValue(QStringLiteral("tlsCaFile"), c.tlsCaFile);
-        settings.setValue(QStringLiteral("tlsCertificateKeyFile"), c.tlsCertificateKeyFile);
-        settings.setValue(QStringLiteral("tlsAllowInvalidHostnames"), c.tlsAllowInvalidHostnames);
-        settings.setValue(QStringLiteral("passwordInKeychain"), c.passwordInKeychain);
+        ConnectionStore::write(settings, connections[i]);
     }
     settings.endArray();
     settings.setValue(kDumps, m_sources->dumpPaths());
@@ -99,15 +93,7 @@ void SessionKeeper::restore()
     const int size = settings.beginReadArray(kConnections);
     for (int i = 0; i < size; ++i) {
         settings.setArrayIndex(i);
-        RecentConnection c;
-        c.name = settings.value(QStringLiteral("name")).toString();
-        c.uri = settings.value(QStringLiteral("uri")).toString();
-        c.tlsCaFile = settings.value(QStringLiteral("tlsCaFile")).toString();
-        c.tlsCertificateKeyFile =
-            settings.value(QStringLiteral("tlsCertificateKeyFile")).toString();
-        c.tlsAllowInvalidHostnames =
-            settings.value(QStringLiteral("tlsAllowInvalidHostnames")).toBool();
-        c.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+        const RecentConnection c = ConnectionStore::read(settings);
         if (!c.name.isEmpty() && !c.uri.isEmpty())
             connections << c;
     }

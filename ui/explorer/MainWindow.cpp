@@ -1,6 +1,5 @@
 #include "explorer/MainWindow.h"
 
-#include "dialogs/AboutBox.h"
 #include "dialogs/UserGuide.h"
 #include "dialogs/WhatIfDialog.h"
 #include "explorer/CatalogLoader.h"
@@ -19,10 +18,9 @@
 #include "explorer/ErrorNotice.h"
 #include "explorer/InterruptedRunWatcher.h"
 #include "explorer/LayoutSettings.h"
-#include "explorer/MainToolBar.h"
+#include "explorer/MainMenus.h"
 #include "explorer/MigrationFollower.h"
 #include "explorer/SessionKeeper.h"
-#include "explorer/ShortcutPriority.h"
 #include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
 #include "jobs/LatestJob.h"
@@ -238,66 +236,16 @@ bool MainWindow::renameConnection(const QModelIndex &connection, const QString &
 
 void MainWindow::createActions()
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open dump…"), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open mongodump file"), QString(),
-                                         tr("BSON dumps (*.bson *.bson.gz);;All files (*)"));
-        if (!path.isEmpty())
-            openDump(path);
-    });
-    open->setShortcut(QKeySequence::Open);
-    QAction *connectAction = file->addAction(tr("&Connect…"), this, &MainWindow::showConnectDialog);
-    connectAction->setShortcut(QKeySequence::New);
-    file->addAction(tr("Open &demo data"), this, [this] { openDemo(); });
-    file->addSeparator();
-    m_exportAction = file->addAction(tr("&Export CSV reports…"), this, [this] { exportReports(); });
-    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAction->setEnabled(false);
-    m_exportReportAction =
-        file->addAction(tr("Export &report (HTML, PDF)…"), this, [this] { exportReport(); });
-    m_exportReportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    m_exportReportAction->setEnabled(false);
-    file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu *analysis = menuBar()->addMenu(tr("&Analysis"));
-    m_runAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this,
-                                      &MainWindow::runAnalysis);
-    m_runAction->setShortcut(QKeySequence(Qt::Key_F5));
-    m_cancelAction = analysis->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
-                                         this, &MainWindow::cancelAnalysis);
-    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_cancelAction->setEnabled(false);
-    analysis->addSeparator();
-    m_migrateAction = analysis->addAction(tr("&Migrate to the outlier pattern…"), this,
-                                          [this] { openMigrationWizard(); });
-    m_migrateAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    m_migrateAction->setEnabled(false);
-    m_migrationsAction = analysis->addAction(tr("Migrations on this &connection…"), this,
-                                             [this] { openMigrations(); });
-    m_migrationsAction->setEnabled(false);
-    m_whatIfAction = analysis->addAction(tr("&What if… (time appends on this server)"), this,
-                                         [this] { openWhatIf(); });
-    m_whatIfAction->setEnabled(false);
-    analysis->addSeparator();
-    m_trendsAction = analysis->addAction(tr("&Trends… (this source's analyses over time)"), this,
-                                         [this] { openTrends(); });
-    m_trendsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    m_trendsAction->setEnabled(false);
-    m_watchAction = analysis->addAction(tr("Watc&h… (documents crossing, as they do)"), this,
-                                        [this] { openWatch(); });
-    m_watchAction->setEnabled(false);
-    new ShortcutPriority(this, {m_exportAction, m_exportReportAction, m_migrateAction});
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *guide = help->addAction(tr("&User guide"), this, [this] { openUserGuide(); });
-    guide->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&About Outlier Explorer"), this, [this] { AboutBox::show(this); });
-
-    MainToolBar::create(
-        this, {open, connectAction, nullptr, m_runAction, m_cancelAction, m_exportAction});
+    const MainMenus::Actions &a = (new MainMenus(this))->actions();
+    m_runAction = a.run;
+    m_cancelAction = a.cancel;
+    m_exportAction = a.exportCsv;
+    m_exportReportAction = a.exportReport;
+    m_migrateAction = a.migrate;
+    m_migrationsAction = a.migrations;
+    m_whatIfAction = a.whatIf;
+    m_trendsAction = a.trends;
+    m_watchAction = a.watch;
 }
 
 QList<QAction *> MainWindow::sourceActions(const QModelIndex &index)

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "demo/DemoDataGenerator.h"
+#include "explorer/AnalysisOptionsBar.h"
 #include "explorer/MainWindow.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
@@ -97,6 +98,15 @@ void showConnecting(oe::MainWindow &window, const QString &uri)
     oe::ConnectionSettings settings;
     settings.uri = uri;
     window.addConnection(QStringLiteral("ferretdb"), settings);
+}
+
+void openForFullScan(oe::MainWindow &window, const QString &dump)
+{
+    window.setInteractive(false);
+    window.show();
+    window.openDump(dump);
+    window.optionsBar()->modeBox()->setCurrentIndex(
+        window.optionsBar()->modeBox()->findData(int(oe::AnalysisOptions::Mode::Full)));
 }
 
 QStringList mnemonicClashes(QWidget *window, const QStringList &more)

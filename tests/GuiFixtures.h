@@ -41,6 +41,8 @@ std::uint64_t elementsBeyond(const QList<fixtures::ReferenceDocument> &docs, con
 // Shows `window` (non-interactive: errors go to its signal, not a dialog) and adds a connection
 // named "ferretdb" to `uri`; its databases load in the background (connectionLoaded says when).
 void showConnecting(oe::MainWindow &window, const QString &uri);
+// Shows `window` (non-interactive) with the dump at `dump` selected, set to a full scan.
+void openForFullScan(oe::MainWindow &window, const QString &dump);
 // Alt+letter clashes among what `window` shows now: its visible buttons, labels with a buddy,
 // and `more` (menu titles, tab texts); one line per clash ("Alt+a: &Analysis, &Arrays").
 QStringList mnemonicClashes(QWidget *window, const QStringList &more = {});

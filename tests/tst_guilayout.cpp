@@ -40,15 +40,6 @@ class TestGuiLayout : public QObject
         if (!QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000))
             qFatal("the result did not reach every page");
     }
-    // A shown, non-interactive window with `dump` selected, set to a full scan.
-    static void openForFullScan(MainWindow &window, const QString &dump)
-    {
-        window.setInteractive(false);
-        window.show();
-        window.openDump(dump);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
-    }
 
 private slots:
     void initTestCase()
@@ -63,7 +54,7 @@ private slots:
     void smallWindowStaysUsable()
     {
         MainWindow window;
-        openForFullScan(window, m_feeds);
+        guifixtures::openForFullScan(window, m_feeds);
         window.runAnalysis();
         waitForResult(window);
         const QSize small(800, 600);

@@ -72,15 +72,6 @@ class TestGuiWindow : public QObject
         const QList<QMessageBox *> boxes = window.findChildren<QMessageBox *>();
         return boxes.isEmpty() ? nullptr : boxes.last();
     }
-    // A shown, non-interactive window with `dump` selected, set to a full scan.
-    static void openForFullScan(MainWindow &window, const QString &dump)
-    {
-        window.setInteractive(false);
-        window.show();
-        window.openDump(dump);
-        window.optionsBar()->modeBox()->setCurrentIndex(
-            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
-    }
 
 private slots:
     void initTestCase()
@@ -97,7 +88,7 @@ private slots:
         const QString big =
             guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
         MainWindow window;
-        openForFullScan(window, big);
+        guifixtures::openForFullScan(window, big);
         QSignalSpy progress(window.workspace(), &Workspace::progressed);
         QSignalSpy running(window.workspace(), &Workspace::runningChanged);
         window.runAnalysis();
@@ -122,7 +113,7 @@ private slots:
         const QString big =
             guifixtures::demoDump(m_dir.path(), QStringLiteral("feed_bench"), 60000);
         MainWindow window;
-        openForFullScan(window, big);
+        guifixtures::openForFullScan(window, big);
         window.runAnalysis();
         window.cancelAnalysis(); // before the worker has read a batch
         const AnalysisResult cancelled = waitForResult(window);
@@ -149,7 +140,7 @@ private slots:
 
         MainWindow window;
         QSignalSpy errors(&window, &MainWindow::errorShown);
-        openForFullScan(window, corrupt);
+        guifixtures::openForFullScan(window, corrupt);
         window.setInteractive(true); // the box a user sees
         window.runAnalysis();
         const AnalysisResult failed = waitForResult(window);
@@ -225,7 +216,7 @@ private slots:
     void outlierOpensInTheDocumentViewer()
     {
         MainWindow window;
-        openForFullScan(window, m_feeds);
+        guifixtures::openForFullScan(window, m_feeds);
         window.runAnalysis();
         waitForResult(window);
         OutliersPage *outliers = window.collectionView()->outliers();
@@ -257,7 +248,7 @@ private slots:
     void csvExportMatchesTheCli()
     {
         MainWindow window;
-        openForFullScan(window, m_feeds);
+        guifixtures::openForFullScan(window, m_feeds);
         window.runAnalysis();
         waitForResult(window);
         // Ctrl+E reaches Export even while a text field (the outliers' filter) has the focus.

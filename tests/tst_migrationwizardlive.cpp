@@ -115,17 +115,32 @@ class TestMigrationWizardLive : public QObject
 
     // With OE_SCREENSHOT_DIR set, the wizard as it looks now, for a person to look at.
     // The Guard page after a verified split: on mongod the collMod and the count come first,
-    // Apply (error) makes the server refuse a naive $push past the keep; on FerretDB one line
-    // says it has no validators and Apply stays off.
+    // with the level and action on the server now and with the guard; warn on a collection
+    // whose own rule errors is refused with Use error offered; Apply (error) keeps strict and
+    // error (read back from the server) and makes the server refuse a naive $push past the
+    // keep; on FerretDB one line says it has no validators and Apply stays off.
     void checkGuardPage(MigrationWizard &wizard)
     {
+        const bool ferretDb = fixtures::LiveServer::open().isFerretDb();
+        QString error;
+        // The user's own rule, checked strictly, refusing what breaks it.
+        if (!ferretDb)
+            QVERIFY2(fixtures::command(m_uri, QStringLiteral("oe_wizard"),
+                                       QStringLiteral("{\"collMod\": \"%1\", \"validator\": "
+                                                      "{\"_id\": {\"$exists\": true}}, "
+                                                      "\"validationLevel\": \"strict\", "
+                                                      "\"validationAction\": \"error\"}")
+                                           .arg(m_collection)
+                                           .toUtf8(),
+                                       &error),
+                     qPrintable(error));
         QSignalSpy planned(wizard.page(MigrationWizard::GuardPageId), SIGNAL(planned(bool)));
         wizard.next();
         QCOMPARE(wizard.currentId(), int(MigrationWizard::GuardPageId));
         auto *guard = qobject_cast<WizardGuardPage *>(wizard.currentPage());
         QVERIFY(planned.wait(60000));
         const SplitConfig config = wizard.runner()->config();
-        if (fixtures::LiveServer::open().isFerretDb()) {
+        if (ferretDb) {
             QVERIFY2(guard->status()->text().contains(QStringLiteral("no $jsonSchema validators")),
                      qPrintable(guard->status()->text()));
             QVERIFY(!guard->applyButton()->isEnabled());
@@ -137,8 +152,25 @@ class TestMigrationWizardLive : public QObject
         QVERIFY2(guard->status()->text().contains(QStringLiteral("0 document(s) over the guard")),
                  qPrintable(guard->status()->text()));
         QCOMPARE(guard->plan().conflicts, std::int64_t(0));
-        guard->actionBox()->setCurrentIndex(guard->actionBox()->findData(int(GuardAction::Error)));
+        // Warn (the page's first choice) would weaken the collection's error: refused, and
+        // Use error offered.
+        QCOMPARE(guard->actionBox()->currentData().toInt(), int(GuardAction::Warn));
+        QVERIFY2(guard->settingsView()->text().contains(
+                     QStringLiteral("On the server now: validationLevel strict, validationAction "
+                                    "error")),
+                 qPrintable(guard->settingsView()->text()));
+        QVERIFY2(guard->status()->text().contains(QStringLiteral("warn would weaken")),
+                 qPrintable(guard->status()->text()));
+        QVERIFY(!guard->applyButton()->isEnabled());
+        QVERIFY(guard->useErrorButton()->isVisible());
+        QTest::mouseClick(guard->useErrorButton(), Qt::LeftButton);
+        QCOMPARE(guard->actionBox()->currentData().toInt(), int(GuardAction::Error));
         QVERIFY(planned.wait(60000));
+        QVERIFY(!guard->useErrorButton()->isVisible());
+        QVERIFY2(guard->settingsView()->text().contains(
+                     QStringLiteral("With the guard: validationLevel strict, validationAction "
+                                    "error")),
+                 qPrintable(guard->settingsView()->text()));
         QSignalSpy done(guard, &WizardGuardPage::finished);
         QTest::mouseClick(guard->applyButton(), Qt::LeftButton);
         QVERIFY(done.wait(60000));
@@ -146,11 +178,13 @@ class TestMigrationWizardLive : public QObject
                  qPrintable(done.first().first().value<GuardOutcome>().error.toString()));
         QVERIFY(planned.wait(60000));
         QVERIFY(guard->removeButton()->isEnabled());
+        QVERIFY2(guard->status()->text().contains(QStringLiteral(
+                     "validationLevel strict (as it was), validationAction error (as it was)")),
+                 qPrintable(guard->status()->text()));
         saveScreenshot(wizard, QStringLiteral("wizard-guard.png"));
         QStringList items;
         for (int i = 0; i <= config.keep; ++i)
             items << QString::number(i);
-        QString error;
         QByteArray reply;
         QVERIFY(!fixtures::command(
             m_uri, QStringLiteral("oe_wizard"),

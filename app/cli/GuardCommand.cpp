@@ -7,6 +7,8 @@
 
 #include <QCommandLineParser>
 
+#include <optional>
+
 #include <cstdio>
 
 namespace {
@@ -22,12 +24,121 @@ int failWith(const oe::SourceError &error)
     return cli::fail(cli::exitCodeFor(error), error.toString());
 }
 
-int remove(const oe::ConnectionSettings &settings, const QString &database,
-           const QString &collection)
+void printNotes(const QStringList &notes)
 {
-    const oe::GuardOutcome out = oe::GuardSession::remove(settings, database, collection);
+    for (const QString &note : notes)
+        print(QStringLiteral("note: %1").arg(note));
+}
+
+int remove(const oe::ConnectionSettings &settings, const QString &database,
+           const QString &collection, bool force)
+{
+    const oe::GuardOutcome out = oe::GuardSession::remove(settings, database, collection, force);
+    if (out.changedSinceApplied) {
+        print(QStringLiteral("validator now: %1").arg(out.currentValidatorJson));
+        print(QStringLiteral("without the guard's part: %1").arg(out.remainingValidatorJson));
+    }
     if (!out.collModJson.isEmpty())
         print(QStringLiteral("collMod: %1").arg(out.collModJson));
+    if (!out.ok)
+        return failWith(out.error);
+    print(out.message);
+    printNotes(out.notes);
+    return ExitSuccess;
+}
+
+void addGuardOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {QStringLiteral("action"),
+         QStringLiteral("warn (the server logs a write that breaks it; the default) or error "
+                        "(the server refuses it). Never below the collection's own: warn on a "
+                        "collection whose validator errors is refused."),
+         QStringLiteral("ACTION"), QStringLiteral("warn")},
+        {QStringLiteral("level"),
+         QStringLiteral("moderate (the default: documents already over the guard are left alone "
+                        "until they are split) or strict. A collection that validates strictly "
+                        "stays strict; where that refuses updates to documents still over the "
+                        "guard, say --level strict to accept it."),
+         QStringLiteral("LEVEL"), QStringLiteral("moderate")},
+        {QStringLiteral("dry-run"),
+         QStringLiteral("Show the collMod and the documents over the guard; change nothing.")},
+        {QStringLiteral("remove"),
+         QStringLiteral("Take the guard's own part out of the validator and put back the level "
+                        "and action it replaced.")},
+        {QStringLiteral("force"),
+         QStringLiteral("With --remove: go on when the validator changed since the guard was "
+                        "applied (only the guard's part is taken out; the rest is kept).")},
+    });
+}
+
+std::optional<oe::GuardRequest> requestFrom(const QCommandLineParser &parser)
+{
+    const QString action = parser.value(QStringLiteral("action"));
+    const QString level = parser.value(QStringLiteral("level"));
+    if (action != QLatin1String("warn") && action != QLatin1String("error")) {
+        cli::fail(ExitUsage, QStringLiteral("--action: '%1' is not warn or error").arg(action));
+        return std::nullopt;
+    }
+    if (level != QLatin1String("moderate") && level != QLatin1String("strict")) {
+        cli::fail(ExitUsage, QStringLiteral("--level: '%1' is not moderate or strict").arg(level));
+        return std::nullopt;
+    }
+    oe::GuardRequest request;
+    request.action =
+        action == QLatin1String("error") ? oe::GuardAction::Error : oe::GuardAction::Warn;
+    request.level = level == QLatin1String("strict") ? oe::ValidationLevel::Strict
+                                                     : oe::ValidationLevel::Moderate;
+    return request;
+}
+
+void printPlan(const oe::GuardPlan &plan)
+{
+    print(QStringLiteral("existing validator: %1")
+              .arg(plan.previousValidatorJson.isEmpty() ? QStringLiteral("none")
+                                                        : plan.previousValidatorJson));
+    print(QStringLiteral("now: %1").arg(plan.current.describe()));
+    if (plan.guardInPlace)
+        print(QStringLiteral("a guard is in place already: this one replaces it"));
+    if (plan.validatorChanged)
+        print(QStringLiteral("the validator changed since that guard was applied: the change "
+                             "is kept"));
+    print(QStringLiteral("documents over the guard now: %1%2")
+              .arg(plan.conflicts)
+              .arg(plan.conflicts > 0 && plan.decision.level != oe::ValidationLevel::Strict
+                       ? QStringLiteral(" (left as they are: validationLevel moderate; split "
+                                        "them to fix them)")
+                       : QString()));
+    if (plan.decision.block != oe::GuardBlock::None)
+        return;
+    print(QStringLiteral("with the guard: validationLevel %1, validationAction %2")
+              .arg(oe::validationLevelName(plan.decision.level),
+                   oe::validationActionName(plan.decision.action)));
+    printNotes(plan.decision.notes);
+    print(QStringLiteral("collMod: %1").arg(plan.collModJson));
+}
+
+int applyGuard(const QCommandLineParser &parser, const oe::ConnectionSettings &settings,
+               const QString &database, const QString &collection)
+{
+    const auto request = requestFrom(parser);
+    if (!request)
+        return ExitUsage;
+    if (!parser.isSet(QStringLiteral("field")) || !parser.isSet(QStringLiteral("keep")))
+        return cli::fail(ExitUsage, QStringLiteral("guard needs --field and --keep"));
+    oe::SplitConfig layout;
+    layout.collection = collection;
+    if (!cli::layoutFrom(parser, &layout))
+        return ExitUsage;
+    const oe::GuardPlan plan = oe::GuardSession::plan(settings, database, layout, *request);
+    if (plan.error.isError())
+        return failWith(plan.error);
+    printPlan(plan);
+    if (plan.decision.block != oe::GuardBlock::None)
+        return cli::fail(ExitUsage, plan.decision.blockMessage);
+    if (parser.isSet(QStringLiteral("dry-run")))
+        return ExitSuccess;
+    const oe::GuardOutcome out = oe::GuardSession::apply(settings, plan);
     if (!out.ok)
         return failWith(out.error);
     print(out.message);
@@ -41,22 +152,13 @@ int GuardCommand::run(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Keep a split collection's primary array at --keep elements with a $jsonSchema validator "
-        "(maxItems), merged with the collection's own under $and; validationLevel moderate."));
+        "(maxItems), merged with the collection's own under $and; its validationLevel and "
+        "validationAction never below the collection's own."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
     cli::addLayoutOptions(parser);
-    parser.addOptions({
-        {QStringLiteral("action"),
-         QStringLiteral("warn (the server logs a write that breaks it; the default) or error "
-                        "(the server refuses it)."),
-         QStringLiteral("ACTION"), QStringLiteral("warn")},
-        {QStringLiteral("dry-run"),
-         QStringLiteral("Show the collMod and the documents over the guard; change nothing.")},
-        {QStringLiteral("remove"),
-         QStringLiteral("Take the guard off: the validator, level and action it replaced come "
-                        "back exactly.")},
-    });
+    addGuardOptions(parser);
     if (const auto exit = cli::parseOrHelp(parser, arguments))
         return *exit;
     if (!parser.isSet(QStringLiteral("uri")))
@@ -71,39 +173,6 @@ int GuardCommand::run(const QStringList &arguments)
     if (!cli::namespaceNames(database, collection))
         return ExitUsage;
     if (parser.isSet(QStringLiteral("remove")))
-        return remove(settings, database, collection);
-
-    const QString actionName = parser.value(QStringLiteral("action"));
-    if (actionName != QLatin1String("warn") && actionName != QLatin1String("error"))
-        return cli::fail(ExitUsage,
-                         QStringLiteral("--action: '%1' is not warn or error").arg(actionName));
-    if (!parser.isSet(QStringLiteral("field")) || !parser.isSet(QStringLiteral("keep")))
-        return cli::fail(ExitUsage, QStringLiteral("guard needs --field and --keep"));
-    oe::SplitConfig layout;
-    layout.collection = collection;
-    if (!cli::layoutFrom(parser, &layout))
-        return ExitUsage;
-    const auto action =
-        actionName == QLatin1String("error") ? oe::GuardAction::Error : oe::GuardAction::Warn;
-    const oe::GuardPlan plan = oe::GuardSession::plan(settings, database, layout, action);
-    if (plan.error.isError())
-        return failWith(plan.error);
-    print(QStringLiteral("existing validator: %1")
-              .arg(plan.previousValidatorJson.isEmpty() ? QStringLiteral("none")
-                                                        : plan.previousValidatorJson));
-    if (plan.guardInPlace)
-        print(QStringLiteral("a guard is in place already: this one replaces it"));
-    print(QStringLiteral("collMod: %1").arg(plan.collModJson));
-    print(QStringLiteral("documents over the guard now: %1%2")
-              .arg(plan.conflicts)
-              .arg(plan.conflicts > 0 ? QStringLiteral(" (left as they are: validationLevel "
-                                                       "moderate; split them to fix them)")
-                                      : QString()));
-    if (parser.isSet(QStringLiteral("dry-run")))
-        return ExitSuccess;
-    const oe::GuardOutcome out = oe::GuardSession::apply(settings, plan);
-    if (!out.ok)
-        return failWith(out.error);
-    print(out.message);
-    return ExitSuccess;
+        return remove(settings, database, collection, parser.isSet(QStringLiteral("force")));
+    return applyGuard(parser, settings, database, collection);
 }

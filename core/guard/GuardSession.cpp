@@ -9,6 +9,8 @@
 
 #include <QDateTime>
 
+#include <optional>
+
 namespace oe {
 
 namespace {
@@ -27,6 +29,20 @@ QByteArray subdocument(const bson_iter_t *it)
     return QByteArray(reinterpret_cast<const char *>(data), qsizetype(length));
 }
 
+void appendString(bson_t *doc, const char *key, const QString &value)
+{
+    const QByteArray utf8 = value.toUtf8();
+    bson_append_utf8(doc, key, -1, utf8.constData(), int(utf8.size()));
+}
+
+QString textOf(const bson_t *doc, const char *key)
+{
+    bson_iter_t it;
+    return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
+               ? QString::fromUtf8(bson_iter_utf8(&it, nullptr))
+               : QString();
+}
+
 // {validator?, validationLevel?, validationAction?} of the collection, from listCollections;
 // nullopt (with `error`) when the collection is not there or the server would not say.
 std::optional<QByteArray> validationOptions(const MongoConnection &connection,
@@ -37,8 +53,7 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
     bson_append_int32(cmd.get(), "listCollections", -1, 1);
     bson_t filter;
     bson_append_document_begin(cmd.get(), "filter", -1, &filter);
-    const QByteArray name = collection.toUtf8();
-    bson_append_utf8(&filter, "name", -1, name.constData(), int(name.size()));
+    appendString(&filter, "name", collection);
     bson_append_document_end(cmd.get(), &filter);
     const QByteArray reply = connection.command(
         database, cmd.bytes(), QStringLiteral("reading the options of %1").arg(collection), error);
@@ -69,38 +84,130 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
 QByteArray idFilter(const QString &collection)
 {
     BsonDocument filter;
-    const QByteArray id = collection.toUtf8();
-    bson_append_utf8(filter.get(), "_id", -1, id.constData(), int(id.size()));
+    appendString(filter.get(), "_id", collection);
     return filter.bytes();
 }
 
-// The options our guard replaced, when one of ours is in place (its record's `previous`).
-std::optional<QByteArray> recordedPrevious(CollectionOps &guards, const QString &collection,
-                                           SourceError *error)
+// A guard of ours, as its record in outlier_explorer_guards keeps it: the options it replaced
+// and (from version 2 on) the level and action it set.
+struct GuardRecord
 {
-    std::optional<QByteArray> previous;
+    bool present = false;
+    QByteArray previousOptions;
+    ValidationSettings previous;
+    QString appliedLevel; // empty in a version 1 record
+    QString appliedAction;
+};
+
+GuardRecord readRecord(CollectionOps &guards, const QString &collection, SourceError *error)
+{
+    GuardRecord record;
     guards.find(
         idFilter(collection), {}, QStringLiteral("reading the guard of %1").arg(collection),
         [&](const QByteArray &bytes) {
-            bson_t doc;
+            bson_t doc, applied;
             bson_iter_t it;
-            if (view(bytes, &doc) && bson_iter_init_find(&it, &doc, "previous") &&
-                BSON_ITER_HOLDS_DOCUMENT(&it))
-                previous = subdocument(&it);
+            if (!view(bytes, &doc) || !bson_iter_init_find(&it, &doc, "previous") ||
+                !BSON_ITER_HOLDS_DOCUMENT(&it))
+                return false;
+            record.present = true;
+            record.previousOptions = subdocument(&it);
+            record.previous = ValidationSettings::fromOptions(record.previousOptions);
+            const QByteArray appliedBytes =
+                bson_iter_init_find(&it, &doc, "applied") && BSON_ITER_HOLDS_DOCUMENT(&it)
+                    ? subdocument(&it)
+                    : QByteArray();
+            if (!appliedBytes.isEmpty() && view(appliedBytes, &applied)) {
+                record.appliedLevel = textOf(&applied, "validationLevel");
+                record.appliedAction = textOf(&applied, "validationAction");
+            }
             return false;
         },
         error);
-    return previous;
+    return record;
 }
 
-QByteArray validatorOf(const QByteArray &options)
+QByteArray appliedDocument(const GuardDecision &decision)
 {
-    bson_t doc;
-    bson_iter_t it;
-    if (view(options, &doc) && bson_iter_init_find(&it, &doc, "validator") &&
-        BSON_ITER_HOLDS_DOCUMENT(&it))
-        return subdocument(&it);
-    return {};
+    BsonDocument applied;
+    appendString(applied.get(), "validationLevel", validationLevelName(decision.level));
+    appendString(applied.get(), "validationAction", validationActionName(decision.action));
+    return applied.bytes();
+}
+
+bool writeRecord(CollectionOps &guards, const GuardPlan &plan, SourceError *error)
+{
+    const QString collection = plan.layout.collection;
+    BsonDocument record;
+    appendString(record.get(), "_id", collection);
+    bson_append_int32(record.get(), "version", -1, GuardSession::kRecordVersion);
+    bson_t previous, applied;
+    view(plan.previousOptions, &previous);
+    bson_append_document(record.get(), "previous", -1, &previous);
+    const QByteArray appliedBytes = appliedDocument(plan.decision);
+    view(appliedBytes, &applied);
+    bson_append_document(record.get(), "applied", -1, &applied);
+    appendString(record.get(), "field", plan.layout.field);
+    bson_append_int64(record.get(), "keep", -1, plan.layout.keep);
+    bson_append_date_time(record.get(), "appliedAt", -1, QDateTime::currentMSecsSinceEpoch());
+    return guards.bulk(
+        {{CollectionOps::Write::Kind::ReplaceUpsert, idFilter(collection), record.bytes()}},
+        QStringLiteral("recording the guard of %1").arg(collection), error);
+}
+
+// A guard replaced by a newer one keeps its record's `previous`; its `applied` follows.
+bool updateApplied(CollectionOps &guards, const GuardPlan &plan, SourceError *error)
+{
+    BsonDocument update;
+    bson_t set, applied;
+    bson_append_document_begin(update.get(), "$set", -1, &set);
+    const QByteArray appliedBytes = appliedDocument(plan.decision);
+    view(appliedBytes, &applied);
+    bson_append_document(&set, "applied", -1, &applied);
+    bson_append_int32(&set, "version", -1, GuardSession::kRecordVersion);
+    bson_append_int64(&set, "keep", -1, plan.layout.keep);
+    bson_append_document_end(update.get(), &set);
+    return guards.bulk(
+        {{CollectionOps::Write::Kind::UpdateOne, idFilter(plan.layout.collection), update.bytes()}},
+        QStringLiteral("recording the guard of %1").arg(plan.layout.collection), error);
+}
+
+// The collection's own validation, without the guard: the rules there now less the guard's
+// part (so a rule added since is kept), and the level and action it had before the guard,
+// unless someone changed them since (then theirs).
+ValidationSettings ownSettings(const ValidationSettings &current, const GuardRecord &record)
+{
+    if (!record.present)
+        return current;
+    ValidationSettings own = record.previous;
+    own.validator = GuardValidator::without(current.validator);
+    if (GuardValidator::sameRule(own.validator, record.previous.validator))
+        own.validator = record.previous.validator;
+    own.validatorListed = record.previous.validatorListed || own.hasRule();
+    const auto keepTheirs = [](const QString &applied, const QString &now) {
+        return !applied.isEmpty() && applied != now;
+    };
+    if (keepTheirs(record.appliedLevel, current.levelWord)) {
+        own.level = current.level;
+        own.levelWord = current.levelWord;
+        own.levelListed = current.levelListed;
+    }
+    if (keepTheirs(record.appliedAction, current.actionWord)) {
+        own.action = current.action;
+        own.actionWord = current.actionWord;
+        own.actionListed = current.actionListed;
+    }
+    return own;
+}
+
+std::optional<ValidationSettings> readSettings(const MongoConnection &connection,
+                                               const QString &database, const QString &collection,
+                                               SourceError *error)
+{
+    const auto options = validationOptions(connection, database, collection, error);
+    if (!options)
+        return std::nullopt;
+    return ValidationSettings::fromOptions(*options);
 }
 
 // One line for a server that has no validators, else nothing.
@@ -115,15 +222,39 @@ QString lacksValidators(MongoConnection &connection, const QString &database)
     return {};
 }
 
+QString transition(const char *what, const QString &before, const QString &after)
+{
+    return before == after ? QStringLiteral("%1 %2 (as it was)").arg(QLatin1String(what), after)
+                           : QStringLiteral("%1 %2 -> %3").arg(QLatin1String(what), before, after);
+}
+
+// What collMod could not give back as it was: options it can set but not unset.
+QStringList unlistable(const ValidationSettings &previous, const ValidationSettings &after)
+{
+    QStringList listed;
+    if (!previous.validatorListed && after.validatorListed)
+        listed << QStringLiteral("validator {}");
+    if (!previous.levelListed && after.levelListed)
+        listed << QStringLiteral("validationLevel \"%1\"").arg(after.levelWord);
+    if (!previous.actionListed && after.actionListed)
+        listed << QStringLiteral("validationAction \"%1\"").arg(after.actionWord);
+    if (listed.isEmpty())
+        return {};
+    return {QStringLiteral("listCollections now lists %1, which the collection had left to the "
+                           "server's defaults: MongoDB's collMod can set an option but not unset "
+                           "it, so the options are equal in effect, not byte for byte")
+                .arg(listed.join(QStringLiteral(", ")))};
+}
+
 } // namespace
 
 GuardPlan GuardSession::plan(const ConnectionSettings &settings, const QString &database,
-                             const SplitConfig &layout, GuardAction action)
+                             const SplitConfig &layout, const GuardRequest &request)
 {
     GuardPlan plan;
     plan.database = database;
     plan.layout = layout.withDefaults();
-    plan.action = action;
+    plan.request = request;
     if (const QStringList problems = plan.layout.problems(); !problems.isEmpty()) {
         plan.error.kind = SourceError::Kind::Usage;
         plan.error.message = problems.first();
@@ -137,26 +268,38 @@ GuardPlan GuardSession::plan(const ConnectionSettings &settings, const QString &
         plan.error.message = missing;
         return plan;
     }
-    const auto current =
+    const auto options =
         validationOptions(*connection, database, plan.layout.collection, &plan.error);
-    if (!current)
+    if (!options)
         return plan;
+    plan.current = ValidationSettings::fromOptions(*options);
     CollectionOps guards(*connection, database, guardsCollection());
-    const auto recorded = recordedPrevious(guards, plan.layout.collection, &plan.error);
+    const GuardRecord record = readRecord(guards, plan.layout.collection, &plan.error);
     if (plan.error.isError())
         return plan;
-    plan.guardInPlace = recorded.has_value();
-    plan.previousOptions = recorded ? *recorded : *current;
-    const QByteArray previousValidator = validatorOf(plan.previousOptions);
-    plan.previousValidatorJson = GuardValidator::toJson(previousValidator);
+    plan.guardInPlace = record.present;
+    plan.previousOptions = record.present ? record.previousOptions : *options;
+    const ValidationSettings own = ownSettings(plan.current, record);
+    plan.validatorChanged =
+        record.present && !GuardValidator::sameRule(own.validator, record.previous.validator);
+    if (own.hasRule())
+        plan.previousValidatorJson = GuardValidator::toJson(own.validator);
     const QByteArray guard = GuardValidator::schema(plan.layout);
-    plan.collMod = GuardValidator::collMod(
-        plan.layout.collection, GuardValidator::merged(previousValidator, guard), action);
-    plan.collModJson = GuardValidator::toJson(plan.collMod);
     CollectionOps target(*connection, database, plan.layout.collection);
     plan.conflicts =
         target.count(GuardValidator::violations(guard),
                      QStringLiteral("counting the documents over the guard"), &plan.error);
+    if (plan.error.isError())
+        return plan;
+    plan.decision =
+        GuardPolicy::decide(own, request, plan.conflicts,
+                            QStringLiteral("%1.%2").arg(database, plan.layout.collection));
+    if (plan.decision.block != GuardBlock::None)
+        return plan;
+    plan.collMod = GuardValidator::collMod(plan.layout.collection,
+                                           GuardValidator::merged(own.validator, guard),
+                                           plan.decision.level, plan.decision.action);
+    plan.collModJson = GuardValidator::toJson(plan.collMod);
     return plan;
 }
 
@@ -164,34 +307,27 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
 {
     GuardOutcome out;
     out.collModJson = plan.collModJson;
-    if (plan.error.isError() || plan.collMod.isEmpty()) {
+    if (!plan.canApply()) {
         out.error = plan.error;
+        if (!out.error.isError()) {
+            out.error.kind = SourceError::Kind::Usage;
+            out.error.message = plan.decision.blockMessage;
+        }
         return out;
     }
     auto connection = MongoConnection::open(settings, &out.error);
     if (!connection)
         return out;
     const QString collection = plan.layout.collection;
+    const auto before = readSettings(*connection, plan.database, collection, &out.error);
+    if (!before)
+        return out;
+    out.before = *before;
     CollectionOps guards(*connection, plan.database, guardsCollection());
     // The options it replaces are kept first: a crash between the two leaves a record that
     // remove() can act on, never a validator nobody can take back.
-    if (!plan.guardInPlace) {
-        BsonDocument record;
-        const QByteArray id = collection.toUtf8();
-        bson_append_utf8(record.get(), "_id", -1, id.constData(), int(id.size()));
-        bson_t previous;
-        view(plan.previousOptions, &previous);
-        bson_append_document(record.get(), "previous", -1, &previous);
-        const QByteArray field = plan.layout.field.toUtf8();
-        bson_append_utf8(record.get(), "field", -1, field.constData(), int(field.size()));
-        bson_append_int64(record.get(), "keep", -1, plan.layout.keep);
-        bson_append_date_time(record.get(), "appliedAt", -1, QDateTime::currentMSecsSinceEpoch());
-        CollectionOps::Write write{CollectionOps::Write::Kind::ReplaceUpsert, idFilter(collection),
-                                   record.bytes()};
-        if (!guards.bulk({write}, QStringLiteral("recording the guard of %1").arg(collection),
-                         &out.error))
-            return out;
-    }
+    if (!plan.guardInPlace && !writeRecord(guards, plan, &out.error))
+        return out;
     if (connection
             ->command(plan.database, plan.collMod,
                       QStringLiteral("applying the guard to %1").arg(collection), &out.error)
@@ -203,60 +339,101 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
         }
         return out;
     }
+    if (plan.guardInPlace && !updateApplied(guards, plan, &out.error))
+        return out;
+    const auto after = readSettings(*connection, plan.database, collection, &out.error);
+    if (!after)
+        return out;
+    out.after = *after;
     out.ok = true;
-    out.message = QStringLiteral("guard on %1.%2: %3 at most %4 elements (validationAction %5)")
-                      .arg(plan.database, collection, plan.layout.field)
-                      .arg(plan.layout.keep)
-                      .arg(guardActionName(plan.action));
+    out.notes = plan.decision.notes;
+    out.message =
+        QStringLiteral("guard on %1.%2: %3 at most %4 elements; %5, %6")
+            .arg(plan.database, collection, plan.layout.field)
+            .arg(plan.layout.keep)
+            .arg(transition("validationLevel", out.before.levelWord, out.after.levelWord),
+                 transition("validationAction", out.before.actionWord, out.after.actionWord));
     return out;
 }
 
-bool GuardSession::lift(MongoConnection &connection, const QString &database,
-                        const QString &collection, bool *lifted, QString *collModJson,
-                        SourceError *error)
+GuardOutcome GuardSession::lift(MongoConnection &connection, const QString &database,
+                                const QString &collection, bool force)
 {
-    *lifted = false;
+    GuardOutcome out;
     CollectionOps guards(connection, database, guardsCollection());
-    const auto previous = recordedPrevious(guards, collection, error);
-    if (error->isError())
-        return false;
-    if (!previous)
-        return true;
-    const QByteArray restore = GuardValidator::restore(collection, *previous);
-    if (collModJson)
-        *collModJson = GuardValidator::toJson(restore);
+    const GuardRecord record = readRecord(guards, collection, &out.error);
+    if (out.error.isError())
+        return out;
+    if (!record.present) {
+        out.ok = true;
+        return out;
+    }
+    const auto before = readSettings(connection, database, collection, &out.error);
+    if (!before)
+        return out;
+    out.before = *before;
+    const ValidationSettings target = ownSettings(out.before, record);
+    out.changedSinceApplied =
+        !GuardValidator::sameRule(target.validator, record.previous.validator);
+    if (out.changedSinceApplied) {
+        out.currentValidatorJson = GuardValidator::toJson(out.before.validator);
+        out.remainingValidatorJson = GuardValidator::toJson(target.validator);
+        if (!force) {
+            out.error.kind = SourceError::Kind::Usage;
+            out.error.message =
+                QStringLiteral("the validator of %1.%2 changed since the guard was applied: "
+                               "removing it would take out only the guard's part and keep the "
+                               "rest (shown above); run again with --force to do that")
+                    .arg(database, collection);
+            return out;
+        }
+        out.notes << QStringLiteral("the validator changed since the guard was applied: only "
+                                    "the guard's part was taken out, the rest is kept");
+    }
+    const QByteArray restore = GuardValidator::restore(collection, target);
+    out.collModJson = GuardValidator::toJson(restore);
     if (connection
             .command(database, restore,
-                     QStringLiteral("restoring the validator of %1").arg(collection), error)
+                     QStringLiteral("restoring the validator of %1").arg(collection), &out.error)
             .isEmpty())
-        return false;
+        return out;
     if (!guards.bulk({{CollectionOps::Write::Kind::DeleteMany, idFilter(collection), {}}},
-                     QStringLiteral("dropping the guard record of %1").arg(collection), error))
-        return false;
-    *lifted = true;
-    return true;
+                     QStringLiteral("dropping the guard record of %1").arg(collection), &out.error))
+        return out;
+    const auto after = readSettings(connection, database, collection, &out.error);
+    if (!after)
+        return out;
+    out.after = *after;
+    if (out.after.levelWord != record.previous.levelWord ||
+        out.after.actionWord != record.previous.actionWord)
+        out.notes << QStringLiteral("the level and action changed since the guard was applied "
+                                    "are kept: %1")
+                         .arg(out.after.describe());
+    out.notes << unlistable(record.previous, out.after);
+    out.ok = true;
+    out.removed = true;
+    out.message =
+        QStringLiteral("guard removed from %1.%2: %3, %4")
+            .arg(database, collection,
+                 transition("validationLevel", out.before.levelWord, out.after.levelWord),
+                 transition("validationAction", out.before.actionWord, out.after.actionWord));
+    return out;
 }
 
 GuardOutcome GuardSession::remove(const ConnectionSettings &settings, const QString &database,
-                                  const QString &collection)
+                                  const QString &collection, bool force)
 {
     GuardOutcome out;
     auto connection = MongoConnection::open(settings, &out.error);
     if (!connection)
         return out;
-    bool lifted = false;
-    if (!lift(*connection, database, collection, &lifted, &out.collModJson, &out.error))
-        return out;
-    if (!lifted) {
+    out = lift(*connection, database, collection, force);
+    if (out.ok && !out.removed) {
+        out.ok = false;
         out.error.kind = SourceError::Kind::Usage;
         out.error.message =
             QStringLiteral("%1.%2 has no guard of Outlier Explorer").arg(database, collection);
-        return out;
     }
-    out.ok = true;
-    out.message = QStringLiteral("guard removed from %1.%2: its previous validator, level and "
-                                 "action are back")
-                      .arg(database, collection);
     return out;
 }
 

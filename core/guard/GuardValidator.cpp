@@ -5,6 +5,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <string>
+#include <vector>
+
 namespace oe {
 
 namespace {
@@ -38,11 +41,6 @@ void appendString(bson_t *doc, const char *key, const QString &value)
 }
 
 } // namespace
-
-QString guardActionName(GuardAction action)
-{
-    return action == GuardAction::Error ? QStringLiteral("error") : QStringLiteral("warn");
-}
 
 QByteArray GuardValidator::schema(const SplitConfig &layout)
 {
@@ -81,43 +79,150 @@ QByteArray GuardValidator::merged(const QByteArray &previousValidator, const QBy
 }
 
 QByteArray GuardValidator::collMod(const QString &collection, const QByteArray &validator,
-                                   GuardAction action)
+                                   ValidationLevel level, ValidationAction action)
 {
     bson_t v;
-    if (!view(validator, &v))
+    if (!view(validator, &v) || level == ValidationLevel::Unknown ||
+        action == ValidationAction::Unknown)
         return {};
     BsonDocument out;
     appendString(out.get(), "collMod", collection);
     bson_append_document(out.get(), "validator", -1, &v);
-    appendString(out.get(), "validationLevel", QStringLiteral("moderate"));
-    appendString(out.get(), "validationAction", guardActionName(action));
+    appendString(out.get(), "validationLevel", validationLevelName(level));
+    appendString(out.get(), "validationAction", validationActionName(action));
     return out.bytes();
 }
 
-QByteArray GuardValidator::restore(const QString &collection, const QByteArray &previousOptions)
+QByteArray GuardValidator::restore(const QString &collection, const ValidationSettings &target)
 {
-    bson_t options;
-    if (!view(previousOptions, &options))
-        return {};
     BsonDocument out;
     appendString(out.get(), "collMod", collection);
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, &options, "validator") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        bson_append_iter(out.get(), "validator", -1, &it);
+    bson_t rule;
+    if (view(target.validator, &rule)) {
+        bson_append_document(out.get(), "validator", -1, &rule);
     } else {
         bson_t empty = BSON_INITIALIZER;
         bson_append_document(out.get(), "validator", -1, &empty);
     }
-    const auto text = [&](const char *key, const char *fallback) {
-        bson_iter_t found;
-        appendString(out.get(), key,
-                     bson_iter_init_find(&found, &options, key) && BSON_ITER_HOLDS_UTF8(&found)
-                         ? QString::fromUtf8(bson_iter_utf8(&found, nullptr))
-                         : QString::fromLatin1(fallback));
-    };
-    text("validationLevel", "strict");
-    text("validationAction", "error");
+    appendString(out.get(), "validationLevel", target.levelWord);
+    appendString(out.get(), "validationAction", target.actionWord);
     return out.bytes();
+}
+
+namespace {
+
+// {$jsonSchema: {title: kTitle, ...}} alone: a guard of ours.
+bool isGuard(const bson_t *doc)
+{
+    bson_iter_t it, title;
+    if (bson_count_keys(doc) != 1 || !bson_iter_init_find(&it, doc, "$jsonSchema") ||
+        !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &title) ||
+        !bson_iter_find(&title, "title") || !BSON_ITER_HOLDS_UTF8(&title))
+        return false;
+    return qstrcmp(bson_iter_utf8(&title, nullptr), GuardValidator::kTitle) == 0;
+}
+
+bool iterDocument(const bson_iter_t *it, bson_t *doc)
+{
+    std::uint32_t length = 0;
+    const std::uint8_t *data = nullptr;
+    if (BSON_ITER_HOLDS_DOCUMENT(it))
+        bson_iter_document(it, &length, &data);
+    else if (BSON_ITER_HOLDS_ARRAY(it))
+        bson_iter_array(it, &length, &data);
+    return data && bson_init_static(doc, data, length);
+}
+
+QByteArray stripped(const bson_t *doc, bool *found);
+
+// The rules of an `$and` list other than guards, each stripped in turn.
+std::vector<QByteArray> keptRules(const bson_iter_t *list, bool *found)
+{
+    std::vector<QByteArray> kept;
+    bson_t items;
+    bson_iter_t item;
+    if (!iterDocument(list, &items) || !bson_iter_init(&item, &items))
+        return kept;
+    while (bson_iter_next(&item)) {
+        bson_t rule;
+        if (!iterDocument(&item, &rule))
+            continue;
+        if (isGuard(&rule)) {
+            *found = true;
+            continue;
+        }
+        kept.push_back(stripped(&rule, found));
+    }
+    return kept;
+}
+
+QByteArray stripped(const bson_t *doc, bool *found)
+{
+    if (isGuard(doc)) {
+        *found = true;
+        return BsonDocument().bytes();
+    }
+    BsonDocument out;
+    bson_iter_t it;
+    bson_iter_init(&it, doc);
+    std::vector<QByteArray> andRules;
+    bool hasAnd = false;
+    while (bson_iter_next(&it)) {
+        if (qstrcmp(bson_iter_key(&it), "$and") != 0 || !BSON_ITER_HOLDS_ARRAY(&it)) {
+            bson_append_iter(out.get(), bson_iter_key(&it), -1, &it);
+            continue;
+        }
+        hasAnd = true;
+        andRules = keptRules(&it, found);
+        if (andRules.empty())
+            continue;
+        bson_t list;
+        bson_append_array_begin(out.get(), "$and", -1, &list);
+        for (std::size_t i = 0; i < andRules.size(); ++i) {
+            bson_t rule;
+            view(andRules[i], &rule);
+            const std::string key = std::to_string(i);
+            bson_append_document(&list, key.c_str(), -1, &rule);
+        }
+        bson_append_array_end(out.get(), &list);
+    }
+    // {$and: [one]} is that one rule.
+    if (hasAnd && andRules.size() == 1 && bson_count_keys(out.get()) == 1)
+        return andRules.front();
+    return out.bytes();
+}
+
+} // namespace
+
+QByteArray GuardValidator::without(const QByteArray &validator)
+{
+    bson_t doc;
+    if (validator.isEmpty() || !view(validator, &doc))
+        return BsonDocument().bytes();
+    bool found = false;
+    const QByteArray out = stripped(&doc, &found);
+    return found ? out : validator;
+}
+
+bool GuardValidator::containsGuard(const QByteArray &validator)
+{
+    bson_t doc;
+    if (validator.isEmpty() || !view(validator, &doc))
+        return false;
+    bool found = false;
+    stripped(&doc, &found);
+    return found;
+}
+
+bool GuardValidator::sameRule(const QByteArray &a, const QByteArray &b)
+{
+    const auto empty = [](const QByteArray &bytes) {
+        bson_t doc;
+        return bytes.isEmpty() || (view(bytes, &doc) && bson_count_keys(&doc) == 0);
+    };
+    if (empty(a) || empty(b))
+        return empty(a) && empty(b);
+    return a == b;
 }
 
 QByteArray GuardValidator::violations(const QByteArray &guard)

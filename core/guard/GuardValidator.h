@@ -1,6 +1,6 @@
 #pragma once
 
-#include "guard/GuardPlan.h"
+#include "guard/ValidationSettings.h"
 #include "split/SplitConfig.h"
 
 #include <QByteArray>
@@ -10,8 +10,8 @@ namespace oe {
 
 // The guard's validator, as BSON: a `$jsonSchema` that holds the primary array at
 // `maxItems: keep` and the flag to a boolean (nested `properties` for a dotted path), merged with
-// the collection's own validator under `$and`; and the collMod that sets it (validationLevel
-// moderate: documents already over are left alone until they are fixed).
+// the collection's own validator under `$and`; the collMod that sets it with the level and
+// action GuardPolicy chose; and the guard's part taken out of a validator again.
 class GuardValidator
 {
 public:
@@ -21,10 +21,16 @@ public:
     // {$and: [previous, guard]}, or the guard alone when `previousValidator` is empty.
     static QByteArray merged(const QByteArray &previousValidator, const QByteArray &guard);
     static QByteArray collMod(const QString &collection, const QByteArray &validator,
-                              GuardAction action);
-    // The collMod that puts `previousOptions` back ({validator?, validationLevel?,
-    // validationAction?}: an absent validator becomes {}, the others the server's defaults).
-    static QByteArray restore(const QString &collection, const QByteArray &previousOptions);
+                              ValidationLevel level, ValidationAction action);
+    // The collMod that sets `target`'s validator (an absent one becomes {}: collMod cannot
+    // unset it), level and action (its words; an unlisted one is the server's default).
+    static QByteArray restore(const QString &collection, const ValidationSettings &target);
+    // `validator` with every guard of ours taken out of it (from `$and` lists, at any depth;
+    // a list left with one rule becomes that rule): {} when nothing else is left.
+    static QByteArray without(const QByteArray &validator);
+    static bool containsGuard(const QByteArray &validator);
+    // The same rule: equal bytes, or both empty ({} and none alike).
+    static bool sameRule(const QByteArray &a, const QByteArray &b);
     // {$nor: [guard]}: the documents that break it.
     static QByteArray violations(const QByteArray &guard);
     static QString toJson(const QByteArray &bson);

@@ -509,13 +509,20 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         return false;
     // A guard on the collection would refuse the restored arrays: its previous validator comes
     // back first (as `guard --remove` does), and stays once the rollback is done.
-    bool lifted = false;
-    if (!GuardSession::lift(connection, database, config.collection, &lifted, nullptr, error))
+    const GuardOutcome guard =
+        GuardSession::lift(connection, database, config.collection, /*force=*/true);
+    if (!guard.ok) {
+        *error = guard.error;
         return false;
-    if (lifted)
+    }
+    if (guard.removed)
         progress->notes << QStringLiteral("the guard on %1 was removed: its previous validator "
                                           "is back")
-                               .arg(config.collection);
+                                   .arg(config.collection) +
+                               (guard.notes.isEmpty() ? QString()
+                                                      : QStringLiteral(" (") +
+                                                            guard.notes.join(QStringLiteral("; ")) +
+                                                            QLatin1Char(')'));
     bool stopped = false;
     const DocumentPace pace(options.maxDocsPerSecond);
     std::uint64_t handled = 0;

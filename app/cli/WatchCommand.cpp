@@ -156,7 +156,8 @@ void addWatchOptions(QCommandLineParser &parser)
     parser.setApplicationDescription(QStringLiteral(
         "Report each document of a collection that crosses the size or array threshold, as it "
         "happens: a change stream on a replica set or sharded cluster (resumed from its token "
-        "after a lost connection), elsewhere a check every --interval-ms. Until Ctrl-C."));
+        "after a lost connection), elsewhere a check every --interval-ms. Until Ctrl-C, or until "
+        "the collection is dropped or renamed (exit 2)."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
@@ -236,26 +237,34 @@ void printStatus(const QString &status)
     std::fflush(stderr);
 }
 
-// Until Ctrl-C or --duration: each event printed and counted.
+// How the watch ended, as an exit code: a collection that went away is, as one that was never
+// there, a usage error (2), with the line saying what happened.
+int exitCodeFor(const oe::WatchEnd &end, bool writeFailed)
+{
+    if (end.reason == oe::WatchEnd::Reason::Failed)
+        return cli::fail(cli::exitCodeFor(end.error), end.error.toString());
+    if (end.isGone())
+        return cli::fail(ExitUsage, QStringLiteral("watch ended: %1").arg(end.message()));
+    return writeFailed ? ExitIo : ExitSuccess;
+}
+
+// Until Ctrl-C, --duration, or the collection's end: each event printed and counted.
 int watchUntilStopped(const oe::WatchOptions &o, bool json, Metrics &metrics,
                       std::optional<std::uint64_t> duration)
 {
     if (!metrics.write())
         return ExitIo;
     const StopFlag stop(duration);
-    oe::SourceError error;
     bool writeFailed = false;
-    const bool ok = oe::CollectionWatch::run(
+    const oe::WatchEnd end = oe::CollectionWatch::run(
         o, stop.flag(),
         [&](const oe::WatchEvent &e) {
             print(e, o, json);
             metrics.add(e);
             writeFailed = !metrics.write() || writeFailed;
         },
-        printStatus, &error);
-    if (!ok)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
-    return writeFailed ? ExitIo : ExitSuccess;
+        printStatus);
+    return exitCodeFor(end, writeFailed);
 }
 
 } // namespace

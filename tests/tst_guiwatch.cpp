@@ -1,7 +1,8 @@
 // Trends and Watch in the window, against mongod: Trends charts a collection's analyses from the
 // history (the CLI's and the window's, the same figures as the runs), forecasts the document
 // that grew between them and compares the two runs; Watch lists a document the moment a check
-// finds it over the size threshold, notifies, and opens it on a double-click.
+// finds it over the size threshold, notifies, and opens it on a double-click; on a replica set
+// (a change stream) the watch ends, saying so, when its collection is dropped.
 #include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
@@ -61,22 +62,29 @@ class TestGuiWatch : public QObject
                 .toUtf8(),
             &error);
     }
-    // The window connected, oe_trends.books selected.
-    bool showBooks(MainWindow &window) const
+    // The window connected to `uri` as `name`, database.collection selected.
+    static bool showCollection(MainWindow &window, const QString &uri, const QString &name,
+                               const QString &database, const QString &collection)
     {
         window.setInteractive(false);
         window.show();
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
         ConnectionSettings settings;
-        settings.uri = m_uri;
-        window.addConnection(QStringLiteral("trends"), settings);
+        settings.uri = uri;
+        window.addConnection(name, settings);
         if (!loaded.wait(60000))
             return false;
         SourceTreeModel *model = window.sourceModel();
-        const QModelIndex books = model->findCollection(
-            model->findConnection(QStringLiteral("trends")), m_db, QStringLiteral("books"));
-        window.sourceTree()->setCurrentIndex(books);
-        return books.isValid();
+        const QModelIndex index =
+            model->findCollection(model->findConnection(name), database, collection);
+        window.sourceTree()->setCurrentIndex(index);
+        return index.isValid();
+    }
+    // The window connected, oe_trends.books selected.
+    bool showBooks(MainWindow &window) const
+    {
+        return showCollection(window, m_uri, QStringLiteral("trends"), m_db,
+                              QStringLiteral("books"));
     }
 
     // The selected collection analysed whole by the window; whether the result came.
@@ -223,6 +231,42 @@ private slots:
             window.statusText().contains(QStringLiteral("Opened document \"grower\"")), 30000);
         watch->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!watch->isWatching(), 15000);
+    }
+
+    // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,
+    // the dialog says so and stops (Start is back, nothing is retried).
+    void watchEndsWhenTheCollectionIsDropped()
+    {
+        const fixtures::LiveServer replset = fixtures::LiveServer::open(QStringLiteral("replset"));
+        QVERIFY2(replset.isValid(), qPrintable(replset.missing()));
+        const QString uri = replset.uri(), db = QStringLiteral("oe_guiwatch_gone");
+        QString error;
+        for (const char *collection : {"doomed", "keeper"}) // the database stays
+            QVERIFY2(fixtures::command(uri, db,
+                                       QByteArray("{\"insert\": \"") + collection +
+                                           "\", \"documents\": [{\"n\": 1}]}",
+                                       &error),
+                     qPrintable(error));
+        MainWindow window;
+        QVERIFY(
+            showCollection(window, uri, QStringLiteral("replset"), db, QStringLiteral("doomed")));
+        WatchDialog *watch = window.openWatch();
+        QVERIFY(watch);
+        watch->findChild<QLineEdit *>()->clear();
+        watch->findChildren<QSpinBox *>()[0]->setValue(1000000);
+        QTest::mouseClick(watch->startButton(), Qt::LeftButton);
+        QVERIFY(watch->isWatching());
+        QVERIFY(!watch->startButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            watch->status()->text().contains(QStringLiteral("with a change stream")), 60000);
+
+        QVERIFY2(fixtures::command(uri, db, QByteArray("{\"drop\": \"doomed\"}"), &error),
+                 qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(!watch->isWatching(), qPrintable(watch->status()->text()), 60000);
+        QCOMPARE(watch->status()->text(),
+                 QStringLiteral("The watch ended: \"oe_guiwatch_gone.doomed\" was dropped"));
+        QVERIFY(watch->startButton()->isEnabled());
+        QVERIFY(!watch->stopButton()->isEnabled());
     }
 };
 

@@ -3,7 +3,9 @@
 // proxy that goes away and comes back, the watch says it lost the connection, resumes from its
 // token, and reports the change made meanwhile; --once for cron (exit 1, the Prometheus file,
 // hostile names escaped); a periodic check where there is no change stream (a standalone mongod,
-// FerretDB).
+// FerretDB); a database or collection that is not there is an error naming the names nearby, and
+// the watch ends (exit 2, one line saying what happened) when its collection is dropped, renamed
+// or its database dropped.
 #include "CliRunner.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
@@ -50,6 +52,15 @@ public:
         waitFor(&m_out, QProcess::StandardOutput, text, ms, &line);
         return line;
     }
+    // Waits up to `ms` for the process to end by itself; its exit code, -1 when it did not
+    // (or crashed). What it printed is read to the end.
+    int waitForExit(int ms)
+    {
+        const bool ended = m_process.waitForFinished(ms);
+        m_err += QString::fromUtf8(m_process.readAllStandardError());
+        m_out += QString::fromUtf8(m_process.readAllStandardOutput());
+        return ended && m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    }
     QString statuses() const { return m_err; }
     QString events() const { return m_out; }
 
@@ -86,6 +97,20 @@ QByteArray json(const QString &text)
     return text.toUtf8();
 }
 
+// The database the nearby names come from: a few collections, ten more that are far from the
+// typed name (the list is bounded), and on mongod one whose name holds a line feed.
+const QString kNamesDb = QStringLiteral("oe_watch_names");
+
+QStringList namesIn(bool mongod)
+{
+    QStringList names = {QStringLiteral("feeds"), QStringLiteral("posts")};
+    for (int i = 0; i < 10; ++i)
+        names << QStringLiteral("c%1").arg(i);
+    if (mongod)
+        names << QStringLiteral("feed\\ns"); // JSON: a line feed in the name
+    return names;
+}
+
 } // namespace
 
 class TestWatch : public QObject
@@ -100,6 +125,14 @@ class TestWatch : public QObject
     {
         QString error;
         const bool ok = fixtures::command(uri, kDb, json(command), &error);
+        if (!ok)
+            qWarning("%s: %s", qPrintable(command), qPrintable(error));
+        return ok;
+    }
+    static bool runIn(const QString &uri, const QString &database, const QString &command)
+    {
+        QString error;
+        const bool ok = fixtures::command(uri, database, json(command), &error);
         if (!ok)
             qWarning("%s: %s", qPrintable(command), qPrintable(error));
         return ok;
@@ -259,6 +292,157 @@ private slots:
         QCOMPARE(
             QJsonDocument::fromJson(line.toUtf8()).object().value(QStringLiteral("op")).toString(),
             QStringLiteral("check"));
+    }
+
+    // A typo must not pass for an empty collection: --once and the watch itself, on a standalone
+    // (or FerretDB) and on a replica set, exit 2 with one line naming the nearest names, quoted
+    // (a line feed in one stays on the line), at most five.
+    void missingNamespaceIsAnError_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<bool>("once");
+        QTest::addColumn<QString>("database");
+        QTest::addColumn<QString>("collection");
+        QTest::addColumn<QString>("nearby");
+        const QString names = kNamesDb, typo = QStringLiteral("oe_watch_namez");
+        const QString feeds = QStringLiteral("\"feeds\""),
+                      db = QStringLiteral("\"oe_watch_names\"");
+        for (const QString &variant : {QStringLiteral("plain"), QStringLiteral("replset")}) {
+            for (const bool once : {true, false}) {
+                const QString mode = once ? QStringLiteral("--once") : QStringLiteral("watch");
+                QTest::addRow("%s, %s: no collection", qPrintable(variant), qPrintable(mode))
+                    << variant << once << names << QStringLiteral("feedz") << feeds;
+                QTest::addRow("%s, %s: no database", qPrintable(variant), qPrintable(mode))
+                    << variant << once << typo << QStringLiteral("feeds") << db;
+            }
+        }
+    }
+    void missingNamespaceIsAnError()
+    {
+        QFETCH(QString, variant);
+        QFETCH(bool, once);
+        QFETCH(QString, database);
+        QFETCH(QString, collection);
+        QFETCH(QString, nearby);
+        const fixtures::LiveServer &server =
+            variant == QLatin1String("plain") ? m_plain : m_replset;
+        if (!server.isValid())
+            QSKIP("no such fixture");
+        for (const QString &name : namesIn(server.isMongod())) {
+            QString error;
+            QVERIFY2(
+                fixtures::command(server.uri(), kNamesDb,
+                                  json(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": "
+                                                      "{\"_id\": 1}, \"u\": {\"_id\": 1}, "
+                                                      "\"upsert\": true}]}")
+                                           .arg(name)),
+                                  &error),
+                qPrintable(error));
+        }
+        QStringList args = {QStringLiteral("--uri"),         server.uri(),
+                            QStringLiteral("--db"),          database,
+                            QStringLiteral("--collection"),  collection,
+                            QStringLiteral("--field"),       QStringLiteral("items"),
+                            QStringLiteral("--keep"),        QStringLiteral("5"),
+                            QStringLiteral("--interval-ms"), QStringLiteral("300")};
+        if (once)
+            args << QStringLiteral("--once");
+        Watcher watch;
+        watch.start(args);
+        const int exitCode = watch.waitForExit(60000);
+        const QString err = watch.statuses();
+        QVERIFY2(exitCode == 2, qPrintable(QStringLiteral("exit %1, stderr: %2, stdout: %3")
+                                               .arg(exitCode)
+                                               .arg(err, watch.events())));
+        QVERIFY2(watch.events().isEmpty(), qPrintable(watch.events()));
+        QVERIFY2(err.endsWith(QLatin1Char('\n')) && err.count(QLatin1Char('\n')) == 1,
+                 qPrintable(err));
+        QVERIFY2(err.contains(nearby), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("\"c9\"")), qPrintable(err)); // at most five
+        if (server.isMongod() && database == kNamesDb)
+            QVERIFY2(err.contains(QStringLiteral("\"feed\\ns\"")), qPrintable(err));
+    }
+
+    // On a replica set the watch ends by itself when its collection goes (a change stream's
+    // invalidate: resuming it is refused), with one line saying what happened, and exit 2.
+    void streamEndsWhenTheCollectionGoes_data()
+    {
+        QTest::addColumn<QString>("database");
+        QTest::addColumn<QString>("commandDb");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("drop") << QStringLiteral("oe_watch_drop") << QStringLiteral("oe_watch_drop")
+                              << QStringLiteral("{\"drop\": \"feeds\"}")
+                              << QStringLiteral(
+                                     "watch ended: \"oe_watch_drop.feeds\" was dropped\n");
+        QTest::newRow("rename") << QStringLiteral("oe_watch_rename") << QStringLiteral("admin")
+                                << QStringLiteral(
+                                       "{\"renameCollection\": \"oe_watch_rename.feeds\", \"to\": "
+                                       "\"oe_watch_rename.feeds_renamed\", \"dropTarget\": true}")
+                                << QStringLiteral(
+                                       "watch ended: \"oe_watch_rename.feeds\" was renamed to "
+                                       "\"oe_watch_rename.feeds_renamed\"\n");
+        QTest::newRow("dropDatabase")
+            << QStringLiteral("oe_watch_dropdb") << QStringLiteral("oe_watch_dropdb")
+            << QStringLiteral("{\"dropDatabase\": 1}")
+            << QStringLiteral(
+                   "watch ended: \"oe_watch_dropdb.feeds\" was dropped, and its database "
+                   "\"oe_watch_dropdb\" with it");
+    }
+    void streamEndsWhenTheCollectionGoes()
+    {
+        QFETCH(QString, database);
+        QFETCH(QString, commandDb);
+        QFETCH(QString, command);
+        QFETCH(QString, said);
+        if (!m_replset.isMongod())
+            QSKIP("change streams: mongod's replica set");
+        const QString uri = m_replset.uri();
+        QString error;
+        QVERIFY2(
+            fixtures::command(uri, database, json(QStringLiteral("{\"dropDatabase\": 1}")), &error),
+            qPrintable(error)); // a fresh start
+        QVERIFY(runIn(uri, database, push(QStringLiteral("feeds"), QStringLiteral("a"), 1, 2)));
+        if (qstrcmp(QTest::currentDataTag(), "drop") == 0) // the database stays: one more
+            QVERIFY(runIn(uri, database, push(QStringLiteral("other"), QStringLiteral("b"), 1, 2)));
+        Watcher watch;
+        watch.start({QStringLiteral("--uri"), uri, QStringLiteral("--db"), database,
+                     QStringLiteral("--collection"), QStringLiteral("feeds"),
+                     QStringLiteral("--field"), QStringLiteral("items"), QStringLiteral("--keep"),
+                     QStringLiteral("5")});
+        QVERIFY2(watch.waitForStatus(QStringLiteral("with a change stream"), 60000),
+                 qPrintable(watch.statuses()));
+        QVERIFY2(fixtures::command(uri, commandDb, json(command), &error), qPrintable(error));
+        const int exitCode = watch.waitForExit(60000);
+        QVERIFY2(
+            exitCode == 2,
+            qPrintable(QStringLiteral("exit %1, stderr: %2").arg(exitCode).arg(watch.statuses())));
+        QVERIFY2(watch.statuses().contains(said), qPrintable(watch.statuses()));
+        QVERIFY2(!watch.statuses().contains(QStringLiteral("connection lost")),
+                 qPrintable(watch.statuses()));
+    }
+
+    // Without a change stream the check finds the collection gone, and the watch ends the same.
+    void periodicCheckEndsWhenTheCollectionGoes()
+    {
+        const QString uri = m_plain.uri();
+        QVERIFY(run(uri, push(QStringLiteral("polled_gone"), QStringLiteral("p"), 1, 2)));
+        Watcher watch;
+        watch.start({QStringLiteral("--uri"), uri, QStringLiteral("--db"), kDb,
+                     QStringLiteral("--collection"), QStringLiteral("polled_gone"),
+                     QStringLiteral("--field"), QStringLiteral("items"), QStringLiteral("--keep"),
+                     QStringLiteral("5"), QStringLiteral("--interval-ms"), QStringLiteral("300")});
+        QVERIFY2(watch.waitForStatus(QStringLiteral("no change stream on this server"), 60000),
+                 qPrintable(watch.statuses()));
+        QVERIFY(run(uri, QStringLiteral("{\"drop\": \"polled_gone\"}")));
+        const int exitCode = watch.waitForExit(60000);
+        QVERIFY2(
+            exitCode == 2,
+            qPrintable(QStringLiteral("exit %1, stderr: %2").arg(exitCode).arg(watch.statuses())));
+        QVERIFY2(
+            watch.statuses().contains(QStringLiteral(
+                "watch ended: \"oe_watch.polled_gone\" is gone: no collection \"polled_gone\"")),
+            qPrintable(watch.statuses()));
     }
 };
 

@@ -151,15 +151,13 @@ bool optionsFrom(const QCommandLineParser &parser, oe::WatchOptions *o)
     return cli::namespaceNames(o->database, o->collection);
 }
 
-} // namespace
-
-int WatchCommand::run(const QStringList &arguments)
+void addWatchOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Report each document of a collection that crosses the size or array threshold, as it "
         "happens: a change stream on a replica set or sharded cluster (resumed from its token "
-        "after a lost connection), elsewhere a check every --interval-ms. Until Ctrl-C."));
+        "after a lost connection), elsewhere a check every --interval-ms. Until Ctrl-C, or until "
+        "the collection is dropped or renamed (exit 2)."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
@@ -184,62 +182,106 @@ int WatchCommand::run(const QStringList &arguments)
         {QStringLiteral("duration"),
          QStringLiteral("Stop after S seconds (default: until Ctrl-C)."), QStringLiteral("S")},
     });
-    if (const auto exit = cli::parseOrHelp(parser, arguments))
-        return *exit;
-    oe::WatchOptions o;
-    if (!optionsFrom(parser, &o))
-        return ExitUsage;
-    std::optional<std::uint64_t> duration;
-    if (!cli::unsignedOption(parser, QStringLiteral("duration"), duration, 1))
-        return ExitUsage;
-    const bool json = parser.isSet(QStringLiteral("json"));
-    Metrics metrics(o, parser.value(QStringLiteral("prometheus")));
+}
 
-    if (parser.isSet(QStringLiteral("once"))) {
-        oe::SourceError error;
-        const std::vector<oe::WatchEvent> over = oe::CollectionWatch::check(o, &error);
-        if (error.isError())
-            return cli::fail(cli::exitCodeFor(error), error.toString());
-        for (const oe::WatchEvent &e : over) {
-            print(e, o, json);
-            metrics.add(e);
-        }
-        if (!metrics.write())
-            return ExitIo;
-        return over.empty() ? ExitSuccess : 1;
+// --once: the documents over a threshold now; 1 when there is one.
+int checkOnce(const oe::WatchOptions &o, bool json, Metrics &metrics)
+{
+    oe::SourceError error;
+    const std::vector<oe::WatchEvent> over = oe::CollectionWatch::check(o, &error);
+    if (error.isError())
+        return cli::fail(cli::exitCodeFor(error), error.toString());
+    for (const oe::WatchEvent &e : over) {
+        print(e, o, json);
+        metrics.add(e);
     }
-
     if (!metrics.write())
         return ExitIo;
-    // Ctrl-C (or SIGTERM) ends the watch; --duration too.
-    std::atomic<bool> stop{false};
-    const std::atomic<bool> *interrupted = cli::interruptFlag();
-    QElapsedTimer clock;
-    clock.start();
-    std::thread timer([&] {
-        while (!stop.load()) {
-            if (interrupted->load() || (duration && clock.elapsed() >= qint64(*duration) * 1000))
-                stop.store(true);
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
-    oe::SourceError error;
+    return over.empty() ? ExitSuccess : 1;
+}
+
+// The flag that ends the watch: set on Ctrl-C (or SIGTERM), or after `duration` seconds, by a
+// thread that lives as long as this.
+class StopFlag
+{
+public:
+    explicit StopFlag(std::optional<std::uint64_t> duration)
+        : m_thread([this, duration] {
+              const std::atomic<bool> *interrupted = cli::interruptFlag();
+              QElapsedTimer clock;
+              clock.start();
+              while (!m_stop.load()) {
+                  if (interrupted->load() ||
+                      (duration && clock.elapsed() >= qint64(*duration) * 1000))
+                      m_stop.store(true);
+                  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+              }
+          })
+    {
+    }
+    ~StopFlag()
+    {
+        m_stop.store(true);
+        m_thread.join();
+    }
+    const std::atomic<bool> *flag() const { return &m_stop; }
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+void printStatus(const QString &status)
+{
+    std::fprintf(stderr, "watch: %s\n", qPrintable(status));
+    std::fflush(stderr);
+}
+
+// How the watch ended, as an exit code: a collection that went away is, as one that was never
+// there, a usage error (2), with the line saying what happened.
+int exitCodeFor(const oe::WatchEnd &end, bool writeFailed)
+{
+    if (end.reason == oe::WatchEnd::Reason::Failed)
+        return cli::fail(cli::exitCodeFor(end.error), end.error.toString());
+    if (end.isGone())
+        return cli::fail(ExitUsage, QStringLiteral("watch ended: %1").arg(end.message()));
+    return writeFailed ? ExitIo : ExitSuccess;
+}
+
+// Until Ctrl-C, --duration, or the collection's end: each event printed and counted.
+int watchUntilStopped(const oe::WatchOptions &o, bool json, Metrics &metrics,
+                      std::optional<std::uint64_t> duration)
+{
+    if (!metrics.write())
+        return ExitIo;
+    const StopFlag stop(duration);
     bool writeFailed = false;
-    const bool ok = oe::CollectionWatch::run(
-        o, &stop,
+    const oe::WatchEnd end = oe::CollectionWatch::run(
+        o, stop.flag(),
         [&](const oe::WatchEvent &e) {
             print(e, o, json);
             metrics.add(e);
             writeFailed = !metrics.write() || writeFailed;
         },
-        [](const QString &status) {
-            std::fprintf(stderr, "watch: %s\n", qPrintable(status));
-            std::fflush(stderr);
-        },
-        &error);
-    stop.store(true);
-    timer.join();
-    if (!ok)
-        return cli::fail(cli::exitCodeFor(error), error.toString());
-    return writeFailed ? ExitIo : ExitSuccess;
+        printStatus);
+    return exitCodeFor(end, writeFailed);
+}
+
+} // namespace
+
+int WatchCommand::run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addWatchOptions(parser);
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
+    oe::WatchOptions o;
+    std::optional<std::uint64_t> duration;
+    if (!optionsFrom(parser, &o) ||
+        !cli::unsignedOption(parser, QStringLiteral("duration"), duration, 1))
+        return ExitUsage;
+    const bool json = parser.isSet(QStringLiteral("json"));
+    Metrics metrics(o, parser.value(QStringLiteral("prometheus")));
+    return parser.isSet(QStringLiteral("once")) ? checkOnce(o, json, metrics)
+                                                : watchUntilStopped(o, json, metrics, duration);
 }

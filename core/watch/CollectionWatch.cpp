@@ -4,6 +4,7 @@
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
 #include "mongo/MongoConnection.h"
+#include "mongo/NamespaceLookup.h"
 #include "mongo/ServerInfo.h"
 #include "mongo/ServerProbe.h"
 #include "mongo/internal/DriverHandles.h"
@@ -34,13 +35,15 @@ QJsonObject lengthOf(const WatchOptions &o, const QString &root)
                                              QJsonObject{{QStringLiteral("$size"), path}}, -1}}};
 }
 
-// {size, length} of the document under `root`, and the $match that keeps those over.
-QJsonArray sizeAndMatch(const WatchOptions &o, const QString &root, QJsonObject project)
+// {size, length} of the document under `root`, and the $match that keeps those over (and
+// whatever `passing` lets through besides).
+QJsonArray sizeAndMatch(const WatchOptions &o, const QString &root, QJsonObject project,
+                        const QJsonArray &passing = {})
 {
     project.insert(QStringLiteral("size"), QJsonObject{{QStringLiteral("$bsonSize"), root}});
     project.insert(QStringLiteral("length"),
                    o.field.isEmpty() ? QJsonValue(-1) : QJsonValue(lengthOf(o, root)));
-    QJsonArray over;
+    QJsonArray over = passing;
     if (o.sizeThreshold > 0)
         over.append(QJsonObject{{QStringLiteral("size"),
                                  QJsonObject{{QStringLiteral("$gt"), qint64(o.sizeThreshold)}}}});
@@ -121,6 +124,17 @@ bool drain(const MongoConnection &connection, const WatchOptions &o, mongoc_curs
     return false;
 }
 
+// The database or collection is not there: a usage error (the command line names it) with the
+// names nearby.
+SourceError missing(const MongoConnection &connection, const NamespaceLookup &where)
+{
+    SourceError e;
+    e.kind = SourceError::Kind::Usage;
+    e.source = connection.redactedUri();
+    e.message = where.message();
+    return e;
+}
+
 // The collection's documents over a threshold now: sized by the server ($bsonSize) where it
 // can, else each document read and sized here (FerretDB).
 bool checkOn(const MongoConnection &connection, const ServerInfo &info, const WatchOptions &o,
@@ -198,6 +212,74 @@ bool historyLost(const bson_error_t &e)
     return e.code == 286 || e.code == 280; // ChangeStreamHistoryLost, ChangeStreamFatalError
 }
 
+// The check, once the collection is known to be there: when it is not, `where` says so and
+// `error` is a usage error naming the names nearby.
+std::vector<WatchEvent> checkNow(const WatchOptions &o, NamespaceLookup *where, SourceError *error)
+{
+    std::vector<WatchEvent> out;
+    auto connection = MongoConnection::open(o.settings, error);
+    if (!connection)
+        return out;
+    ServerInfo info;
+    if (!ServerProbe::probe(*connection, o.database, &info, error))
+        return out;
+    *where = NamespaceLookup::look(*connection, o.database, o.collection);
+    if (where->isMissing()) {
+        *error = missing(*connection, *where);
+        return out;
+    }
+    if (!checkOn(*connection, info, o, &out, error))
+        out.clear();
+    return out;
+}
+
+WatchEnd endOf(const WatchOptions &o, WatchEnd::Reason reason)
+{
+    WatchEnd end;
+    end.reason = reason;
+    end.database = o.database;
+    end.collection = o.collection;
+    return end;
+}
+
+QString stringAt(const bson_t *doc, const char *dotted)
+{
+    bson_iter_t it, found;
+    return bson_iter_init(&it, doc) && bson_iter_find_descendant(&it, dotted, &found) &&
+                   BSON_ITER_HOLDS_UTF8(&found)
+               ? QString::fromUtf8(bson_iter_utf8(&found, nullptr))
+               : QString();
+}
+
+// The change stream's $match on the operation, before the sizes are computed: the writes, and
+// what ends the stream (a collection stream sees `drop`, `rename` and then `invalidate`;
+// dropDatabase shows as a drop).
+const QStringList kWrites = {QStringLiteral("insert"), QStringLiteral("update"),
+                             QStringLiteral("replace")};
+const QStringList kEnds = {QStringLiteral("drop"), QStringLiteral("rename"),
+                           QStringLiteral("dropDatabase"), QStringLiteral("invalidate")};
+
+QJsonObject operationIn(const QStringList &operations)
+{
+    return QJsonObject{
+        {QStringLiteral("operationType"),
+         QJsonObject{{QStringLiteral("$in"), QJsonArray::fromStringList(operations)}}}};
+}
+
+BsonDocument streamPipeline(const WatchOptions &o)
+{
+    QJsonArray stages{QJsonObject{{QStringLiteral("$match"), operationIn(kWrites + kEnds)}}};
+    for (const QJsonValue &stage : sizeAndMatch(o, QStringLiteral("$fullDocument"),
+                                                QJsonObject{{QStringLiteral("documentKey"), 1},
+                                                            {QStringLiteral("operationType"), 1},
+                                                            {QStringLiteral("clusterTime"), 1},
+                                                            {QStringLiteral("ns"), 1},
+                                                            {QStringLiteral("to"), 1}},
+                                                QJsonArray{operationIn(kEnds)}))
+        stages.append(stage);
+    return pipelineOf(stages);
+}
+
 class StreamWatch
 {
 public:
@@ -209,17 +291,22 @@ public:
     {
     }
 
-    bool run(SourceError *error)
+    WatchEnd run()
     {
         int backoff = 500;
         while (!cancelled()) {
             SourceError e;
             const Outcome outcome = session(&e);
-            if (outcome == Outcome::Cancelled)
-                return true;
-            if (outcome == Outcome::CannotStart) {
-                *error = e;
-                return false;
+            switch (outcome) {
+            case Outcome::Cancelled:
+                return WatchEnd::stopped();
+            case Outcome::CannotStart:
+                return WatchEnd::failed(e);
+            case Outcome::Gone:
+                return *m_gone;
+            case Outcome::Lost:
+            case Outcome::Streamed:
+                break;
             }
             if (!m_lostAt.isValid()) {
                 m_lostAt = QDateTime::currentDateTimeUtc();
@@ -232,7 +319,7 @@ public:
             if (outcome == Outcome::Streamed)
                 backoff = 500;
         }
-        return true;
+        return WatchEnd::stopped();
     }
 
 private:
@@ -241,7 +328,8 @@ private:
         Cancelled,
         CannotStart, // never started: the caller's error
         Lost,        // started once: try again
-        Streamed     // streamed, then lost
+        Streamed,    // streamed, then lost
+        Gone         // the collection is gone (m_gone): the stream cannot go on
     };
 
     bool cancelled() const { return m_cancel && m_cancel->load(); }
@@ -254,36 +342,31 @@ private:
         const QByteArray db = m_o.database.toUtf8(), coll = m_o.collection.toUtf8();
         const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(*connection),
                                                               db.constData(), coll.constData()));
-        QJsonArray stages{QJsonObject{
-            {QStringLiteral("$match"),
-             QJsonObject{
-                 {QStringLiteral("operationType"),
-                  QJsonObject{{QStringLiteral("$in"),
-                               QJsonArray{QStringLiteral("insert"), QStringLiteral("update"),
-                                          QStringLiteral("replace")}}}}}}}};
-        for (const QJsonValue &stage :
-             sizeAndMatch(m_o, QStringLiteral("$fullDocument"),
-                          QJsonObject{{QStringLiteral("documentKey"), 1},
-                                      {QStringLiteral("operationType"), 1},
-                                      {QStringLiteral("clusterTime"), 1}}))
-            stages.append(stage);
-        const BsonDocument pipeline = pipelineOf(stages);
+        const BsonDocument pipeline = streamPipeline(m_o);
         BsonDocument opts;
         bson_append_utf8(opts.get(), "fullDocument", -1, "updateLookup", -1);
         bson_append_int64(opts.get(), "maxAwaitTimeMS", -1, 1000);
         if (m_token)
             bson_append_document(opts.get(), "resumeAfter", -1, m_token->get());
         const StreamHandle stream(mongoc_collection_watch(c.get(), pipeline.get(), opts.get()));
+        // Looked up once the stream is open, so a drop from now on is an event. Resumed from a
+        // token, the events since say whether it went.
+        if (!m_token && isMissing(*connection, error))
+            return m_started ? Outcome::Gone : Outcome::CannotStart;
         bool streamed = false;
         while (!cancelled()) {
             const bson_t *doc = nullptr;
-            if (mongoc_change_stream_next(stream.get(), &doc))
-                deliver(eventOf(m_o, doc));
+            if (mongoc_change_stream_next(stream.get(), &doc) && !take(*connection, doc))
+                return Outcome::Gone;
             bson_error_t e;
             const bson_t *reply = nullptr;
             if (mongoc_change_stream_error_document(stream.get(), &e, &reply)) {
                 *error = MongoDriver::errorFrom(*connection, e,
                                                 QStringLiteral("watching %1").arg(m_o.collection));
+                if (m_gone) { // a drop or rename, and the stream closed before its invalidate
+                    settle(*connection);
+                    return Outcome::Gone;
+                }
                 if (historyLost(e) && m_token) {
                     missed();
                     return Outcome::Lost;
@@ -299,6 +382,54 @@ private:
             streamed = true;
         }
         return Outcome::Cancelled;
+    }
+
+    // Whether the collection is not there (a usage error naming the names nearby before the
+    // watch started; after, the end of the watch).
+    bool isMissing(const MongoConnection &connection, SourceError *error)
+    {
+        const NamespaceLookup where =
+            NamespaceLookup::look(connection, m_o.database, m_o.collection);
+        if (!where.isMissing())
+            return false;
+        *error = missing(connection, where);
+        m_gone = endOf(m_o, WatchEnd::Reason::Disappeared);
+        m_gone->error = *error;
+        return true;
+    }
+
+    // One event: a write over a threshold is delivered; a drop or rename is kept for the
+    // invalidate that follows it, which ends the stream: false then.
+    bool take(const MongoConnection &connection, const bson_t *doc)
+    {
+        const QString operation = stringAt(doc, "operationType");
+        if (operation == QLatin1String("drop")) {
+            m_gone = endOf(m_o, WatchEnd::Reason::Dropped);
+        } else if (operation == QLatin1String("rename")) {
+            m_gone = endOf(m_o, WatchEnd::Reason::Renamed);
+            m_gone->renamedTo =
+                stringAt(doc, "to.db") + QLatin1Char('.') + stringAt(doc, "to.coll");
+        } else if (operation == QLatin1String("dropDatabase")) {
+            m_gone = endOf(m_o, WatchEnd::Reason::DatabaseDropped);
+        } else if (operation == QLatin1String("invalidate")) {
+            if (!m_gone)
+                m_gone = endOf(m_o, WatchEnd::Reason::Invalidated);
+            settle(connection);
+            return false;
+        } else {
+            deliver(eventOf(m_o, doc));
+        }
+        return true;
+    }
+
+    // A collection stream sees a dropDatabase as a drop: when the database has no collection
+    // left, it went with it.
+    void settle(const MongoConnection &connection)
+    {
+        if (m_gone->reason == WatchEnd::Reason::Dropped &&
+            NamespaceLookup::look(connection, m_o.database, m_o.collection).state ==
+                NamespaceLookup::State::NoDatabase)
+            m_gone->reason = WatchEnd::Reason::DatabaseDropped;
     }
 
     void started()
@@ -346,7 +477,50 @@ private:
     std::optional<BsonDocument> m_token;
     QDateTime m_lostAt;
     bool m_started = false;
+    std::optional<WatchEnd> m_gone; // a drop or rename seen: how the watch ends
 };
+
+QString periodicStatus(const WatchOptions &o, const ServerInfo &info)
+{
+    return QStringLiteral("no change stream on this server (%1): checking the collection every "
+                          "%2 s instead%3")
+        .arg(info.isFerretDb ? QStringLiteral("FerretDB") : info.topologyName())
+        .arg(double(o.intervalMs) / 1000.0, 0, 'f', 1)
+        .arg(info.supportsBsonSize ? QString()
+                                   : QStringLiteral(" (no $bsonSize: each document is read and "
+                                                    "sized here)"));
+}
+
+// Without a change stream: the check every intervalMs, each document reported once, when it
+// is first seen over; until cancelled, or until the collection is not there.
+WatchEnd periodicWatch(const WatchOptions &o, const ServerInfo &info,
+                       const std::atomic<bool> *cancel,
+                       const CollectionWatch::EventCallback &onEvent,
+                       const CollectionWatch::StatusCallback &onStatus)
+{
+    std::set<QString> reported;
+    for (bool first = true; !(cancel && cancel->load()); first = false) {
+        SourceError e;
+        NamespaceLookup where;
+        const std::vector<WatchEvent> now = checkNow(o, &where, &e);
+        if (where.isMissing() && first)
+            return WatchEnd::failed(e);
+        if (where.isMissing()) {
+            WatchEnd end = endOf(o, WatchEnd::Reason::Disappeared);
+            end.error = e;
+            return end;
+        }
+        if (first)
+            onStatus(periodicStatus(o, info));
+        if (e.isError())
+            onStatus(QStringLiteral("check failed (%1): trying again").arg(e.message));
+        for (const WatchEvent &event : now)
+            if (reported.insert(event.id).second)
+                onEvent(event);
+        pause(o.intervalMs, cancel);
+    }
+    return WatchEnd::stopped();
+}
 
 } // namespace
 
@@ -371,47 +545,20 @@ QStringList WatchOptions::problems() const
 
 std::vector<WatchEvent> CollectionWatch::check(const WatchOptions &options, SourceError *error)
 {
-    std::vector<WatchEvent> out;
-    auto connection = MongoConnection::open(options.settings, error);
-    if (!connection)
-        return out;
-    ServerInfo info;
-    if (!ServerProbe::probe(*connection, options.database, &info, error))
-        return out;
-    if (!checkOn(*connection, info, options, &out, error))
-        out.clear();
-    return out;
+    NamespaceLookup where;
+    return checkNow(options, &where, error);
 }
 
-bool CollectionWatch::run(const WatchOptions &options, const std::atomic<bool> *cancel,
-                          const EventCallback &onEvent, const StatusCallback &onStatus,
-                          SourceError *error)
+WatchEnd CollectionWatch::run(const WatchOptions &options, const std::atomic<bool> *cancel,
+                              const EventCallback &onEvent, const StatusCallback &onStatus)
 {
     ServerInfo info;
-    if (!ServerProbe::probe(options.settings, options.database, &info, error))
-        return false;
+    SourceError error;
+    if (!ServerProbe::probe(options.settings, options.database, &info, &error))
+        return WatchEnd::failed(error);
     if (info.topology != ServerInfo::Topology::Standalone && !info.isFerretDb)
-        return StreamWatch(options, cancel, onEvent, onStatus).run(error);
-
-    onStatus(QStringLiteral("no change stream on this server (%1): checking the collection every "
-                            "%2 s instead%3")
-                 .arg(info.isFerretDb ? QStringLiteral("FerretDB") : info.topologyName())
-                 .arg(double(options.intervalMs) / 1000.0, 0, 'f', 1)
-                 .arg(info.supportsBsonSize ? QString()
-                                            : QStringLiteral(" (no $bsonSize: each document is "
-                                                             "read and sized here)")));
-    std::set<QString> reported; // each document once, when it is first seen over
-    while (!(cancel && cancel->load())) {
-        SourceError e;
-        const std::vector<WatchEvent> now = check(options, &e);
-        if (e.isError())
-            onStatus(QStringLiteral("check failed (%1): trying again").arg(e.message));
-        for (const WatchEvent &event : now)
-            if (reported.insert(event.id).second)
-                onEvent(event);
-        pause(options.intervalMs, cancel);
-    }
-    return true;
+        return StreamWatch(options, cancel, onEvent, onStatus).run();
+    return periodicWatch(options, info, cancel, onEvent, onStatus);
 }
 
 } // namespace oe

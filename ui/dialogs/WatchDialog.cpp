@@ -92,10 +92,7 @@ WatchDialog::WatchDialog(const SourceRef &source, std::uint64_t sizeThreshold, c
     connect(m_stop, &QPushButton::clicked, this, &WatchDialog::stop);
     connect(m_runner, &WatchRunner::event, this, &WatchDialog::addEvent);
     connect(m_runner, &WatchRunner::status, m_status, &QLabel::setText);
-    connect(m_runner, &WatchRunner::finished, this, [this](bool ok, const QString &error) {
-        m_status->setText(ok ? tr("Stopped.") : tr("The watch stopped: %1").arg(error));
-        updateButtons();
-    });
+    connect(m_runner, &WatchRunner::finished, this, &WatchDialog::finished);
     connect(m_events, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (const QTableWidgetItem *id = m_events->item(row, 1))
             emit documentRequested(m_source, id->text());
@@ -145,6 +142,22 @@ void WatchDialog::stop()
 bool WatchDialog::isWatching() const
 {
     return m_runner->isRunning();
+}
+
+void WatchDialog::finished(const WatchEnd &end)
+{
+    switch (end.reason) {
+    case WatchEnd::Reason::Stopped:
+        m_status->setText(tr("Stopped."));
+        break;
+    case WatchEnd::Reason::Failed:
+        m_status->setText(tr("The watch stopped: %1").arg(end.message()));
+        break;
+    default: // the collection is gone: the watch is over
+        m_status->setText(tr("The watch ended: %1").arg(end.message()));
+        break;
+    }
+    updateButtons();
 }
 
 void WatchDialog::updateButtons()

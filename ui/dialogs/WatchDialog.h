@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/SourceRef.h"
+#include "watch/WatchEnd.h"
 #include "watch/WatchOptions.h"
 
 #include <QDialog>
@@ -21,7 +22,7 @@ class WatchRunner;
 // `outlier-explorer-cli watch`) in the background: the thresholds (the size threshold and the
 // array's keep, from the source's state), Start and Stop, each document crossing as a row as it
 // happens (newest first), a desktop notification when one does, and a double-click that opens
-// the document.
+// the document. When the collection is dropped or renamed the watch ends, and says so.
 class WatchDialog : public QDialog
 {
     Q_OBJECT
@@ -48,6 +49,7 @@ signals:
 
 private:
     void addEvent(const WatchEvent &event);
+    void finished(const WatchEnd &end);
     void notify(const WatchEvent &event);
     void updateButtons();
 

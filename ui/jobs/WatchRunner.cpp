@@ -10,6 +10,7 @@ namespace oe {
 WatchRunner::WatchRunner(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<WatchEvent>();
+    qRegisterMetaType<WatchEnd>();
 }
 
 WatchRunner::~WatchRunner()
@@ -30,9 +31,9 @@ void WatchRunner::start(const WatchOptions &options)
             [worker, options, cancel] { worker->run(options, cancel); });
     connect(worker, &WatchWorker::event, this, &WatchRunner::event);
     connect(worker, &WatchWorker::status, this, &WatchRunner::status);
-    connect(worker, &WatchWorker::finished, this, [this](bool ok, const QString &error) {
+    connect(worker, &WatchWorker::finished, this, [this](const WatchEnd &end) {
         m_running = false;
-        emit finished(ok, error);
+        emit finished(end);
     });
     connect(worker, &WatchWorker::finished, thread, &QThread::quit);
     connect(thread, &QThread::finished, worker, &QObject::deleteLater);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "watch/WatchEnd.h"
 #include "watch/WatchOptions.h"
 
 #include <QObject>
@@ -14,7 +15,8 @@ namespace oe {
 
 // A growth watch in the background (WatchWorker on its own QThread): start, stop (an atomic
 // flag the watch checks at least once a second), its events and status lines as signals on the
-// UI thread. Destroying it stops the watch without waiting; the application waits for the
+// UI thread, and how it ended (stopped, failed, or the collection gone: then it is over, not
+// retried). Destroying it stops the watch without waiting; the application waits for the
 // thread (a few seconds at most) when it quits.
 class WatchRunner : public QObject
 {
@@ -30,7 +32,7 @@ public:
 signals:
     void event(const oe::WatchEvent &event);
     void status(const QString &text);
-    void finished(bool ok, const QString &error);
+    void finished(const oe::WatchEnd &end);
 
 private:
     std::shared_ptr<std::atomic<bool>> m_cancel;

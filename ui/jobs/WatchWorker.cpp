@@ -6,11 +6,9 @@ namespace oe {
 
 void WatchWorker::run(const WatchOptions &options, const std::shared_ptr<std::atomic<bool>> &cancel)
 {
-    SourceError error;
-    const bool ok = CollectionWatch::run(
+    emit finished(CollectionWatch::run(
         options, cancel.get(), [this](const WatchEvent &e) { emit event(e); },
-        [this](const QString &text) { emit status(text); }, &error);
-    emit finished(ok, ok ? QString() : error.toString());
+        [this](const QString &text) { emit status(text); }));
 }
 
 } // namespace oe

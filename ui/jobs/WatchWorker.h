@@ -1,5 +1,6 @@
 #pragma once
 
+#include "watch/WatchEnd.h"
 #include "watch/WatchOptions.h"
 
 #include <QObject>
@@ -10,8 +11,8 @@
 namespace oe {
 
 // The watch's worker: lives on its own thread (WatchRunner moves it there) and runs core's
-// CollectionWatch until the shared flag is set, each event and status line a signal (queued to
-// whoever listens on the UI thread).
+// CollectionWatch until the shared flag is set or the collection is gone, each event and status
+// line a signal (queued to whoever listens on the UI thread), and how it ended.
 class WatchWorker : public QObject
 {
     Q_OBJECT
@@ -22,7 +23,7 @@ public:
 signals:
     void event(const oe::WatchEvent &event);
     void status(const QString &text);
-    void finished(bool ok, const QString &error);
+    void finished(const oe::WatchEnd &end);
 };
 
 } // namespace oe

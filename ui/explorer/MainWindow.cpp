@@ -23,7 +23,9 @@
 #include "explorer/SessionKeeper.h"
 #include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
+#include "explorer/TreeRefresher.h"
 #include "jobs/LatestJob.h"
+#include "jobs/MigrationRunner.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
@@ -60,7 +62,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
       m_follower(new MigrationFollower(m_workspace, this)),
       m_session(new SessionKeeper(m_sources, m_options, this)),
-      m_dialogs(new DialogLauncher(this, m_tree, m_sources, m_view, m_follower, m_documents))
+      m_dialogs(new DialogLauncher(this, m_tree, m_sources, m_view, m_follower, m_documents)),
+      m_refresher(new TreeRefresher(this, m_sources, m_workspace))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();

@@ -188,8 +188,12 @@ void MainWindow::wire()
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
     connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
-    connect(m_interrupted, &InterruptedRunWatcher::openRequested, this,
-            [this] { openMigrations(); });
+    connect(m_follower, &MigrationFollower::followed, m_interrupted,
+            &InterruptedRunWatcher::follow);
+    connect(m_follower, &MigrationFollower::collectionWritten, m_view,
+            &CollectionView::collectionWritten);
+    connect(m_interrupted, &InterruptedRunWatcher::openRequested, m_dialogs,
+            &DialogLauncher::migrationsOf);
     connect(m_documents, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &id) {
                 auto *viewer = new DocumentViewer(this);
@@ -444,7 +448,7 @@ void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
     }
     m_status->setText(offer);
     if (m_interactive)
-        m_interrupted->offer(this, name, runs);
+        m_interrupted->offer(this, name);
 }
 
 void MainWindow::updateActions()

@@ -617,10 +617,24 @@ private slots:
         drop();
         QVERIFY2(insert(db, 0, 1), qPrintable(error));
 
+        const auto menuAction = [](MainWindow &w, const QString &text) -> QAction * {
+            QList<QAction *> actions = w.menuBar()->actions();
+            while (!actions.isEmpty()) {
+                QAction *a = actions.takeFirst();
+                if (a->text().remove(u'&') == text)
+                    return a;
+                if (a->menu())
+                    actions << a->menu()->actions();
+            }
+            return nullptr;
+        };
         MainWindow window;
         QVERIFY2(connectTo(window), qPrintable(window.lastError()));
         SourceTreeModel *model = window.sourceModel();
         QTreeView *tree = window.sourceTree();
+        // Activation alone first (the menu itself is checked below).
+        if (QAction *noTimer = menuAction(window, QStringLiteral("Not on a timer")))
+            noTimer->trigger();
         const QModelIndex conn = model->index(0, 0);
         const auto row = [&] { return model->findCollection(conn, db, growing); };
         const auto documents = [&] {
@@ -654,17 +668,6 @@ private slots:
         selectionAndExpansionKept();
 
         // On a timer, with no activation.
-        const auto menuAction = [](MainWindow &w, const QString &text) -> QAction * {
-            QList<QAction *> actions = w.menuBar()->actions();
-            while (!actions.isEmpty()) {
-                QAction *a = actions.takeFirst();
-                if (a->text().remove(u'&') == text)
-                    return a;
-                if (a->menu())
-                    actions << a->menu()->actions();
-            }
-            return nullptr;
-        };
         QAction *every10 = menuAction(window, QStringLiteral("Every 10 s"));
         QVERIFY(every10);
         every10->trigger();

@@ -3,6 +3,7 @@
 // Overview's figures those of the CLI's analysis of the same collection), open an outlier by _id.
 #include "CsvTestReader.h"
 #include "GuiFixtures.h"
+#include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "SummaryCsv.h"
 #include "charts/Format.h"
@@ -25,6 +26,8 @@
 #include <QJsonValue>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -585,6 +588,101 @@ private slots:
         QCOMPARE(ranged.profile.sizes.quantile(0.99), offline.profile.sizes.quantile(0.99));
         QCOMPARE(ranged.outliers.rows.size(), offline.outliers.rows.size());
         QCOMPARE(ranged.profile.fields.size(), offline.profile.fields.size());
+    }
+
+    // The tree follows the server: documents added to a collection and a new database are
+    // listed when the window is activated again, and on the timer chosen in View → Refresh the
+    // tree (kept for the next start); the selected collection stays selected, its database
+    // expanded.
+    void treeFollowsTheServer()
+    {
+        const QString db = QStringLiteral("oe_gui_tree");
+        const QString fresh = QStringLiteral("oe_gui_tree_new");
+        const QString growing = QStringLiteral("growing");
+        QString error;
+        const auto insert = [&](const QString &database, int from, int count) {
+            QStringList docs;
+            for (int i = from; i < from + count; ++i)
+                docs << QStringLiteral("{\"_id\": %1, \"items\": [%1, %1, %1]}").arg(i);
+            return fixtures::command(m_uri, database,
+                                     QStringLiteral("{\"insert\": \"%1\", \"documents\": [%2]}")
+                                         .arg(growing, docs.join(u','))
+                                         .toUtf8(),
+                                     &error);
+        };
+        const auto drop = [&] {
+            for (const QString &d : {db, fresh})
+                fixtures::command(m_uri, d, "{\"dropDatabase\": 1}", &error);
+        };
+        drop();
+        QVERIFY2(insert(db, 0, 1), qPrintable(error));
+
+        const auto menuAction = [](MainWindow &w, const QString &text) -> QAction * {
+            QList<QAction *> actions = w.menuBar()->actions();
+            while (!actions.isEmpty()) {
+                QAction *a = actions.takeFirst();
+                if (a->text().remove(u'&') == text)
+                    return a;
+                if (a->menu())
+                    actions << a->menu()->actions();
+            }
+            return nullptr;
+        };
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        SourceTreeModel *model = window.sourceModel();
+        QTreeView *tree = window.sourceTree();
+        // Activation alone first (the menu itself is checked below).
+        if (QAction *noTimer = menuAction(window, QStringLiteral("Not on a timer")))
+            noTimer->trigger();
+        const QModelIndex conn = model->index(0, 0);
+        const auto row = [&] { return model->findCollection(conn, db, growing); };
+        const auto documents = [&] {
+            return model->index(row().row(), SourceTreeModel::Documents, row().parent())
+                .data()
+                .toString();
+        };
+        QVERIFY(row().isValid());
+        tree->setCurrentIndex(row());
+        tree->expand(row().parent());
+        QCOMPARE(documents(), QStringLiteral("1"));
+        const auto selectionAndExpansionKept = [&] {
+            QCOMPARE(model->sourceAt(tree->currentIndex()).collection, growing);
+            QCOMPARE(model->sourceAt(tree->currentIndex()).database, db);
+            QVERIFY(tree->isExpanded(row().parent()));
+        };
+
+        // The server changes while the user is in another window; back in this one, it shows.
+        QVERIFY2(insert(db, 1, 2), qPrintable(error));
+        QVERIFY2(insert(fresh, 0, 1), qPrintable(error));
+        QWidget elsewhere;
+        elsewhere.show();
+        elsewhere.activateWindow();
+        QTRY_VERIFY(elsewhere.isActiveWindow());
+        window.activateWindow();
+        QTRY_VERIFY(window.isActiveWindow());
+        QTRY_VERIFY2_WITH_TIMEOUT(documents() == QStringLiteral("3") &&
+                                      model->findCollection(conn, fresh, growing).isValid(),
+                                  qPrintable(QStringLiteral("%1 documents shown").arg(documents())),
+                                  60000);
+        selectionAndExpansionKept();
+
+        // On a timer, with no activation.
+        QAction *every10 = menuAction(window, QStringLiteral("Every 10 s"));
+        QVERIFY(every10);
+        every10->trigger();
+        QVERIFY2(insert(db, 3, 4), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(documents() == QStringLiteral("7"),
+                                  qPrintable(QStringLiteral("%1 documents shown").arg(documents())),
+                                  60000);
+        selectionAndExpansionKept();
+        {
+            MainWindow next; // the choice is kept
+            QAction *kept = menuAction(next, QStringLiteral("Every 10 s"));
+            QVERIFY(kept && kept->isChecked());
+        }
+        menuAction(window, QStringLiteral("Every minute"))->trigger(); // the default again
+        drop();
     }
 };
 

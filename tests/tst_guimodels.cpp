@@ -276,6 +276,34 @@ private slots:
         unnamed.connectionName.clear();
         QCOMPARE(unnamed.displayName(), QStringLiteral("social.c2"));
 
+        // Read again: rows stay where they were (a view keeps its selection and expansion),
+        // their figures follow; a new database is added, a dropped collection removed.
+        const QPersistentModelIndex kept(c2);
+        const QPersistentModelIndex social(c2.parent());
+        Catalog later = catalog;
+        later.databases[1].collections[2].documents = 4321;
+        later.databases[0].collections.erase(later.databases[0].collections.begin());
+        Catalog::Database added{DatabaseInfo{QStringLiteral("stats"), 0}, {}};
+        CollectionInfo events;
+        events.database = added.info.name;
+        events.name = QStringLiteral("events");
+        events.documents = 7;
+        added.collections.push_back(events);
+        later.databases.push_back(added);
+        model.setCatalog(conn, later);
+        QVERIFY(kept.isValid() && social.isValid());
+        QCOMPARE(QModelIndex(kept),
+                 model.findCollection(conn, QStringLiteral("social"), QStringLiteral("c2")));
+        QCOMPARE(
+            model.index(kept.row(), SourceTreeModel::Documents, kept.parent()).data().toString(),
+            QLocale().toString(4321));
+        QCOMPARE(model.rowCount(conn), 3);
+        QVERIFY(model.findCollection(conn, QStringLiteral("stats"), QStringLiteral("events"))
+                    .isValid());
+        QVERIFY(
+            !model.findCollection(conn, QStringLiteral("shop"), QStringLiteral("c0")).isValid());
+        QCOMPARE(model.rowCount(model.index(0, 0, conn)), 2);
+
         Catalog failed;
         failed.error = SourceError::io(QStringLiteral("db.example:27017"),
                                        QStringLiteral("No suitable servers found"));

@@ -12,6 +12,7 @@
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/CollectionView.h"
+#include "explorer/IndexesPage.h"
 #include "explorer/MainWindow.h"
 #include "explorer/SourceTreeModel.h"
 #include "jobs/MigrationRunner.h"
@@ -27,6 +28,7 @@
 #include "workspace/Workspace.h"
 #include <QProgressBar>
 #include <QSpinBox>
+#include <QTableWidget>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -201,6 +203,37 @@ class TestMigrationWizardLive : public QObject
         const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
         if (!dir.isEmpty())
             wizard.grab().save(QDir(dir).filePath(name));
+    }
+
+    // The window's offer to resume interrupted runs, if it shows one naming `collection`.
+    static QMessageBox *offerOf(QWidget &window, const QString &collection)
+    {
+        for (QMessageBox *box : window.findChildren<QMessageBox *>())
+            if (box->isVisible() && box->windowTitle() == QStringLiteral("Interrupted migration") &&
+                box->text().contains(QStringLiteral("oe_wizard.%1 (").arg(collection)))
+                return box;
+        return nullptr;
+    }
+
+    // `window` connected (asking the user as it would: interactive), `collection` selected and
+    // analysed in full.
+    void openAnalysed(MainWindow &window, const QString &collection)
+    {
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        guifixtures::showConnecting(window, m_uri);
+        window.setInteractive(true);
+        QVERIFY(loaded.wait(60000));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex row =
+            model->findCollection(model->index(0, 0), QStringLiteral("oe_wizard"), collection);
+        QVERIFY(row.isValid());
+        window.sourceTree()->setCurrentIndex(row);
+        QComboBox *mode = window.optionsBar()->modeBox();
+        mode->setCurrentIndex(mode->findData(int(AnalysisOptions::Mode::Full)));
+        QSignalSpy analysed(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(analysed.wait(120000));
+        window.collectionView()->state()->setKeep(10);
     }
 
     static void driveTo(MigrationWizard &wizard, MigrationWizard::PageId page)
@@ -532,6 +565,131 @@ private slots:
                 originals);
     }
 
+    // Stop (and Cancel) in the window's wizard: the wizard offers its own Resume, the window
+    // offers nothing over it, nor on a later reading of the journals; a restarted window (a new
+    // one) offers the run.
+    void noResumeOfferForARunStoppedInThisWindow()
+    {
+        const QString collection = m_collection + QStringLiteral("_stopped");
+        importBooks(collection);
+        MainWindow window;
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);
+        openAnalysed(window, collection);
+        if (QTest::currentTestFailed())
+            return;
+        // The journals read after the next catalog reading (which starts that check): the
+        // readings counted as each catalog lands, so a fast answer is not missed.
+        qsizetype foundAtLoad = 0;
+        connect(&window, &MainWindow::connectionLoaded, this, [&] { foundAtLoad = found.count(); });
+        const auto journalsReadAgain = [&](qsizetype loadedBefore) {
+            return QTest::qWaitFor(
+                [&] { return loaded.count() > loadedBefore && found.count() > foundAtLoad; },
+                60000);
+        };
+        QPointer<MigrationWizard> wizard = window.openMigrationWizard();
+        QVERIFY(wizard);
+        driveTo(*wizard, MigrationWizard::SafetyPageId);
+        auto *safety = qobject_cast<WizardSafetyPage *>(wizard->currentPage());
+        paceSlowly(safety);
+        safety->confirmEdit()->setText(collection);
+        const qsizetype before = loaded.count();
+        wizard->next();
+        auto *apply = qobject_cast<WizardApplyPage *>(wizard->currentPage());
+        stopAfterTheFirstRound(apply);
+        // The stop wrote to the collection: the window reads the catalog and the journals again.
+        QVERIFY(journalsReadAgain(before));
+        QVERIFY2(!offerOf(window, collection), "the resume offer popped up over the wizard");
+        QVERIFY(apply->resumeButton()->isVisible());
+
+        wizard->reject(); // Cancel, the run stopped
+        QTRY_VERIFY_WITH_TIMEOUT(!wizard, 60000);
+        const qsizetype again = loaded.count();
+        for (QAction *action : window.sourceActions(window.sourceModel()->index(0, 0)))
+            if (action->text().remove(QLatin1Char('&')).startsWith(QStringLiteral("Refresh")))
+                action->trigger();
+        QVERIFY(journalsReadAgain(again));
+        QVERIFY2(!offerOf(window, collection), "the resume offer came after the wizard closed");
+
+        MainWindow restarted;
+        QSignalSpy foundThere(&restarted, &MainWindow::interruptedMigrationsFound);
+        guifixtures::showConnecting(restarted, m_uri);
+        restarted.setInteractive(true);
+        QVERIFY(foundThere.wait(120000));
+        QTRY_VERIFY_WITH_TIMEOUT(offerOf(restarted, collection), 10000);
+    }
+
+    // The Indexes tab follows the window's split and rollback (the overflow's {link, page}
+    // index listed once the split made it, gone with the clean-up), and never contradicts its
+    // own explain.
+    void indexesFollowASplitAndItsRollback()
+    {
+        const QString collection = m_collection + QStringLiteral("_indexed");
+        const QString overflow = collection + QStringLiteral("_overflow");
+        importBooks(collection);
+        MainWindow window;
+        openAnalysed(window, collection);
+        if (QTest::currentTestFailed())
+            return;
+        window.collectionView()->showTab(QStringLiteral("indexes"));
+        IndexesPage *indexes = window.collectionView()->indexes();
+        QTRY_VERIFY_WITH_TIMEOUT(indexes->noteText().contains(QStringLiteral("does not exist yet")),
+                                 60000);
+        const auto overflowIndexes = [&] {
+            QStringList names;
+            for (int r = 0; r < indexes->indexTable()->rowCount(); ++r)
+                if (indexes->indexTable()->item(r, 0)->text() == overflow &&
+                    indexes->indexTable()->item(r, 2)->text().contains(
+                        QStringLiteral("\"parent_id\"")))
+                    names << indexes->indexTable()->item(r, 1)->text();
+            return names;
+        };
+
+        QPointer<MigrationWizard> wizard = window.openMigrationWizard();
+        QVERIFY(wizard);
+        driveTo(*wizard, MigrationWizard::SafetyPageId);
+        qobject_cast<WizardSafetyPage *>(wizard->currentPage())->confirmEdit()->setText(collection);
+        wizard->next();
+        auto *apply = qobject_cast<WizardApplyPage *>(wizard->currentPage());
+        QTRY_VERIFY_WITH_TIMEOUT(apply->isComplete(), 240000);
+        QVERIFY(wizard->outcome(MigrationOutcome::Step::Apply).ok);
+        QTRY_VERIFY2_WITH_TIMEOUT(!overflowIndexes().isEmpty(), qPrintable(indexes->noteText()),
+                                  60000);
+        QVERIFY2(!indexes->noteText().contains(QStringLiteral("does not exist")),
+                 qPrintable(indexes->noteText()));
+
+        // Explain: the deep page's plan reads an index the listing above it shows.
+        QSignalSpy plans(indexes, &IndexesPage::plansShown);
+        QTest::mouseClick(indexes->findChild<QPushButton *>(), Qt::LeftButton);
+        QVERIFY(plans.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!indexes->noteText().startsWith(QStringLiteral("Listing")), 60000);
+        const QString deep = indexes->planTable()->item(1, 2)->text();
+        if (fixtures::LiveServer::open().isMongod())
+            QVERIFY2(deep.contains(QStringLiteral("IXSCAN ") + overflowIndexes().value(0)),
+                     qPrintable(deep + QStringLiteral(" | ") + overflowIndexes().join(u',')));
+
+        driveTo(*wizard, MigrationWizard::VerifyPageId);
+        auto *verify = qobject_cast<WizardVerifyPage *>(wizard->currentPage());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            verify->isComplete() && wizard->outcome(MigrationOutcome::Step::Verify).ok, 120000);
+        verify->rollbackConfirm()->setChecked(true);
+        QTest::mouseClick(verify->rollbackButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(verify->isComplete() &&
+                                     wizard->outcome(MigrationOutcome::Step::Rollback).step ==
+                                         MigrationOutcome::Step::Rollback,
+                                 240000);
+        QVERIFY(wizard->outcome(MigrationOutcome::Step::Rollback).ok);
+        QVERIFY(verify->leftovers()->isVisible());
+        QTest::mouseClick(verify->removeLeftoversButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(verify->leftovers()->text().startsWith(QStringLiteral("Removed")),
+                                 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            indexes->noteText().contains(QStringLiteral("does not exist yet")),
+            qPrintable(indexes->noteText()), 60000);
+        QVERIFY(overflowIndexes().isEmpty());
+        wizard->reject();
+    }
+
     // Closing the app mid-run: the next time the connection opens, the window offers the
     // interrupted run, and the Migrations view resumes, verifies and rolls it back.
     void interruptedRunIsOfferedAndResumed()
@@ -548,15 +706,26 @@ private slots:
         MainWindow window;
         QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);
         guifixtures::showConnecting(window, m_uri);
+        window.setInteractive(true); // the offer is a question to the user
         QVERIFY(found.wait(120000));
         const QStringList runs = found.first().at(1).toStringList();
         QVERIFY2(runs.join(QLatin1Char(' ')).contains(QStringLiteral("oe_wizard.") + collection),
                  qPrintable(runs.join(QLatin1Char(' '))));
         QVERIFY(window.statusText().contains(QStringLiteral("interrupted migration")));
 
-        window.sourceTree()->setCurrentIndex(window.sourceModel()->index(0, 0));
-        MigrationsDialog *dialog = window.openMigrations();
-        QVERIFY(dialog);
+        // The offer's Open, with nothing selected in the tree (as after a restart): Migrations
+        // opens on the connection, on the first run the offer names.
+        QMessageBox *offer = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((offer = offerOf(window, collection)), 10000);
+        window.sourceTree()->setCurrentIndex(QModelIndex());
+        const QString first =
+            offer->text()
+                .section(QLatin1Char('\n'), 1, 1)
+                .section(QStringLiteral(" ("), 0, 0); // "db.collection" of the first run listed
+        QTest::mouseClick(offer->button(QMessageBox::Open), Qt::LeftButton);
+        auto *dialog = window.findChild<MigrationsDialog *>();
+        QVERIFY2(dialog, "Open opened no Migrations view");
+        QVERIFY(dialog->isVisible());
         QSignalSpy refreshed(dialog, &MigrationsDialog::refreshed);
         QSignalSpy done(dialog, &MigrationsDialog::actionFinished);
         QVERIFY(refreshed.wait(60000));
@@ -566,6 +735,11 @@ private slots:
                     return i;
             return -1;
         };
+        const QModelIndexList selected = dialog->table()->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        const MigrationRun &opened = dialog->runs()[std::size_t(selected.first().row())];
+        QCOMPARE(opened.database + QLatin1Char('.') + opened.config.collection, first);
+        QVERIFY(opened.interrupted());
         int row = rowOf();
         QVERIFY(row >= 0);
         QVERIFY(dialog->runs()[std::size_t(row)].interrupted());

@@ -101,9 +101,21 @@ void MigrationsDialog::refresh()
         [this](const Listing &l) { showRuns(l.runs, l.error); });
 }
 
+void MigrationsDialog::showRun(const QString &database, const QString &collection)
+{
+    m_wanted = database + QLatin1Char('.') + collection;
+}
+
 void MigrationsDialog::showRuns(const MigrationRuns &runs, const SourceError &error)
 {
-    const int selected = selectedRow();
+    int selected = selectedRow();
+    for (int i = 0; !m_wanted.isEmpty() && i < int(runs.size()); ++i)
+        if (runs[std::size_t(i)].database + QLatin1Char('.') +
+                runs[std::size_t(i)].config.collection ==
+            m_wanted) {
+            selected = i; // the newest run there (newest first)
+            m_wanted.clear();
+        }
     m_runs = runs;
     m_table->setRowCount(int(runs.size()));
     for (int i = 0; i < int(runs.size()); ++i) {

@@ -28,6 +28,8 @@ public:
     MigrationsDialog(const QString &connectionName, const ConnectionSettings &settings,
                      QWidget *parent = nullptr);
     void refresh();
+    // Selects the run on database.collection once the journals are read (the offer's Open).
+    void showRun(const QString &database, const QString &collection);
     const MigrationRuns &runs() const { return m_runs; }
     QTableWidget *table() const { return m_table; }
     QLabel *status() const { return m_status; }
@@ -57,6 +59,7 @@ private:
     MigrationRunner *m_runner;
     QString m_lastAction;         // what the last verify/resume/rollback said
     QString m_working;            // the run a step works on, for the status line
+    QString m_wanted;             // showRun()'s database.collection, until it is listed
     QElapsedTimer m_sinceRefresh; // the journals' last reading while a step runs
 };
 

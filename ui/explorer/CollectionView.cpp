@@ -88,6 +88,14 @@ void CollectionView::setSource(const SourceRef &source)
     m_indexes->setSource(source, layout, id);
 }
 
+void CollectionView::collectionWritten(const SourceRef &target)
+{
+    if (target.key() != m_source.key())
+        return;
+    setSource(m_source); // the layout names the split used
+    m_indexes->reload();
+}
+
 QStringList CollectionView::tabNames()
 {
     return {QStringLiteral("overview"), QStringLiteral("sizes"), QStringLiteral("arrays"),

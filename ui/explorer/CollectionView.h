@@ -33,6 +33,8 @@ public:
     void setState(SourceState *state);
     // The source the Documents and Indexes tabs browse (with or without an analysis).
     void setSource(const SourceRef &source);
+    // A migration wrote to `target`: the Indexes tab reads it again if it shows it.
+    void collectionWritten(const SourceRef &target);
     SourceState *state() const { return shown(); }
     void showProgress(const AnalysisProgress &progress);
     const AnalysisResult &result() const;

@@ -39,6 +39,11 @@ template <typename Dialog> Dialog *DialogLauncher::onConnection()
     QModelIndex connection = m_tree->currentIndex();
     while (connection.parent().isValid())
         connection = connection.parent();
+    return onConnection<Dialog>(connection);
+}
+
+template <typename Dialog> Dialog *DialogLauncher::onConnection(const QModelIndex &connection)
+{
     if (!connection.isValid() || m_sources->kindOf(connection) != SourceTreeModel::Kind::Connection)
         return nullptr;
     return shown(
@@ -50,6 +55,17 @@ MigrationsDialog *DialogLauncher::migrations()
     auto *dialog = onConnection<MigrationsDialog>();
     if (dialog)
         m_follower->follow(dialog->runner());
+    return dialog;
+}
+
+MigrationsDialog *DialogLauncher::migrationsOf(const QString &connection, const QString &database,
+                                               const QString &collection)
+{
+    auto *dialog = onConnection<MigrationsDialog>(m_sources->findConnection(connection));
+    if (!dialog)
+        return nullptr;
+    dialog->showRun(database, collection);
+    m_follower->follow(dialog->runner());
     return dialog;
 }
 

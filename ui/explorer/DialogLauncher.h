@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QModelIndex>
 #include <QObject>
 
 class QMainWindow;
@@ -29,6 +30,10 @@ public:
                    CollectionView *view, MigrationFollower *follower, DocumentLoader *documents);
 
     MigrationsDialog *migrations();
+    // Migrations on the connection named `connection`, the run on database.collection selected
+    // (the interrupted-run offer's Open: whatever the tree has selected); null without it.
+    MigrationsDialog *migrationsOf(const QString &connection, const QString &database,
+                                   const QString &collection);
     WhatIfDialog *whatIf();
     TrendsDialog *trends();
     WatchDialog *watch();
@@ -36,6 +41,7 @@ public:
 
 private:
     template <typename Dialog> Dialog *onConnection();
+    template <typename Dialog> Dialog *onConnection(const QModelIndex &connection);
 
     QMainWindow *m_window;
     QTreeView *m_tree;

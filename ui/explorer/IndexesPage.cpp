@@ -158,6 +158,7 @@ void IndexesPage::explain()
     const SourceRef source = m_source;
     const SplitConfig layout = m_layout;
     const int page = m_page->value();
+    reload();
     m_plans->setRowCount(0);
     m_planJob->start(
         [source, layout, id, page] {

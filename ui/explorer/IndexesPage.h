@@ -29,8 +29,10 @@ public:
     // The collection (anything else shows a note), its split layout, and an _id to explain
     // the read path with (the largest outlier's, say).
     void setSource(const SourceRef &source, const SplitConfig &layout, const QString &idJson);
-    void reload();  // the indexes of both collections
-    void explain(); // the two reads of the _id in the box
+    void reload(); // the indexes of both collections
+    // The two reads of the _id in the box, and the indexes read again with them: the listing
+    // never predates the plans it sits above.
+    void explain();
 
     QTableWidget *indexTable() const { return m_indexes; }
     QTableWidget *planTable() const { return m_plans; }

@@ -1,19 +1,27 @@
 #pragma once
 
+#include "migration/MigrationRun.h"
 #include "mongo/Catalog.h"
 #include "mongo/ConnectionSettings.h"
 
+#include <QHash>
+#include <QList>
 #include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QStringList>
 
 class QWidget;
-#include <QStringList>
 
 namespace oe {
 
 class LatestJobs;
+class MigrationRunner;
 
 // When a connection's catalog loads: the migration runs its journals record as interrupted
-// (the app closed or crashed mid-split), found off the UI thread, one check per connection.
+// (the app closed or crashed mid-split, or another window stopped it), found off the UI thread,
+// one check per connection. A run this window works on is not one of them: the wizard or the
+// Migrations view that runs it, or stopped it, offers its own Resume.
 class InterruptedRunWatcher : public QObject
 {
     Q_OBJECT
@@ -22,18 +30,30 @@ public:
     // Reads the journals the catalog lists (nothing when it lists none).
     void check(const QString &connection, const ConnectionSettings &settings,
                const Catalog &catalog);
+    // A runner of this window: its collection while it lives, and every run it wrote to (for
+    // the rest of the session), are this window's.
+    void follow(MigrationRunner *runner);
 
-    // Asks the user (a non-modal question over `parent`) whether to open Migrations for the
-    // runs found; openRequested() when they say yes.
-    void offer(QWidget *parent, const QString &connection, const QStringList &runs);
+    // Asks the user (a non-modal question over `parent`) whether to open Migrations on the runs
+    // of `connection` found last that were not offered before (nothing when there is none);
+    // openRequested() with the first of them when they say yes.
+    void offer(QWidget *parent, const QString &connection);
 
 signals:
-    // "db.collection (field, applying)" for each interrupted run; empty when there is none.
+    // "db.collection (field, applying)" for each interrupted run that is not this window's;
+    // empty when there is none.
     void found(const QString &connection, const QStringList &runs);
-    void openRequested();
+    void openRequested(const QString &connection, const QString &database,
+                       const QString &collection);
 
 private:
+    bool isThisWindows(const QString &connection, const MigrationRun &run) const;
+
     LatestJobs *m_jobs; // one slot per connection name
+    QList<QPointer<MigrationRunner>> m_runners;
+    QSet<QString> m_written;                // runs a runner here wrote to
+    QSet<QString> m_offered;                // asked about once: never again this session
+    QHash<QString, MigrationRuns> m_latest; // by connection: what found() said last
 };
 
 } // namespace oe

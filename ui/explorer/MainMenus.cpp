@@ -4,7 +4,9 @@
 #include "explorer/MainToolBar.h"
 #include "explorer/MainWindow.h"
 #include "explorer/ShortcutPriority.h"
+#include "explorer/TreeRefresher.h"
 
+#include <QActionGroup>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QStyle>
@@ -68,6 +70,8 @@ MainMenus::MainMenus(MainWindow *window) : QObject(window)
     m_actions.watch->setEnabled(false);
     new ShortcutPriority(window, {m_actions.exportCsv, m_actions.exportReport, m_actions.migrate});
 
+    addViewMenu(window);
+
     QMenu *help = window->menuBar()->addMenu(tr("&Help"));
     QAction *guide =
         help->addAction(tr("&User guide"), window, [window] { window->openUserGuide(); });
@@ -76,6 +80,32 @@ MainMenus::MainMenus(MainWindow *window) : QObject(window)
 
     MainToolBar::create(window, {open, connectAction, nullptr, m_actions.run, m_actions.cancel,
                                  m_actions.exportCsv});
+}
+
+// View → Refresh the tree: on activation (a check box), and on a timer (one of its intervals).
+void MainMenus::addViewMenu(MainWindow *window)
+{
+    TreeRefresher *refresher = window->treeRefresher();
+    QMenu *refresh = window->menuBar()->addMenu(tr("&View"))->addMenu(tr("Refresh the &tree"));
+    QAction *onActivation = refresh->addAction(tr("When the window is &activated"));
+    onActivation->setCheckable(true);
+    onActivation->setChecked(refresher->onActivation());
+    connect(onActivation, &QAction::toggled, refresher, &TreeRefresher::setOnActivation);
+    refresh->addSeparator();
+    auto *intervals = new QActionGroup(refresh);
+    for (const int seconds : TreeRefresher::intervalChoices()) {
+        const QString text = seconds == 0    ? tr("&Not on a timer")
+                             : seconds < 60  ? tr("Every %1 s").arg(seconds)
+                             : seconds == 60 ? tr("Every &minute")
+                                             : tr("Every %1 minutes").arg(seconds / 60);
+        QAction *every = refresh->addAction(text);
+        every->setCheckable(true);
+        every->setChecked(seconds == refresher->interval());
+        every->setData(seconds);
+        intervals->addAction(every);
+        connect(every, &QAction::triggered, refresher,
+                [refresher, seconds] { refresher->setInterval(seconds); });
+    }
 }
 
 } // namespace oe

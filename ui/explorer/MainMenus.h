@@ -8,8 +8,9 @@ namespace oe {
 
 class MainWindow;
 
-// The main window's menu bar (File, Analysis, Help) and its toolbar, with their shortcuts: every
-// action calls the window's public interface; the window enables them as the selection allows.
+// The main window's menu bar (File, Analysis, View, Help) and its toolbar, with their shortcuts:
+// every action calls the window's public interface; the window enables them as the selection
+// allows.
 class MainMenus : public QObject
 {
     Q_OBJECT
@@ -31,6 +32,8 @@ public:
     const Actions &actions() const { return m_actions; }
 
 private:
+    void addViewMenu(MainWindow *window);
+
     Actions m_actions;
 };
 

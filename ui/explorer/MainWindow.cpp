@@ -23,7 +23,9 @@
 #include "explorer/SessionKeeper.h"
 #include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
+#include "explorer/TreeRefresher.h"
 #include "jobs/LatestJob.h"
+#include "jobs/MigrationRunner.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
@@ -60,7 +62,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
       m_follower(new MigrationFollower(m_workspace, this)),
       m_session(new SessionKeeper(m_sources, m_options, this)),
-      m_dialogs(new DialogLauncher(this, m_tree, m_sources, m_view, m_follower, m_documents))
+      m_dialogs(new DialogLauncher(this, m_tree, m_sources, m_view, m_follower, m_documents)),
+      m_refresher(new TreeRefresher(this, m_sources, m_workspace))
 {
     setWindowTitle(tr("Outlier Explorer"));
     createLayout();
@@ -185,8 +188,12 @@ void MainWindow::wire()
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
     connect(m_interrupted, &InterruptedRunWatcher::found, this, &MainWindow::offerInterrupted);
-    connect(m_interrupted, &InterruptedRunWatcher::openRequested, this,
-            [this] { openMigrations(); });
+    connect(m_follower, &MigrationFollower::followed, m_interrupted,
+            &InterruptedRunWatcher::follow);
+    connect(m_follower, &MigrationFollower::collectionWritten, m_view,
+            &CollectionView::collectionWritten);
+    connect(m_interrupted, &InterruptedRunWatcher::openRequested, m_dialogs,
+            &DialogLauncher::migrationsOf);
     connect(m_documents, &DocumentLoader::loaded, this,
             [this](const QByteArray &document, const QString &id) {
                 auto *viewer = new DocumentViewer(this);
@@ -441,7 +448,7 @@ void MainWindow::offerInterrupted(const QString &name, const QStringList &runs)
     }
     m_status->setText(offer);
     if (m_interactive)
-        m_interrupted->offer(this, name, runs);
+        m_interrupted->offer(this, name);
 }
 
 void MainWindow::updateActions()

@@ -40,6 +40,7 @@ class MigrationFollower;
 class SessionKeeper;
 class DialogLauncher;
 class TrendsDialog;
+class TreeRefresher;
 class WatchDialog;
 class Workspace;
 struct SourceRef;
@@ -100,6 +101,7 @@ public:
     CollectionView *collectionView() const { return m_view; }
     AnalysisOptionsBar *optionsBar() const { return m_options; }
     Workspace *workspace() const { return m_workspace; }
+    TreeRefresher *treeRefresher() const { return m_refresher; }
     QAction *exportAction() const { return m_exportAction; }
     QAction *exportReportAction() const { return m_exportReportAction; }
     QString statusText() const;
@@ -159,6 +161,7 @@ private:
     MigrationFollower *m_follower;
     SessionKeeper *m_session;
     DialogLauncher *m_dialogs;
+    TreeRefresher *m_refresher;       // the tree follows the servers
     QSet<QString> m_quietConnections; // restored: a failure is shown in the tree only
     ErrorNotice m_lastError;
     bool m_interactive = true;

@@ -14,7 +14,8 @@ MigrationFollower::MigrationFollower(Workspace *workspace, QObject *parent)
 
 void MigrationFollower::follow(MigrationRunner *runner)
 {
-    connect(runner, &MigrationRunner::targetChanged, this, &MigrationFollower::collectionChanged);
+    connect(runner, &MigrationRunner::targetChanged, this, &MigrationFollower::written);
+    emit followed(runner);
 }
 
 void MigrationFollower::setWizard(MigrationWizard *wizard)
@@ -23,13 +24,15 @@ void MigrationFollower::setWizard(MigrationWizard *wizard)
     follow(wizard->runner());
 }
 
-void MigrationFollower::collectionChanged(const SourceRef &target, const SplitConfig &config)
+void MigrationFollower::written(const SourceRef &target, const SplitConfig &config)
 {
     emit catalogChanged(target.connectionName);
     SourceState *state = m_workspace->stateOf(target);
+    if (state->hasResult())
+        state->setLayoutNames(config);
+    emit collectionWritten(target); // with the names the split used
     if (!state->hasResult())
         return;
-    state->setLayoutNames(config);
     const AnalysisRequest request = state->analysis().request;
     const auto reanalyse = [this, request] {
         emit reanalysing(request.source.displayName());

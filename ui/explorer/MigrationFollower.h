@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/SourceRef.h"
+
 #include <QObject>
 #include <QPointer>
 
@@ -8,7 +10,6 @@ namespace oe {
 class MigrationRunner;
 class MigrationWizard;
 class Workspace;
-struct SourceRef;
 struct SplitConfig;
 
 // Keeps the window current after a migration: when a runner (the wizard's, the Migrations
@@ -26,10 +27,13 @@ public:
 
 signals:
     void catalogChanged(const QString &connection);
+    // A split, rollback or clean-up wrote to `target` (its indexes and documents may differ).
+    void collectionWritten(const oe::SourceRef &target);
+    void followed(oe::MigrationRunner *runner); // each runner follow() is given
     void reanalysing(const QString &source);
 
 private:
-    void collectionChanged(const SourceRef &target, const SplitConfig &config);
+    void written(const SourceRef &target, const SplitConfig &config);
 
     Workspace *m_workspace;
     QPointer<MigrationWizard> m_wizard;

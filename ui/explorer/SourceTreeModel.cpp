@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QStyle>
 
+#include <algorithm>
+
 namespace oe {
 
 int SourceTreeModel::Node::row() const
@@ -119,6 +121,50 @@ void SourceTreeModel::replaceChildren(Node *node, std::vector<std::unique_ptr<No
     endInsertRows();
 }
 
+void SourceTreeModel::mergeChildren(Node *node, std::vector<std::unique_ptr<Node>> children)
+{
+    const QModelIndex parent = indexOf(node);
+    const auto same = [](const Node &a, const Node &b) {
+        return a.kind == b.kind && a.name == b.name;
+    };
+    // Rows gone (a message row among them) first, then each row of `children` in its place:
+    // the row there already updated in place, else inserted.
+    for (int row = int(node->children.size()) - 1; row >= 0; --row)
+        if (std::none_of(children.begin(), children.end(), [&](const auto &fresh) {
+                return same(*fresh, *node->children[std::size_t(row)]);
+            })) {
+            beginRemoveRows(parent, row, row);
+            node->children.erase(node->children.begin() + row);
+            endRemoveRows();
+        }
+    for (int row = 0; row < int(children.size()); ++row) {
+        std::unique_ptr<Node> &fresh = children[std::size_t(row)];
+        if (row < int(node->children.size()) && same(*node->children[std::size_t(row)], *fresh)) {
+            Node *old = node->children[std::size_t(row)].get();
+            old->tip = fresh->tip;
+            old->error = fresh->error;
+            old->documents = fresh->documents;
+            old->bytes = fresh->bytes;
+            old->ref = fresh->ref;
+            emit dataChanged(index(row, 0, parent), index(row, ColumnCount - 1, parent));
+            mergeChildren(old, std::move(fresh->children));
+            continue;
+        }
+        // Listed further down (the order changed): moved here as a new row.
+        for (int later = row + 1; later < int(node->children.size()); ++later)
+            if (same(*node->children[std::size_t(later)], *fresh)) {
+                beginRemoveRows(parent, later, later);
+                node->children.erase(node->children.begin() + later);
+                endRemoveRows();
+                break;
+            }
+        beginInsertRows(parent, row, row);
+        fresh->parent = node;
+        node->children.insert(node->children.begin() + row, std::move(fresh));
+        endInsertRows();
+    }
+}
+
 bool SourceTreeModel::renameConnection(const QModelIndex &connection, const QString &name)
 {
     Node *node = nodeOf(connection);
@@ -222,7 +268,7 @@ void SourceTreeModel::setCatalog(const QModelIndex &connection, const Catalog &c
         setConnectionMessage(connection, tr("No databases visible to this user."), false);
         return;
     }
-    replaceChildren(conn, std::move(databases));
+    mergeChildren(conn, std::move(databases));
 }
 
 QModelIndex SourceTreeModel::addDump(const QString &path)

@@ -41,6 +41,9 @@ public:
     // Adds the connection `name`, or reconnects the one of that name with `settings`.
     QModelIndex addConnection(const QString &name, const ConnectionSettings &settings);
     QModelIndex findConnection(const QString &name) const;
+    // The connection's databases and collections; a reload updates the rows it had in place
+    // (their indexes stay valid: a view keeps its selection and expansion), adds the new ones
+    // and removes those gone.
     void setCatalog(const QModelIndex &connection, const Catalog &catalog);
     void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
     void removeConnection(const QModelIndex &connection);
@@ -86,6 +89,7 @@ private:
     Node *nodeOf(const QModelIndex &index) const;
     QModelIndex indexOf(Node *node) const;
     void replaceChildren(Node *node, std::vector<std::unique_ptr<Node>> children);
+    void mergeChildren(Node *node, std::vector<std::unique_ptr<Node>> children);
 
     std::unique_ptr<Node> m_root;
 };

@@ -5,18 +5,22 @@
 #include "GuiFixtures.h"
 #include "LiveServer.h"
 #include "SummaryCsv.h"
+#include "Toxiproxy.h"
 #include "charts/Format.h"
 #include "dialogs/ConnectionDialog.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
 #include "explorer/DocumentLoader.h"
 #include "explorer/DocumentsPage.h"
+#include "explorer/ErrorNotice.h"
 #include "explorer/IndexesPage.h"
 #include "explorer/LogicalDocumentDialog.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
+#include "jobs/AnalysisProgress.h"
 #include "scan/ScanCheckpoint.h"
+#include "workspace/Workspace.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -432,6 +436,60 @@ private slots:
                     indexes->planTable()->item(0, 2)->text().contains(QStringLiteral("IXSCAN")),
                 qPrintable(indexes->planTable()->item(0, 2)->text()));
         }
+    }
+
+    // Issue 35: a server that goes away mid-scan (here: toxiproxy between the window and the
+    // server closes every connection and refuses new ones) got the advice to check the user
+    // name and password. The advice fits: the server went away; check that it is running and
+    // reachable, then Run again.
+    void aServerGoneMidScanIsNotACredentialsProblem()
+    {
+        Toxiproxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        // Slow enough (64 KB/s) that the scan still runs when the server goes.
+        QVERIFY2(proxy.addToxic(QStringLiteral("slow"), QStringLiteral("bandwidth"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"rate\": 64}"),
+                                &error),
+                 qPrintable(error));
+        MainWindow window;
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        guifixtures::showConnecting(
+            window, QStringLiteral("mongodb://%1/?directConnection=true&serverSelectionTimeoutMS="
+                                   "3000&connectTimeoutMS=3000")
+                        .arg(proxy.listen()));
+        QVERIFY(loaded.wait(120000));
+        QVERIFY2(loaded.first().at(1).toBool(), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        QSignalSpy progressed(window.workspace(), &Workspace::progressed);
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        // The window says why the analysis stopped before it reports the result; kept then (a
+        // page that queries meanwhile may fail too, with its own notice).
+        ErrorNotice notice;
+        connect(&window, &MainWindow::analysisFinished, this,
+                [&] { notice = window.lastErrorNotice(); });
+        window.runAnalysis();
+        const auto documentsRead = [&] {
+            return progressed.isEmpty()
+                       ? std::uint64_t(0)
+                       : progressed.last().at(1).value<AnalysisProgress>().documents;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(documentsRead() > 0 || !finished.isEmpty(), 120000);
+        QVERIFY2(finished.isEmpty(), "the scan ended before the server went: slow the proxy more");
+        QVERIFY2(proxy.setEnabled(false, &error), qPrintable(error)); // the server is gone
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        const AnalysisResult result = finished.first().first().value<AnalysisResult>();
+        QCOMPARE(result.profile.status, CollectionProfile::Status::Failed);
+        QCOMPARE(notice.title, QStringLiteral("Analysis"));
+        qInfo("headline: %s", qPrintable(notice.headline));
+        qInfo("advice: %s", qPrintable(notice.advice));
+        QVERIFY2(!notice.advice.contains(QStringLiteral("password")), qPrintable(notice.advice));
+        QVERIFY2(notice.advice.contains(QStringLiteral("running and reachable")),
+                 qPrintable(notice.advice));
+        QVERIFY2(notice.advice.contains(QStringLiteral("Run again")), qPrintable(notice.advice));
     }
 
     void browseAnalyseAndOpen()

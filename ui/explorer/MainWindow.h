@@ -4,6 +4,7 @@
 #include "explorer/ErrorNotice.h"
 #include "mongo/ConnectionSettings.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
@@ -160,6 +161,9 @@ private:
     SessionKeeper *m_session;
     DialogLauncher *m_dialogs;
     QSet<QString> m_quietConnections; // restored: a failure is shown in the tree only
+    // The databases the user opened, by connection: a reconnect or a refresh makes the rows
+    // anew (the tree forgets), and opens these again, only these.
+    QHash<QString, QSet<QString>> m_openDatabases;
     ErrorNotice m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

@@ -18,9 +18,7 @@
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
-#include "jobs/AnalysisProgress.h"
 #include "scan/ScanCheckpoint.h"
-#include "workspace/Workspace.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -438,20 +436,16 @@ private slots:
         }
     }
 
-    // Issue 35: a server that goes away mid-scan (here: toxiproxy between the window and the
-    // server closes every connection and refuses new ones) got the advice to check the user
-    // name and password. The advice fits: the server went away; check that it is running and
-    // reachable, then Run again.
+    // Issue 35: a server that goes away mid-scan got the advice to check the user name and
+    // password. Here toxiproxy, between the window and the server, cuts the scan's connection
+    // after its first 2 MB (of 38): the connection is reset mid-scan, as when the server is
+    // killed. The advice fits: the server went away; check that it is running and reachable,
+    // then Run again; never the password.
     void aServerGoneMidScanIsNotACredentialsProblem()
     {
         Toxiproxy proxy;
         QString error;
         QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
-                 qPrintable(error));
-        // Slow enough (64 KB/s) that the scan still runs when the server goes.
-        QVERIFY2(proxy.addToxic(QStringLiteral("slow"), QStringLiteral("bandwidth"),
-                                QStringLiteral("downstream"), QStringLiteral("{\"rate\": 64}"),
-                                &error),
                  qPrintable(error));
         MainWindow window;
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
@@ -464,7 +458,10 @@ private slots:
         QVERIFY(selectFeeds(window));
         window.optionsBar()->modeBox()->setCurrentIndex(
             window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
-        QSignalSpy progressed(window.workspace(), &Workspace::progressed);
+        QVERIFY2(proxy.addToxic(QStringLiteral("cut"), QStringLiteral("limit_data"),
+                                QStringLiteral("downstream"),
+                                QStringLiteral("{\"bytes\": 2000000}"), &error),
+                 qPrintable(error));
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         // The window says why the analysis stopped before it reports the result; kept then (a
         // page that queries meanwhile may fail too, with its own notice).
@@ -472,17 +469,12 @@ private slots:
         connect(&window, &MainWindow::analysisFinished, this,
                 [&] { notice = window.lastErrorNotice(); });
         window.runAnalysis();
-        const auto documentsRead = [&] {
-            return progressed.isEmpty()
-                       ? std::uint64_t(0)
-                       : progressed.last().at(1).value<AnalysisProgress>().documents;
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(documentsRead() > 0 || !finished.isEmpty(), 120000);
-        QVERIFY2(finished.isEmpty(), "the scan ended before the server went: slow the proxy more");
-        QVERIFY2(proxy.setEnabled(false, &error), qPrintable(error)); // the server is gone
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         const AnalysisResult result = finished.first().first().value<AnalysisResult>();
+        qInfo("stopped after %llu of %lld documents", qulonglong(result.profile.documents),
+              qlonglong(m_ref.size()));
         QCOMPARE(result.profile.status, CollectionProfile::Status::Failed);
+        QVERIFY(result.profile.documents < std::uint64_t(m_ref.size()));
         QCOMPARE(notice.title, QStringLiteral("Analysis"));
         qInfo("headline: %s", qPrintable(notice.headline));
         qInfo("advice: %s", qPrintable(notice.advice));

@@ -157,4 +157,26 @@ QList<ReferenceDocument> readReference(const QString &path)
     return result;
 }
 
+std::uint64_t bytesBeyond(const QString &path, const QString &field, std::uint64_t keep)
+{
+    std::uint64_t bytes = 0;
+    bson_reader_t *reader = bson_reader_new_from_file(QFile::encodeName(path).constData(), nullptr);
+    if (!reader)
+        return 0;
+    const QByteArray key = field.toUtf8();
+    const bson_t *doc = nullptr;
+    while ((doc = bson_reader_read(reader, nullptr))) {
+        bson_iter_t it;
+        bson_iter_t child;
+        if (!bson_iter_init_find(&it, doc, key.constData()) || !BSON_ITER_HOLDS_ARRAY(&it) ||
+            !bson_iter_recurse(&it, &child))
+            continue;
+        for (std::uint64_t i = 0; bson_iter_next(&child); ++i)
+            if (i >= keep)
+                bytes += child.next_off - child.off;
+    }
+    bson_reader_destroy(reader);
+    return bytes;
+}
+
 } // namespace fixtures

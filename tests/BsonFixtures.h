@@ -31,6 +31,10 @@ struct ReferenceDocument
     std::uint32_t longestArrayLength = 0;
 };
 QList<ReferenceDocument> readReference(const QString &path);
+// The bytes of the elements past the first `keep` of the top-level array `field` in every
+// document of the dump at `path` (each element as it is in the array: type, key and value),
+// by plain libbson: what a split keeping `keep` moves.
+std::uint64_t bytesBeyond(const QString &path, const QString &field, std::uint64_t keep);
 // The dump's document at 0-based `index` as relaxed extended JSON (empty if there is none).
 QByteArray documentJsonAt(const QString &path, qsizetype index);
 // A document's bytes as relaxed extended JSON (empty if they are not one).

@@ -347,6 +347,25 @@ private slots:
                "--target-primary-bytes");
         option("sample too large", {QStringLiteral("--sample"), QStringLiteral("1000000000000")},
                "--sample");
+        // Issue 35: the window's box stops at 2,147,483,647; the CLI took any number. One
+        // rule (ThresholdRange), one message naming the option and the limit.
+        option("size threshold too large",
+               {QStringLiteral("--size-threshold"), QStringLiteral("99999999999")},
+               "--size-threshold 99999999999 is above the largest threshold, 2,147,483,647.");
+        option("array threshold too large",
+               {QStringLiteral("--array-threshold"), QStringLiteral("2147483648")},
+               "--array-threshold 2147483648 is above the largest threshold, 2,147,483,647.");
+        QTest::newRow("watch size threshold too large")
+            << QStringList{QStringLiteral("watch"),
+                           QStringLiteral("--uri"),
+                           QStringLiteral("mongodb://127.0.0.1:1"),
+                           QStringLiteral("--db"),
+                           QStringLiteral("d"),
+                           QStringLiteral("--collection"),
+                           QStringLiteral("c"),
+                           QStringLiteral("--size-threshold"),
+                           QStringLiteral("99999999999")}
+            << QStringLiteral("--size-threshold 99999999999 is above the largest threshold");
         option("precision of a whole point", {QStringLiteral("--precision"), QStringLiteral("1")},
                "--precision expects a number from 0.0001 to 0.99, got '1'");
         QTest::newRow("selection timeout 0")

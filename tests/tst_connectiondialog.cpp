@@ -3,6 +3,7 @@
 #include "dialogs/RecentConnection.h"
 #include "mongo/ConnectionUri.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -17,6 +18,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace oe;
 
@@ -305,6 +308,85 @@ private slots:
         QCOMPARE(list.size(), ConnectionStore::kMax - 1);
         for (const auto &r : list)
             QVERIFY(r.name != QStringLiteral("c12"));
+    }
+
+    // Issue 35: a shorter list left its old tail in the settings file (QSettings keeps array
+    // entries past the size written); one written by an older version kept more than kMax.
+    // What is written is the list, trimmed to kMax, and nothing after it.
+    void storeTrimsTheFileToTheList()
+    {
+        const auto groups = [] {
+            QSettings settings;
+            settings.beginGroup(QStringLiteral("recentConnections"));
+            QStringList g = settings.childGroups();
+            std::sort(g.begin(), g.end(),
+                      [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+            return g;
+        };
+        const auto numbered = [](int n) {
+            QStringList g;
+            for (int i = 1; i <= n; ++i)
+                g << QString::number(i);
+            return g;
+        };
+        {
+            QSettings settings; // as a version without the limit wrote it
+            settings.beginWriteArray(QStringLiteral("recentConnections"), 12);
+            for (int i = 0; i < 12; ++i) {
+                settings.setArrayIndex(i);
+                ConnectionStore::write(settings,
+                                       recentNamed(QStringLiteral("old%1").arg(i),
+                                                   QStringLiteral("mongodb://old%1:1/").arg(i)));
+            }
+            settings.endArray();
+        }
+        QCOMPARE(groups(), numbered(12));
+        ConnectionStore::remember(
+            recentNamed(QStringLiteral("new"), QStringLiteral("mongodb://new:1/")));
+        QCOMPARE(ConnectionStore::load().size(), ConnectionStore::kMax);
+        QCOMPARE(groups(), numbered(ConnectionStore::kMax));
+        QVERIFY(!settingsFileBytes().contains("old10:1"));
+        QVERIFY(!settingsFileBytes().contains("old11:1"));
+
+        ConnectionStore::forget(QStringLiteral("old0"));
+        QCOMPARE(ConnectionStore::load().size(), ConnectionStore::kMax - 1);
+        QCOMPARE(groups(), numbered(ConnectionStore::kMax - 1));
+        QVERIFY(!settingsFileBytes().contains("old0:1"));
+        QVERIFY(ConnectionStore::rename(QStringLiteral("new"), QStringLiteral("newer")));
+        QCOMPARE(groups(), numbered(ConnectionStore::kMax - 1));
+    }
+
+    // Issue 35: after Test connection the focus was on Cancel (the test button, disabled while
+    // it tests, passed it on), so Enter cancelled. The default button keeps it: Enter connects.
+    void enterConnectsAfterTestConnection()
+    {
+        ConnectionDialog dialog(nullptr);
+        dialog.setUri(QStringLiteral("mongodb://127.0.0.1:1/"
+                                     "?serverSelectionTimeoutMS=500&connectTimeoutMS=500"));
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QPushButton *test = nullptr;
+        for (auto *b : dialog.findChildren<QPushButton *>())
+            if (b->text() == QStringLiteral("&Test connection"))
+                test = b;
+        QVERIFY(test);
+        QVERIFY(dialog.connectButton()->isDefault());
+        QSignalSpy finished(&dialog, &ConnectionDialog::testFinished);
+        QTest::mouseClick(test, Qt::LeftButton); // the focus goes to the button, as by hand
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QVERIFY(test->isEnabled());
+        QWidget *focus = QApplication::focusWidget();
+        QVERIFY2(
+            focus == dialog.connectButton(),
+            focus ? qPrintable(focus->objectName() + QLatin1Char(' ') +
+                               QString::fromLatin1(focus->metaObject()->className()) +
+                               (qobject_cast<QPushButton *>(focus)
+                                    ? QLatin1Char(' ') + qobject_cast<QPushButton *>(focus)->text()
+                                    : QString()))
+                  : "no focus");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
     }
 
     void storeNeverWritesThePassword()

@@ -159,12 +159,73 @@ private slots:
         QVERIFY2(childMessage(model, locked).startsWith(QStringLiteral("Needs its password")),
                  qPrintable(childMessage(model, locked)));
         QVERIFY(!model->settingsOf(locked).uri.contains(secret));
+        // Issue 35: said on the connection's own row as well, seen with the row closed.
+        window.sourceTree()->collapse(locked);
+        const QModelIndex lockedStatus = locked.siblingAtColumn(SourceTreeModel::Documents);
+        QCOMPARE(lockedStatus.data().toString(), QStringLiteral("Needs its password"));
+        QVERIFY2(locked.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Recent")),
+                 qPrintable(locked.data(Qt::ToolTipRole).toString()));
+        const QRect statusRect = window.sourceTree()->visualRect(lockedStatus);
+        QVERIFY(statusRect.isValid());
+        QVERIFY2(statusRect.width() >= window.sourceTree()->fontMetrics().horizontalAdvance(
+                                           lockedStatus.data().toString()),
+                 "the status is cut short");
         AnalysisOptionsBar *options = window.optionsBar();
         QCOMPARE(AnalysisOptions::Mode(options->modeBox()->currentData().toInt()),
                  AnalysisOptions::Mode::Limit);
         QCOMPARE(options->countBox()->value(), 1234);
         QCOMPARE(options->ruleBox()->currentData().toString(), QStringLiteral("mad"));
         QCOMPARE(errors.count(), 0);
+    }
+
+    // Issue 35: after a reconnect (a replica set restarted) the tree opened every database,
+    // config and local among them. The server's own databases are not listed; a reconnect,
+    // and a dump opened later, leave open what the user opened, and only that.
+    void reconnectKeepsWhatTheUserOpened()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        const QString name = QStringLiteral("replica");
+        window.addConnection(name, settingsFor(m_uri));
+        QVERIFY(loaded(window, name));
+        SourceTreeModel *model = window.sourceModel();
+        QTreeView *tree = window.sourceTree();
+        const auto databases = [&] {
+            QStringList names;
+            const QModelIndex conn = model->findConnection(name);
+            for (int row = 0; row < model->rowCount(conn); ++row)
+                names << model->index(row, 0, conn).data().toString();
+            return names;
+        };
+        const auto opened = [&] {
+            QStringList names;
+            const QModelIndex conn = model->findConnection(name);
+            for (int row = 0; row < model->rowCount(conn); ++row)
+                if (tree->isExpanded(model->index(row, 0, conn)))
+                    names << model->index(row, 0, conn).data().toString();
+            return names;
+        };
+        const QStringList listed = databases();
+        QVERIFY2(listed.contains(QStringLiteral("oe_session")),
+                 qPrintable(listed.join(QLatin1Char(','))));
+        for (const char *server : {"admin", "config", "local"})
+            QVERIFY2(!listed.contains(QLatin1String(server)),
+                     qPrintable(listed.join(QLatin1Char(','))));
+        QVERIFY(tree->isExpanded(model->findConnection(name)));
+        QCOMPARE(opened(), QStringList());
+
+        const QModelIndex conn = model->findConnection(name);
+        tree->expand(model->index(int(listed.indexOf(QStringLiteral("oe_session"))), 0, conn));
+        QCOMPARE(opened(), QStringList{QStringLiteral("oe_session")});
+        window.openDump(m_dump);
+        QCOMPARE(opened(), QStringList{QStringLiteral("oe_session")});
+
+        window.addConnection(name, settingsFor(m_uri)); // connect again, as after a restart
+        QVERIFY(loaded(window, name));
+        QCOMPARE(databases(), listed);
+        QVERIFY(tree->isExpanded(model->findConnection(name)));
+        QCOMPARE(opened(), QStringList{QStringLiteral("oe_session")});
     }
 
     // A restored connection that fails says so in its row, not in a dialog.

@@ -2,6 +2,7 @@
 // counters checked against an independent read of the dump; chart tooltips and export; the
 // split preview following the keep chosen in Arrays.
 #include "GuiFixtures.h"
+#include "analysis/ThresholdRange.h"
 #include "charts/HistogramChart.h"
 #include "explorer/ArraysPage.h"
 #include "explorer/ChartPanel.h"
@@ -382,10 +383,12 @@ private slots:
                  qPrintable(page.control()->countersText()));
         QVERIFY(page.control()->countersText().contains(count(longest)));
 
+        // Above the largest threshold: refused, in the CLI's words (ThresholdRange).
         type(QStringLiteral("99999999999"));
-        QCOMPARE(page.control()->value(), std::uint64_t(std::numeric_limits<int>::max()));
-        QVERIFY2(note().contains(QStringLiteral("99999999999 is more than this box takes")),
-                 qPrintable(note()));
+        QCOMPARE(page.control()->value(), above);
+        QCOMPARE(note(), ThresholdRange::aboveMaximum(QStringLiteral("99999999999")));
+        QCOMPARE(note(),
+                 QStringLiteral("99999999999 is above the largest threshold, 2,147,483,647."));
         const std::uint64_t before = 120;
         type(QString::number(before));
         QCOMPARE(page.control()->value(), before);
@@ -394,7 +397,7 @@ private slots:
         QCOMPARE(page.control()->value(), before);
         QVERIFY2(note().contains(QStringLiteral("-5 is below 0")), qPrintable(note()));
 
-        // Bytes: "100 GiB" is not ignored; the box holds at most its maximum, and says so.
+        // Bytes: "100 GiB" is not ignored: refused, and the note says so.
         ThresholdControl sizes(QStringLiteral("Size:"), QStringLiteral(" B"));
         sizes.show();
         sizes.setValue(40000);
@@ -403,12 +406,53 @@ private slots:
         sizes.spinBox()->selectAll();
         QTest::keyClicks(sizes.spinBox(), QStringLiteral("100 GiB"));
         QTest::keyClick(sizes.spinBox(), Qt::Key_Return);
-        QCOMPARE(sizes.value(), std::uint64_t(std::numeric_limits<int>::max()));
-        QCOMPARE(changed.count(), 1);
+        QCOMPARE(sizes.value(), std::uint64_t(40000));
+        QCOMPARE(changed.count(), 0);
         const auto *sizeNote = sizes.findChild<QLabel *>(QStringLiteral("thresholdNote"));
         QVERIFY(sizeNote && sizeNote->isVisible());
-        QVERIFY2(sizeNote->text().contains(QStringLiteral("100 GiB is more than this box takes")),
-                 qPrintable(sizeNote->text()));
+        QCOMPARE(sizeNote->text(), ThresholdRange::aboveMaximum(QStringLiteral("100 GiB")));
+        QCOMPARE(sizes.spinBox()->maximum(), int(ThresholdRange::kMaximum));
+    }
+
+    // Issue 35: the box shrank when its note appeared. Its width stays, the note takes the
+    // room beside it (the size box and the keep box, in a window as wide as the explorer's).
+    void boxKeepsItsWidthWhenTheNoteShows_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QString>("typed");
+        QTest::newRow("bytes") << QStringLiteral(" B") << QStringLiteral("100 GiB");
+        QTest::newRow("elements") << QStringLiteral(" elements") << QStringLiteral("99999999999");
+    }
+    void boxKeepsItsWidthWhenTheNoteShows()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QString, typed);
+        ThresholdControl control(QStringLiteral("&Threshold:"), suffix);
+        control.resize(1100, control.sizeHint().height());
+        control.setRecommended(400, QStringLiteral("why"));
+        control.setValue(400);
+        control.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&control));
+        QSpinBox *spin = control.spinBox();
+        const auto *noteLabel = control.findChild<QLabel *>(QStringLiteral("thresholdNote"));
+        QVERIFY(noteLabel && !noteLabel->isVisible());
+        const int width = spin->width();
+        const int buttonWidth = control.recommendedButton()->width();
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, typed);
+        QTest::keyClick(spin, Qt::Key_Return);
+        QTRY_VERIFY(noteLabel->isVisible());
+        QCOMPARE(noteLabel->text(), ThresholdRange::aboveMaximum(typed));
+        QTRY_COMPARE(spin->width(), width); // the layout settles on the next event
+        QCOMPARE(control.recommendedButton()->width(), buttonWidth);
+        QVERIFY2(
+            spin->width() >= spin->sizeHint().width(),
+            qPrintable(QStringLiteral("%1 < %2").arg(spin->width()).arg(spin->sizeHint().width())));
+        // Edited again, the note goes and the box still keeps its width.
+        QTest::keyClick(spin, Qt::Key_Backspace);
+        QTRY_VERIFY(!noteLabel->isVisible());
+        QTRY_COMPARE(spin->width(), width);
     }
 
     // "8 MiB" is 8 MiB, not 8 B; an unknown unit is refused; the arrows step sensibly.

@@ -2,6 +2,7 @@
 #include "CliRunner.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "mongo/ServerProbe.h"
 
 #include <QDir>
 #include <QFile>
@@ -334,6 +335,31 @@ private slots:
         expectOneLine(r);
         if (QTest::currentTestFailed())
             return;
+    }
+
+    // Issue 35: the window's advice follows the kind of connection failure (ErrorNotice): a
+    // wrong password is the credentials, a server that is not there is a connection lost or
+    // refused, never the password.
+    void connectionFaultsAreTold()
+    {
+        QVERIFY(!m_authPassword.isEmpty());
+        oe::ConnectionSettings wrong;
+        wrong.uri = QString(m_auth).replace(m_authPassword, QStringLiteral("Wrong7pw"));
+        QVERIFY(wrong.uri != m_auth);
+        oe::ServerInfo info;
+        oe::SourceError error;
+        QVERIFY(!oe::ServerProbe::probe(wrong, QStringLiteral("admin"), &info, &error));
+        qInfo("wrong password: %s", qPrintable(error.toString()));
+        QCOMPARE(error.kind, oe::SourceError::Kind::Connection);
+        QCOMPARE(error.fault, oe::SourceError::ConnectionFault::Authentication);
+
+        oe::ConnectionSettings gone;
+        gone.uri = QStringLiteral("mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500");
+        error = {};
+        QVERIFY(!oe::ServerProbe::probe(gone, QStringLiteral("admin"), &info, &error));
+        qInfo("no server: %s", qPrintable(error.toString()));
+        QCOMPARE(error.kind, oe::SourceError::Kind::Connection);
+        QCOMPARE(error.fault, oe::SourceError::ConnectionFault::Lost);
     }
 };
 

@@ -5,8 +5,11 @@
 #include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "bson/DocumentId.h"
+#include "charts/Format.h"
 #include "codegen/CodeLanguage.h"
+#include "explorer/ArraysPage.h"
 #include "explorer/SplitExampleView.h"
+#include "explorer/ThresholdControl.h"
 #include "jobs/MigrationRunner.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardAnalysisPage.h"
@@ -15,6 +18,7 @@
 #include "wizard/WizardLayoutPage.h"
 #include "wizard/WizardPreviewPage.h"
 #include "wizard/WizardSafetyPage.h"
+#include "wizard/WizardThresholdPage.h"
 #include "wizard/WizardVerifyPage.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
@@ -31,6 +35,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -170,6 +175,59 @@ private slots:
 
     // One outlier before and after: the longest array at the path, whole before, the first
     // `keep` elements in the primary and the rest across the pages, in order.
+    // Issue 35: the bytes a keep moves were 13.7 MiB on the Analysis page, ≈ 13.8 MiB on
+    // Threshold and 14.1 MiB on Arrays and Preview. One figure (the split plan's), formatted
+    // once, on every page: the exact bytes of the elements past the keep.
+    void bytesMovedAreOneFigureEverywhere()
+    {
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, m_result);
+        const QString path = state.path();
+        const std::uint64_t keep = state.keep();
+        QVERIFY(!path.isEmpty() && keep > 0);
+        const QString exact = Format::bytes(fixtures::bytesBeyond(m_books, path, keep));
+        const QString moved = QStringLiteral("elements would move (%1)").arg(exact);
+
+        ArraysPage arrays;
+        arrays.setState(&state);
+        arrays.resize(1000, 700);
+        arrays.show();
+        arrays.refresh();
+        QCOMPARE(arrays.selectedPath(), path);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            arrays.control()->countersText().contains(moved),
+            qPrintable(arrays.control()->countersText() + QStringLiteral(" ≠ ") + moved), 60000);
+        const QString arraysCounters = arrays.control()->countersText();
+
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
+        wizard.setOutDir(m_dir.filePath(QStringLiteral("unused_bytes")));
+        wizard.show();
+        driveTo(wizard, MigrationWizard::AnalysisPageId);
+        auto *analysis = qobject_cast<WizardAnalysisPage *>(wizard.currentPage());
+        QVERIFY(analysis);
+        QTableWidgetItem *bytesCell = nullptr;
+        for (int row = 0; row < analysis->table()->rowCount(); ++row)
+            if (analysis->table()->item(row, 0)->text() == path)
+                bytesCell = analysis->table()->item(row, 2);
+        QVERIFY(bytesCell);
+        QCOMPARE(analysis->table()->horizontalHeaderItem(2)->text(),
+                 QStringLiteral("Bytes that would move"));
+        QTRY_COMPARE_WITH_TIMEOUT(bytesCell->text(), exact, 60000);
+
+        driveTo(wizard, MigrationWizard::ThresholdPageId);
+        auto *threshold = qobject_cast<WizardThresholdPage *>(wizard.currentPage());
+        QVERIFY(threshold);
+        QCOMPARE(threshold->control()->value(), keep);
+        QTRY_COMPARE_WITH_TIMEOUT(threshold->control()->countersText(), arraysCounters, 60000);
+
+        driveTo(wizard, MigrationWizard::PreviewPageId);
+        auto *preview = qobject_cast<WizardPreviewPage *>(wizard.currentPage());
+        QVERIFY(preview);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            preview->summary()->text().contains(QStringLiteral("elements (%1) move").arg(exact)),
+            qPrintable(preview->summary()->text() + QStringLiteral(" ≠ ") + exact), 60000);
+    }
+
     void previewShowsTheLongestOutlierBeforeAndAfter()
     {
         Workspace workspace;

@@ -179,6 +179,47 @@ private slots:
         }
     }
 
+    // Issue 35: the summary of a full scan listed ten empty rows that only describe a sample
+    // (its confidence intervals and the sample sizes it suggests), in the HTML and the PDF.
+    // Left out for a full scan; there, with their values, for a sample.
+    void sampleOnlyRowsOnlyForASample()
+    {
+        const QStringList sampleOnly{QStringLiteral("confidence"),
+                                     QStringLiteral("size_p99_ci_low"),
+                                     QStringLiteral("sample_for_p99_target")};
+        const auto summary = [](const AnalysisResult &result) {
+            return tableRows(
+                ReportDocument(result, ReportCharts::render(result, {}, {}), {}).html(),
+                QStringLiteral("summary"));
+        };
+        const QList<QStringList> full = summary(m_result);
+        QVERIFY(full.size() > 10);
+        for (const QStringList &row : full)
+            QVERIFY2(!sampleOnly.contains(row.value(0)), qPrintable(row.join(QLatin1Char('|'))));
+        const QString pdf = m_dir.filePath(QStringLiteral("full.pdf"));
+        QString error;
+        QVERIFY2(
+            ReportDocument(m_result, ReportCharts::render(m_result, {}, {}), {}).write(pdf, &error),
+            qPrintable(error));
+        const QString text = pdfPages(pdf).join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("size_p99")), "pdftotext could not read the PDF");
+        for (const QString &metric : sampleOnly)
+            QVERIFY2(!text.contains(metric), qPrintable(metric));
+
+        AnalysisRequest request = m_result.request;
+        request.selection.mode = AnalysisOptions::Mode::Sample;
+        request.selection.count = 100;
+        const AnalysisResult sampled = AnalysisSession::run(request);
+        QCOMPARE(sampled.profile.status, CollectionProfile::Status::Complete);
+        QStringList metrics;
+        for (const QStringList &row : summary(sampled))
+            if (sampleOnly.contains(row.value(0))) {
+                metrics << row.value(0);
+                QVERIFY2(!row.value(1).isEmpty(), qPrintable(row.join(QLatin1Char('|'))));
+            }
+        QCOMPARE(metrics, sampleOnly);
+    }
+
     void defaultFileNameIsTheCollections()
     {
         AnalysisResult live = m_result;

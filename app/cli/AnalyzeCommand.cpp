@@ -4,6 +4,7 @@
 #include "ConnectionOptions.h"
 #include "analysis/SamplePrecision.h"
 #include "analysis/SplitRecommendation.h"
+#include "analysis/ThresholdRange.h"
 #include "explore/AnalysisSession.h"
 #include "history/HistoryStore.h"
 #include "report/ReportWriter.h"
@@ -124,9 +125,12 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
                         "percentile points goes into summary.csv (0.0001 to 0.99, default 0.1)."),
          QStringLiteral("PTS")},
         {QStringLiteral("size-threshold"),
-         QStringLiteral("Documents larger than BYTES are outliers."), QStringLiteral("BYTES")},
+         QStringLiteral("Documents larger than BYTES are outliers (at most %1).")
+             .arg(oe::ThresholdRange::maximumText()),
+         QStringLiteral("BYTES")},
         {QStringLiteral("array-threshold"),
-         QStringLiteral("Documents with an array longer than N are outliers."),
+         QStringLiteral("Documents with an array longer than N are outliers (at most %1).")
+             .arg(oe::ThresholdRange::maximumText()),
          QStringLiteral("N")},
         {QStringLiteral("method"),
          QStringLiteral("absolute|percentile|iqr|mad for thresholds not given (default iqr)."),
@@ -283,8 +287,8 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
     if (!cli::unsignedOption(parser, QStringLiteral("sample"), sample, 1, kMaxSample) ||
         !cli::unsignedOption(parser, QStringLiteral("limit"), limit, 1) ||
         !cli::unsignedOption(parser, QStringLiteral("seed"), seed) ||
-        !cli::unsignedOption(parser, QStringLiteral("size-threshold"), sizeThreshold) ||
-        !cli::unsignedOption(parser, QStringLiteral("array-threshold"), arrayThreshold) ||
+        !cli::thresholdOption(parser, QStringLiteral("size-threshold"), sizeThreshold) ||
+        !cli::thresholdOption(parser, QStringLiteral("array-threshold"), arrayThreshold) ||
         !cli::unsignedOption(parser, QStringLiteral("top"), topRows, 0, kMaxTop) ||
         !cli::unsignedOption(parser, QStringLiteral("target-primary-bytes"), target, 1,
                              kMaxBsonBytes) ||

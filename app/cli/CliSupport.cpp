@@ -1,5 +1,6 @@
 #include "CliSupport.h"
 
+#include "analysis/ThresholdRange.h"
 #include "output/StagedOutput.h"
 
 #include <QCoreApplication>
@@ -118,6 +119,21 @@ bool unsignedOption(const QCommandLineParser &parser, const QString &name,
         v < minimum || v > maximum) {
         fail(ExitUsage, QStringLiteral("--%1 expects a whole number %2, got '%3'")
                             .arg(name, rangeText(minimum, maximum), parser.value(name)));
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+bool thresholdOption(const QCommandLineParser &parser, const QString &name,
+                     std::optional<std::uint64_t> &out, std::uint64_t minimum)
+{
+    std::optional<std::uint64_t> v;
+    if (!unsignedOption(parser, name, v, minimum))
+        return false;
+    if (v && !oe::ThresholdRange::contains(*v)) {
+        fail(ExitUsage, oe::ThresholdRange::aboveMaximum(
+                            QStringLiteral("--%1 %2").arg(name, parser.value(name).trimmed())));
         return false;
     }
     out = v;

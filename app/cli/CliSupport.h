@@ -37,6 +37,11 @@ std::optional<int> parseOrHelp(QCommandLineParser &parser, const QStringList &ar
 bool unsignedOption(const QCommandLineParser &parser, const QString &name,
                     std::optional<std::uint64_t> &out, std::uint64_t minimum = 0,
                     std::uint64_t maximum = std::numeric_limits<std::uint64_t>::max());
+// A threshold option (a size in bytes, an array's keep): a whole number from `minimum` up to
+// oe::ThresholdRange's maximum, the window's limit; above it, the one-line usage error the
+// window's box shows too, naming the option.
+bool thresholdOption(const QCommandLineParser &parser, const QString &name,
+                     std::optional<std::uint64_t> &out, std::uint64_t minimum = 0);
 // Parses a finite number within [minimum, maximum] (NaN and infinities are refused).
 bool doubleOption(const QCommandLineParser &parser, const QString &name, double &out,
                   double minimum, double maximum);

@@ -132,8 +132,8 @@ bool optionsFrom(const QCommandLineParser &parser, oe::WatchOptions *o)
     o->collection = parser.value(QStringLiteral("collection"));
     o->field = parser.value(QStringLiteral("field"));
     std::optional<std::uint64_t> size, keep, interval;
-    if (!cli::unsignedOption(parser, QStringLiteral("size-threshold"), size, 1) ||
-        !cli::unsignedOption(parser, QStringLiteral("keep"), keep) ||
+    if (!cli::thresholdOption(parser, QStringLiteral("size-threshold"), size, 1) ||
+        !cli::thresholdOption(parser, QStringLiteral("keep"), keep) ||
         !cli::unsignedOption(parser, QStringLiteral("interval-ms"), interval, 100, 86400000))
         return false;
     o->sizeThreshold = size.value_or(0);

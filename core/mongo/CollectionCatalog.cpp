@@ -85,7 +85,10 @@ bool CollectionCatalog::collections(MongoConnection &connection, const QString &
             info.name = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
         if (bson_iter_init_find(&it, doc, "type") && BSON_ITER_HOLDS_UTF8(&it))
             info.type = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
-        info.isSystem = info.name.startsWith(QStringLiteral("system."));
+        // The server's own databases hold no application data: local (the oplog, the replica
+        // set's state, startup_log) and config (sessions, transactions, a cluster's metadata).
+        info.isSystem = info.name.startsWith(QStringLiteral("system.")) ||
+                        database == QLatin1String("local") || database == QLatin1String("config");
         if (!info.name.isEmpty())
             out->push_back(info);
     }

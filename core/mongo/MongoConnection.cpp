@@ -10,6 +10,7 @@
 #include <QByteArray>
 
 #include <algorithm>
+#include <iterator>
 
 #include <mongoc/mongoc.h>
 
@@ -172,6 +173,44 @@ std::optional<bool> MongoDriver::collectionExists(const MongoConnection &connect
     return found;
 }
 
+namespace {
+
+// Which kind of connection failure a driver error is, from its domain and code.
+SourceError::ConnectionFault faultOf(const bson_error_t &e, const QString &message)
+{
+    using Fault = SourceError::ConnectionFault;
+    // The server's codes for a lost or closing peer: HostUnreachable, HostNotFound,
+    // NetworkTimeout, ShutdownInProgress, SocketException, InterruptedAtShutdown,
+    // NotWritablePrimary/NotPrimary… during a failover.
+    static constexpr std::uint32_t kServerGone[] = {6,   7,     89,    91,    9001,
+                                                    189, 10107, 11600, 11602, 13435};
+    // AuthenticationFailed, Unauthorized.
+    static constexpr std::uint32_t kServerAuth[] = {18, 13};
+    const auto among = [&](const auto &codes) {
+        return std::find(std::begin(codes), std::end(codes), e.code) != std::end(codes);
+    };
+    const bool authText = message.contains(QLatin1String("uthenticat"));
+    switch (e.domain) {
+    case MONGOC_ERROR_STREAM:
+        return Fault::Lost;
+    case MONGOC_ERROR_SERVER_SELECTION:
+        return authText ? Fault::Authentication : Fault::Lost;
+    case MONGOC_ERROR_CLIENT:
+        if (e.code == MONGOC_ERROR_CLIENT_AUTHENTICATE || authText)
+            return Fault::Authentication;
+        return Fault::Unknown;
+    case MONGOC_ERROR_SERVER:
+    case MONGOC_ERROR_WRITE_CONCERN:
+        if (among(kServerAuth))
+            return Fault::Authentication;
+        return among(kServerGone) ? Fault::Lost : Fault::Refused;
+    default:
+        return Fault::Unknown;
+    }
+}
+
+} // namespace
+
 SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson_error_t &e,
                                    const QString &step)
 {
@@ -189,6 +228,7 @@ SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson
         message += QStringLiteral(" (server error %1)").arg(e.code);
     if (e.domain == MONGOC_ERROR_SERVER)
         err.serverCode = int(e.code);
+    err.fault = faultOf(e, message);
     // The driver often logs the cause (a server dropped from the topology) apart from the error.
     if (const QString driver = MongoRuntime::recentDriverMessages();
         !driver.isEmpty() && !message.contains(driver))

@@ -84,7 +84,7 @@ void appendPrecisionRows(const SamplePrecision &precision, QList<QPair<QString, 
 
 } // namespace
 
-QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
+QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r, SampleRows sampleRows)
 {
     const CollectionProfile &p = r.profile;
     const Distribution &s = p.sizes;
@@ -102,7 +102,9 @@ QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r)
     row("size_max", num(s.max()));
     row("size_mean", dec(s.mean()));
     row("size_total", num(s.sum()));
-    appendPrecisionRows(SamplePrecision::of(p, r.p99PrecisionPoints), rows);
+    const SamplePrecision precision = SamplePrecision::of(p, r.p99PrecisionPoints);
+    if (precision.applies || sampleRows == SampleRows::Always)
+        appendPrecisionRows(precision, rows);
     row("outlier_documents", num(r.outliers.outlierDocuments));
     row("size_threshold", num(r.outliers.size.value));
     row("size_outliers", num(r.outliers.sizeOutliers));

@@ -50,8 +50,17 @@ public:
     // Each report on its own, streamed to `out` (a file, or a QBuffer for in-memory use);
     // false if `out` refused the data.
     static bool summary(const Report &report, QIODevice *out);
+    // Whether the rows that describe a sample (its confidence intervals, the sample sizes it
+    // suggests) are listed for an analysis that read every document: summary.csv keeps its
+    // columns and leaves them empty; the HTML and PDF report leave them out.
+    enum class SampleRows
+    {
+        Always,
+        WhenSampled
+    };
     // summary.csv's rows (metric, value), for the HTML and PDF report.
-    static QList<QPair<QString, QString>> summaryRows(const Report &report);
+    static QList<QPair<QString, QString>> summaryRows(const Report &report,
+                                                      SampleRows sampleRows = SampleRows::Always);
     static bool sizeHistogram(const Report &report, QIODevice *out);
     static bool fields(const Report &report, QIODevice *out);
     static bool arrayHistograms(const Report &report, QIODevice *out);

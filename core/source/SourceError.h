@@ -18,7 +18,18 @@ struct SourceError
         Usage
     };
 
+    // For Kind::Connection: what went wrong, so the advice fits (a server that went away is
+    // not a wrong password).
+    enum class ConnectionFault
+    {
+        Unknown,
+        Lost,           // the server went away, refused the connection or reset it mid-scan
+        Authentication, // the credentials, or the user's rights
+        Refused         // the server refused the operation (its error code says why)
+    };
+
     Kind kind = Kind::None;
+    ConnectionFault fault = ConnectionFault::Unknown;
     QString message; // the problem, e.g. "document length 3 is below the BSON minimum of 5"
     QString source;  // file name or redacted URI
     std::int64_t docIndex = -1;   // 0-based position of the document in the source

@@ -374,6 +374,10 @@ void ConnectionDialog::testConnection()
 {
     if (!problem().isEmpty())
         return;
+    // Disabled, the button would pass the focus on to Cancel, and Enter would cancel: the
+    // default button takes it, so Enter connects.
+    if (m_test->hasFocus())
+        m_connect->setFocus(Qt::OtherFocusReason);
     m_test->setEnabled(false);
     m_status->setText(tr("Testing %1…").arg(UriRedactor::redact(settings().uri)));
     const ConnectionSettings s = settings();

@@ -14,8 +14,11 @@ const QString kGroup = QStringLiteral("recentConnections");
 void save(const QList<RecentConnection> &list)
 {
     QSettings settings;
-    settings.beginWriteArray(kGroup, int(list.size()));
-    for (int i = 0; i < list.size(); ++i) {
+    // beginWriteArray() leaves the entries past the new size in place: a shorter list would
+    // keep its stale tail in the file (and a forgotten connection with it).
+    settings.remove(kGroup);
+    settings.beginWriteArray(kGroup, int(std::min<qsizetype>(list.size(), ConnectionStore::kMax)));
+    for (int i = 0; i < list.size() && i < ConnectionStore::kMax; ++i) {
         settings.setArrayIndex(i);
         ConnectionStore::write(settings, list[i]);
     }

@@ -1,10 +1,9 @@
 #include "explorer/ArraysPage.h"
 
-#include "analysis/ThresholdImpact.h"
-#include "charts/Format.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/FieldTableModel.h"
 #include "explorer/ThresholdControl.h"
+#include "workspace/KeepFigures.h"
 #include "workspace/SourceState.h"
 
 #include <QHeaderView>
@@ -160,40 +159,13 @@ void ArraysPage::showKeep(std::uint64_t keep)
     showCounters();
 }
 
-// What the keep catches and the largest primary after the split. Once the state's plan (the
-// same SplitPlanner figures as Split preview, the wizard and `split --dry-run`) is current, its
-// exact counts; until then the analysis' figures at once, the estimated ones marked "≈".
+// What the keep catches and the largest primary after the split: the words and figures of
+// the wizard's Threshold page too (KeepFigures).
 void ArraysPage::showCounters()
 {
-    const FieldProfile *field = result().profile.field(m_path.toStdString());
-    const SplitRecommendation *rec = result().recommendationFor(m_path.toStdString());
-    if (!field || !rec || !rec->splittable)
-        return;
-    const std::uint64_t keep = state()->keep();
-    if (state()->planIsCurrent() && !state()->plan().error.isError()) {
-        const SplitPlan &plan = state()->plan();
-        const double share = plan.documents ? double(plan.affected) / double(plan.documents) : 0.0;
-        m_control->setCounters(
-            plan.affected == 0
-                ? tr("0 documents over %1: no array here is longer (the longest has %2), "
-                     "nothing would split")
-                      .arg(Format::count(keep), Format::count(field->lengths.max()))
-                : tr("%1 documents over %2 (%3) · %4 elements would move (%5) · largest "
-                     "primary after %6")
-                      .arg(Format::count(plan.affected), Format::count(keep),
-                           Format::percent(share, 2), Format::count(plan.elementsMoved),
-                           Format::bytes(plan.bytesMoved),
-                           Format::bytes(plan.largestPrimaryAfter)));
-        return;
-    }
-    const ThresholdImpact impact = ThresholdImpact::forArray(result().profile, *field, keep);
-    const QString about = impact.exact ? QString() : tr("about ");
-    m_control->setCounters(
-        tr("%1%2 documents over %3 (%4) · %5%6 elements would move (≈ %7) · largest primary "
-           "after (computing…)")
-            .arg(about, Format::count(impact.documentsOver), Format::count(keep),
-                 Format::percent(impact.share, 2), about, Format::count(impact.elementsMoved),
-                 Format::bytes(impact.bytesMoved)));
+    const QString counters = KeepFigures::counters(*state());
+    if (!counters.isEmpty())
+        m_control->setCounters(counters);
 }
 
 } // namespace oe

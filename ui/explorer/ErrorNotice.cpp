@@ -11,13 +11,33 @@ QString tr(const char *text)
     return QCoreApplication::translate("ErrorNotice", text);
 }
 
-QString adviceFor(SourceError::Kind kind)
+QString connectionAdvice(SourceError::ConnectionFault fault)
+{
+    using Fault = SourceError::ConnectionFault;
+    switch (fault) {
+    case Fault::Lost:
+        return tr("The server went away or refused the connection: check that it is running and "
+                  "reachable, then Run again (a connection: right-click it, Refresh). The window "
+                  "stays usable.");
+    case Fault::Authentication:
+        return tr("The server refused the credentials: check the user name, the password and "
+                  "the authentication database, then try again. The window stays usable.");
+    case Fault::Refused:
+        return tr("The server refused the request, for the reason named. The window stays "
+                  "usable.");
+    case Fault::Unknown:
+        break;
+    }
+    return tr("The server did not answer or refused the request: check that it is running and "
+              "reachable, then try again. The window stays usable.");
+}
+
+QString adviceFor(SourceError::Kind kind,
+                  SourceError::ConnectionFault fault = SourceError::ConnectionFault::Unknown)
 {
     switch (kind) {
     case SourceError::Kind::Connection:
-        return tr("The server did not answer or refused the request: check that it runs and is "
-                  "reachable, and the user name and password, then try again. The window stays "
-                  "usable.");
+        return connectionAdvice(fault);
     case SourceError::Kind::InvalidData:
         return tr("The data is damaged at the place named; what was read before it is shown. "
                   "The window stays usable.");
@@ -52,7 +72,7 @@ ErrorNotice ErrorNotice::of(const QString &title, const QString &what, const Sou
     ErrorNotice notice;
     notice.title = title;
     notice.headline = oneLine(what, cause.toString());
-    notice.advice = adviceFor(cause.kind);
+    notice.advice = adviceFor(cause.kind, cause.fault);
     if (cause.serverCode != 0)
         notice.details = tr("Server error code %1.").arg(cause.serverCode);
     return notice;

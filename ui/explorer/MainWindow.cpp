@@ -126,6 +126,14 @@ void MainWindow::wire()
             runAnalysis();
     });
     connect(m_catalogs, &CatalogLoader::loaded, this, &MainWindow::showCatalog);
+    connect(m_tree, &QTreeView::expanded, this, [this](const QModelIndex &index) {
+        if (m_sources->kindOf(index) == SourceTreeModel::Kind::Database)
+            m_openDatabases[index.parent().data().toString()].insert(index.data().toString());
+    });
+    connect(m_tree, &QTreeView::collapsed, this, [this](const QModelIndex &index) {
+        if (m_sources->kindOf(index) == SourceTreeModel::Kind::Database)
+            m_openDatabases[index.parent().data().toString()].remove(index.data().toString());
+    });
     connect(m_sourceMenu, &SourceTreeMenu::refreshRequested, this, &MainWindow::loadCatalog);
     connect(m_follower, &MigrationFollower::catalogChanged, this, [this](const QString &name) {
         if (m_sources->findConnection(name).isValid())
@@ -293,7 +301,7 @@ QString MainWindow::statusText() const
 void MainWindow::openDump(const QString &path)
 {
     const QModelIndex index = m_sources->addDump(path);
-    m_tree->expandAll();
+    m_tree->expand(index.parent()); // its group only: the connections stay as the user left them
     m_tree->setCurrentIndex(index);
 }
 
@@ -320,9 +328,16 @@ void MainWindow::showCatalog(const QString &name, const Catalog &catalog)
     const QModelIndex index = m_sources->findConnection(name);
     if (!index.isValid())
         return;
-    // A reload keeps the collection selected (its rows are made anew).
+    // A reload (a reconnect, a refresh) keeps the collection selected and the databases the
+    // user had open, and only those (its rows are made anew).
     const SourceRef current = m_sources->sourceAt(m_tree->currentIndex());
     m_sources->setCatalog(index, catalog);
+    const QSet<QString> open = m_openDatabases.value(name);
+    for (int row = 0; row < m_sources->rowCount(index); ++row)
+        if (const QModelIndex db = m_sources->index(row, 0, index);
+            m_sources->kindOf(db) == SourceTreeModel::Kind::Database &&
+            open.contains(db.data().toString()))
+            m_tree->expand(db);
     if (current.kind == SourceRef::Kind::Collection && current.connectionName == name)
         if (const QModelIndex again =
                 m_sources->findCollection(index, current.database, current.collection);

@@ -4,6 +4,7 @@
 #include "explorer/ErrorNotice.h"
 #include "mongo/ConnectionSettings.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
@@ -163,6 +164,9 @@ private:
     DialogLauncher *m_dialogs;
     TreeRefresher *m_refresher;       // the tree follows the servers
     QSet<QString> m_quietConnections; // restored: a failure is shown in the tree only
+    // The databases the user opened, by connection: a reconnect or a refresh makes the rows
+    // anew (the tree forgets), and opens these again, only these.
+    QHash<QString, QSet<QString>> m_openDatabases;
     ErrorNotice m_lastError;
     bool m_interactive = true;
     QAction *m_runAction = nullptr;

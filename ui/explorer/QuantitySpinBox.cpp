@@ -1,5 +1,7 @@
 #include "explorer/QuantitySpinBox.h"
 
+#include "analysis/ThresholdRange.h"
+
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
@@ -167,9 +169,9 @@ void QuantitySpinBox::fixup(QString &input) const
     shown = shown.trimmed();
     QString note;
     if (*v > double(maximum())) {
-        input = withAffixes(maximum());
-        note = tr("%1 is more than this box takes: %2 is used.")
-                   .arg(shown, textFromValue(maximum()) + suffix());
+        // Refused as the CLI refuses it, in the same words (one rule: ThresholdRange).
+        input = withAffixes(value());
+        note = ThresholdRange::aboveMaximum(shown);
     } else if (*v < double(minimum())) {
         input = withAffixes(value());
         note = tr("%1 is below %2: the threshold stays %3.")
@@ -183,8 +185,8 @@ void QuantitySpinBox::fixup(QString &input) const
 int QuantitySpinBox::valueFromText(const QString &text) const
 {
     const auto v = typed(text);
-    if (!v)
-        return value();
+    if (!v || *v > double(maximum()))
+        return value(); // above the largest: refused (fixup says so)
     return int(std::clamp(std::round(*v), double(minimum()), double(maximum())));
 }
 

@@ -11,8 +11,8 @@ namespace oe {
 // "40000", "40,000 B") and refuses any other (a unit it does not know never becomes bytes);
 // it shows exact bytes. The arrow keys step by about a tenth of the value's order of
 // magnitude (40,000 → 41,000), not by one. A number out of range is never cut short while it
-// is typed: on Enter a number above the maximum becomes the maximum and one below the minimum
-// leaves the value as it was, and noteChanged() says so in words.
+// is typed: on Enter one above the maximum or below the minimum leaves the value as it was, and
+// noteChanged() says so in words (above the maximum, ThresholdRange's: the CLI's words).
 class QuantitySpinBox : public QSpinBox
 {
     Q_OBJECT

@@ -170,10 +170,12 @@ void SessionKeeper::passwordRead(const QString &key, const QString &password, co
 
 void SessionKeeper::askForPassword(const RecentConnection &saved)
 {
-    m_sources->setConnectionMessage(
-        m_sources->addConnection(saved.name, settingsOf(saved, {})),
-        tr("Needs its password: File → Connect…, then pick %1 under Recent.").arg(saved.name),
-        true);
+    const QModelIndex row = m_sources->addConnection(saved.name, settingsOf(saved, {}));
+    const QString how =
+        tr("Needs its password: File → Connect…, then pick %1 under Recent.").arg(saved.name);
+    m_sources->setConnectionMessage(row, how, true);
+    // On the connection's own row as well: the message under it is hidden while it is closed.
+    m_sources->setConnectionStatus(row, tr("Needs its password"), how);
 }
 
 void SessionKeeper::renameSaved(const QString &from, const QString &to,

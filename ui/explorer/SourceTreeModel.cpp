@@ -50,6 +50,7 @@ QModelIndex SourceTreeModel::addConnection(const QString &name, const Connection
         Node *node = nodeOf(existing);
         node->settings = settings;
         node->tip = UriRedactor::redact(settings.uri);
+        node->status.clear();
         emit dataChanged(existing, existing.siblingAtColumn(ColumnCount - 1));
         setConnectionMessage(existing, tr("Connecting…"), false);
         return existing;
@@ -215,11 +216,26 @@ void SourceTreeModel::setConnectionMessage(const QModelIndex &connection, const 
     replaceChildren(node, std::move(children));
 }
 
+void SourceTreeModel::setConnectionStatus(const QModelIndex &connection, const QString &status,
+                                          const QString &why)
+{
+    Node *node = nodeOf(connection);
+    if (!connection.isValid() || node->kind != Kind::Connection)
+        return;
+    node->status = status;
+    node->tip = UriRedactor::redact(node->settings.uri);
+    if (!why.isEmpty())
+        node->tip += QLatin1Char('\n') + why;
+    emit dataChanged(connection.siblingAtColumn(0), connection.siblingAtColumn(ColumnCount - 1));
+}
+
 void SourceTreeModel::setCatalog(const QModelIndex &connection, const Catalog &catalog)
 {
     Node *conn = nodeOf(connection);
     if (!connection.isValid() || conn->kind != Kind::Connection)
         return;
+    if (!conn->status.isEmpty())
+        setConnectionStatus(connection, {}, {});
     if (catalog.error.isError()) {
         setConnectionMessage(connection, catalog.error.toString(), true);
         return;
@@ -393,6 +409,8 @@ QVariant SourceTreeModel::data(const QModelIndex &index, int role) const
         case Name:
             return node->name;
         case Documents:
+            if (!node->status.isEmpty())
+                return node->status;
             return node->documents ? Format::count(std::uint64_t(*node->documents)) : QString();
         case Size:
             return node->bytes ? Format::bytes(std::uint64_t(*node->bytes)) : QString();
@@ -407,7 +425,7 @@ QVariant SourceTreeModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case Qt::ForegroundRole:
-        if (node->error)
+        if (node->error || (index.column() == Documents && !node->status.isEmpty()))
             return QColor(0xd9, 0x48, 0x0f);
         break;
     case Qt::DecorationRole: {

@@ -46,6 +46,11 @@ public:
     // and removes those gone.
     void setCatalog(const QModelIndex &connection, const Catalog &catalog);
     void setConnectionMessage(const QModelIndex &connection, const QString &message, bool error);
+    // A few words on the connection's own row ("Needs its password"), in its Documents column
+    // and its tooltip (`why` there too), seen with the row collapsed; gone when the connection
+    // is connected again or its databases arrive.
+    void setConnectionStatus(const QModelIndex &connection, const QString &status,
+                             const QString &why);
     void removeConnection(const QModelIndex &connection);
     // Another label for a connection (its collections' sources follow); false when `name` is
     // empty or another connection has it.
@@ -77,6 +82,7 @@ private:
         Kind kind = Kind::Message;
         QString name;
         QString tip;
+        QString status; // a connection's, on its own row
         bool error = false;
         std::optional<qint64> documents;
         std::optional<qint64> bytes;

@@ -1,5 +1,6 @@
 #include "explorer/ThresholdControl.h"
 
+#include "analysis/ThresholdRange.h"
 #include "explorer/QuantitySpinBox.h"
 
 #include <QHBoxLayout>
@@ -7,7 +8,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include <limits>
+#include <algorithm>
 
 namespace oe {
 
@@ -30,7 +31,7 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     auto *caption = new QLabel(label, this);
     caption->setBuddy(m_spin);
     layout->addWidget(caption);
-    m_spin->setRange(0, std::numeric_limits<int>::max());
+    m_spin->setRange(0, int(ThresholdRange::kMaximum)); // the CLI's limit too
     if (suffix.trimmed() != QLatin1String("B"))
         m_spin->setSuffix(suffix); // bytes show their unit themselves
     m_spin->setGroupSeparatorShown(true);
@@ -38,8 +39,11 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     m_spin->setAccelerated(true);
     m_spin->setToolTip(tr("Values strictly above this are outliers. Type a number, or drag the "
                           "dashed line in the chart."));
+    // The box keeps its width whether the note shows or not (it used to give the note room).
+    m_spin->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     layout->addWidget(m_spin);
     m_button->setEnabled(false);
+    m_button->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     layout->addWidget(m_button);
     m_note->setObjectName(QStringLiteral("thresholdNote"));
     m_note->setWordWrap(true);
@@ -48,6 +52,7 @@ ThresholdControl::ThresholdControl(const QString &label, const QString &suffix, 
     bold.setBold(true);
     m_note->setFont(bold);
     layout->addWidget(m_note, 1);
+    layout->addStretch(0); // the room the hidden note leaves stays empty
     m_counters->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_counters->setWordWrap(true);
     outer->addWidget(m_counters);

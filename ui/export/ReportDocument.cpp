@@ -98,7 +98,8 @@ QString ReportDocument::header() const
                           QCoreApplication::applicationVersion())));
 }
 
-// summary.csv, row for row, with the same text.
+// summary.csv, row for row, with the same text; for a full scan without the rows that only
+// describe a sample (empty there).
 QString ReportDocument::summaryTable() const
 {
     QString out =
@@ -107,7 +108,8 @@ QString ReportDocument::summaryTable() const
             .arg(esc(tr("Summary")));
     out += row({QStringLiteral("metric"), QStringLiteral("value")}, true);
     for (const auto &[metric, value] :
-         ReportWriter::summaryRows(ReportWriter::Report::of(m_result, m_options.topK)))
+         ReportWriter::summaryRows(ReportWriter::Report::of(m_result, m_options.topK),
+                                   ReportWriter::SampleRows::WhenSampled))
         out += row({metric, value});
     return out + QStringLiteral("</table>");
 }

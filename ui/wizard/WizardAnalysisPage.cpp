@@ -3,6 +3,7 @@
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/KeepFigures.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
 
@@ -45,6 +46,8 @@ std::vector<FieldCost> costs(const AnalysisResult &result)
     return out;
 }
 
+constexpr int kBytesColumn = 2; // "Bytes that would move"
+
 } // namespace
 
 WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
@@ -76,6 +79,9 @@ WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
         emit completeChanged();
     });
     connect(m_rescan, &QPushButton::clicked, this, &WizardAnalysisPage::runFullScan);
+    // The chosen field's bytes: the plan's exact figure once it is current (KeepFigures).
+    if (SourceState *state = m_wizard->state())
+        connect(state, &SourceState::planChanged, this, &WizardAnalysisPage::showBytesMoved);
     // The workspace runs the scan and, when it is complete, puts it in the source's state.
     Workspace *workspace = m_wizard->workspace();
     connect(workspace, &Workspace::progressed, this,
@@ -113,10 +119,10 @@ void WizardAnalysisPage::fill()
     int current = -1;
     for (int i = 0; i < int(rows.size()); ++i) {
         const FieldCost &c = rows[std::size_t(i)];
-        const QStringList cells{QString::fromStdString(c.field->path),
-                                Format::count(c.impact.documentsOver),
-                                Format::bytes(c.impact.bytesMoved), Format::count(c.overHalfLimit),
-                                Format::count(c.rec->keep)};
+        const QStringList cells{
+            QString::fromStdString(c.field->path), Format::count(c.impact.documentsOver),
+            KeepFigures::bytesMoved(*state, QString::fromStdString(c.field->path), c.rec->keep),
+            Format::count(c.overHalfLimit), Format::count(c.rec->keep)};
         for (int col = 0; col < cells.size(); ++col) {
             auto *item = new QTableWidgetItem(cells[col]);
             if (col > 0)
@@ -133,6 +139,22 @@ void WizardAnalysisPage::fill()
     if (current >= 0)
         m_table->selectRow(current);
     emit completeChanged();
+}
+
+void WizardAnalysisPage::showBytesMoved()
+{
+    SourceState *state = m_wizard->state();
+    if (!state || m_filling)
+        return;
+    const AnalysisResult &r = state->analysis();
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QTableWidgetItem *path = m_table->item(row, 0);
+        QTableWidgetItem *bytes = m_table->item(row, kBytesColumn);
+        const SplitRecommendation *rec =
+            path ? r.recommendationFor(path->text().toStdString()) : nullptr;
+        if (bytes && rec)
+            bytes->setText(KeepFigures::bytesMoved(*state, path->text(), rec->keep));
+    }
 }
 
 bool WizardAnalysisPage::isComplete() const

@@ -24,6 +24,7 @@ public:
 
 private:
     void fill();
+    void showBytesMoved();
     void runFullScan();
 
     MigrationWizard *m_wizard;

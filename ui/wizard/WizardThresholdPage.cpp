@@ -1,10 +1,10 @@
 #include "wizard/WizardThresholdPage.h"
 
-#include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
 #include "explorer/ChartPanel.h"
 #include "explorer/ThresholdControl.h"
 #include "wizard/MigrationWizard.h"
+#include "workspace/KeepFigures.h"
 #include "workspace/SourceState.h"
 
 #include <QLabel>
@@ -32,8 +32,11 @@ WizardThresholdPage::WizardThresholdPage(MigrationWizard *wizard)
         if (SourceState *state = m_wizard->state())
             state->setKeep(std::uint64_t(v));
     });
-    if (SourceState *state = m_wizard->state())
+    if (SourceState *state = m_wizard->state()) {
         connect(state, &SourceState::keepChanged, this, &WizardThresholdPage::showKeep);
+        // The plan's exact figures replace the analysis' estimate (the Arrays tab's words).
+        connect(state, &SourceState::planChanged, this, &WizardThresholdPage::showCounters);
+    }
 }
 
 void WizardThresholdPage::initializePage()
@@ -65,13 +68,13 @@ void WizardThresholdPage::showKeep()
     const std::uint64_t keep = state->keep();
     m_control->setValue(keep);
     m_panel->chart()->setThreshold(double(keep));
-    const ThresholdImpact impact =
-        ThresholdImpact::forArray(state->analysis().profile, *field, keep);
-    m_control->setCounters(
-        tr("%1%2 documents over %3 (%4) · %5 elements would move (≈ %6)")
-            .arg(impact.exact ? QString() : tr("about "), Format::count(impact.documentsOver),
-                 Format::count(keep), Format::percent(impact.share, 2),
-                 Format::count(impact.elementsMoved), Format::bytes(impact.bytesMoved)));
+    showCounters();
+}
+
+void WizardThresholdPage::showCounters()
+{
+    if (SourceState *state = m_wizard->state())
+        m_control->setCounters(KeepFigures::counters(*state));
 }
 
 } // namespace oe

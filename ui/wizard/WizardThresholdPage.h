@@ -23,6 +23,7 @@ public:
 
 private:
     void showKeep();
+    void showCounters();
 
     MigrationWizard *m_wizard;
     QLabel *m_why;

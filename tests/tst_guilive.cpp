@@ -9,13 +9,13 @@
 #include "dialogs/ConnectionDialog.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
-#include "explorer/DocumentLoader.h"
 #include "explorer/DocumentsPage.h"
 #include "explorer/IndexesPage.h"
 #include "explorer/LogicalDocumentDialog.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
+#include "jobs/DocumentLoader.h"
 #include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>

@@ -2,9 +2,9 @@
 
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
-#include "explorer/ChartPanel.h"
 #include "explorer/FieldTableModel.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 
 #include <QHeaderView>

@@ -1,6 +1,6 @@
-#include "explorer/ThresholdControl.h"
+#include "widgets/ThresholdControl.h"
 
-#include "explorer/QuantitySpinBox.h"
+#include "widgets/QuantitySpinBox.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

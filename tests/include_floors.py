@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""include_floors: core's rooms are floors, and no include climbs one.
+"""include_floors: core's rooms are floors, and no include climbs one or crosses one.
 
 Usage:
   include_floors.py ROOT FLOOR... [--ui UI_FLOOR...]
                                     check the tree at ROOT (core/, ui/, app/) against core's
                                     floors, bottom up (core/CMakeLists.txt's OE_CORE_FLOORS),
                                     and ui's (ui/CMakeLists.txt's OE_UI_FLOORS; rooms that share
-                                    a floor are joined by commas); exit 1 listing every
-                                    violation, one a line
+                                    a floor are joined by commas, and never include each
+                                    other); exit 1 listing every violation, one a line
   include_floors.py --self-test     build small trees with each kind of violation (and a clean
                                     one) in a temporary directory and check that the check
                                     finds each, by file and line, and passes the clean one
 
 What it checks, for every #include "..." in .h/.cpp files:
   - in core/: a header of core names its room ("analysis/Analyzer.h", not "Analyzer.h"), and
-    that room is on the including file's floor or below it;
+    that room is the including file's own or on a floor below it: never on a floor above, nor
+    another room on the same floor (rooms that share a floor stand apart; a room that needs
+    both goes on a floor above them, as ui's explorer over the wizard and the dialogs);
   - every folder of core/ is a floor (a new room is placed in OE_CORE_FLOORS);
   - in ui/: the same for ui's rooms (a header of ui names its room, rooms never include from
     a floor above; charts/ and export/ are the report library the CLI links);
@@ -120,6 +122,10 @@ def check(root, floors, ui_floors):
                     problems.append(f'{at}:{number}: includes "{header}": {room} (floor '
                                     f'{tree.level[room]}) climbs to {to} (floor '
                                     f'{tree.level[to]})')
+                elif to != room and tree.level[to] == tree.level[room]:
+                    problems.append(f'{at}:{number}: includes "{header}": {room} and {to} '
+                                    f'share floor {tree.level[room]}, and rooms on one floor '
+                                    f'never include each other')
     return problems
 
 
@@ -146,7 +152,8 @@ def main(argv):
         print(f'include_floors: {len(problems)} problem(s); floors, bottom up: '
               f'{describe(floors, ui_floors)}')
         return 1
-    print(f'include_floors: no include climbs ({describe(floors, ui_floors)})')
+    print(f'include_floors: no include climbs or crosses a floor '
+          f'({describe(floors, ui_floors)})')
     return 0
 
 
@@ -180,6 +187,10 @@ def self_test():
         'ui/pages/View.cpp': '#include "pages/View.h"\n#include "base/Chart.h"\n'
                              '#include "high/High.h"\n',
         'ui/pages/View.h': '#pragma once\n',
+        'ui/wizard/Wizard.h': '#pragma once\n#include "base/Chart.h"\n',
+        'ui/window/Window.h': '#pragma once\n',
+        'ui/window/Window.cpp': '#include "window/Window.h"\n#include "pages/View.h"\n'
+                                '#include "wizard/Wizard.h"\n',
         'app/Main.cpp': '#include "Main.h"\n#include "pages/View.h"\n',
         'app/Main.h': '#pragma once\n',
         'tests/tst_low.cpp': '#include "low/internal/Secret.h"\n',
@@ -204,13 +215,25 @@ def self_test():
                           '"pages/View.h"']),
         'ui room not a floor': ({'ui/attic/Old.h': '#pragma once\n'}, 1,
                                 ['ui/attic: a room that is not a floor (add it to OE_UI_FLOORS)']),
+        # Rooms on one floor (pages and wizard, as explorer and wizard were) never include each
+        # other, either way; the room above both (window) may include both.
+        'ui shared floor': ({'ui/wizard/Wizard.cpp': '#include "wizard/Wizard.h"\n'
+                                                     '#include "pages/View.h"\n'}, 1,
+                            ['ui/wizard/Wizard.cpp:2: includes "pages/View.h": wizard and pages '
+                             'share floor 1, and rooms on one floor never include each other']),
+        'ui shared floor, other way': ({'ui/pages/Page.cpp': '#include "wizard/Wizard.h"\n'}, 1,
+                                       ['ui/pages/Page.cpp:1: includes "wizard/Wizard.h": pages and '
+                                        'wizard share floor 1']),
+        'ui shared floor climbs': ({'ui/wizard/Wizard.cpp': '#include "window/Window.h"\n'}, 1,
+                                   ['ui/wizard/Wizard.cpp:1: includes "window/Window.h": wizard '
+                                    '(floor 1) climbs to window (floor 2)']),
     }
     failures = 0
     for name, (extra, want_rc, want_lines) in cases.items():
         with tempfile.TemporaryDirectory() as root:
             write(root, {**clean, **extra})
             run = subprocess.run([sys.executable, os.path.abspath(__file__), root, 'low;high',
-                                  '--ui', 'base', 'pages'],
+                                  '--ui', 'base', 'pages,wizard', 'window'],
                                  capture_output=True, text=True)
             missing = [w for w in want_lines if w not in run.stdout]
             if run.returncode != want_rc or missing:

@@ -6,8 +6,8 @@
 #include "explorer/ArraysPage.h"
 #include "explorer/CollectionView.h"
 #include "explorer/SplitPreviewPage.h"
-#include "explorer/ThresholdControl.h"
 #include "report/ReportWriter.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 
 #include <QComboBox>

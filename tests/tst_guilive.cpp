@@ -11,7 +11,6 @@
 #include "dialogs/ConnectionDialog.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
-#include "explorer/DocumentLoader.h"
 #include "explorer/DocumentsPage.h"
 #include "explorer/ErrorNotice.h"
 #include "explorer/IndexesPage.h"
@@ -19,6 +18,7 @@
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
+#include "jobs/DocumentLoader.h"
 #include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>

@@ -5,13 +5,13 @@
 #include "analysis/ThresholdRange.h"
 #include "charts/HistogramChart.h"
 #include "explorer/ArraysPage.h"
-#include "explorer/ChartPanel.h"
 #include "explorer/CollectionView.h"
-#include "explorer/QuantitySpinBox.h"
 #include "explorer/SizesPage.h"
-#include "explorer/SplitExampleView.h"
 #include "explorer/SplitPreviewPage.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/QuantitySpinBox.h"
+#include "widgets/SplitExampleView.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 
 #include <QComboBox>

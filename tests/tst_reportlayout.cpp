@@ -5,9 +5,9 @@
 // is the collection's, made safe.
 #include "BsonFixtures.h"
 #include "explore/AnalysisSession.h"
-#include "explorer/ReportExporter.h"
 #include "export/ReportCharts.h"
 #include "export/ReportDocument.h"
+#include "widgets/ReportExporter.h"
 
 #include <QApplication>
 #include <QLocale>

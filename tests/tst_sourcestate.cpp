@@ -9,7 +9,7 @@
 #include "explorer/OutliersPage.h"
 #include "explorer/SizesPage.h"
 #include "explorer/SplitPreviewPage.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 
 #include <QSpinBox>

@@ -84,6 +84,15 @@ oe::OutlierMethod chosenMethod(const QCommandLineParser &parser, oe::OutlierMeth
     }
     return explicitMethod || !implied ? method : implied->method;
 }
+
+void addSourceOptions(QCommandLineParser &parser);
+void addOutOption(QCommandLineParser &parser, bool forReport);
+void addSelectionOptions(QCommandLineParser &parser);
+void addThresholdOptions(QCommandLineParser &parser);
+void addReportOptions(QCommandLineParser &parser);
+void addRunOptions(QCommandLineParser &parser);
+
+// The options `analyze` and `report` share, in the order --help lists them.
 void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
 {
     parser.setApplicationDescription(
@@ -94,6 +103,17 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);
+    addSourceOptions(parser);
+    addOutOption(parser, forReport);
+    addSelectionOptions(parser);
+    addThresholdOptions(parser);
+    addReportOptions(parser);
+    addRunOptions(parser);
+}
+
+// Where the documents come from and how a live source is read.
+void addSourceOptions(QCommandLineParser &parser)
+{
     parser.addOptions({
         {QStringLiteral("filter"),
          QStringLiteral("Only documents matching this query (extended JSON, with --uri)."),
@@ -109,10 +129,23 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("R")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
+    });
+}
+
+void addOutOption(QCommandLineParser &parser, bool forReport)
+{
+    parser.addOptions({
         {QStringLiteral("out"),
          forReport ? QStringLiteral("The report file: .html or .pdf.")
                    : QStringLiteral("Directory for the CSV reports."),
          forReport ? QStringLiteral("FILE") : QStringLiteral("DIR")},
+    });
+}
+
+// Which documents are analysed: all, a sample or the first N.
+void addSelectionOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
         {QStringLiteral("full"), QStringLiteral("Analyse every document (the default for dumps).")},
         {QStringLiteral("sample"),
          QStringLiteral("Analyse a uniform random sample of N documents."), QStringLiteral("N")},
@@ -124,6 +157,13 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
          QStringLiteral("With --sample: the sample size that pins p99 to within +/-PTS "
                         "percentile points goes into summary.csv (0.0001 to 0.99, default 0.1)."),
          QStringLiteral("PTS")},
+    });
+}
+
+// The thresholds, given or found by a detection method.
+void addThresholdOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
         {QStringLiteral("size-threshold"),
          QStringLiteral("Documents larger than BYTES are outliers (at most %1).")
              .arg(oe::ThresholdRange::maximumText()),
@@ -147,12 +187,26 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
         {QStringLiteral("mad-z"),
          QStringLiteral("Robust z-score cut-off for --method mad (default 3.5)."),
          QStringLiteral("Z")},
+    });
+}
+
+// What the reports hold beyond the figures.
+void addReportOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
         {QStringLiteral("top"),
          QStringLiteral("Rows in the top documents/arrays reports (default 20)."),
          QStringLiteral("K")},
         {QStringLiteral("target-primary-bytes"),
          QStringLiteral("Target primary document size for split recommendations (default 204800)."),
          QStringLiteral("BYTES")},
+    });
+}
+
+// How the analysis runs: threads, a resumable parallel scan, output and history.
+void addRunOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
         {QStringLiteral("threads"), QStringLiteral("Analysis threads (default: one per core)."),
          QStringLiteral("N")},
         {QStringLiteral("parallel"),

@@ -190,6 +190,34 @@ SourceError noSuchDocument(const QString &collection, const QByteArray &idValue)
     return e;
 }
 
+// The document while the legacy push may take an element: no flag, and fewer or more than
+// `keep` elements: {_id: <id>, F: {$ne: true},
+//                   $or: [{P.<keep-1>: {$exists: false}}, {P.<keep>: {$exists: true}}]}
+// (with keep 0 only the second).
+QByteArray legacyRoomFilter(const SplitConfig &c, const QByteArray &idValue)
+{
+    const std::string field = utf8(c.field), flag = utf8(c.flagField);
+    BsonDocument filter;
+    bsonraw::append(filter.get(), "_id", 3, idValue);
+    appendOp(filter.get(), flag, "$ne", true);
+    const std::string atKeep = field + "." + std::to_string(c.keep);
+    if (c.keep > 0) {
+        const std::string belowKeep = field + "." + std::to_string(c.keep - 1);
+        bson_t either, below, above;
+        bson_append_array_begin(filter.get(), "$or", 3, &either);
+        bson_append_document_begin(&either, "0", 1, &below);
+        appendOp(&below, belowKeep, "$exists", false);
+        bson_append_document_end(&either, &below);
+        bson_append_document_begin(&either, "1", 1, &above);
+        appendOp(&above, atKeep, "$exists", true);
+        bson_append_document_end(&either, &above);
+        bson_append_array_end(filter.get(), &either);
+    } else {
+        appendOp(filter.get(), atKeep, "$exists", true);
+    }
+    return filter.bytes();
+}
+
 } // namespace
 
 OverflowAppender::OverflowAppender(MongoConnection &connection, QString database,
@@ -334,82 +362,25 @@ bool OverflowAppender::pushToPage(const QByteArray &idValue, std::int64_t page,
 bool OverflowAppender::appendLegacy(const QByteArray &idValue, const QByteArray &element,
                                     Path *path, SourceError *error)
 {
-    const std::string field = utf8(m_config.field), flag = utf8(m_config.flagField);
-    BsonDocument filter, update;
-    bsonraw::append(filter.get(), "_id", 3, idValue);
-    appendOp(filter.get(), flag, "$ne", true);
-    const std::string atKeep = field + "." + std::to_string(m_config.keep);
-    if (m_config.keep > 0) { // {$or: [{<field>.<keep-1>: {$exists: false}}, {<field>.<keep>: …}]}
-        const std::string belowKeep = field + "." + std::to_string(m_config.keep - 1);
-        bson_t either, below, above;
-        bson_append_array_begin(filter.get(), "$or", 3, &either);
-        bson_append_document_begin(&either, "0", 1, &below);
-        appendOp(&below, belowKeep, "$exists", false);
-        bson_append_document_end(&either, &below);
-        bson_append_document_begin(&either, "1", 1, &above);
-        appendOp(&above, atKeep, "$exists", true);
-        bson_append_document_end(&either, &above);
-        bson_append_array_end(filter.get(), &either);
-    } else {
-        appendOp(filter.get(), atKeep, "$exists", true);
-    }
-    bson_t push;
-    bson_append_document_begin(update.get(), "$push", 5, &push);
-    bsonraw::append(&push, field.c_str(), int(field.size()), element);
-    bson_append_document_end(update.get(), &push);
-    WhatIfCalls::Update r;
-    if (!m_calls->updateOne(m_config.collection, filter.bytes(), update.bytes(), false, &r, error))
+    bool pushed = false;
+    if (!pushIntoDocument(idValue, element, &pushed, error))
         return false;
-    if (r.matched == 1) {
+    if (pushed) {
         *path = Path::Document;
         return true;
     }
-    const QByteArray link = m_config.linkField.toUtf8(), pageKey = m_config.pageField.toUtf8();
     std::int64_t counted = -1; // the page count the parent was given, once it was
     for (int attempt = 0; attempt < 20; ++attempt) {
-        BsonDocument byParent, newestFirst, pageOnly;
-        bsonraw::append(byParent.get(), link.constData(), int(link.size()), idValue);
-        bson_append_int32(newestFirst.get(), pageKey.constData(), int(pageKey.size()), -1);
-        bson_append_int32(pageOnly.get(), pageKey.constData(), int(pageKey.size()), 1);
-        const std::string items = utf8(m_config.itemsField);
-        bson_append_int32(pageOnly.get(), items.c_str(), int(items.size()), 1);
-        QByteArray last;
-        if (!m_calls->findOne(m_config.overflowCollection, byParent.bytes(), newestFirst.bytes(),
-                              pageOnly.bytes(), &last, error))
+        LastPage last;
+        if (!findLastPage(idValue, &last, error))
             return false;
-        std::int64_t page = 0, held = 0;
-        bson_iter_t it, arr;
-        if (!last.isEmpty() && find(last, m_config.pageField, &it))
-            page = bson_iter_as_int64(&it);
-        if (!last.isEmpty() && find(last, m_config.itemsField, &it) && bson_iter_recurse(&it, &arr))
-            while (bson_iter_next(&arr))
-                ++held;
-        const bool opens = last.isEmpty() || held >= m_config.pageSize;
-        if (opens && !last.isEmpty())
-            ++page;
+        const bool opens = last.none || last.held >= m_config.pageSize;
+        const std::int64_t page = opens && !last.none ? last.page + 1 : last.page;
         // The parent first, so that no element goes to a page of a document that is not there;
         // once, with the page count raised again should a lost race move the element on.
         if (counted < 0 || page + 1 > counted) {
-            BsonDocument counters;
-            if (counted < 0) {
-                bson_t set;
-                bson_append_document_begin(counters.get(), "$set", 4, &set);
-                bson_append_bool(&set, flag.c_str(), int(flag.size()), true);
-                bson_append_document_end(counters.get(), &set);
-                appendOp(counters.get(), "$inc", utf8(m_config.countField),
-                         last.isEmpty() ? m_config.keep + 1 : 1);
-            }
-            if (!m_config.pagesField.isEmpty())
-                appendOp(counters.get(), "$max", utf8(m_config.pagesField), page + 1);
-            if (counters.bytes().size() > 5) {
-                if (!m_calls->updateOne(m_config.collection, byId(idValue), counters.bytes(), false,
-                                        &r, error))
-                    return false;
-                if (r.matched == 0) {
-                    *error = noSuchDocument(m_config.collection, idValue);
-                    return false;
-                }
-            }
+            if (!raiseCounters(idValue, counted < 0, last.none, page + 1, error))
+                return false;
             counted = page + 1;
         }
         bool matched = false, duplicate = false;
@@ -423,6 +394,81 @@ bool OverflowAppender::appendLegacy(const QByteArray &idValue, const QByteArray 
     error->kind = SourceError::Kind::Connection;
     error->message = QStringLiteral("appending: lost the race for a page 20 times");
     return false;
+}
+
+// The guarded push: into the document while it has no flag and does not hold exactly `keep`
+// elements; `pushed` says whether it matched.
+bool OverflowAppender::pushIntoDocument(const QByteArray &idValue, const QByteArray &element,
+                                        bool *pushed, SourceError *error)
+{
+    const std::string field = utf8(m_config.field);
+    BsonDocument update;
+    bson_t push;
+    bson_append_document_begin(update.get(), "$push", 5, &push);
+    bsonraw::append(&push, field.c_str(), int(field.size()), element);
+    bson_append_document_end(update.get(), &push);
+    WhatIfCalls::Update r;
+    if (!m_calls->updateOne(m_config.collection, legacyRoomFilter(m_config, idValue),
+                            update.bytes(), false, &r, error))
+        return false;
+    *pushed = r.matched == 1;
+    return true;
+}
+
+// The document's overflow page with the highest number (by sorting), and how many elements it
+// holds; `none` when it has no page yet.
+bool OverflowAppender::findLastPage(const QByteArray &idValue, LastPage *lastPage,
+                                    SourceError *error)
+{
+    const QByteArray link = m_config.linkField.toUtf8(), pageKey = m_config.pageField.toUtf8();
+    BsonDocument byParent, newestFirst, pageOnly;
+    bsonraw::append(byParent.get(), link.constData(), int(link.size()), idValue);
+    bson_append_int32(newestFirst.get(), pageKey.constData(), int(pageKey.size()), -1);
+    bson_append_int32(pageOnly.get(), pageKey.constData(), int(pageKey.size()), 1);
+    const std::string items = utf8(m_config.itemsField);
+    bson_append_int32(pageOnly.get(), items.c_str(), int(items.size()), 1);
+    QByteArray last;
+    if (!m_calls->findOne(m_config.overflowCollection, byParent.bytes(), newestFirst.bytes(),
+                          pageOnly.bytes(), &last, error))
+        return false;
+    *lastPage = {};
+    lastPage->none = last.isEmpty();
+    bson_iter_t it, arr;
+    if (!last.isEmpty() && find(last, m_config.pageField, &it))
+        lastPage->page = bson_iter_as_int64(&it);
+    if (!last.isEmpty() && find(last, m_config.itemsField, &it) && bson_iter_recurse(&it, &arr))
+        while (bson_iter_next(&arr))
+            ++lastPage->held;
+    return true;
+}
+
+// The parent's counters: the first time (`first`) the flag and the count (by `keep` + 1 when
+// `noPageYet`, else by 1), and every time the page count raised to at least `pages`.
+bool OverflowAppender::raiseCounters(const QByteArray &idValue, bool first, bool noPageYet,
+                                     std::int64_t pages, SourceError *error)
+{
+    BsonDocument counters;
+    if (first) {
+        const std::string flag = utf8(m_config.flagField);
+        bson_t set;
+        bson_append_document_begin(counters.get(), "$set", 4, &set);
+        bson_append_bool(&set, flag.c_str(), int(flag.size()), true);
+        bson_append_document_end(counters.get(), &set);
+        appendOp(counters.get(), "$inc", utf8(m_config.countField),
+                 noPageYet ? m_config.keep + 1 : 1);
+    }
+    if (!m_config.pagesField.isEmpty())
+        appendOp(counters.get(), "$max", utf8(m_config.pagesField), pages);
+    if (counters.bytes().size() <= 5) // an empty document: nothing to set
+        return true;
+    WhatIfCalls::Update r;
+    if (!m_calls->updateOne(m_config.collection, byId(idValue), counters.bytes(), false, &r, error))
+        return false;
+    if (r.matched == 0) {
+        *error = noSuchDocument(m_config.collection, idValue);
+        return false;
+    }
+    return true;
 }
 
 } // namespace oe

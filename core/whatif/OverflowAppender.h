@@ -90,6 +90,18 @@ private:
                     bool upsert, bool *matched, bool *duplicate, SourceError *error);
     bool appendLegacy(const QByteArray &idValue, const QByteArray &element, Path *path,
                       SourceError *error);
+    // The legacy path's steps.
+    struct LastPage
+    {
+        bool none = true;      // the document has no overflow page yet
+        std::int64_t page = 0; // the last page's number
+        std::int64_t held = 0; // and how many elements it holds
+    };
+    bool pushIntoDocument(const QByteArray &idValue, const QByteArray &element, bool *pushed,
+                          SourceError *error);
+    bool findLastPage(const QByteArray &idValue, LastPage *lastPage, SourceError *error);
+    bool raiseCounters(const QByteArray &idValue, bool first, bool noPageYet, std::int64_t pages,
+                       SourceError *error);
 
     std::unique_ptr<WhatIfCalls> m_calls;
     SplitConfig m_config;

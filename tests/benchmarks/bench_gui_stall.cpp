@@ -6,11 +6,11 @@
 //
 // Usage: bench_gui_stall DUMP.bson [SPLIT.bson]   (QT_QPA_PLATFORM=offscreen when headless)
 #include "explorer/AnalysisOptionsBar.h"
-#include "explorer/ChartPanel.h"
 #include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
 #include "explorer/SizesPage.h"
 #include "explorer/SplitPreviewPage.h"
+#include "widgets/ChartPanel.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardDriver.h"
 

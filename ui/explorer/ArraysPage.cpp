@@ -1,8 +1,10 @@
 #include "explorer/ArraysPage.h"
 
-#include "explorer/ChartPanel.h"
+#include "analysis/ThresholdImpact.h"
+#include "charts/Format.h"
 #include "explorer/FieldTableModel.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/KeepFigures.h"
 #include "workspace/SourceState.h"
 

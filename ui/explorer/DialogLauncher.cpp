@@ -6,9 +6,9 @@
 #include "dialogs/WatchDialog.h"
 #include "dialogs/WhatIfDialog.h"
 #include "explorer/CollectionView.h"
-#include "explorer/DocumentLoader.h"
 #include "explorer/MigrationFollower.h"
 #include "explorer/SourceTreeModel.h"
+#include "jobs/DocumentLoader.h"
 #include "workspace/SourceState.h"
 
 #include <QMainWindow>

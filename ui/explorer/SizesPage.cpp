@@ -2,8 +2,8 @@
 
 #include "analysis/ThresholdImpact.h"
 #include "charts/Format.h"
-#include "explorer/ChartPanel.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 
 #include <QVBoxLayout>

@@ -3,10 +3,10 @@
 #include "bson/DocumentId.h"
 #include "charts/Format.h"
 #include "explore/AnalysisSession.h"
-#include "explorer/ChartPanel.h"
-#include "explorer/DocumentLoader.h"
-#include "explorer/SplitExampleView.h"
+#include "jobs/DocumentLoader.h"
 #include "split/SplitPlanner.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/SplitExampleView.h"
 #include "workspace/SourceState.h"
 
 #include <QComboBox>

@@ -1,11 +1,11 @@
 #include "wizard/WizardFinishPage.h"
 
 #include "codegen/CodeGenerator.h"
-#include "explorer/ReportExporter.h"
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
 #include "output/StagedOutput.h"
 #include "report/ReportWriter.h"
+#include "widgets/ReportExporter.h"
 #include "wizard/MigrationWizard.h"
 #include "workspace/SourceState.h"
 

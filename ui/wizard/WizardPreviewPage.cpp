@@ -2,10 +2,10 @@
 
 #include "bson/DocumentId.h"
 #include "charts/Format.h"
-#include "explorer/ChartPanel.h"
-#include "explorer/DocumentLoader.h"
-#include "explorer/SplitExampleView.h"
+#include "jobs/DocumentLoader.h"
 #include "jobs/MigrationRunner.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/SplitExampleView.h"
 #include "wizard/MigrationWizard.h"
 #include "workspace/SourceState.h"
 

@@ -1,8 +1,8 @@
 #include "wizard/WizardThresholdPage.h"
 
 #include "charts/Format.h"
-#include "explorer/ChartPanel.h"
-#include "explorer/ThresholdControl.h"
+#include "widgets/ChartPanel.h"
+#include "widgets/ThresholdControl.h"
 #include "wizard/MigrationWizard.h"
 #include "workspace/KeepFigures.h"
 #include "workspace/SourceState.h"

@@ -1,4 +1,4 @@
-#include "explorer/ChartPanel.h"
+#include "widgets/ChartPanel.h"
 
 #include "charts/Format.h"
 

@@ -1,7 +1,7 @@
-#include "explorer/ThresholdControl.h"
+#include "widgets/ThresholdControl.h"
 
 #include "analysis/ThresholdRange.h"
-#include "explorer/QuantitySpinBox.h"
+#include "widgets/QuantitySpinBox.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "explorer/DocumentLoader.h"
+#include "jobs/DocumentLoader.h"
 
 #include "mongo/DocumentFetcher.h"
 

@@ -1,4 +1,4 @@
-#include "explorer/QuantitySpinBox.h"
+#include "widgets/QuantitySpinBox.h"
 
 #include "analysis/ThresholdRange.h"
 

@@ -1,4 +1,4 @@
-#include "explorer/ReportExporter.h"
+#include "widgets/ReportExporter.h"
 
 #include "history/SourceForecast.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "explorer/QuantitySpinBox.h"
+#include "widgets/QuantitySpinBox.h"
 
 #include <QWidget>
 

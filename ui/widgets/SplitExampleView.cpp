@@ -1,4 +1,4 @@
-#include "explorer/SplitExampleView.h"
+#include "widgets/SplitExampleView.h"
 
 #include "bson/JsonIndenter.h"
 #include "charts/Format.h"

@@ -127,6 +127,12 @@ void addSourceOptions(QCommandLineParser &parser)
          QStringLiteral("Read at most R documents per second, to spare a busy server (with "
                         "--uri)."),
          QStringLiteral("R")},
+        {QStringLiteral("measure"),
+         QStringLiteral("Where sizes and array lengths are measured (with --uri): server "
+                        "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents), "
+                        "client (every document is read here), or auto (default: the server "
+                        "where it can)."),
+         QStringLiteral("WHERE")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
     });
@@ -274,7 +280,7 @@ bool checkCombinations(const QCommandLineParser &parser)
     }
     if (!live) {
         for (const char *liveOnly : {"db", "collection", "filter", "max-time-ms", "batch-size",
-                                     "max-docs-per-sec", "parallel"})
+                                     "max-docs-per-sec", "parallel", "measure"})
             if (parser.isSet(QString::fromLatin1(liveOnly))) {
                 cli::fail(ExitUsage,
                           QStringLiteral("--%1 goes with --uri").arg(QLatin1String(liveOnly)));
@@ -360,6 +366,15 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
     request->checkpointMs = qint64(checkpointMs.value_or(3000));
     request->parallelRanges = int(parallel.value_or(0));
     request->resume = parser.isSet(QStringLiteral("resume"));
+    if (parser.isSet(QStringLiteral("measure"))) {
+        const auto mode = oe::measureModeFrom(parser.value(QStringLiteral("measure")));
+        if (!mode) {
+            cli::fail(ExitUsage, QStringLiteral("--measure: '%1' is not one of server, client, auto")
+                                     .arg(parser.value(QStringLiteral("measure"))));
+            return false;
+        }
+        request->measure = *mode;
+    }
     request->selection.mode = sample  ? oe::AnalysisOptions::Mode::Sample
                               : limit ? oe::AnalysisOptions::Mode::Limit
                                       : oe::AnalysisOptions::Mode::Full;

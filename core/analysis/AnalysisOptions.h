@@ -1,9 +1,11 @@
 #pragma once
 
 #include "analysis/ProfileBuilder.h"
+#include "measure/MeasurePlan.h"
 #include "source/DocumentSelection.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace oe {
 
@@ -16,6 +18,9 @@ struct AnalysisOptions
     std::size_t batchBytes = 512u << 10;
     double maxDocsPerSecond = 0; // read at most this many documents per second; 0 = no limit
     ProfileBuilder::Limits limits;
+    // Set when the source returns server-side measurements (MeasureProjection) made with this
+    // plan instead of documents.
+    std::shared_ptr<const MeasurePlan> measurePlan;
 };
 
 } // namespace oe

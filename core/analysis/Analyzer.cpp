@@ -201,6 +201,24 @@ private:
     bool sampleCoversPopulation(std::uint64_t documents, bool cancelled) const;
     CollectionProfile prefixBefore(std::uint64_t docIndex);
     void report(bool force);
+    ProfileBuilder newBuilder() const
+    {
+        ProfileBuilder builder(m_options.limits);
+        builder.measureWith(m_options.measurePlan);
+        return builder;
+    }
+    bool add(ProfileBuilder &builder, const DocumentBatch &batch, const DocumentBatch::Entry &doc,
+             SourceError *fault) const
+    {
+        return m_options.measurePlan
+                   ? builder.addMeasured(batch.data(doc), doc.length, doc.index, fault)
+                   : builder.addDocument(batch.data(doc), doc.length, doc.index, fault);
+    }
+    std::uint32_t sizeOf(const DocumentBatch &batch, const DocumentBatch::Entry &doc) const
+    {
+        return m_options.measurePlan ? ProfileBuilder::measuredSize(batch.data(doc), doc.length)
+                                     : doc.length;
+    }
     const SampleSelection *selection() const { return m_selection ? &*m_selection : nullptr; }
 
     DocumentSource &m_source;
@@ -247,7 +265,7 @@ bool Scan::chooseSample(SourceError *error)
 void Scan::startWorkers()
 {
     for (int i = 0; i < m_workers; ++i)
-        m_builders.emplace_back(m_options.limits);
+        m_builders.push_back(newBuilder());
     m_pool.setMaxThreadCount(m_workers);
     for (int w = 0; w < m_workers; ++w) {
         m_running.push_back(QtConcurrent::run(&m_pool, [this, w] {
@@ -258,7 +276,7 @@ void Scan::startWorkers()
                 if (!m_stop.load(std::memory_order_relaxed)) {
                     for (const auto &doc : batch->documents) {
                         SourceError e;
-                        if (!builder.addDocument(batch->data(doc), doc.length, doc.index, &e)) {
+                        if (!add(builder, *batch, doc, &e)) {
                             e.source = m_source.displayName();
                             e.docIndex = std::int64_t(doc.index);
                             e.byteOffset += std::int64_t(doc.sourceOffset);
@@ -313,9 +331,10 @@ SourceError Scan::readAll()
                          if (m_stop.load())
                              return false;
                          for (const auto &doc : batch->documents) {
+                             const std::uint32_t size = sizeOf(*batch, doc);
                              if (m_progress)
-                                 m_sizesSoFar.add(doc.length);
-                             m_doneBytes += doc.length;
+                                 m_sizesSoFar.add(size);
+                             m_doneBytes += size;
                          }
                          m_doneDocs += batch->documents.size();
                          m_queue.push(std::move(batch));
@@ -332,14 +351,14 @@ SourceError Scan::readAll()
 // sequentially, so the partial result is exactly "everything before the fault".
 CollectionProfile Scan::prefixBefore(std::uint64_t docIndex)
 {
-    ProfileBuilder prefix(m_options.limits);
+    ProfileBuilder prefix = newBuilder();
     SourceError rewindError;
     if (m_source.rewind(&rewindError)) {
         BatchQueue buffers(1);
         readSelected(m_source, m_options, selection(), m_cancel, docIndex, buffers,
                      [&](std::unique_ptr<DocumentBatch> batch) {
                          for (const auto &doc : batch->documents)
-                             prefix.addDocument(batch->data(doc), doc.length, doc.index, nullptr);
+                             add(prefix, *batch, doc, nullptr);
                          buffers.recycle(std::move(batch));
                          return true;
                      });
@@ -390,6 +409,7 @@ CollectionProfile Scan::collect(const SourceError &framingError)
         profile.status = CollectionProfile::Status::Cancelled;
     }
     profile.seconds = double(m_clock.nsecsElapsed()) / 1e9;
+    profile.measuredOnServer = m_options.measurePlan != nullptr;
     return profile;
 }
 

@@ -36,6 +36,9 @@ void absorbField(FieldProfile &into, FieldProfile &&from)
 
 void CollectionProfile::absorb(CollectionProfile &&other)
 {
+    for (const QString &note : other.notes)
+        if (!notes.contains(note))
+            notes << note;
     bytesRead += other.bytesRead;
     if (other.documents == 0)
         return;

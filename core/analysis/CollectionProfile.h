@@ -41,6 +41,8 @@ struct CollectionProfile
     // What the scan tells the user about how it read (a parallel plan, a resumed state): shown
     // by the CLI and the window, never written into the reports.
     QStringList notes;
+    // The sizes and arrays were measured on the server (MeasureProjection), not here.
+    bool measuredOnServer = false;
     // A range scan's saved state (its identity), kept after the scan completes until the result
     // is delivered (AnalysisSession::release): a crash while the reports are written leaves a
     // state that --resume turns into the reports without reading again. Empty for other scans.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/CollectionProfile.h"
+#include "measure/MeasurePlan.h"
 #include "source/SourceError.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
@@ -42,6 +43,15 @@ public:
     // is counted in the document totals.
     bool addDocument(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
                      SourceError *fault);
+    // Server-side measurement: the documents come as MeasureProjection made them (each one's
+    // size, and the document with the plan's arrays summarised, or whole). The figures equal a
+    // walk of the documents themselves, except for the paths more than one level inside a
+    // summarised array, which the profile leaves out (takeProfile). Set before any document.
+    void measureWith(std::shared_ptr<const MeasurePlan> plan);
+    bool addMeasured(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
+                     SourceError *fault);
+    // The document size a measurement carries (0 when it has none), for progress.
+    static std::uint32_t measuredSize(const std::uint8_t *data, std::uint32_t length);
     void merge(ProfileBuilder &&other);
 
     std::uint64_t documents() const { return m_documents; }
@@ -52,6 +62,8 @@ private:
     void finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
                         std::uint32_t length, std::uint64_t docIndex);
     static void mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren);
+    void countArray(FieldNode *node, std::uint64_t length);
+    FieldNode *nodeAt(const std::vector<std::string> &segments);
 
     Limits m_limits;
     std::unique_ptr<FieldNode> m_root;
@@ -61,6 +73,7 @@ private:
     CandidateTail m_largestDocuments;
     CandidateTail m_longestArrays;
     std::vector<FieldNode *> m_arrayNodes; // array paths touched by the current document
+    std::shared_ptr<const MeasurePlan> m_plan;
 };
 
 } // namespace oe

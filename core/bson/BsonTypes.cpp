@@ -20,6 +20,15 @@ QString BsonTypes::name(int bitIndex)
     return QString::fromLatin1(kNames[bitIndex]);
 }
 
+std::uint32_t BsonTypes::bitOfAlias(std::string_view alias)
+{
+    for (int i = 1; i < kNameCount; ++i) {
+        if (alias == kNames[i])
+            return 1u << i;
+    }
+    return 0;
+}
+
 QStringList BsonTypes::names(std::uint32_t mask)
 {
     QStringList result;

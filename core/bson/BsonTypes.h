@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <string_view>
 
 namespace oe {
 
@@ -21,6 +22,9 @@ public:
         return 1u << 0;
     }
     static QStringList names(std::uint32_t mask);
+    // The bit of a $type alias as the server's $type operator returns it ("string", "int"); 0
+    // for a name that is not one ("missing" included).
+    static std::uint32_t bitOfAlias(std::string_view alias);
     static QString name(int bitIndex);
     static constexpr std::uint32_t kArrayBit = 1u << 4;
     static constexpr std::uint32_t kDocumentBit = 1u << 3;

@@ -4,6 +4,7 @@
 #include "analysis/DetectionOptions.h"
 #include "analysis/SourceRef.h"
 #include "analysis/SplitRecommendation.h"
+#include "measure/MeasureMode.h"
 
 #include <QMetaType>
 #include <QStringList>
@@ -27,6 +28,9 @@ struct AnalysisRequest
     int parallelRanges = 0;
     bool resume = false;
     qint64 checkpointMs = 3000; // how often a range scan saves its state
+    // Where sizes and array lengths are measured (live collections): on the server where it has
+    // $bsonSize, so a scan moves numbers rather than documents (MeasureSetup).
+    MeasureMode measure = MeasureMode::Auto;
     DetectionOptions detection;
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
     // A sample's report suggests the sample size that pins p99 to ± this many percentile points.

@@ -3,6 +3,8 @@
 #include "history/HistoryStore.h"
 
 #include "analysis/OutlierDetector.h"
+#include "explore/MeasureSetup.h"
+#include "measure/MeasureProjection.h"
 #include "scan/RangedScan.h"
 
 #include <set>
@@ -11,9 +13,11 @@ namespace oe {
 
 namespace {
 
-AnalysisOptions scanOptions(const AnalysisRequest &request)
+AnalysisOptions scanOptions(const AnalysisRequest &request,
+                            std::shared_ptr<const MeasurePlan> plan)
 {
     AnalysisOptions options;
+    options.measurePlan = std::move(plan);
     options.selection = request.selection;
     options.threads = request.threads;
     options.maxDocsPerSecond = request.maxDocsPerSecond;
@@ -72,17 +76,36 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
 {
     AnalysisResult result;
     result.request = request;
+    SourceError refused;
+    const auto measure =
+        MeasureSetup::decide(request.measure, request.source, request.filter, cancel, &refused);
+    if (!measure) {
+        result.profile.source = request.source.displayName();
+        result.profile.status = CollectionProfile::Status::Failed;
+        result.profile.error = refused;
+        return result;
+    }
+    LiveQuery query = queryFor(request);
+    if (measure->plan)
+        query.projection = MeasureProjection::build(*measure->plan);
     if (request.usesRanges()) {
-        RangedScan::Request ranged{request.source.settings, queryFor(request),
-                                   scanOptions(request),    request.parallelRanges,
-                                   request.resume,          request.checkpointMs};
+        RangedScan::Request ranged{request.source.settings,
+                                   query,
+                                   scanOptions(request, measure->plan),
+                                   request.parallelRanges,
+                                   request.resume,
+                                   request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
-        const auto source = openSource(request);
-        result.profile = Analyzer::run(*source, scanOptions(request), cancel, progress);
+        const auto source = request.source.openSource(query);
+        result.profile =
+            Analyzer::run(*source, scanOptions(request, measure->plan), cancel, progress);
     }
     if (result.sourceUnreadable())
         return result;
+    // A resumed range scan measures as it began, which may differ from what was decided now.
+    if (result.profile.measuredOnServer == (measure->plan != nullptr))
+        result.profile.notes = measure->notes + result.profile.notes;
     result.outliers = OutlierDetector::detect(result.profile, request.detection);
     result.recommendations = SplitRecommendation::recommend(
         result.profile, request.targetPrimaryBytes, request.detection.parameters.fenceK);

@@ -149,6 +149,7 @@ void LiveCollectionSource::startCursor()
         BSON_APPEND_INT64(&opts, "maxTimeMS", m_query.maxTimeMs);
     if (m_query.batchSize > 0)
         BSON_APPEND_INT32(&opts, "batchSize", m_query.batchSize);
+    const auto projection = BsonDocument::fromBytes(m_query.projection);
     const QString filterText = m_query.filter.trimmed().isEmpty()
                                    ? QString()
                                    : QStringLiteral(", filter ") + m_query.filter.simplified();
@@ -178,6 +179,13 @@ void LiveCollectionSource::startCursor()
         BSON_APPEND_INT64(&size, "size", std::int64_t(m_query.selection.count));
         bson_append_document_end(&sampleStage, &size);
         bson_append_document_end(&stages, &sampleStage);
+        if (projection) {
+            bson_t projectStage;
+            bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1,
+                                       &projectStage);
+            BSON_APPEND_DOCUMENT(&projectStage, "$project", projection->get());
+            bson_append_document_end(&stages, &projectStage);
+        }
         bson_append_array_end(&pipeline, &stages);
         m_cursor->cursor.reset(mongoc_collection_aggregate(
             m_cursor->collection.get(), MONGOC_QUERY_NONE, &pipeline, &opts, nullptr));
@@ -195,6 +203,8 @@ void LiveCollectionSource::startCursor()
             BSON_APPEND_INT32(&sort, "_id", 1);
             bson_append_document_end(&opts, &sort);
         }
+        if (projection)
+            BSON_APPEND_DOCUMENT(&opts, "projection", projection->get());
         m_cursor->cursor.reset(
             mongoc_collection_find_with_opts(m_cursor->collection.get(), filter, &opts, nullptr));
         m_step = QStringLiteral("reading %1 (find)").arg(m_query.ns());

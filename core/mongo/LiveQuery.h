@@ -21,6 +21,9 @@ struct LiveQuery
     // documents in `_id` order (full scans only).
     QByteArray idCondition;
     bool sortById = false;
+    // A projection (BSON document bytes) the server applies to each document before sending
+    // it: a find's `projection`, a $project stage after $sample. Empty: whole documents.
+    QByteArray projection;
 
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.

@@ -2,6 +2,7 @@
 
 #include "analysis/ProfileBuilder.h"
 #include "bson/IdOrder.h"
+#include "measure/MeasureProjection.h"
 #include "mongo/CollectionCatalog.h"
 #include "mongo/CollectionInfo.h"
 #include "mongo/LiveCollectionSource.h"
@@ -41,12 +42,25 @@ public:
           m_pace(request.options.maxDocsPerSecond)
     {
         m_clock.start();
+        measureWith(request.options.measurePlan);
     }
     CollectionProfile run();
 
 private:
     bool prepare();
     bool loadOrPlan(MongoConnection &connection);
+    bool useSavedMeasurement();
+    void measureWith(std::shared_ptr<const MeasurePlan> plan)
+    {
+        m_plan = plan && !plan->isEmpty() ? std::move(plan) : nullptr;
+        m_projection = m_plan ? MeasureProjection::build(*m_plan) : QByteArray();
+    }
+    ProfileBuilder newBuilder() const
+    {
+        ProfileBuilder builder(m_request.options.limits);
+        builder.measureWith(m_plan);
+        return builder;
+    }
     void runRange(std::size_t range);
     void flush(std::size_t range, CollectionProfile &profile, ProfileBuilder &builder,
                const ScanCheckpoint::Range &state);
@@ -75,6 +89,9 @@ private:
     QString m_hosts;
     QStringList m_notes;
     std::optional<std::uint64_t> m_estimated;
+    // The measurement the ranges read with: the request's, or a resumed state's.
+    std::shared_ptr<const MeasurePlan> m_plan;
+    QByteArray m_projection;
 
     std::mutex m_mutex; // guards everything below
     ScanCheckpoint m_checkpoint;
@@ -113,6 +130,8 @@ bool RangedScan::Scan::loadOrPlan(MongoConnection &connection)
         m_notes << problem + QStringLiteral(": not used; starting again");
     if (saved && m_request.resume) {
         m_checkpoint = std::move(*saved);
+        if (!useSavedMeasurement())
+            return false;
         for (std::size_t r = 0; r < m_checkpoint.ranges.size(); ++r) {
             ScanCheckpoint::Range &state = m_checkpoint.ranges[r];
             if (!state.done && restartable(r))
@@ -145,7 +164,28 @@ bool RangedScan::Scan::loadOrPlan(MongoConnection &connection)
         return false;
     }
     m_checkpoint.plan = std::move(*plan);
+    m_checkpoint.measurePlan = m_plan ? m_plan->encode() : QByteArray();
     m_checkpoint.ranges.assign(typedCount() + (m_checkpoint.plan.isWhole() ? 0 : 1), {});
+    return true;
+}
+
+// A resumed scan measures as it began: on the server with its saved plan, or here.
+bool RangedScan::Scan::useSavedMeasurement()
+{
+    if (m_checkpoint.measurePlan.isEmpty()) {
+        if (m_plan)
+            m_notes << QStringLiteral("resumed as it began: documents measured client-side");
+        measureWith(nullptr);
+        return true;
+    }
+    auto saved = MeasurePlan::decode(m_checkpoint.measurePlan);
+    if (!saved) {
+        m_error.kind = SourceError::Kind::Usage;
+        m_error.message = QStringLiteral("the scan state %1 is damaged (its measurement)")
+                              .arg(ScanCheckpoint::pathFor(m_checkpoint.identity));
+        return false;
+    }
+    measureWith(std::make_shared<const MeasurePlan>(std::move(*saved)));
     return true;
 }
 
@@ -176,9 +216,11 @@ std::uint64_t RangedScan::Scan::report(const DocumentBatch &batch, bool force)
 {
     std::lock_guard lock(m_mutex);
     for (const auto &doc : batch.documents) {
-        m_bytes += doc.length;
+        const std::uint32_t size =
+            m_plan ? ProfileBuilder::measuredSize(batch.data(doc), doc.length) : doc.length;
+        m_bytes += size;
         if (m_progress)
-            m_sizesSoFar.add(doc.length);
+            m_sizesSoFar.add(size);
     }
     m_documents += batch.documents.size();
     const qint64 now = m_clock.elapsed();
@@ -244,6 +286,7 @@ void RangedScan::Scan::runRange(std::size_t range)
     LiveQuery query = m_request.query;
     query.selection.mode = DocumentSelection::Mode::Full;
     query.sortById = true;
+    query.projection = m_projection;
     query.idCondition = leftover ? RangeQuery::leftover(plan)
                                  : RangeQuery::typedRange(plan, int(range), state.lastId);
     LiveCollectionSource source(m_request.settings, query);
@@ -252,7 +295,7 @@ void RangedScan::Scan::runRange(std::size_t range)
     if (!source.open(&error))
         return fail(error);
 
-    ProfileBuilder builder(m_request.options.limits);
+    ProfileBuilder builder = newBuilder();
     DocumentBatch batch;
     qint64 lastFlush = m_clock.elapsed();
     const int cutRank = plan.cutTypeRank();
@@ -269,7 +312,10 @@ void RangedScan::Scan::runRange(std::size_t range)
             else
                 index = provisional(typedCount() + 1, state.above++);
             SourceError fault;
-            if (!builder.addDocument(batch.data(doc), doc.length, index, &fault)) {
+            const bool added = m_plan
+                                    ? builder.addMeasured(batch.data(doc), doc.length, index, &fault)
+                                    : builder.addDocument(batch.data(doc), doc.length, index, &fault);
+            if (!added) {
                 fault.source = source.displayName();
                 fail(fault);
                 break;
@@ -355,6 +401,7 @@ CollectionProfile RangedScan::Scan::run()
         profile.mode = QStringLiteral("full%1").arg(
             filter.isEmpty() ? QString() : QStringLiteral(", filter ") + filter.simplified());
         profile.notes = m_notes;
+        profile.measuredOnServer = m_plan != nullptr;
         return profile;
     };
     if (!prepare()) {

@@ -13,7 +13,8 @@ namespace oe {
 
 namespace {
 constexpr quint32 kMagic = 0x4f455343;    // "OESC"
-constexpr quint32 kVersion = 2;           // 2: a SHA-256 of everything before it at the end
+constexpr quint32 kVersion = 3;           // 3: the measurement plan after the time
+constexpr quint32 kOldestVersion = 2;     // 2: a SHA-256 of everything before it at the end
 constexpr qsizetype kChecksumBytes = 32;  // SHA-256
 constexpr qsizetype kHeaderBytes = 4 + 4; // magic, version
 
@@ -63,7 +64,7 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
     QDataStream header(bytes);
     quint32 magic = 0, version = 0;
     header >> magic >> version;
-    if (magic != kMagic || version != kVersion) {
+    if (magic != kMagic || version < kOldestVersion || version > kVersion) {
         *error = unusable(file.fileName(), QStringLiteral("is not one this version wrote"));
         return std::nullopt;
     }
@@ -99,6 +100,8 @@ std::optional<ScanCheckpoint> ScanCheckpoint::load(const QString &identity, QStr
     for (Range &r : c.ranges)
         in >> r;
     in >> c.seconds;
+    if (version >= 3)
+        in >> c.measurePlan;
     const std::size_t expected = std::size_t(c.plan.typedRanges()) + (c.plan.isWhole() ? 0u : 1u);
     if (in.status() != QDataStream::Ok || c.ranges.size() != expected) {
         *error = unusable(file.fileName(), QStringLiteral("is damaged"));
@@ -122,7 +125,7 @@ bool ScanCheckpoint::save(QString *error) const
         out << quint64(ranges.size());
         for (const Range &r : ranges)
             out << r;
-        out << seconds;
+        out << seconds << measurePlan;
     }
     bytes += QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
     SourceError failure;

@@ -31,6 +31,9 @@ struct ScanCheckpoint
     IdRangePlan plan;
     std::vector<Range> ranges; // the typed ranges, then the leftover (if the plan has one)
     double seconds = 0.0;      // scanning time before this run
+    // The server-side measurement the scan began with (MeasurePlan::encode), so a resumed scan
+    // measures as it began; empty: documents measured here (and every version-2 state).
+    QByteArray measurePlan;
 
     // The file for a scan identity.
     static QString pathFor(const QString &identity);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "measure/MeasurePlan.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
 
@@ -33,6 +34,8 @@ struct FieldNode
     std::uint64_t elementBytes = 0;
     std::unique_ptr<Distribution> lengths; // only for paths that hold arrays
     std::unique_ptr<CandidateTail> tail;   // documents by their longest array here
+    // A path the server summarises (server-side measurement): its arrays arrive as summaries.
+    const MeasurePlan::Summary *summary = nullptr;
 
     // Per-document bookkeeping (sequence numbers of the builder's current document).
     std::uint64_t lastDocument = 0;

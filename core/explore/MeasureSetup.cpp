@@ -1,0 +1,148 @@
+#include "explore/MeasureSetup.h"
+
+#include "analysis/MeasurePlanner.h"
+#include "analysis/ProfileBuilder.h"
+#include "bson/internal/BsonDocument.h"
+#include "measure/MeasureProjection.h"
+#include "mongo/LiveCollectionSource.h"
+#include "mongo/ServerProbe.h"
+
+#include <bson/bson.h>
+
+namespace oe {
+
+namespace {
+
+SourceError usage(const QString &message)
+{
+    SourceError e;
+    e.kind = SourceError::Kind::Usage;
+    e.message = message;
+    return e;
+}
+
+// Walks the documents a discovery read returns ({d: document}, or the documents themselves).
+bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *builder,
+                   SourceError *error)
+{
+    if (!source.open(error))
+        return false;
+    DocumentBatch batch;
+    for (;;) {
+        const auto result = source.read(batch, 1u << 20, error);
+        for (const auto &doc : batch.documents) {
+            const std::uint8_t *data = batch.data(doc);
+            std::uint32_t length = doc.length;
+            bson_t outer;
+            bson_iter_t it;
+            if (projected && bson_init_static(&outer, data, length) &&
+                bson_iter_init_find(&it, &outer, MeasureProjection::kDocument) &&
+                BSON_ITER_HOLDS_DOCUMENT(&it))
+                bson_iter_document(&it, &length, &data);
+            builder->addDocument(data, length, doc.index, nullptr);
+        }
+        if (result == DocumentSource::ReadResult::Error)
+            return false;
+        if (result == DocumentSource::ReadResult::End)
+            return true;
+    }
+}
+
+// The plan from a discovery read: arrays cut short on the server; where the server refuses
+// that projection (a key $arrayToObject will not take), a few whole documents instead.
+std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filter, bool sample,
+                                    SourceError *error)
+{
+    LiveQuery query;
+    query.database = source.database;
+    query.collection = source.collection;
+    query.filter = filter;
+    query.selection.mode = sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
+    query.selection.count = MeasureSetup::kDiscoveryDocuments;
+    query.projection = MeasureProjection::discovery(MeasureSetup::kDiscoveryElements);
+    {
+        ProfileBuilder builder;
+        LiveCollectionSource cut(source.settings, query);
+        SourceError problem;
+        if (walkDiscovery(cut, true, &builder, &problem))
+            return MeasurePlanner::plan(builder.takeProfile());
+        const bool refused = problem.serverCode != 0 ||
+                             problem.fault == SourceError::ConnectionFault::Refused;
+        if (!refused) {
+            *error = problem;
+            return std::nullopt;
+        }
+    }
+    query.projection.clear();
+    query.selection.count = MeasureSetup::kDiscoveryElements;
+    ProfileBuilder builder;
+    LiveCollectionSource whole(source.settings, query);
+    if (!walkDiscovery(whole, false, &builder, error))
+        return std::nullopt;
+    return MeasurePlanner::plan(builder.takeProfile());
+}
+
+} // namespace
+
+std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, const SourceRef &source,
+                                                          const QString &filter,
+                                                          const std::atomic<bool> *,
+                                                          SourceError *error)
+{
+    Outcome outcome;
+    if (source.kind != SourceRef::Kind::Collection) {
+        if (mode == MeasureMode::Server) {
+            *error = usage(QStringLiteral("--measure server needs a live collection (--uri); a "
+                                          "dump file is measured here"));
+            return std::nullopt;
+        }
+        return outcome;
+    }
+    if (mode == MeasureMode::Client) {
+        outcome.notes << QStringLiteral("measured client-side (--measure client): every "
+                                        "document's bytes were read");
+        return outcome;
+    }
+    ServerInfo info;
+    if (!ServerProbe::probe(source.settings, source.database, &info, error))
+        return std::nullopt;
+    if (!info.supportsBsonSize) {
+        const QString why =
+            QStringLiteral("the server (%1) has no $bsonSize, which needs MongoDB 4.4 or later")
+                .arg(info.isFerretDb ? QStringLiteral("FerretDB %1").arg(info.ferretDbVersion)
+                                     : QStringLiteral("MongoDB %1").arg(info.version));
+        if (mode == MeasureMode::Server) {
+            *error = usage(QStringLiteral("--measure server: %1; use --measure client or auto")
+                               .arg(why));
+            return std::nullopt;
+        }
+        outcome.notes << QStringLiteral("measured client-side: %1").arg(why);
+        return outcome;
+    }
+    auto plan = discover(source, filter, info.supportsSample, error);
+    if (!plan)
+        return std::nullopt;
+    if (plan->isEmpty() && mode == MeasureMode::Auto) {
+        outcome.notes << QStringLiteral("measured client-side: a %1-document sample holds no "
+                                        "array for the server to summarise")
+                             .arg(kDiscoveryDocuments);
+        return outcome;
+    }
+    outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
+    outcome.notes << describe(outcome.plan.get());
+    return outcome;
+}
+
+QString MeasureSetup::describe(const MeasurePlan *plan)
+{
+    if (!plan)
+        return QStringLiteral("measured client-side");
+    if (plan->isEmpty())
+        return QStringLiteral("measured on the server ($bsonSize); no array to summarise");
+    return QStringLiteral("measured on the server ($bsonSize): arrays at %1 summarised there; "
+                          "fields deeper than one level inside them are not measured "
+                          "(--measure client reads them)")
+        .arg(plan->describe());
+}
+
+} // namespace oe

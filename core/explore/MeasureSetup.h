@@ -1,0 +1,39 @@
+#pragma once
+
+#include "analysis/SourceRef.h"
+#include "measure/MeasureMode.h"
+#include "measure/MeasurePlan.h"
+#include "source/DocumentSelection.h"
+#include "source/SourceError.h"
+
+#include <QStringList>
+
+#include <memory>
+
+namespace oe {
+
+// Decides where an analysis measures, and learns what the server summarises: for a live
+// collection whose server has $bsonSize (asked, not assumed from a version), a discovery read
+// (200 documents, $sample where it exists, every array cut to its first 20 elements) gives the
+// plan. Falls back to client-side measurement, with one line saying why, where the mode is
+// auto; refuses in one line where the user asked for the server.
+class MeasureSetup
+{
+public:
+    struct Outcome
+    {
+        std::shared_ptr<const MeasurePlan> plan; // null: measure client-side
+        QStringList notes;                       // one line each, for the user
+    };
+    static constexpr int kDiscoveryDocuments = 200;
+    static constexpr int kDiscoveryElements = 20;
+
+    // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
+    static std::optional<Outcome> decide(MeasureMode mode, const SourceRef &source,
+                                         const QString &filter, const std::atomic<bool> *cancel,
+                                         SourceError *error);
+    // The line that says how an analysis measures.
+    static QString describe(const MeasurePlan *plan);
+};
+
+} // namespace oe

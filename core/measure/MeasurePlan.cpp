@@ -1,0 +1,99 @@
+#include "measure/MeasurePlan.h"
+
+#include <QDataStream>
+#include <QIODevice>
+#include <QStringList>
+
+namespace oe {
+
+namespace {
+constexpr quint32 kPlanMagic = 0x4f454d50; // "OEMP"
+constexpr quint32 kPlanVersion = 1;
+// Version 1: segments, children (name, holdsArrays), the element bytes limit.
+constexpr quint32 kMaxEntries = 100000;
+} // namespace
+
+std::string MeasurePlan::Summary::path() const
+{
+    std::string out;
+    for (const std::string &s : segments) {
+        if (!out.empty())
+            out += '.';
+        out += s;
+    }
+    return out;
+}
+
+QString MeasurePlan::describe() const
+{
+    QStringList parts;
+    for (const Summary &s : summaries)
+        parts << QString::fromStdString(s.path());
+    return parts.join(QStringLiteral(", "));
+}
+
+bool MeasurePlan::plainName(const std::string &name)
+{
+    return !name.empty() && name.front() != '$' && name.find('.') == std::string::npos &&
+           name.find('\0') == std::string::npos;
+}
+
+QByteArray MeasurePlan::encode() const
+{
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_0);
+    out << kPlanMagic << kPlanVersion << quint32(summaries.size());
+    for (const Summary &s : summaries) {
+        out << quint32(s.segments.size());
+        for (const std::string &segment : s.segments)
+            out << QByteArray::fromStdString(segment);
+        out << quint32(s.children.size());
+        for (const Child &c : s.children)
+            out << QByteArray::fromStdString(c.name) << c.holdsArrays;
+        out << quint64(s.elementBytesLimit);
+    }
+    return bytes;
+}
+
+std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
+{
+    QDataStream in(bytes);
+    in.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0, version = 0, count = 0;
+    in >> magic >> version >> count;
+    if (magic != kPlanMagic || version != kPlanVersion || count > kMaxEntries)
+        return std::nullopt;
+    MeasurePlan plan;
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        Summary s;
+        quint32 segments = 0, children = 0;
+        in >> segments;
+        if (segments > kMaxEntries)
+            return std::nullopt;
+        for (quint32 k = 0; k < segments; ++k) {
+            QByteArray segment;
+            in >> segment;
+            s.segments.push_back(segment.toStdString());
+        }
+        in >> children;
+        if (children > kMaxEntries)
+            return std::nullopt;
+        for (quint32 k = 0; k < children; ++k) {
+            QByteArray name;
+            Child c;
+            in >> name >> c.holdsArrays;
+            c.name = name.toStdString();
+            s.children.push_back(std::move(c));
+        }
+        quint64 limit = 0;
+        in >> limit;
+        s.elementBytesLimit = limit;
+        plan.summaries.push_back(std::move(s));
+    }
+    if (in.status() != QDataStream::Ok || !in.atEnd())
+        return std::nullopt;
+    return plan;
+}
+
+} // namespace oe

@@ -2,7 +2,11 @@
 // any damage to the file (one flipped byte anywhere: header, plan, ranges, profiles, checksum)
 // refused with the file named, never resumed into wrong reports; written without following a
 // symbolic link at its path.
+#include "measure/MeasurePlan.h"
 #include "scan/ScanCheckpoint.h"
+
+#include <QCryptographicHash>
+#include <QDataStream>
 
 #include <QDir>
 #include <QFile>
@@ -35,7 +39,31 @@ ScanCheckpoint sampleState()
         c.ranges[r].profile = QByteArray(300, char('a' + r)); // opaque here
     }
     c.seconds = 12.5;
+    MeasurePlan plan;
+    plan.summaries.push_back({{"feed", "activities"}, {{"tags", true}}, 900});
+    c.measurePlan = plan.encode();
     return c;
+}
+
+// The state as the build before server-side measurement wrote it (version 2: no measurement
+// plan after the scanning time), byte for byte as that build's ScanCheckpoint::save did.
+QByteArray versionTwoFile(const ScanCheckpoint &c)
+{
+    QByteArray bytes;
+    {
+        QDataStream out(&bytes, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << quint32(0x4f455343) << quint32(2) << c.identity << qint32(c.plan.origin)
+            << c.plan.pivot << quint64(c.plan.sampled) << quint64(c.plan.boundaries.size());
+        for (const QByteArray &b : c.plan.boundaries)
+            out << b;
+        out << quint64(c.ranges.size());
+        for (const ScanCheckpoint::Range &r : c.ranges)
+            out << r.done << r.lastId << quint64(r.documents) << quint64(r.below)
+                << quint64(r.above) << r.profile;
+        out << c.seconds;
+    }
+    return bytes + QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
 }
 
 QByteArray contents(const QString &path)
@@ -83,9 +111,36 @@ private slots:
             QCOMPARE(loaded->ranges[r].profile, expected.ranges[r].profile);
         }
         QCOMPARE(loaded->seconds, expected.seconds);
+        QCOMPARE(loaded->measurePlan, expected.measurePlan);
+        QCOMPARE(MeasurePlan::decode(loaded->measurePlan)->summaries.at(0).elementBytesLimit,
+                 std::uint64_t(900));
         // No file at all: nothing to resume, and no error.
         QFile::remove(ScanCheckpoint::pathFor(kIdentity));
         QVERIFY(!ScanCheckpoint::load(kIdentity, &error) && error.isEmpty());
+    }
+
+    // A state an older build saved (version 2) still resumes, as a client-side scan: it has no
+    // measurement plan, which is how that build measured.
+    void versionTwoStateResumesClientSide()
+    {
+        ScanCheckpoint old = sampleState();
+        old.measurePlan.clear();
+        const QString path = ScanCheckpoint::pathFor(kIdentity);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QVERIFY(overwrite(path, versionTwoFile(old)));
+        QString error;
+        const auto loaded = ScanCheckpoint::load(kIdentity, &error);
+        QVERIFY2(loaded && error.isEmpty(), qPrintable(error));
+        QVERIFY(loaded->measurePlan.isEmpty());
+        QCOMPARE(loaded->ranges.size(), old.ranges.size());
+        QCOMPARE(loaded->ranges.back().profile, old.ranges.back().profile);
+        QCOMPARE(loaded->seconds, old.seconds);
+        // Saved again, it is this version's file, plan included.
+        ScanCheckpoint now = *loaded;
+        now.measurePlan = sampleState().measurePlan;
+        QVERIFY2(now.save(&error), qPrintable(error));
+        QCOMPARE(ScanCheckpoint::load(kIdentity, &error)->measurePlan, now.measurePlan);
+        QVERIFY(contents(path) != versionTwoFile(now));
     }
 
     // Issue 24.6: one flipped byte gave wrong reports with exit 0 (11 of 20 flips). Every

@@ -119,6 +119,15 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
         outcome.notes << QStringLiteral("measured client-side: %1").arg(why);
         return outcome;
     }
+    if (mode == MeasureMode::Auto && info.roundTripMs >= 0 &&
+        info.roundTripMs < kNearbyRoundTripMs) {
+        outcome.notes << QStringLiteral("measured client-side: the server answers in %1 ms (this "
+                                        "machine or its network), so reading the documents here "
+                                        "is as fast and spares its CPU; --measure server "
+                                        "measures there")
+                             .arg(info.roundTripMs, 0, 'f', 2);
+        return outcome;
+    }
     auto plan = discover(source, filter, info.supportsSample, error);
     if (!plan)
         return std::nullopt;

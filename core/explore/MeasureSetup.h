@@ -13,7 +13,8 @@
 namespace oe {
 
 // Decides where an analysis measures, and learns what the server summarises: for a live
-// collection whose server has $bsonSize (asked, not assumed from a version), a discovery read
+// collection whose server has $bsonSize (asked, not assumed from a version) and is not so near
+// that documents cross the link as fast as they are walked, a discovery read
 // (200 documents, $sample where it exists, every array cut to its first 20 elements) gives the
 // plan. Falls back to client-side measurement, with one line saying why, where the mode is
 // auto; refuses in one line where the user asked for the server.
@@ -27,6 +28,9 @@ public:
     };
     static constexpr int kDiscoveryDocuments = 200;
     static constexpr int kDiscoveryElements = 20;
+    // auto measures client-side on a server this close: the link then carries documents as fast
+    // as they are walked here (loopback, a rack), and the server's CPU is spared.
+    static constexpr double kNearbyRoundTripMs = 0.5;
 
     // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
     static std::optional<Outcome> decide(MeasureMode mode, const SourceRef &source,

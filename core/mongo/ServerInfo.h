@@ -28,6 +28,8 @@ struct ServerInfo
     bool supportsBsonSize = false;     // the $bsonSize operator
     bool supportsTransactions = false; // multi-document transactions
     QStringList notes;                 // fallbacks in words, for the user
+    // The fastest of a few `ping` round trips, in milliseconds; negative when not measured.
+    double roundTripMs = -1;
     // Through mongos: the cluster's shards, "id host" each (listShards); empty elsewhere, or when
     // the user may not list them (a note says so).
     QStringList shards;

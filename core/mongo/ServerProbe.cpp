@@ -7,6 +7,10 @@
 
 #include <mongoc/mongoc.h>
 
+#include <QElapsedTimer>
+
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -122,6 +126,23 @@ void readShards(mongoc_client_t *client, ServerInfo *info)
     }
 }
 
+// The link's latency: the fastest of three pings (the first may pay for a new connection).
+double roundTripMs(mongoc_client_t *client)
+{
+    double best = -1;
+    for (int i = 0; i < 3; ++i) {
+        BsonDocument reply;
+        bson_error_t e;
+        QElapsedTimer clock;
+        clock.start();
+        if (!adminCommand(client, "ping", &reply, &e))
+            return best;
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        best = best < 0 ? ms : std::min(best, ms);
+    }
+    return best;
+}
+
 void addNotes(ServerInfo *info)
 {
     if (!info->supportsSample)
@@ -159,6 +180,7 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
     info->supportsTransactions = replicated && sessions && !info->isFerretDb;
     if (info->topology == ServerInfo::Topology::Sharded)
         readShards(MongoDriver::client(connection), info);
+    info->roundTripMs = roundTripMs(MongoDriver::client(connection));
     addNotes(info);
     return true;
 }

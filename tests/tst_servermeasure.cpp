@@ -1,0 +1,477 @@
+#include "BsonFixtures.h"
+#include "CliRunner.h"
+#include "GroundTruth.h"
+#include "LiveDocuments.h"
+#include "LiveServer.h"
+#include "ReportTruth.h"
+#include "ScanFixtures.h"
+#include "Toxiproxy.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <map>
+#include <set>
+
+// Server-side measurement (`analyze --measure server`): the server returns each document's
+// $bsonSize and, for the array paths a discovery read learnt, a summary of each array instead
+// of its elements. Every report must be the client-side scan's, byte for byte (but the run's
+// seconds), on collections of several shapes: books, activity feeds (arrays inside array
+// elements, a 15.5 MiB document), viral posts, and a collection built to be awkward: an array
+// path that is sometimes a string, an object, empty or missing, elements that are scalars or
+// arrays, an array in a sub-document that is sometimes an array itself, keys with dots and `$`,
+// `_id`s of fourteen BSON types, a path that 0.05 % of documents hold with a large array (at
+// the top and inside array elements), and a 16 MiB document. The one difference allowed is
+// stated by the run: fields.csv leaves out the fields of a summarised array's elements that hold
+// no array (their per-field bytes are not measured on the server). The books are also held
+// against the test's own reading of the documents (plain libbson). A resumed server-side scan
+// ends with the uninterrupted scan's reports; FerretDB (no $bsonSize) falls back in one line.
+class TestServerMeasure : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_uri;
+    fixtures::LiveServer m_server;
+    const QString kDatabase = QStringLiteral("oe_servermeasure");
+    std::map<QString, QList<QByteArray>> m_documents; // by collection, as the server holds them
+    QString m_lastErr;
+
+    static CliRun cli(const QStringList &args) { return runCli(args, 600000); }
+    QStringList target(const QString &collection, const QString &uri = {}) const
+    {
+        return {QStringLiteral("--uri"),        uri.isEmpty() ? m_uri : uri,
+                QStringLiteral("--db"),         kDatabase,
+                QStringLiteral("--collection"), collection};
+    }
+    QString analyze(const QString &collection, const QString &name, const QStringList &extra,
+                    const QString &uri = {})
+    {
+        const QString out = m_dir.filePath(name);
+        const CliRun r = cli(QStringList{QStringLiteral("analyze")} + target(collection, uri) +
+                             QStringList{QStringLiteral("--top"), QStringLiteral("500"),
+                                         QStringLiteral("--out"), out} +
+                             extra);
+        m_lastErr = r.err;
+        if (r.exitCode != 0)
+            qWarning("%s", qPrintable(r.err));
+        return r.exitCode == 0 ? out : QString();
+    }
+    void import(const QString &collection, const QString &dump)
+    {
+        const CliRun r = cli(QStringList{QStringLiteral("import")} + target(collection) +
+                             QStringList{QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        m_documents[collection] =
+            fixtures::documentsOf(fixtures::readCollection(m_uri, kDatabase, collection));
+        QCOMPARE(m_documents[collection].size(), fixtures::readReference(dump).size());
+    }
+    static QString ints(int count, int from = 0)
+    {
+        QStringList items;
+        for (int i = 0; i < count; ++i)
+            items << QString::number(from + i);
+        return items.join(QLatin1Char(','));
+    }
+
+    // 2,000 documents of every awkward shape the measurement must see through.
+    static QByteArray awkwardDump()
+    {
+        const QStringList ids{
+            QStringLiteral("{\"$oid\": \"65a000000000000000000%1\"}"),
+            QStringLiteral("%1"),
+            QStringLiteral("{\"$numberLong\": \"9000000%1\"}"),
+            QStringLiteral("%1.25"),
+            QStringLiteral("{\"$numberDecimal\": \"7%1.5\"}"),
+            QStringLiteral("\"id-%1\""),
+            QStringLiteral("{\"$date\": {\"$numberLong\": \"16000000%1000\"}}"),
+            QStringLiteral("{\"$timestamp\": {\"t\": 17%1, \"i\": 1}}"),
+            QStringLiteral("{\"n\": %1, \"s\": \"x\"}"),
+            QStringLiteral("{\"$binary\": {\"base64\": \"AAAA\", \"subType\": \"0%1\"}}"),
+        };
+        QList<QByteArray> docs;
+        for (int i = 0; i < 2000; ++i) {
+            QString id;
+            if (i < 1960) {
+                const QString pattern = ids[i % ids.size()];
+                const int n = i / ids.size();
+                id = pattern.contains(QStringLiteral("subType"))
+                         ? QStringLiteral("{\"$binary\": {\"base64\": \"%1\", \"subType\": \"00\"}}")
+                               .arg(QString::fromLatin1(QByteArray::number(n).toBase64()))
+                     : pattern.contains(QStringLiteral("$oid"))
+                         ? QStringLiteral("{\"$oid\": \"%1\"}").arg(n, 24, 16, QLatin1Char('0'))
+                         : pattern.arg(n);
+            } else {
+                const QStringList singles{QStringLiteral("null"), QStringLiteral("true"),
+                                          QStringLiteral("false"), QStringLiteral("{\"$minKey\": 1}"),
+                                          QStringLiteral("{\"$maxKey\": 1}")};
+                id = i - 1960 < singles.size() ? singles[i - 1960]
+                                               : QStringLiteral("\"tail-%1\"").arg(i);
+            }
+            QString activities;
+            switch (i % 10) {
+            case 0:
+                activities = QStringLiteral("\"not an array\"");
+                break;
+            case 1:
+                activities = QStringLiteral("{\"type\": \"single\", \"replies\": [1, 2]}");
+                break;
+            case 2:
+                activities = QStringLiteral("[]");
+                break;
+            case 3:
+                break; // missing
+            default: {
+                QStringList elements;
+                for (int k = 0; k < (i * 7) % 41 + 1; ++k) {
+                    if (k == 5 && i % 3 == 0)
+                        elements << QStringLiteral("5") << QStringLiteral("null");
+                    else if (k % 4 == 1)
+                        elements << QStringLiteral("{\"type\": \"like\", \"replies\": \"none\"}");
+                    else
+                        elements << QStringLiteral("{\"type\": \"post\", \"n\": %1, \"replies\": "
+                                                   "[%2]}")
+                                        .arg(k)
+                                        .arg(ints(k % 6));
+                }
+                // 0.05 %: one document holds a large array inside an element.
+                if (i == 1234)
+                    elements << QStringLiteral("{\"type\": \"rare\", \"attachments\": [%1]}")
+                                    .arg(ints(3000));
+                activities = QLatin1Char('[') + elements.join(QLatin1Char(',')) + QLatin1Char(']');
+            }
+            }
+            QString meta = i % 17 == 0
+                               ? QStringLiteral("[{\"tags\": [\"a\", \"b\"]}, 3]")
+                               : QStringLiteral("{\"tags\": [%1], \"by\": \"x\"}").arg(ints(i % 5));
+            QString json = QStringLiteral("{\"_id\": %1, \"meta\": %2, \"a.b\": [%3], "
+                                          "\"odd\": [{\"k.y\": [1, 2], \"$z\": [3]}, {\"w\": 1}]")
+                               .arg(id, meta, ints(i % 3));
+            if (!activities.isEmpty())
+                json += QStringLiteral(", \"activities\": ") + activities;
+            if (i % 7 == 0)
+                json += QStringLiteral(", \"$dollar\": [1, 2, 3]");
+            // 0.05 %: one document holds a large array at a path no other has.
+            if (i == 777)
+                json += QStringLiteral(", \"rare\": [%1]").arg(ints(5000));
+            json += QLatin1Char('}');
+            docs << fixtures::bson(json.toUtf8().constData());
+        }
+        return fixtures::concat(docs);
+    }
+
+    // One document of exactly 16 MiB whose array holds an array (so it cannot be summarised and
+    // comes whole), among small ones.
+    static QByteArray sixteenMebibyteDump()
+    {
+        QList<QByteArray> docs;
+        for (int i = 0; i < 50; ++i)
+            docs << fixtures::bson(
+                QStringLiteral("{\"_id\": %1, \"items\": [{\"v\": \"%2\", \"r\": [1, 2]}]}")
+                    .arg(i)
+                    .arg(QString(20 + i, QLatin1Char('x')))
+                    .toUtf8()
+                    .constData());
+        const int maximum = 16 * 1024 * 1024;
+        const QByteArray small =
+            fixtures::bson("{\"_id\": 50, \"items\": [[1, 2], {\"v\": \"\", \"r\": [3]}]}");
+        const int pad = maximum - small.size();
+        docs << fixtures::bson(
+            QStringLiteral("{\"_id\": 50, \"items\": [[1, 2], {\"v\": \"%1\", \"r\": [3]}]}")
+                .arg(QString(pad, QLatin1Char('p')))
+                .toUtf8()
+                .constData());
+        return fixtures::concat(docs);
+    }
+
+    // fields.csv rows by path.
+    static std::map<QString, QStringList> fieldRows(const QString &dir)
+    {
+        QFile f(QDir(dir).filePath(QStringLiteral("fields.csv")));
+        std::map<QString, QStringList> rows;
+        if (!f.open(QIODevice::ReadOnly))
+            return rows;
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        const QStringList header = QString::fromUtf8(lines.value(0)).split(QLatin1Char(','));
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            if (lines[i].isEmpty())
+                continue;
+            const QString line = QString::fromUtf8(lines[i]).trimmed();
+            rows[line.section(QLatin1Char(','), 0, 0)] << line;
+        }
+        return rows;
+    }
+    static int column(const QString &line, int index)
+    {
+        return line.section(QLatin1Char(','), index, index).toInt();
+    }
+
+    // The server run's reports are the client run's, but for the rows fields.csv leaves out
+    // (fields inside a summarised array that hold no array), and agree with the documents.
+    void compareModes(const QString &collection, const QString &client, const QString &server)
+    {
+        const auto c = fixtures::reportFiles(client);
+        const auto s = fixtures::reportFiles(server);
+        QCOMPARE(s.size(), c.size());
+        QVERIFY(c.size() >= 8);
+        for (const auto &[name, bytes] : c) {
+            if (name == QLatin1String("fields.csv"))
+                continue;
+            QVERIFY2(s.at(name) == bytes, qPrintable(QStringLiteral("%1 differs").arg(name)));
+        }
+        const auto clientRows = fieldRows(client);
+        const auto serverRows = fieldRows(server);
+        QVERIFY(!serverRows.empty());
+        for (const auto &[path, rows] : serverRows) {
+            QVERIFY2(clientRows.count(path), qPrintable(path));
+            QCOMPARE(rows, clientRows.at(path));
+        }
+        for (const auto &[path, rows] : clientRows) {
+            if (serverRows.count(path))
+                continue;
+            // Left out: a field inside an array (inside_array true), no array of its own.
+            const QString row = rows.first();
+            QVERIFY2(column(row, 3) == 0 && row.endsWith(QLatin1String(",true")),
+                     qPrintable(QStringLiteral("%1 is missing from the server run").arg(row)));
+        }
+        // The test's own reading covers collections whose arrays are all top-level fields.
+        if (collection == QLatin1String("book_sales")) {
+            const QString differs =
+                fixtures::reportDifferences(server, fixtures::truthOf(m_documents.at(collection)));
+            QVERIFY2(differs.isEmpty(), qPrintable(differs));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+        const CliRun r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const char *name : {"book_sales", "activity_feeds", "viral_posts"})
+            import(QLatin1String(name), m_dir.filePath(QLatin1String(name) + QStringLiteral(".bson")));
+        const QString awkward = m_dir.filePath(QStringLiteral("awkward.bson"));
+        QVERIFY(fixtures::writeFile(awkward, awkwardDump()));
+        import(QStringLiteral("awkward"), awkward);
+        if (m_server.isMongod()) {
+            const QString big = m_dir.filePath(QStringLiteral("big.bson"));
+            QVERIFY(fixtures::writeFile(big, sixteenMebibyteDump()));
+            import(QStringLiteral("big"), big);
+        }
+    }
+
+    void figuresEqualClientSide_data()
+    {
+        QTest::addColumn<QString>("collection");
+        QTest::addColumn<QStringList>("options");
+        const QStringList full{QStringLiteral("--full")};
+        QTest::newRow("books") << "book_sales" << full;
+        QTest::newRow("feeds: arrays in elements, 15.5 MiB") << "activity_feeds" << full;
+        QTest::newRow("viral posts") << "viral_posts" << full;
+        QTest::newRow("awkward shapes") << "awkward" << full;
+        QTest::newRow("awkward, first 700") << "awkward"
+                                            << QStringList{QStringLiteral("--limit"),
+                                                           QStringLiteral("700")};
+        QTest::newRow("awkward, filtered")
+            << "awkward"
+            << QStringList{QStringLiteral("--full"), QStringLiteral("--filter"),
+                           QStringLiteral("{\"meta.by\": \"x\"}")};
+        QTest::newRow("awkward, 3 _id ranges")
+            << "awkward" << QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
+                                        QStringLiteral("3")};
+        QTest::newRow("a 16 MiB document") << "big" << full;
+    }
+    void figuresEqualClientSide()
+    {
+        QFETCH(QString, collection);
+        QFETCH(QStringList, options);
+        if (!m_server.isMongod())
+            QSKIP("FerretDB has no $bsonSize: fallsBackWithoutBsonSize covers it");
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).remove(QLatin1Char(' '));
+        const QString client = analyze(collection, tag + QStringLiteral("-client"),
+                                       options + QStringList{QStringLiteral("--measure"),
+                                                             QStringLiteral("client")});
+        QVERIFY(!client.isEmpty());
+        const QString server = analyze(collection, tag + QStringLiteral("-server"),
+                                       options + QStringList{QStringLiteral("--measure"),
+                                                             QStringLiteral("server")});
+        QVERIFY(!server.isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server ($bsonSize)")),
+                 qPrintable(m_lastErr));
+        if (!options.contains(QLatin1String("--filter")) &&
+            !options.contains(QLatin1String("--limit")))
+            compareModes(collection, client, server);
+        else { // the ground truth is the whole collection's: the reports only are compared
+            const auto c = fixtures::reportFiles(client);
+            const auto s = fixtures::reportFiles(server);
+            QCOMPARE(s.size(), c.size());
+            for (const auto &[name, bytes] : c)
+                if (name != QLatin1String("fields.csv"))
+                    QVERIFY2(s.at(name) == bytes, qPrintable(name));
+        }
+    }
+
+    // The large arrays under paths 0.05 % of the documents have (`rare` at the top, and
+    // `activities.attachments` inside one element) are in the server run's reports as in the
+    // client run's: same longest length, same document.
+    void rarePathsAreFound()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        const QStringList full{QStringLiteral("--full"), QStringLiteral("--measure")};
+        const QString client = analyze(QStringLiteral("awkward"), QStringLiteral("rare-client"),
+                                       full + QStringList{QStringLiteral("client")});
+        const QString server = analyze(QStringLiteral("awkward"), QStringLiteral("rare-server"),
+                                       full + QStringList{QStringLiteral("server")});
+        QVERIFY(!client.isEmpty() && !server.isEmpty());
+        const auto rows = fieldRows(server);
+        for (const auto &[path, longest] : {std::pair{QStringLiteral("rare"), 5000},
+                                            std::pair{QStringLiteral("activities.attachments"),
+                                                      3000}}) {
+            QVERIFY2(rows.count(path), qPrintable(path + QStringLiteral(" not found")));
+            QCOMPARE(column(rows.at(path).first(), 8), longest); // len_max
+            QCOMPARE(rows.at(path), fieldRows(client).at(path));
+        }
+        QCOMPARE(fixtures::reportFiles(server).at(QStringLiteral("top_arrays.csv")),
+                 fixtures::reportFiles(client).at(QStringLiteral("top_arrays.csv")));
+    }
+
+    // A server-side range scan stopped (SIGINT) after it saved its state resumes with the
+    // measurement it began with, into the reports of a scan that never stopped.
+    void resumedServerScanGivesTheSameReports()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        const QStringList scanArgs{QStringLiteral("--full"),          QStringLiteral("--parallel"),
+                                   QStringLiteral("2"),               QStringLiteral("--batch-size"),
+                                   QStringLiteral("5"),               QStringLiteral("--checkpoint-ms"),
+                                   QStringLiteral("0"),               QStringLiteral("--measure"),
+                                   QStringLiteral("server")};
+        const QString whole = analyze(QStringLiteral("awkward"), QStringLiteral("whole"), scanArgs);
+        QVERIFY(!whole.isEmpty());
+        const auto expected = fixtures::reportFiles(whole);
+        const QString stateDir = m_dir.filePath(QStringLiteral("xdg/outlier-explorer/scans"));
+        bool resumedOnce = false;
+        for (int trial = 0; trial < 3 && !resumedOnce; ++trial) {
+            const QString out = m_dir.filePath(QStringLiteral("stopped-%1").arg(trial));
+            QProcess p;
+            p.setProgram(qEnvironmentVariable("OE_CLI"));
+            p.setArguments(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("awkward")) +
+                           QStringList{QStringLiteral("--top"), QStringLiteral("500"),
+                                       QStringLiteral("--out"), out, QStringLiteral("--quiet"),
+                                       QStringLiteral("--max-docs-per-sec"), QStringLiteral("1000")} +
+                           scanArgs);
+            p.start();
+            QVERIFY(p.waitForStarted());
+            if (fixtures::waitForScanProgress(p, stateDir) && p.state() == QProcess::Running)
+                ::kill(pid_t(p.processId()), SIGINT);
+            QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60000));
+            if (p.exitCode() == 0)
+                continue; // it finished first
+            QCOMPARE(p.exitCode(), 130);
+            const QString resumed = analyze(QStringLiteral("awkward"),
+                                            QStringLiteral("resumed-%1").arg(trial),
+                                            scanArgs + QStringList{QStringLiteral("--resume")});
+            QVERIFY(!resumed.isEmpty());
+            QVERIFY2(m_lastErr.contains(QLatin1String("resumed: ")), qPrintable(m_lastErr));
+            QVERIFY2(!m_lastErr.contains(QLatin1String("documents measured client-side")),
+                     qPrintable(m_lastErr));
+            const auto got = fixtures::reportFiles(resumed);
+            QCOMPARE(got.size(), expected.size());
+            for (const auto &[name, bytes] : got)
+                QVERIFY2(bytes == expected.at(name), qPrintable(name));
+            resumedOnce = true;
+        }
+        QVERIFY2(resumedOnce, "no trial stopped the scan before it finished");
+    }
+
+    // FerretDB has no $bsonSize: auto measures client-side and says why in one line; asked for
+    // the server, the CLI refuses in one line, exit 2.
+    void fallsBackWithoutBsonSize()
+    {
+        if (!m_server.isFerretDb())
+            QSKIP("the compatibility server's behaviour");
+        const QString out = analyze(QStringLiteral("book_sales"), QStringLiteral("ferret-auto"),
+                                    {QStringLiteral("--full")});
+        QVERIFY(!out.isEmpty());
+        QVERIFY2(m_lastErr.contains(QRegularExpression(
+                     QStringLiteral("measured client-side: the server \\(FerretDB [^)]*\\) has no "
+                                    "\\$bsonSize"))),
+                 qPrintable(m_lastErr));
+        const QString differs = fixtures::reportDifferences(
+            out, fixtures::truthOf(m_documents.at(QStringLiteral("book_sales"))));
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
+        const CliRun r = cli(QStringList{QStringLiteral("analyze")} +
+                             target(QStringLiteral("book_sales")) +
+                             QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                         QStringLiteral("server"), QStringLiteral("--out"),
+                                         m_dir.filePath(QStringLiteral("ferret-server"))});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+        QVERIFY2(r.err.contains(QLatin1String("--measure server")) &&
+                     r.err.contains(QLatin1String("$bsonSize")),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ferret-server/summary.csv"))));
+    }
+
+    // The connection cut mid-scan (toxiproxy closes it after 400 KB of replies): a clear error
+    // and exit 3, never a report of part of the collection passed off as the whole.
+    void connectionCutMidScan()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        Toxiproxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        const QString uri =
+            QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen());
+        QVERIFY2(proxy.addToxic(QStringLiteral("cut"), QStringLiteral("limit_data"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"bytes\": 400000}"),
+                                &error),
+                 qPrintable(error));
+        const QString out = m_dir.filePath(QStringLiteral("cut"));
+        const CliRun r = cli(QStringList{QStringLiteral("analyze")} +
+                             target(QStringLiteral("activity_feeds"), uri) +
+                             QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                         QStringLiteral("server"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QLatin1String("connection")) ||
+                     r.err.contains(QLatin1String("server")),
+                 qPrintable(r.err));
+        // Whatever was written says it is not the whole collection.
+        QFile summary(QDir(out).filePath(QStringLiteral("summary.csv")));
+        if (summary.open(QIODevice::ReadOnly))
+            QVERIFY(!summary.readAll().contains("status,complete"));
+    }
+
+    void usageErrors()
+    {
+        const CliRun bad = cli(QStringList{QStringLiteral("analyze")} +
+                               target(QStringLiteral("book_sales")) +
+                               QStringList{QStringLiteral("--measure"), QStringLiteral("remote"),
+                                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u1"))});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QLatin1String("--measure: 'remote' is not one of server, "
+                                                "client, auto")),
+                 qPrintable(bad.err));
+        const CliRun dump = cli({QStringLiteral("analyze"), QStringLiteral("--dump"),
+                                 m_dir.filePath(QStringLiteral("book_sales.bson")),
+                                 QStringLiteral("--measure"), QStringLiteral("server"),
+                                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u2"))});
+        QCOMPARE(dump.exitCode, 2);
+        QVERIFY2(dump.err.contains(QLatin1String("--measure goes with --uri")), qPrintable(dump.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerMeasure)
+#include "tst_servermeasure.moc"

@@ -8,6 +8,7 @@
 #include "Toxiproxy.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -297,9 +298,13 @@ private slots:
         if (!m_server.isMongod())
             QSKIP("FerretDB has no $bsonSize: fallsBackWithoutBsonSize covers it");
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).remove(QLatin1Char(' '));
+        // The client-side baseline reads with one cursor: ranges must not change a figure.
+        QStringList single = options;
+        if (const qsizetype at = single.indexOf(QStringLiteral("--parallel")); at >= 0)
+            single.remove(at, 2);
         const QString client = analyze(collection, tag + QStringLiteral("-client"),
-                                       options + QStringList{QStringLiteral("--measure"),
-                                                             QStringLiteral("client")});
+                                       single + QStringList{QStringLiteral("--measure"),
+                                                            QStringLiteral("client")});
         QVERIFY(!client.isEmpty());
         const QString server = analyze(collection, tag + QStringLiteral("-server"),
                                        options + QStringList{QStringLiteral("--measure"),
@@ -452,6 +457,23 @@ private slots:
         QFile summary(QDir(out).filePath(QStringLiteral("summary.csv")));
         if (summary.open(QIODevice::ReadOnly))
             QVERIFY(!summary.readAll().contains("status,complete"));
+    }
+
+    // --max-docs-per-sec paces the server-side scan as it paces the client-side one: 600
+    // documents at 300 a second cannot take less than about two seconds, on any server.
+    void maxDocsPerSecondPacesTheServerScan()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        QElapsedTimer clock;
+        clock.start();
+        const QString out = analyze(QStringLiteral("awkward"), QStringLiteral("paced"),
+                                    {QStringLiteral("--limit"), QStringLiteral("600"),
+                                     QStringLiteral("--measure"), QStringLiteral("server"),
+                                     QStringLiteral("--max-docs-per-sec"), QStringLiteral("300")});
+        QVERIFY(!out.isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")), qPrintable(m_lastErr));
+        QVERIFY2(clock.elapsed() >= 1500, qPrintable(QString::number(clock.elapsed())));
     }
 
     void usageErrors()

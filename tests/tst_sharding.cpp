@@ -451,6 +451,12 @@ private slots:
                                     << "1" << QStringList() << 300;
         QTest::newRow("by _id, all") << "by_id"
                                      << "1" << QStringList() << 300;
+        // Measured on the server (issue 36): the breakdown works from the _ids it returns.
+        const QStringList server{QStringLiteral("--measure"), QStringLiteral("server")};
+        QTest::newRow("posts, viral, measured on the server") << "posts"
+                                                              << "12000" << arrays + server << 13;
+        QTest::newRow("by _id, all, measured on the server") << "by_id"
+                                                             << "1" << server << 300;
     }
     void analyzeBreaksOutliersDownByShard()
     {

@@ -416,6 +416,7 @@ CollectionProfile Scan::collect(const SourceError &framingError)
 CollectionProfile Scan::run()
 {
     m_source.setCancelFlag(m_cancel);
+    m_source.setMaxBatchDocuments(DocumentPace::batchDocuments(m_options.maxDocsPerSecond));
     SourceError error;
     if (!m_source.open(&error) || !chooseSample(&error))
         return failed(error);

@@ -25,6 +25,8 @@ void absorbField(FieldProfile &into, FieldProfile &&from)
     into.elementCount += from.elementCount;
     into.elementBytes += from.elementBytes;
     into.arrays += from.arrays;
+    // A path is inside an array if it was in any part (a parent that is sometimes an array).
+    into.insideArray = into.insideArray || from.insideArray;
     // A path without arrays so far has a default tail, not the scan's capacity: take the other.
     if (into.arrays == from.arrays)
         into.longestPerDocument = std::move(from.longestPerDocument);

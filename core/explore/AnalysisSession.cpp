@@ -5,6 +5,7 @@
 #include "analysis/OutlierDetector.h"
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
+#include "source/DocumentPace.h"
 #include "scan/RangedScan.h"
 
 #include <set>
@@ -32,7 +33,11 @@ LiveQuery queryFor(const AnalysisRequest &request)
     query.filter = request.filter;
     query.selection = request.selection;
     query.maxTimeMs = request.maxTimeMs;
-    query.batchSize = request.batchSize;
+    // A paced scan asks the server for no more than it will take in a tenth of a second.
+    query.batchSize = request.batchSize > 0
+                          ? request.batchSize
+                          : int(std::min<std::size_t>(
+                                DocumentPace::batchDocuments(request.maxDocsPerSecond), 1 << 30));
     query.database = request.source.database;
     query.collection = request.source.collection;
     return query;

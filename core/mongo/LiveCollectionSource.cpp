@@ -272,7 +272,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
             if (m_reservoir.empty())
                 return ReadResult::End;
         }
-        while (m_reservoirNext < m_reservoir.size() && batch.bytes.size() < targetBytes) {
+        while (m_reservoirNext < m_reservoir.size() && !batchFull(batch, targetBytes)) {
             const std::string &d = m_reservoir[m_reservoirNext++];
             append(reinterpret_cast<const std::uint8_t *>(d.data()), std::uint32_t(d.size()));
         }
@@ -282,7 +282,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
     if (m_exhausted)
         return ReadResult::End;
     const bson_t *doc = nullptr;
-    while (batch.bytes.size() < targetBytes) {
+    while (!batchFull(batch, targetBytes)) {
         if (!mongoc_cursor_next(m_cursor->cursor.get(), &doc)) {
             m_exhausted = true; // the driver refuses to advance a finished cursor again
             break;
@@ -292,7 +292,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
         if ((batch.documents.size() & 255) == 0 && cancelled())
             return ReadResult::Batch;
     }
-    if (batch.bytes.size() >= targetBytes)
+    if (batchFull(batch, targetBytes))
         return ReadResult::Batch;
 
     bson_error_t e;

@@ -291,6 +291,8 @@ void RangedScan::Scan::runRange(std::size_t range)
                                  : RangeQuery::typedRange(plan, int(range), state.lastId);
     LiveCollectionSource source(m_request.settings, query);
     source.setCancelFlag(m_cancel);
+    source.setMaxBatchDocuments(
+        DocumentPace::batchDocuments(m_request.options.maxDocsPerSecond / double(m_request.ranges)));
     SourceError error;
     if (!source.open(&error))
         return fail(error);

@@ -23,4 +23,11 @@ void DocumentPace::after(std::uint64_t documentsSoFar, const std::atomic<bool> *
     }
 }
 
+std::size_t DocumentPace::batchDocuments(double maxDocsPerSecond)
+{
+    if (!(maxDocsPerSecond > 0))
+        return 0;
+    return std::size_t(std::max(1.0, std::min(maxDocsPerSecond / 10.0, 1e9)));
+}
+
 } // namespace oe

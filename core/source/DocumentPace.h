@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace oe {
@@ -17,6 +18,10 @@ public:
     explicit DocumentPace(double maxDocsPerSecond);
     // Waits in short slices, returning early once `cancel` is raised.
     void after(std::uint64_t documentsSoFar, const std::atomic<bool> *cancel = nullptr) const;
+    // How many documents one batch may hold so that the pace is kept at least ten times a
+    // second (small documents, or a server's measurements, fill a byte-sized batch with more
+    // than a second's worth); 0 when there is no pace.
+    static std::size_t batchDocuments(double maxDocsPerSecond);
 
 private:
     double m_maxPerSecond;

@@ -52,12 +52,21 @@ public:
     virtual QString modeDescription() const { return {}; }
     // Long reads inside the source (a reservoir scan) stop early when this flag is set.
     void setCancelFlag(const std::atomic<bool> *cancel) { m_cancel = cancel; }
+    // A paced read takes at most this many documents per batch (0: no limit), so the pace is
+    // kept between batches (DocumentPace::batchDocuments).
+    void setMaxBatchDocuments(std::size_t documents) { m_maxBatchDocuments = documents; }
 
 protected:
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    bool batchFull(const DocumentBatch &batch, std::size_t targetBytes) const
+    {
+        return batch.bytes.size() >= targetBytes ||
+               (m_maxBatchDocuments && batch.documents.size() >= m_maxBatchDocuments);
+    }
 
 private:
     const std::atomic<bool> *m_cancel = nullptr;
+    std::size_t m_maxBatchDocuments = 0;
 };
 
 } // namespace oe

@@ -61,6 +61,28 @@ private slots:
         QCOMPARE(p.field("activities")->lengths.max(), 2u);
     }
 
+    // Profiles of parts (a range scan's ranges, a resumed scan's saved part) merge into the one
+    // profile of all the documents: a path whose parent is an array in one part only is still
+    // inside an array (it was not, when the first part merged had it under a document).
+    void partsMergeIntoTheWholeProfile()
+    {
+        const QList<QByteArray> first{fixtures::bson(R"({"_id": 1, "m": {"a": [1, 2]}})")};
+        const QList<QByteArray> second{fixtures::bson(R"({"_id": 2, "m": [{"a": [3]}, 4]})")};
+        CollectionProfile merged = profileOf(first);
+        merged.absorb(profileOf(second));
+        const CollectionProfile whole = profileOf(first + second);
+        QCOMPARE(paths(merged), paths(whole));
+        for (const FieldProfile &f : whole.fields) {
+            const FieldProfile *m = merged.field(f.path);
+            QVERIFY(m);
+            QCOMPARE(m->insideArray, f.insideArray);
+            QCOMPARE(m->typeMask, f.typeMask);
+            QCOMPARE(m->arrays, f.arrays);
+            QCOMPARE(m->bytes, f.bytes);
+        }
+        QVERIFY(merged.field("m.a")->insideArray);
+    }
+
     void typesAreCollected()
     {
         const auto p = profileOf(

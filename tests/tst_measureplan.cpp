@@ -65,7 +65,8 @@ private slots:
                 "meta": {"labels": ["p", "q", "r"], "by": "me"}, "name": "n"})",
             R"({"_id": 2, "feed": "sometimes a string", "meta": {"labels": []}})",
         });
-        QCOMPARE(pathsOf(plan), (QStringList{QStringLiteral("feed"), QStringLiteral("meta.labels")}));
+        QCOMPARE(pathsOf(plan),
+                 (QStringList{QStringLiteral("feed"), QStringLiteral("meta.labels")}));
         const MeasurePlan::Summary &feed = plan.summaries[0];
         QCOMPARE(feed.children.size(), std::size_t(1)); // type holds no array: not measured
         QCOMPARE(feed.children[0].name, std::string("tags"));
@@ -78,8 +79,7 @@ private slots:
     void pathsThatTravelWhole_data()
     {
         QTest::addColumn<QString>("json");
-        QTest::newRow("an array directly inside the array")
-            << R"({"_id": 1, "a": [[1, 2], [3]]})";
+        QTest::newRow("an array directly inside the array") << R"({"_id": 1, "a": [[1, 2], [3]]})";
         QTest::newRow("arrays two levels inside") << R"({"_id": 1, "a": [{"b": {"c": [1]}}]})";
         QTest::newRow("an array inside an array's elements' arrays")
             << R"({"_id": 1, "a": [{"b": [{"c": [1]}]}]})";
@@ -105,8 +105,8 @@ private slots:
     // only the outer array is summarised (with the field as a child).
     void parentSometimesAnArray()
     {
-        const MeasurePlan plan = planOf({R"({"_id": 1, "m": {"a": [1, 2]}})",
-                                         R"({"_id": 2, "m": [{"a": [3]}, 4]})"});
+        const MeasurePlan plan =
+            planOf({R"({"_id": 1, "m": {"a": [1, 2]}})", R"({"_id": 2, "m": [{"a": [3]}, 4]})"});
         QCOMPARE(pathsOf(plan), QStringList{QStringLiteral("m")});
         QCOMPARE(plan.summaries[0].children.at(0).name, std::string("a"));
     }

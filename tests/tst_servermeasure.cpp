@@ -101,16 +101,17 @@ class TestServerMeasure : public QObject
             if (i < 1960) {
                 const QString pattern = ids[i % ids.size()];
                 const int n = i / ids.size();
-                id = pattern.contains(QStringLiteral("subType"))
-                         ? QStringLiteral("{\"$binary\": {\"base64\": \"%1\", \"subType\": \"00\"}}")
-                               .arg(QString::fromLatin1(QByteArray::number(n).toBase64()))
-                     : pattern.contains(QStringLiteral("$oid"))
-                         ? QStringLiteral("{\"$oid\": \"%1\"}").arg(n, 24, 16, QLatin1Char('0'))
-                         : pattern.arg(n);
+                id =
+                    pattern.contains(QStringLiteral("subType"))
+                        ? QStringLiteral("{\"$binary\": {\"base64\": \"%1\", \"subType\": \"00\"}}")
+                              .arg(QString::fromLatin1(QByteArray::number(n).toBase64()))
+                    : pattern.contains(QStringLiteral("$oid"))
+                        ? QStringLiteral("{\"$oid\": \"%1\"}").arg(n, 24, 16, QLatin1Char('0'))
+                        : pattern.arg(n);
             } else {
-                const QStringList singles{QStringLiteral("null"), QStringLiteral("true"),
-                                          QStringLiteral("false"), QStringLiteral("{\"$minKey\": 1}"),
-                                          QStringLiteral("{\"$maxKey\": 1}")};
+                const QStringList singles{
+                    QStringLiteral("null"), QStringLiteral("true"), QStringLiteral("false"),
+                    QStringLiteral("{\"$minKey\": 1}"), QStringLiteral("{\"$maxKey\": 1}")};
                 id = i - 1960 < singles.size() ? singles[i - 1960]
                                                : QStringLiteral("\"tail-%1\"").arg(i);
             }
@@ -259,7 +260,8 @@ private slots:
         const CliRun r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path()});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         for (const char *name : {"book_sales", "activity_feeds", "viral_posts"})
-            import(QLatin1String(name), m_dir.filePath(QLatin1String(name) + QStringLiteral(".bson")));
+            import(QLatin1String(name),
+                   m_dir.filePath(QLatin1String(name) + QStringLiteral(".bson")));
         const QString awkward = m_dir.filePath(QStringLiteral("awkward.bson"));
         QVERIFY(fixtures::writeFile(awkward, awkwardDump()));
         import(QStringLiteral("awkward"), awkward);
@@ -279,16 +281,16 @@ private slots:
         QTest::newRow("feeds: arrays in elements, 15.5 MiB") << "activity_feeds" << full;
         QTest::newRow("viral posts") << "viral_posts" << full;
         QTest::newRow("awkward shapes") << "awkward" << full;
-        QTest::newRow("awkward, first 700") << "awkward"
-                                            << QStringList{QStringLiteral("--limit"),
-                                                           QStringLiteral("700")};
+        QTest::newRow("awkward, first 700")
+            << "awkward" << QStringList{QStringLiteral("--limit"), QStringLiteral("700")};
         QTest::newRow("awkward, filtered")
             << "awkward"
             << QStringList{QStringLiteral("--full"), QStringLiteral("--filter"),
                            QStringLiteral("{\"meta.by\": \"x\"}")};
         QTest::newRow("awkward, 3 _id ranges")
-            << "awkward" << QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
-                                        QStringLiteral("3")};
+            << "awkward"
+            << QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
+                           QStringLiteral("3")};
         QTest::newRow("a 16 MiB document") << "big" << full;
     }
     void figuresEqualClientSide()
@@ -299,13 +301,13 @@ private slots:
             QSKIP("FerretDB has no $bsonSize: fallsBackWithoutBsonSize covers it");
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).remove(QLatin1Char(' '));
         // (With ranges, both runs number documents by _id rank: the same options on both sides.)
-        const QString client = analyze(collection, tag + QStringLiteral("-client"),
-                                       options + QStringList{QStringLiteral("--measure"),
-                                                             QStringLiteral("client")});
+        const QString client =
+            analyze(collection, tag + QStringLiteral("-client"),
+                    options + QStringList{QStringLiteral("--measure"), QStringLiteral("client")});
         QVERIFY(!client.isEmpty());
-        const QString server = analyze(collection, tag + QStringLiteral("-server"),
-                                       options + QStringList{QStringLiteral("--measure"),
-                                                             QStringLiteral("server")});
+        const QString server =
+            analyze(collection, tag + QStringLiteral("-server"),
+                    options + QStringList{QStringLiteral("--measure"), QStringLiteral("server")});
         QVERIFY(!server.isEmpty());
         QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server ($bsonSize)")),
                  qPrintable(m_lastErr));
@@ -336,9 +338,9 @@ private slots:
                                        full + QStringList{QStringLiteral("server")});
         QVERIFY(!client.isEmpty() && !server.isEmpty());
         const auto rows = fieldRows(server);
-        for (const auto &[path, longest] : {std::pair{QStringLiteral("rare"), 5000},
-                                            std::pair{QStringLiteral("activities.attachments"),
-                                                      3000}}) {
+        for (const auto &[path, longest] :
+             {std::pair{QStringLiteral("rare"), 5000},
+              std::pair{QStringLiteral("activities.attachments"), 3000}}) {
             QVERIFY2(rows.count(path), qPrintable(path + QStringLiteral(" not found")));
             QCOMPARE(column(rows.at(path).first(), 8), longest); // len_max
             QCOMPARE(rows.at(path), fieldRows(client).at(path));
@@ -353,10 +355,10 @@ private slots:
     {
         if (!m_server.isMongod())
             QSKIP("mongod only");
-        const QStringList scanArgs{QStringLiteral("--full"),          QStringLiteral("--parallel"),
-                                   QStringLiteral("2"),               QStringLiteral("--batch-size"),
-                                   QStringLiteral("5"),               QStringLiteral("--checkpoint-ms"),
-                                   QStringLiteral("0"),               QStringLiteral("--measure"),
+        const QStringList scanArgs{QStringLiteral("--full"), QStringLiteral("--parallel"),
+                                   QStringLiteral("2"),      QStringLiteral("--batch-size"),
+                                   QStringLiteral("5"),      QStringLiteral("--checkpoint-ms"),
+                                   QStringLiteral("0"),      QStringLiteral("--measure"),
                                    QStringLiteral("server")};
         const QString whole = analyze(QStringLiteral("awkward"), QStringLiteral("whole"), scanArgs);
         QVERIFY(!whole.isEmpty());
@@ -367,11 +369,12 @@ private slots:
             const QString out = m_dir.filePath(QStringLiteral("stopped-%1").arg(trial));
             QProcess p;
             p.setProgram(qEnvironmentVariable("OE_CLI"));
-            p.setArguments(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("awkward")) +
-                           QStringList{QStringLiteral("--top"), QStringLiteral("500"),
-                                       QStringLiteral("--out"), out, QStringLiteral("--quiet"),
-                                       QStringLiteral("--max-docs-per-sec"), QStringLiteral("1000")} +
-                           scanArgs);
+            p.setArguments(
+                QStringList{QStringLiteral("analyze")} + target(QStringLiteral("awkward")) +
+                QStringList{QStringLiteral("--top"), QStringLiteral("500"), QStringLiteral("--out"),
+                            out, QStringLiteral("--quiet"), QStringLiteral("--max-docs-per-sec"),
+                            QStringLiteral("1000")} +
+                scanArgs);
             p.start();
             QVERIFY(p.waitForStarted());
             if (fixtures::waitForScanProgress(p, stateDir) && p.state() == QProcess::Running)
@@ -380,9 +383,9 @@ private slots:
             if (p.exitCode() == 0)
                 continue; // it finished first
             QCOMPARE(p.exitCode(), 130);
-            const QString resumed = analyze(QStringLiteral("awkward"),
-                                            QStringLiteral("resumed-%1").arg(trial),
-                                            scanArgs + QStringList{QStringLiteral("--resume")});
+            const QString resumed =
+                analyze(QStringLiteral("awkward"), QStringLiteral("resumed-%1").arg(trial),
+                        scanArgs + QStringList{QStringLiteral("--resume")});
             QVERIFY(!resumed.isEmpty());
             QVERIFY2(m_lastErr.contains(QLatin1String("resumed: ")), qPrintable(m_lastErr));
             QVERIFY2(!m_lastErr.contains(QLatin1String("documents measured client-side")),
@@ -412,11 +415,11 @@ private slots:
         const QString differs = fixtures::reportDifferences(
             out, fixtures::truthOf(m_documents.at(QStringLiteral("book_sales"))));
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
-        const CliRun r = cli(QStringList{QStringLiteral("analyze")} +
-                             target(QStringLiteral("book_sales")) +
-                             QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
-                                         QStringLiteral("server"), QStringLiteral("--out"),
-                                         m_dir.filePath(QStringLiteral("ferret-server"))});
+        const CliRun r =
+            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("book_sales")) +
+                QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                            QStringLiteral("server"), QStringLiteral("--out"),
+                            m_dir.filePath(QStringLiteral("ferret-server"))});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
         QVERIFY2(r.err.contains(QLatin1String("--measure server")) &&
@@ -469,16 +472,17 @@ private slots:
                                      QStringLiteral("--measure"), QStringLiteral("server"),
                                      QStringLiteral("--max-docs-per-sec"), QStringLiteral("300")});
         QVERIFY(!out.isEmpty());
-        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")), qPrintable(m_lastErr));
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")),
+                 qPrintable(m_lastErr));
         QVERIFY2(clock.elapsed() >= 1500, qPrintable(QString::number(clock.elapsed())));
     }
 
     void usageErrors()
     {
-        const CliRun bad = cli(QStringList{QStringLiteral("analyze")} +
-                               target(QStringLiteral("book_sales")) +
-                               QStringList{QStringLiteral("--measure"), QStringLiteral("remote"),
-                                           QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u1"))});
+        const CliRun bad =
+            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("book_sales")) +
+                QStringList{QStringLiteral("--measure"), QStringLiteral("remote"),
+                            QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u1"))});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains(QLatin1String("--measure: 'remote' is not one of server, "
                                                 "client, auto")),
@@ -488,7 +492,8 @@ private slots:
                                  QStringLiteral("--measure"), QStringLiteral("server"),
                                  QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u2"))});
         QCOMPARE(dump.exitCode, 2);
-        QVERIFY2(dump.err.contains(QLatin1String("--measure goes with --uri")), qPrintable(dump.err));
+        QVERIFY2(dump.err.contains(QLatin1String("--measure goes with --uri")),
+                 qPrintable(dump.err));
     }
 };
 

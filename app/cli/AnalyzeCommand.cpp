@@ -369,8 +369,9 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
     if (parser.isSet(QStringLiteral("measure"))) {
         const auto mode = oe::measureModeFrom(parser.value(QStringLiteral("measure")));
         if (!mode) {
-            cli::fail(ExitUsage, QStringLiteral("--measure: '%1' is not one of server, client, auto")
-                                     .arg(parser.value(QStringLiteral("measure"))));
+            cli::fail(ExitUsage,
+                      QStringLiteral("--measure: '%1' is not one of server, client, auto")
+                          .arg(parser.value(QStringLiteral("measure"))));
             return false;
         }
         request->measure = *mode;

@@ -5,8 +5,8 @@
 #include "analysis/OutlierDetector.h"
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
-#include "source/DocumentPace.h"
 #include "scan/RangedScan.h"
+#include "source/DocumentPace.h"
 
 #include <set>
 
@@ -14,8 +14,7 @@ namespace oe {
 
 namespace {
 
-AnalysisOptions scanOptions(const AnalysisRequest &request,
-                            std::shared_ptr<const MeasurePlan> plan)
+AnalysisOptions scanOptions(const AnalysisRequest &request, std::shared_ptr<const MeasurePlan> plan)
 {
     AnalysisOptions options;
     options.measurePlan = std::move(plan);
@@ -94,12 +93,9 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     if (measure->plan)
         query.projection = MeasureProjection::build(*measure->plan);
     if (request.usesRanges()) {
-        RangedScan::Request ranged{request.source.settings,
-                                   query,
-                                   scanOptions(request, measure->plan),
-                                   request.parallelRanges,
-                                   request.resume,
-                                   request.checkpointMs};
+        RangedScan::Request ranged{
+            request.source.settings, query,          scanOptions(request, measure->plan),
+            request.parallelRanges,  request.resume, request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
         const auto source = request.source.openSource(query);

@@ -57,7 +57,8 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     query.database = source.database;
     query.collection = source.collection;
     query.filter = filter;
-    query.selection.mode = sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
+    query.selection.mode =
+        sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
     query.selection.count = MeasureSetup::kDiscoveryDocuments;
     query.projection = MeasureProjection::discovery(MeasureSetup::kDiscoveryElements);
     {
@@ -66,8 +67,8 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
         SourceError problem;
         if (walkDiscovery(cut, true, &builder, &problem))
             return MeasurePlanner::plan(builder.takeProfile());
-        const bool refused = problem.serverCode != 0 ||
-                             problem.fault == SourceError::ConnectionFault::Refused;
+        const bool refused =
+            problem.serverCode != 0 || problem.fault == SourceError::ConnectionFault::Refused;
         if (!refused) {
             *error = problem;
             return std::nullopt;
@@ -112,8 +113,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                 .arg(info.isFerretDb ? QStringLiteral("FerretDB %1").arg(info.ferretDbVersion)
                                      : QStringLiteral("MongoDB %1").arg(info.version));
         if (mode == MeasureMode::Server) {
-            *error = usage(QStringLiteral("--measure server: %1; use --measure client or auto")
-                               .arg(why));
+            *error = usage(
+                QStringLiteral("--measure server: %1; use --measure client or auto").arg(why));
             return std::nullopt;
         }
         outcome.notes << QStringLiteral("measured client-side: %1").arg(why);

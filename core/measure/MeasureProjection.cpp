@@ -65,15 +65,16 @@ J childRecord(const MeasurePlan::Child &child)
         O{{QStringLiteral("input"), QStringLiteral("$$q")},
           {QStringLiteral("initialValue"), A{}},
           {QStringLiteral("in"),
-           op("$setUnion", A{QStringLiteral("$$value"),
-                             mapOver(QStringLiteral("$$this"), "y", typeOf(QStringLiteral("$$y")))})}});
+           op("$setUnion", A{QStringLiteral("$$value"), mapOver(QStringLiteral("$$this"), "y",
+                                                                typeOf(QStringLiteral("$$y")))})}});
     const J ofArrays =
         A{mapOver(QStringLiteral("$$q"), "r", op("$size", QStringLiteral("$$r"))),
           op("$sum", mapOver(QStringLiteral("$$q"), "r", sizeOfValue(QStringLiteral("$$r")))),
           elementTypes};
-    const J record = A{op("$size", QStringLiteral("$$v")),
-                       op("$sum", mapOver(QStringLiteral("$$v"), "x", sizeOfValue(QStringLiteral("$$x")))),
-                       typeSet(QStringLiteral("$$v")), letIn("q", arrays, ofArrays)};
+    const J record =
+        A{op("$size", QStringLiteral("$$v")),
+          op("$sum", mapOver(QStringLiteral("$$v"), "x", sizeOfValue(QStringLiteral("$$x")))),
+          typeSet(QStringLiteral("$$v")), letIn("q", arrays, ofArrays)};
     // A field path through an array skips the elements without the field (and the non-documents).
     return letIn("v", path(QStringLiteral("$$a"), child.name), record);
 }
@@ -96,9 +97,9 @@ J summaryFallsShort(const QString &var, const MeasurePlan::Summary &s)
     const J bytes = op("$arrayElemAt", A{var, 1});
     const J types = op("$arrayElemAt", A{var, 2});
     const J limit = op("$add", A{op("$multiply", A{count, qint64(s.elementBytesLimit)}), 64});
-    return op("$and", A{op("$isArray", var),
-                        op("$or", A{op("$in", A{QStringLiteral("array"), types}),
-                                    op("$gt", A{bytes, limit})})});
+    return op("$and",
+              A{op("$isArray", var), op("$or", A{op("$in", A{QStringLiteral("array"), types}),
+                                                 op("$gt", A{bytes, limit})})});
 }
 
 // The plan's paths as a tree of field names, so documents on the way are merged once.
@@ -159,10 +160,10 @@ QByteArray MeasureProjection::build(const MeasurePlan &plan)
     const J measured =
         op("$cond", A{whole, O{{QString::fromLatin1(kWhole), QStringLiteral("$$ROOT")}},
                       O{{QString::fromLatin1(kSkeleton), skeleton}}});
-    const J document = summaries.isEmpty()
-                           ? measured
-                           : op("$let", O{{QStringLiteral("vars"), summaries},
-                                          {QStringLiteral("in"), measured}});
+    const J document =
+        summaries.isEmpty()
+            ? measured
+            : op("$let", O{{QStringLiteral("vars"), summaries}, {QStringLiteral("in"), measured}});
     return toBson(O{{QStringLiteral("_id"), 1},
                     {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))},
                     {QString::fromLatin1(kDocument), document}});
@@ -170,12 +171,12 @@ QByteArray MeasureProjection::build(const MeasurePlan &plan)
 
 QByteArray MeasureProjection::discovery(int keep)
 {
-    const J cut = op("$cond", A{op("$isArray", QStringLiteral("$$f.v")),
-                                op("$slice", A{QStringLiteral("$$f.v"), keep}),
-                                QStringLiteral("$$f.v")});
-    const J fields = mapOver(op("$objectToArray", QStringLiteral("$$ROOT")), "f",
-                             O{{QStringLiteral("k"), QStringLiteral("$$f.k")},
-                               {QStringLiteral("v"), cut}});
+    const J cut =
+        op("$cond", A{op("$isArray", QStringLiteral("$$f.v")),
+                      op("$slice", A{QStringLiteral("$$f.v"), keep}), QStringLiteral("$$f.v")});
+    const J fields =
+        mapOver(op("$objectToArray", QStringLiteral("$$ROOT")), "f",
+                O{{QStringLiteral("k"), QStringLiteral("$$f.k")}, {QStringLiteral("v"), cut}});
     return toBson(O{{QStringLiteral("_id"), 0},
                     {QString::fromLatin1(kDocument), op("$arrayToObject", fields)}});
 }

@@ -181,8 +181,7 @@ void LiveCollectionSource::startCursor()
         bson_append_document_end(&stages, &sampleStage);
         if (projection) {
             bson_t projectStage;
-            bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1,
-                                       &projectStage);
+            bson_append_document_begin(&stages, std::to_string(stage++).c_str(), -1, &projectStage);
             BSON_APPEND_DOCUMENT(&projectStage, "$project", projection->get());
             bson_append_document_end(&stages, &projectStage);
         }

@@ -291,8 +291,8 @@ void RangedScan::Scan::runRange(std::size_t range)
                                  : RangeQuery::typedRange(plan, int(range), state.lastId);
     LiveCollectionSource source(m_request.settings, query);
     source.setCancelFlag(m_cancel);
-    source.setMaxBatchDocuments(
-        DocumentPace::batchDocuments(m_request.options.maxDocsPerSecond / double(m_request.ranges)));
+    source.setMaxBatchDocuments(DocumentPace::batchDocuments(m_request.options.maxDocsPerSecond /
+                                                             double(m_request.ranges)));
     SourceError error;
     if (!source.open(&error))
         return fail(error);
@@ -314,9 +314,9 @@ void RangedScan::Scan::runRange(std::size_t range)
             else
                 index = provisional(typedCount() + 1, state.above++);
             SourceError fault;
-            const bool added = m_plan
-                                    ? builder.addMeasured(batch.data(doc), doc.length, index, &fault)
-                                    : builder.addDocument(batch.data(doc), doc.length, index, &fault);
+            const bool added =
+                m_plan ? builder.addMeasured(batch.data(doc), doc.length, index, &fault)
+                       : builder.addDocument(batch.data(doc), doc.length, index, &fault);
             if (!added) {
                 fault.source = source.displayName();
                 fail(fault);

@@ -118,12 +118,13 @@ int printBytesOut(mongoc_client_t *client)
         mongoc_client_command_simple(client, "admin", &command, nullptr, &reply, &error);
     bson_destroy(&command);
     int status = 1;
-    bson_iter_t it;
+    bson_iter_t it, bytesOut;
     if (!ok) {
         std::fprintf(stderr, "bench_measure_floor: serverStatus failed: %s\n", error.message);
-    } else if (bson_iter_init(&it, &reply) && bson_iter_find_descendant(&it, "network.bytesOut", &it) &&
-               BSON_ITER_HOLDS_NUMBER(&it)) {
-        std::printf("bytes_out: %" PRId64 "\n", bson_iter_as_int64(&it));
+    } else if (bson_iter_init(&it, &reply) &&
+               bson_iter_find_descendant(&it, "network.bytesOut", &bytesOut) &&
+               BSON_ITER_HOLDS_NUMBER(&bytesOut)) {
+        std::printf("bytes_out: %" PRId64 "\n", bson_iter_as_int64(&bytesOut));
         status = 0;
     } else {
         std::fprintf(stderr, "bench_measure_floor: serverStatus has no network.bytesOut\n");
@@ -140,7 +141,8 @@ int main(int argc, char **argv)
     if (argc == 3 && std::strcmp(argv[2], "--bytes-out") == 0) {
         bench::initDriver();
         int failure = 0;
-        mongoc_client_t *client = bench::openClient("bench_measure_floor", argv[1], false, &failure);
+        mongoc_client_t *client =
+            bench::openClient("bench_measure_floor", argv[1], false, &failure);
         if (client) {
             failure = printBytesOut(client);
             mongoc_client_destroy(client);
@@ -208,8 +210,8 @@ int main(int argc, char **argv)
     bson_t opts = BSON_INITIALIZER;
     if (batchSize > 0)
         BSON_APPEND_INT32(&opts, "batchSize", std::int32_t(batchSize));
-    mongoc_cursor_t *cursor = mongoc_collection_aggregate(collection, MONGOC_QUERY_NONE, &pipeline,
-                                                          &opts, nullptr);
+    mongoc_cursor_t *cursor =
+        mongoc_collection_aggregate(collection, MONGOC_QUERY_NONE, &pipeline, &opts, nullptr);
     bson_destroy(&opts);
     bson_destroy(&pipeline);
 

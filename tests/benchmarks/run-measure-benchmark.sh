@@ -157,6 +157,7 @@ mongod_log=$BENCH_STATE_DIR/mongod.log
 # operations on $db's collections: the scan (a find and its getMores, or the floor's $project
 # aggregation and its getMores) and the rest (the probe, the discovery sample, counts, stats).
 op_ms() {
+  # shellcheck disable=SC2016 # a Python program, not shell
   tail -n "+$1" "$mongod_log" | python3 -c '
 import json, sys
 db = sys.argv[1]

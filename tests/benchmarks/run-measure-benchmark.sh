@@ -208,8 +208,10 @@ run_once() {
     mode=server
   elif grep -q '^measured client-side' "$work/out" "$work/err" 2>/dev/null; then
     mode=client
-  else
+  elif [[ $key == *floor* ]]; then
     mode=floor
+  else
+    mode=unknown # the CLI's note changed: see its output
   fi
   echo "$((t1 - t0)) $rss $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') \
 $(awk -v t=$((c1 - c0)) -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }') \

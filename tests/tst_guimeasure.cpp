@@ -50,7 +50,12 @@ class TestGuiMeasure : public QObject
     bool connectTo(MainWindow &window) const
     {
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
-        guifixtures::showConnecting(window, m_server.uri());
+        window.setInteractive(false);
+        window.show();
+        ConnectionSettings settings;
+        settings.uri = m_server.uri();
+        window.addConnection(
+            m_server.isMongod() ? QStringLiteral("mongod") : QStringLiteral("ferretdb"), settings);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
     }
     static bool selectFeeds(MainWindow &window)

@@ -108,6 +108,8 @@ class TestGuiMeasure : public QObject
         }
         return s;
     }
+    // With OE_SCREENSHOT_DIR set (and mongod), `widget` as it looks now: the README's
+    // resources/screenshots/measure.png.
     void saveScreenshot(QWidget *widget, const QString &name) const
     {
         const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");

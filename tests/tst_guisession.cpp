@@ -130,6 +130,8 @@ private slots:
             options->countBox()->setValue(1234);
             options->ruleBox()->setCurrentIndex(
                 options->ruleBox()->findData(QStringLiteral("mad")));
+            options->measureBox()->setCurrentIndex(
+                options->measureBox()->findData(int(MeasureMode::Client)));
             window.close();
         }
         QVERIFY(QFile::remove(second));
@@ -175,6 +177,7 @@ private slots:
                  AnalysisOptions::Mode::Limit);
         QCOMPARE(options->countBox()->value(), 1234);
         QCOMPARE(options->ruleBox()->currentData().toString(), QStringLiteral("mad"));
+        QCOMPARE(MeasureMode(options->measureBox()->currentData().toInt()), MeasureMode::Client);
         QCOMPARE(errors.count(), 0);
     }
 

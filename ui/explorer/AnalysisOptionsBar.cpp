@@ -1,5 +1,6 @@
 #include "explorer/AnalysisOptionsBar.h"
 
+#include "explore/AnalysisResult.h"
 #include "history/HistoryStore.h"
 
 #include "analysis/ThresholdPreset.h"
@@ -20,8 +21,9 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     : QWidget(parent), m_mode(new QComboBox(this)), m_count(new QSpinBox(this)),
       m_filter(new QLineEdit(this)), m_timeLimit(new QSpinBox(this)),
       m_parallel(new QSpinBox(this)), m_rule(new QComboBox(this)),
-      m_run(new QPushButton(tr("&Run"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_problem(new QLabel(this))
+      m_measureLabel(new QLabel(tr("Measure"), this)), m_measure(new QComboBox(this)),
+      m_measured(new QLabel(this)), m_run(new QPushButton(tr("&Run"), this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_problem(new QLabel(this))
 {
     m_mode->addItem(tr("Sample"), int(AnalysisOptions::Mode::Sample));
     m_mode->addItem(tr("First"), int(AnalysisOptions::Mode::Limit));
@@ -40,6 +42,32 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     }
     m_rule->setToolTip(tr("How outliers are found where you set no threshold on a chart (the "
                           "CLI's --method and --preset)."));
+    // The CLI's --measure words, in the user's.
+    const QString server = tr("On the server: MongoDB 4.4 or later returns each document's "
+                              "$bsonSize and its arrays' lengths, so numbers move instead of "
+                              "documents. A server without $bsonSize refuses to run.");
+    const QString client = tr("Here: every document's bytes are read and measured in this "
+                              "program (the only way on a server without $bsonSize).");
+    m_measure->addItem(tr("Auto"), int(MeasureMode::Auto));
+    m_measure->setItemData(0,
+                           tr("On the server where it has $bsonSize (MongoDB 4.4 or later); "
+                              "FerretDB, DocumentDB, Cosmos DB and older servers are measured "
+                              "here, client-side."),
+                           Qt::ToolTipRole);
+    m_measure->addItem(tr("On the server"), int(MeasureMode::Server));
+    m_measure->setItemData(1, server, Qt::ToolTipRole);
+    m_measure->addItem(tr("Here (client)"), int(MeasureMode::Client));
+    m_measure->setItemData(2, client, Qt::ToolTipRole);
+    m_measure->setToolTip(
+        tr("Where document sizes and array lengths are measured (live collections; a dump is "
+           "measured here). Auto: on the server where it has $bsonSize (MongoDB 4.4 or later), "
+           "else here; FerretDB, DocumentDB and Cosmos DB are measured here. %1 %2 Sizes and "
+           "array lengths come out the same either way (on the server, fields deeper than one "
+           "level inside an array are not measured). After a run, the label beside says where "
+           "it measured.")
+            .arg(server, client));
+    m_measureLabel->setBuddy(m_measure);
+    m_measureLabel->setToolTip(m_measure->toolTip());
     m_count->setRange(1, 100000000);
     m_count->setValue(10000);
     m_count->setGroupSeparatorShown(true);
@@ -79,6 +107,10 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     how->addWidget(m_timeLimit);
     how->addWidget(m_parallel);
     how->addWidget(m_rule);
+    how->addWidget(m_measureLabel);
+    how->addWidget(m_measure);
+    how->addSpacing(6); // what ran, apart from what is chosen
+    how->addWidget(m_measured);
     how->addWidget(m_problem, 1);
     m_problem->setWordWrap(true);
     layout->addLayout(what);
@@ -107,6 +139,7 @@ AnalysisRequest AnalysisOptionsBar::request(const SourceRef &source) const
             r.parallelRanges = m_parallel->value();
             r.resume = true; // a cancelled range scan continues where it stopped
         }
+        r.measure = MeasureMode(m_measure->currentData().toInt());
     }
     const QString rule = m_rule->currentData().toString();
     if (rule.startsWith(QStringLiteral("absolute:"))) {
@@ -147,6 +180,37 @@ void AnalysisOptionsBar::setRunning(bool running)
     update();
 }
 
+void AnalysisOptionsBar::showMeasured(const AnalysisResult *result)
+{
+    const CollectionProfile *profile = result ? &result->profile : nullptr;
+    if (!profile ||
+        (profile->documents == 0 && profile->status != CollectionProfile::Status::Complete)) {
+        m_measured->clear();
+        m_measured->setToolTip(QString());
+        return;
+    }
+    // The session says how it measured in a first note ("measured on the server ($bsonSize): …",
+    // "measured client-side: the server … has no $bsonSize …"); a resumed range scan says it in
+    // its own ("resumed as it began: documents measured client-side"); a dump has none.
+    QString why;
+    for (const QString &note : profile->notes)
+        if (note.startsWith(QLatin1String("measured"))) {
+            why = note;
+            break;
+        }
+    for (const QString &note : profile->notes)
+        if (why.isEmpty() && note.contains(QLatin1String("measured")))
+            why = note;
+    if (why.isEmpty())
+        why = profile->measuredOnServer ? tr("measured on the server ($bsonSize)")
+              : result->request.source.kind == SourceRef::Kind::Dump
+                  ? tr("measured here: a dump file is read here, every document's bytes")
+                  : tr("measured client-side: every document's bytes were read here");
+    m_measured->setText(profile->measuredOnServer ? tr("Measured on the server")
+                                                  : tr("Measured here (client-side)"));
+    m_measured->setToolTip(why);
+}
+
 void AnalysisOptionsBar::update()
 {
     const bool live = m_source.kind == SourceRef::Kind::Collection;
@@ -154,6 +218,8 @@ void AnalysisOptionsBar::update()
                         AnalysisOptions::Mode::Full);
     m_filter->setEnabled(live);
     m_timeLimit->setEnabled(live);
+    m_measure->setEnabled(live); // a dump is read here, always
+    m_measureLabel->setEnabled(live);
     m_parallel->setEnabled(AnalysisRequest::rangesApply(
         AnalysisOptions::Mode(m_mode->currentData().toInt()), m_source.kind));
     const QString p = problem();
@@ -171,7 +237,9 @@ QVariantMap AnalysisOptionsBar::snapshot() const
             {QStringLiteral("filter"), m_filter->text()},
             {QStringLiteral("timeLimit"), m_timeLimit->value()},
             {QStringLiteral("ranges"), m_parallel->value()},
-            {QStringLiteral("rule"), m_rule->currentData()}};
+            {QStringLiteral("rule"), m_rule->currentData()},
+            {QStringLiteral("measure"),
+             measureModeName(MeasureMode(m_measure->currentData().toInt()))}};
 }
 
 void AnalysisOptionsBar::restore(const QVariantMap &snapshot)
@@ -183,6 +251,8 @@ void AnalysisOptionsBar::restore(const QVariantMap &snapshot)
     if (const int rule = m_rule->findData(snapshot.value(QStringLiteral("rule")).toString());
         rule >= 0)
         m_rule->setCurrentIndex(rule);
+    if (const auto measure = measureModeFrom(snapshot.value(QStringLiteral("measure")).toString()))
+        m_measure->setCurrentIndex(m_measure->findData(int(*measure)));
     if (snapshot.contains(QStringLiteral("count")))
         m_count->setValue(snapshot.value(QStringLiteral("count")).toInt());
     if (snapshot.contains(QStringLiteral("timeLimit")))

@@ -13,10 +13,13 @@ class QSpinBox;
 
 namespace oe {
 
+struct AnalysisResult;
+
 // How to analyse: sample N, the first N or a full scan; a filter (validated extended JSON,
 // live collections only); a server-side time limit; for a collection's full scan, how many
 // `_id` ranges are read at once (resumable: Run continues a cancelled one); the outlier rule (the
-// CLI's methods and presets); Run and Cancel.
+// CLI's methods and presets); where sizes are measured (the CLI's --measure; live collections),
+// and after a run, where they were; Run and Cancel.
 class AnalysisOptionsBar : public QWidget
 {
     Q_OBJECT
@@ -29,7 +32,10 @@ public:
     void setSource(const SourceRef &source);
     void setMode(AnalysisOptions::Mode mode);
     void setRunning(bool running);
-    // The options as they stand (mode, count, filter, time limit, ranges, rule), to keep
+    // Where the shown analysis measured (its profile's measuredOnServer and "measured …" note),
+    // whatever was chosen; null: no analysis shown, nothing said.
+    void showMeasured(const AnalysisResult *result);
+    // The options as they stand (mode, count, filter, time limit, ranges, rule, measure), to keep
     // between sessions; restore() takes back what it can (an unknown rule or mode is skipped).
     QVariantMap snapshot() const;
     void restore(const QVariantMap &snapshot);
@@ -39,6 +45,8 @@ public:
     QSpinBox *parallelBox() const { return m_parallel; }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *ruleBox() const { return m_rule; }
+    QComboBox *measureBox() const { return m_measure; }
+    QLabel *measuredLabel() const { return m_measured; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
 
@@ -55,6 +63,9 @@ private:
     QSpinBox *m_timeLimit;
     QSpinBox *m_parallel; // full scans of a collection: _id ranges read at once
     QComboBox *m_rule;    // the detection method (and preset)
+    QLabel *m_measureLabel;
+    QComboBox *m_measure; // MeasureMode: on the server where it can, there, or here
+    QLabel *m_measured;   // where the shown analysis measured
     QPushButton *m_run;
     QPushButton *m_cancel;
     QLabel *m_problem;

@@ -392,9 +392,12 @@ void MainWindow::currentSourceChanged()
     m_whatIfAction->setEnabled(currentConnection().isValid());
     m_trendsAction->setEnabled(source.isValid());
     m_watchAction->setEnabled(source.kind == SourceRef::Kind::Collection);
-    if (!source.isValid())
+    if (!source.isValid()) {
+        m_options->showMeasured(nullptr);
         return;
+    }
     SourceState *state = m_workspace->stateOf(source);
+    m_options->showMeasured(state->hasResult() ? &state->analysis() : nullptr);
     m_view->setState(state);
     m_view->setSource(source);
     if (state->hasResult()) {
@@ -505,6 +508,7 @@ void MainWindow::runAnalysisOf(const SourceRef &source)
     updateActions();
     m_progress->setRange(0, 0);
     if (m_workspace->isShown(source)) {
+        m_options->showMeasured(nullptr); // until this run says
         m_stack->setCurrentWidget(m_view);
         m_view->showTab(QStringLiteral("sizes"));
         m_status->setText(tr("Analysing %1…").arg(source.displayName()));
@@ -544,6 +548,7 @@ void MainWindow::showResult(const AnalysisResult &result)
         return;
     }
     m_status->setText(Format::analysisStatus(result));
+    m_options->showMeasured(&result);
     if (p.status == CollectionProfile::Status::Failed)
         showError(ErrorNotice::of(
             tr("Analysis"),

@@ -1,0 +1,275 @@
+// Where the window measures (issue 36), through its widgets on a live server: the options bar's
+// Measure choice goes into the run, and after it the bar says where the run measured, from what
+// ran (the profile), not from the choice: on mongod, "On the server" and "Here (client)" give
+// the same Overview; on FerretDB (no $bsonSize), Auto measures here and says why, and "On the
+// server" is refused with that reason. A dump has no choice (it is measured here).
+#include "GuiFixtures.h"
+#include "LiveServer.h"
+#include "explorer/AnalysisOptionsBar.h"
+#include "explorer/CollectionView.h"
+#include "explorer/MainWindow.h"
+#include "explorer/OverviewPage.h"
+#include "explorer/SourceTreeModel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+// What the Overview shows after a run, and where the bar says it measured.
+struct Shown
+{
+    QString documents;
+    QString sizeP99;
+    QString largest;
+    QString longestPath;   // the worst array path
+    QString longestLength; // its longest array
+    QString measured;      // the bar's label
+    QString why;           // its tooltip
+};
+
+} // namespace
+
+class TestGuiMeasure : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    fixtures::LiveServer m_server;
+    QString m_dump;
+
+    bool connectTo(MainWindow &window) const
+    {
+        QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
+        window.setInteractive(false);
+        window.show();
+        ConnectionSettings settings;
+        settings.uri = m_server.uri();
+        window.addConnection(
+            m_server.isMongod() ? QStringLiteral("mongod") : QStringLiteral("ferretdb"), settings);
+        return loaded.wait(60000) && loaded.first().at(1).toBool();
+    }
+    static bool selectFeeds(MainWindow &window)
+    {
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex feeds = model->findCollection(
+            model->index(0, 0), QStringLiteral("oe_measure"), QStringLiteral("feeds"));
+        if (!feeds.isValid())
+            return false;
+        window.sourceTree()->setCurrentIndex(feeds);
+        return true;
+    }
+    static void choose(QComboBox *box, const QVariant &data)
+    {
+        const int index = box->findData(data);
+        QVERIFY(index >= 0);
+        box->setCurrentIndex(index);
+    }
+    // Chooses `mode` in the bar as a user would, clicks Run and waits for the result.
+    static AnalysisResult run(MainWindow &window, MeasureMode mode)
+    {
+        AnalysisOptionsBar *bar = window.optionsBar();
+        choose(bar->measureBox(), int(mode));
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        if (!bar->runButton()->isEnabled())
+            qFatal("Run is disabled: %s", qPrintable(bar->problem()));
+        QTest::mouseClick(bar->runButton(), Qt::LeftButton);
+        if (!finished.wait(180000))
+            qFatal("no analysis result within 180 s");
+        const auto result = finished.first().first().value<AnalysisResult>();
+        if (result.profile.status != CollectionProfile::Status::Failed &&
+            !QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000))
+            qFatal("the result did not reach every page");
+        return result;
+    }
+    static Shown shown(MainWindow &window)
+    {
+        const OverviewPage *overview = window.collectionView()->overview();
+        const auto *paths = overview->findChild<QTableWidget *>();
+        Shown s{overview->valueText(QStringLiteral("Documents")),
+                overview->valueText(QStringLiteral("Size p99")),
+                overview->valueText(QStringLiteral("Largest")),
+                {},
+                {},
+                window.optionsBar()->measuredLabel()->text(),
+                window.optionsBar()->measuredLabel()->toolTip()};
+        if (paths && paths->rowCount() > 0) {
+            s.longestPath = paths->item(0, 0)->text();
+            s.longestLength = paths->item(0, 1)->text();
+        }
+        return s;
+    }
+    // With OE_SCREENSHOT_DIR set (and mongod), `widget` as it looks now: the README's
+    // resources/screenshots/measure.png.
+    void saveScreenshot(QWidget *widget, const QString &name) const
+    {
+        const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
+        if (!dir.isEmpty() && m_server.isMongod())
+            widget->grab().save(QDir(dir).filePath(name));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        // Small (FerretDB writes slowly), with arrays at several depths.
+        m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"), 80);
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_server.uri(),
+                   QStringLiteral("--db"), QStringLiteral("oe_measure"),
+                   QStringLiteral("--collection"), QStringLiteral("feeds"),
+                   QStringLiteral("--dump"), m_dump, QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    }
+
+    // The choice is the request's and the session's: it goes into the run of a collection, comes
+    // back after a restart's restore(), and a dump has none (it is measured here).
+    void choiceGoesIntoTheRequestAndIsKept()
+    {
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        AnalysisOptionsBar *bar = window.optionsBar();
+        QVERIFY(bar->measureBox()->isEnabled());
+        QCOMPARE(MeasureMode(bar->measureBox()->currentData().toInt()), MeasureMode::Auto);
+        for (int i = 0; i < bar->measureBox()->count(); ++i)
+            QVERIFY(!bar->measureBox()->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(bar->measuredLabel()->text().isEmpty()); // nothing ran yet
+        choose(bar->measureBox(), int(MeasureMode::Client));
+        SourceRef feeds = window.sourceModel()->sourceAt(window.sourceTree()->currentIndex());
+        QCOMPARE(bar->request(feeds).measure, MeasureMode::Client);
+
+        AnalysisOptionsBar restored;
+        restored.restore(bar->snapshot());
+        QCOMPARE(MeasureMode(restored.measureBox()->currentData().toInt()), MeasureMode::Client);
+
+        window.openDump(m_dump); // selected: a dump
+        QVERIFY(!bar->measureBox()->isEnabled());
+        const SourceRef dump = window.sourceModel()->sourceAt(window.sourceTree()->currentIndex());
+        QCOMPARE(dump.kind, SourceRef::Kind::Dump);
+        QCOMPARE(bar->request(dump).measure, MeasureMode::Auto); // the choice is not a dump's
+    }
+
+    // mongod has $bsonSize: "On the server" measures there and "Here (client)" here, each said
+    // by the bar with the session's reason; the Overview's figures are the same, number for
+    // number. Switching to a dump and back shows each source's own measurement.
+    void serverAndClientShowTheSameFigures()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only: FerretDB has no $bsonSize (serverRefusedWithoutBsonSize)");
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+
+        const AnalysisResult onServer = run(window, MeasureMode::Server);
+        QVERIFY2(onServer.profile.status == CollectionProfile::Status::Complete,
+                 qPrintable(window.lastError()));
+        QVERIFY(onServer.profile.measuredOnServer);
+        const Shown server = shown(window);
+        QCOMPARE(server.measured, QStringLiteral("Measured on the server"));
+        QVERIFY2(server.why.startsWith(QStringLiteral("measured on the server ($bsonSize)")),
+                 qPrintable(server.why));
+        QCOMPARE(server.why, onServer.profile.notes.value(0));
+        window.resize(1200, 760);
+        window.collectionView()->showTab(QStringLiteral("overview"));
+        QTest::qWait(100);
+        saveScreenshot(&window, QStringLiteral("measure.png"));
+
+        const AnalysisResult here = run(window, MeasureMode::Client);
+        QVERIFY(!here.profile.measuredOnServer);
+        const Shown client = shown(window);
+        QCOMPARE(client.measured, QStringLiteral("Measured here (client-side)"));
+        QVERIFY2(client.why.startsWith(QStringLiteral("measured client-side")),
+                 qPrintable(client.why));
+        QCOMPARE(client.why, here.profile.notes.value(0));
+
+        QCOMPARE(client.documents, server.documents);
+        QCOMPARE(client.documents, QLocale().toString(80));
+        QCOMPARE(client.sizeP99, server.sizeP99);
+        QCOMPARE(client.largest, server.largest);
+        QVERIFY(!server.longestPath.isEmpty());
+        QCOMPARE(client.longestPath, server.longestPath);
+        QCOMPARE(client.longestLength, server.longestLength);
+        // And the numbers behind the rounding.
+        QCOMPARE(here.profile.documents, onServer.profile.documents);
+        QCOMPARE(here.profile.sizes.quantile(0.99), onServer.profile.sizes.quantile(0.99));
+        QCOMPARE(here.profile.sizes.max(), onServer.profile.sizes.max());
+
+        // The label is the shown source's: a dump (never analysed) says nothing, analysed it says
+        // here; back on the collection, its last run (client) is said again.
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.openDump(m_dump);
+        QVERIFY(window.optionsBar()->measuredLabel()->text().isEmpty());
+        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(window.optionsBar()->measuredLabel()->text(),
+                 QStringLiteral("Measured here (client-side)"));
+        QVERIFY2(window.optionsBar()->measuredLabel()->toolTip().contains(
+                     QStringLiteral("a dump file is read here")),
+                 qPrintable(window.optionsBar()->measuredLabel()->toolTip()));
+        QVERIFY(selectFeeds(window));
+        QCOMPARE(shown(window).measured, client.measured);
+        QCOMPARE(shown(window).why, client.why);
+    }
+
+    // Auto measures on the server where it can: on mongod it does; on FerretDB it falls back
+    // to here, and the label's tooltip gives the session's reason (no $bsonSize).
+    void autoSaysWhatRan()
+    {
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        const AnalysisResult result = run(window, MeasureMode::Auto);
+        QVERIFY2(result.profile.status == CollectionProfile::Status::Complete,
+                 qPrintable(window.lastError()));
+        const Shown s = shown(window);
+        if (m_server.isFerretDb()) {
+            QVERIFY(!result.profile.measuredOnServer);
+            QCOMPARE(s.measured, QStringLiteral("Measured here (client-side)"));
+            QVERIFY2(s.why.startsWith(QStringLiteral("measured client-side: the server (FerretDB")),
+                     qPrintable(s.why));
+            QVERIFY2(s.why.contains(QStringLiteral("has no $bsonSize")), qPrintable(s.why));
+        } else {
+            QVERIFY(result.profile.measuredOnServer);
+            QCOMPARE(s.measured, QStringLiteral("Measured on the server"));
+            QVERIFY2(s.why.startsWith(QStringLiteral("measured on the server ($bsonSize)")),
+                     qPrintable(s.why));
+        }
+        QCOMPARE(s.documents, QLocale().toString(80));
+    }
+
+    // "On the server" on a server without $bsonSize is refused, with the reason, and the bar
+    // says nothing ran.
+    void serverRefusedWithoutBsonSize()
+    {
+        if (!m_server.isFerretDb())
+            QSKIP("FerretDB only: mongod has $bsonSize");
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        const AnalysisResult result = run(window, MeasureMode::Server);
+        QCOMPARE(result.profile.status, CollectionProfile::Status::Failed);
+        const ErrorNotice &notice = window.lastErrorNotice();
+        const QString said = notice.headline + QLatin1Char('\n') + notice.details;
+        QVERIFY2(said.contains(QStringLiteral("$bsonSize")), qPrintable(said));
+        QVERIFY(window.optionsBar()->measuredLabel()->text().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestGuiMeasure)
+#include "tst_guimeasure.moc"

@@ -5,6 +5,8 @@
 
 #include <mongoc/mongoc.h>
 
+#include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -74,6 +76,39 @@ inline mongoc_client_t *openClient(const char *program, const char *uriText,
     }
     mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
     return client;
+}
+
+// Reads every document of a cursor: how many, their bytes, and the error it stopped on, if any.
+struct Drained
+{
+    std::uint64_t documents = 0;
+    std::uint64_t bytes = 0;
+    bool failed = false;
+    bson_error_t error{};
+};
+
+inline Drained drain(mongoc_cursor_t *cursor)
+{
+    Drained d;
+    const bson_t *doc = nullptr;
+    while (mongoc_cursor_next(cursor, &doc)) {
+        ++d.documents;
+        d.bytes += doc->len;
+    }
+    d.failed = mongoc_cursor_error(cursor, &d.error);
+    return d;
+}
+
+// The figures a drain prints, one "name: value" a line (what the benchmark scripts parse).
+inline void printDrained(const Drained &d, double seconds, long peakRssKb)
+{
+    const double t = seconds > 0 ? seconds : 1e-9;
+    std::printf("documents: %" PRIu64 "\n", d.documents);
+    std::printf("bytes: %" PRIu64 "\n", d.bytes);
+    std::printf("seconds: %.3f\n", seconds);
+    std::printf("docs_per_s: %.0f\n", double(d.documents) / t);
+    std::printf("mb_per_s: %.1f\n", double(d.bytes) / 1e6 / t);
+    std::printf("peak_rss_kb: %ld\n", peakRssKb);
 }
 
 } // namespace bench

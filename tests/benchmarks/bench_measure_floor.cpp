@@ -215,15 +215,7 @@ int main(int argc, char **argv)
     bson_destroy(&opts);
     bson_destroy(&pipeline);
 
-    std::uint64_t documents = 0;
-    std::uint64_t bytes = 0;
-    const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(cursor, &doc)) {
-        ++documents;
-        bytes += doc->len;
-    }
-    bson_error_t error;
-    const bool failed = mongoc_cursor_error(cursor, &error);
+    const bench::Drained drained = bench::drain(cursor);
     mongoc_cursor_destroy(cursor);
     mongoc_collection_destroy(collection);
     const double seconds =
@@ -231,19 +223,14 @@ int main(int argc, char **argv)
     mongoc_client_destroy(client);
     mongoc_cleanup();
 
-    if (failed) {
+    if (drained.failed) {
         std::fprintf(stderr,
                      "bench_measure_floor: the aggregation on %s.%s failed after %" PRIu64
                      " document(s): %s (domain %" PRIu32 ", code %" PRIu32 ")\n",
-                     dbName, collName, documents, error.message, error.domain, error.code);
+                     dbName, collName, drained.documents, drained.error.message,
+                     drained.error.domain, drained.error.code);
         return 1;
     }
-    const double t = seconds > 0 ? seconds : 1e-9;
-    std::printf("documents: %" PRIu64 "\n", documents);
-    std::printf("bytes: %" PRIu64 "\n", bytes);
-    std::printf("seconds: %.3f\n", seconds);
-    std::printf("docs_per_s: %.0f\n", double(documents) / t);
-    std::printf("mb_per_s: %.1f\n", double(bytes) / 1e6 / t);
-    std::printf("peak_rss_kb: %ld\n", peakRssKb());
+    bench::printDrained(drained, seconds, peakRssKb());
     return 0;
 }

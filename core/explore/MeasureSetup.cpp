@@ -124,8 +124,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
         info.roundTripMs < kNearbyRoundTripMs) {
         outcome.notes << QStringLiteral("measured client-side: the server answers in %1 ms (this "
                                         "machine or its network), so reading the documents here "
-                                        "is as fast and spares its CPU; --measure server "
-                                        "measures there")
+                                        "is as fast and spares its CPU (measuring on the "
+                                        "server stays a choice)")
                              .arg(info.roundTripMs, 0, 'f', 2);
         return outcome;
     }
@@ -149,9 +149,9 @@ QString MeasureSetup::describe(const MeasurePlan *plan)
         return QStringLiteral("measured client-side");
     if (plan->isEmpty())
         return QStringLiteral("measured on the server ($bsonSize); no array to summarise");
-    return QStringLiteral("measured on the server ($bsonSize): arrays at %1 summarised there; "
-                          "fields deeper than one level inside them are not measured "
-                          "(--measure client reads them)")
+    return QStringLiteral("measured on the server ($bsonSize): arrays at %1 summarised there; the "
+                          "fields of their elements that hold no array are not measured (a "
+                          "client-side measurement reads them)")
         .arg(plan->describe());
 }
 

@@ -226,9 +226,10 @@ private slots:
         QCOMPARE(shown(window).why, client.why);
     }
 
-    // Auto measures on the server where it can and where that pays: mongod on loopback answers
-    // in well under 0.5 ms, so Auto reads the documents here and says so; FerretDB has no
-    // $bsonSize. Either way the label's tooltip gives the session's reason.
+    // Auto measures on the server where it can and where that pays: mongod on this machine
+    // answers within 5 ms, so Auto reads the documents here and says so (tst_servermeasure
+    // proves a server behind a slow link is measured there); FerretDB has no $bsonSize. The
+    // label says what ran, and its tooltip the session's reason.
     void autoSaysWhatRan()
     {
         MainWindow window;
@@ -245,11 +246,16 @@ private slots:
             QVERIFY2(s.why.startsWith(QStringLiteral("measured client-side: the server (FerretDB")),
                      qPrintable(s.why));
             QVERIFY2(s.why.contains(QStringLiteral("has no $bsonSize")), qPrintable(s.why));
-        } else {
-            QVERIFY(!result.profile.measuredOnServer);
-            QCOMPARE(s.measured, QStringLiteral("Measured here (client-side)"));
-            QVERIFY2(s.why.startsWith(QStringLiteral("measured client-side: the server answers in")),
+        } else if (result.profile.measuredOnServer) {
+            // A loaded machine can answer slower than auto's 5 ms: then it measured there.
+            QCOMPARE(s.measured, QStringLiteral("Measured on the server"));
+            QVERIFY2(s.why.startsWith(QStringLiteral("measured on the server ($bsonSize)")),
                      qPrintable(s.why));
+        } else {
+            QCOMPARE(s.measured, QStringLiteral("Measured here (client-side)"));
+            QVERIFY2(
+                s.why.startsWith(QStringLiteral("measured client-side: the server answers in")),
+                qPrintable(s.why));
         }
         QCOMPARE(s.documents, QLocale().toString(80));
     }

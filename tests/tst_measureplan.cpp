@@ -6,6 +6,7 @@
 
 #include "analysis/MeasurePlanner.h"
 #include "analysis/ProfileBuilder.h"
+#include "explore/MeasureSetup.h"
 #include "measure/MeasurePlan.h"
 #include "measure/MeasureProjection.h"
 
@@ -109,6 +110,18 @@ private slots:
             planOf({R"({"_id": 1, "m": {"a": [1, 2]}})", R"({"_id": 2, "m": [{"a": [3]}, 4]})"});
         QCOMPARE(pathsOf(plan), QStringList{QStringLiteral("m")});
         QCOMPARE(plan.summaries[0].children.at(0).name, std::string("a"));
+    }
+
+    // auto reads documents here only from a server on this machine (and near in time).
+    void thisMachine()
+    {
+        for (const char *hosts : {"127.0.0.1:27017", "localhost:27017", "[::1]:27017",
+                                  "127.0.0.1:1,127.0.0.2:2", "/tmp/mongodb-27017.sock"})
+            QVERIFY2(MeasureSetup::onThisMachine(QString::fromLatin1(hosts)), hosts);
+        for (const char *hosts :
+             {"", "10.0.0.5:27017", "localhost.example.com:27017", "127.0.0.1:1,db.example.com:2",
+              "[2001:db8::1]:27017", "cluster0.abcde.mongodb.net:27017"})
+            QVERIFY2(!MeasureSetup::onThisMachine(QString::fromLatin1(hosts)), hosts);
     }
 
     void plainNames()

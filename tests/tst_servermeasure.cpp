@@ -436,6 +436,48 @@ private slots:
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ferret-server/summary.csv"))));
     }
 
+    // auto: a server on this machine is read here (documents cross as fast as they are walked);
+    // the same server behind 20 ms of latency (toxiproxy: a network) is measured there.
+    void autoMeasuresOnTheServerAcrossANetwork()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        const QString near = analyze(QStringLiteral("book_sales"), QStringLiteral("auto-near"),
+                                     {QStringLiteral("--full")});
+        QVERIFY(!near.isEmpty());
+        // Near in time too, unless the machine is loaded past 5 ms a round trip.
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured client-side: the server answers in")) ||
+                     m_lastErr.contains(QLatin1String("measured on the server ($bsonSize)")),
+                 qPrintable(m_lastErr));
+        Toxiproxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 20}"),
+                                &error),
+                 qPrintable(error));
+        const QString far = analyze(
+            QStringLiteral("book_sales"), QStringLiteral("auto-far"), {QStringLiteral("--full")},
+            QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()));
+        QVERIFY(!far.isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server ($bsonSize)")),
+                 qPrintable(m_lastErr));
+        // The same reports (the summary names the host it read: the proxy's port differs).
+        auto a = fixtures::reportFiles(near);
+        auto b = fixtures::reportFiles(far);
+        const auto withoutSource = [](QByteArray csv) {
+            const qsizetype at = csv.indexOf("\nsource,");
+            return at < 0 ? csv : csv.left(at) + csv.mid(csv.indexOf('\n', at + 1));
+        };
+        const QString summary = QStringLiteral("summary.csv");
+        a[summary] = withoutSource(a[summary]);
+        b[summary] = withoutSource(b[summary]);
+        QCOMPARE(b.size(), a.size());
+        for (const auto &[name, bytes] : a)
+            QVERIFY2(b.at(name) == bytes, qPrintable(name));
+    }
+
     // The connection cut mid-scan (toxiproxy closes it after 400 KB of replies): a clear error
     // and exit 3, never a report of part of the collection passed off as the whole.
     void connectionCutMidScan()
@@ -465,6 +507,23 @@ private slots:
         QFile summary(QDir(out).filePath(QStringLiteral("summary.csv")));
         if (summary.open(QIODevice::ReadOnly))
             QVERIFY(!summary.readAll().contains("status,complete"));
+    }
+
+    // A sample is measured on the server too: $sample, then the projection.
+    void sampleIsMeasuredOnTheServer()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only");
+        const QString out = analyze(QStringLiteral("awkward"), QStringLiteral("sampled"),
+                                    {QStringLiteral("--sample"), QStringLiteral("300"),
+                                     QStringLiteral("--measure"), QStringLiteral("server")});
+        QVERIFY(!out.isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")),
+                 qPrintable(m_lastErr));
+        QFile summary(QDir(out).filePath(QStringLiteral("summary.csv")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QByteArray text = summary.readAll();
+        QVERIFY2(text.contains("documents,300") && text.contains("via $sample"), text.constData());
     }
 
     // --max-docs-per-sec paces the server-side scan as it paces the client-side one: 600

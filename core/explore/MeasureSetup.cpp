@@ -105,8 +105,15 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
         return outcome;
     }
     ServerInfo info;
-    if (!ServerProbe::probe(source.settings, source.database, &info, error))
-        return std::nullopt;
+    SourceError probeError;
+    if (!ServerProbe::probe(source.settings, source.database, &info, &probeError)) {
+        // Auto leaves an unreachable server to the scan, whose error names its own step.
+        if (mode == MeasureMode::Server) {
+            *error = probeError;
+            return std::nullopt;
+        }
+        return outcome;
+    }
     if (!info.supportsBsonSize) {
         const QString why =
             QStringLiteral("the server (%1) has no $bsonSize, which needs MongoDB 4.4 or later")
@@ -120,12 +127,12 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
         outcome.notes << QStringLiteral("measured client-side: %1").arg(why);
         return outcome;
     }
-    if (mode == MeasureMode::Auto && info.roundTripMs >= 0 &&
+    if (mode == MeasureMode::Auto && onThisMachine(info.hosts) && info.roundTripMs >= 0 &&
         info.roundTripMs < kNearbyRoundTripMs) {
-        outcome.notes << QStringLiteral("measured client-side: the server answers in %1 ms (this "
-                                        "machine or its network), so reading the documents here "
-                                        "is as fast and spares its CPU (measuring on the "
-                                        "server stays a choice)")
+        outcome.notes << QStringLiteral("measured client-side: the server answers in %1 ms on "
+                                        "this machine, so reading the documents here is as fast "
+                                        "and spares its CPU (measuring on the server stays a "
+                                        "choice)")
                              .arg(info.roundTripMs, 0, 'f', 2);
         return outcome;
     }
@@ -141,6 +148,25 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
     outcome.notes << describe(outcome.plan.get());
     return outcome;
+}
+
+bool MeasureSetup::onThisMachine(const QString &hosts)
+{
+    const QStringList list = hosts.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (list.isEmpty())
+        return false;
+    for (const QString &entry : list) {
+        const QString host = entry.trimmed();
+        if (host.startsWith(QLatin1Char('/')) || host.endsWith(QLatin1String(".sock")))
+            continue; // a socket file
+        const QString name = host.startsWith(QLatin1Char('['))
+                                 ? host.section(QLatin1Char(']'), 0, 0).mid(1)
+                                 : host.section(QLatin1Char(':'), 0, 0);
+        if (name != QLatin1String("localhost") && !name.startsWith(QLatin1String("127.")) &&
+            name != QLatin1String("::1"))
+            return false;
+    }
+    return true;
 }
 
 QString MeasureSetup::describe(const MeasurePlan *plan)

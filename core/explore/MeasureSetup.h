@@ -28,9 +28,12 @@ public:
     };
     static constexpr int kDiscoveryDocuments = 200;
     static constexpr int kDiscoveryElements = 20;
-    // auto measures client-side on a server this close: the link then carries documents as fast
-    // as they are walked here (loopback, a rack), and the server's CPU is spared.
-    static constexpr double kNearbyRoundTripMs = 0.5;
+    // auto measures client-side on a server on this machine (a loopback address or a socket
+    // file) that answers within this: documents then cross as fast as they are walked here, and
+    // the server's CPU is spared. A proxy on loopback that adds latency is a network.
+    static constexpr double kNearbyRoundTripMs = 5.0;
+    // Every host of `hosts` ("h:p,h:p") is this machine: localhost, 127.x, ::1, a socket path.
+    static bool onThisMachine(const QString &hosts);
 
     // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
     static std::optional<Outcome> decide(MeasureMode mode, const SourceRef &source,

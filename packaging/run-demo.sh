@@ -4,10 +4,18 @@
 # machine it renders every tab under Xvfb into build/demo/screenshots/ and says where.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash packaging/setup-debian.sh
+# Only what the desktop app's build and its screenshots need (run-tests.sh installs the rest).
+bash packaging/setup-debian.sh --demo
 # The desktop app and what it links (core, ui, the report library), not the test suite: the
 # demo and its screenshots load nothing else at run time (the report plugin is the CLI's).
-bash packaging/build.sh dev outlier-explorer
+# A fresh tree builds with the demo preset: the same build/ as dev, at -O1 without debug info,
+# about half dev's compile time. A build/ the test command (or a developer) configured is
+# reused as it is: switching its flags would rebuild it now and again at the next test run.
+preset=demo
+if [ -f build/CMakeCache.txt ] && ! grep -qx 'CMAKE_BUILD_TYPE:STRING=Demo' build/CMakeCache.txt; then
+  preset=dev
+fi
+bash packaging/build.sh "$preset" outlier-explorer
 gui=build/bin/outlier-explorer
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec "$gui" --demo "$@"

@@ -7,7 +7,7 @@
 #include <QPointer>
 #include <QThread>
 #include <QThreadPool>
-#include <QtConcurrent>
+#include <QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>

@@ -1,14 +1,21 @@
-// What the server is asked to summarise (MeasurePlanner, from a discovery read's profile), the
-// plan's saved form (MeasurePlan::encode/decode, for resumed scans), and the projection built
-// from it: only arrays whose insides a summary can stand for are summarised, and no field name
-// that could change a `$` path's meaning ever reaches the server as one.
+// What the server is asked to measure (MeasurePlanner, from a discovery read's profile), the
+// plan's saved form (MeasurePlan::encode/decode, for resumed scans), the projection built from
+// it, and the replies read back (MeasureReply): only arrays whose insides a record can stand
+// for are planned (any other array path is named, and the plan is not used), no field name that
+// could change a `$` path's meaning ever reaches the server as one, and a reply whose figures
+// the plan does not explain is told apart (it is read whole).
 #include "BsonFixtures.h"
 
 #include "analysis/MeasurePlanner.h"
 #include "analysis/ProfileBuilder.h"
+#include "bson/BsonTypes.h"
 #include "explore/MeasureSetup.h"
 #include "measure/MeasurePlan.h"
 #include "measure/MeasureProjection.h"
+#include "measure/MeasureReply.h"
+
+#include <QDataStream>
+#include <QIODevice>
 
 #include <QTest>
 
@@ -73,14 +80,16 @@ private slots:
         QCOMPARE(feed.children[0].name, std::string("tags"));
         QVERIFY(feed.children[0].holdsArrays);
         QVERIFY(feed.elementBytesLimit > 256);
+        QCOMPARE(feed.elementTypes, BsonTypes::kDocumentBit);
         QVERIFY(plan.summaries[1].children.empty());
+        QVERIFY(plan.unmeasurable.empty());
+        QVERIFY(plan.restBytesLimit > 256);
     }
 
-    // What a summary cannot stand for makes the path travel whole instead.
+    // What a record cannot stand for is named, and the plan is not used (client-side instead).
     void pathsThatTravelWhole_data()
     {
         QTest::addColumn<QString>("json");
-        QTest::newRow("an array directly inside the array") << R"({"_id": 1, "a": [[1, 2], [3]]})";
         QTest::newRow("arrays two levels inside") << R"({"_id": 1, "a": [{"b": {"c": [1]}}]})";
         QTest::newRow("an array inside an array's elements' arrays")
             << R"({"_id": 1, "a": [{"b": [{"c": [1]}]}]})";
@@ -98,18 +107,24 @@ private slots:
         const QByteArray utf8 = json.toUtf8();
         const MeasurePlan plan = planOf({utf8.constData()});
         QVERIFY2(plan.isEmpty(), qPrintable(pathsOf(plan).join(QLatin1Char(','))));
-        // Nothing to summarise: the projection still measures ($bsonSize) and sends the rest.
+        QVERIFY(!plan.unmeasurable.empty());
+        // Nothing to summarise: the projection still measures ($bsonSize).
         QVERIFY(projectionJson(plan).contains(QLatin1String("$bsonSize")));
     }
 
     // A sub-document that is sometimes an array: its array field is inside an array there, so
-    // only the outer array is summarised (with the field as a child).
+    // the outer array is planned (with the field as a child); a document where it is an object
+    // is read whole (MeasureReply::explained), as is one whose array holds arrays.
     void parentSometimesAnArray()
     {
         const MeasurePlan plan =
-            planOf({R"({"_id": 1, "m": {"a": [1, 2]}})", R"({"_id": 2, "m": [{"a": [3]}, 4]})"});
-        QCOMPARE(pathsOf(plan), QStringList{QStringLiteral("m")});
+            planOf({R"({"_id": 1, "m": {"a": [1, 2]}})", R"({"_id": 2, "m": [{"a": [3]}, 4]})",
+                    R"({"_id": 3, "n": [[1, 2], [3], 4]})"});
+        QCOMPARE(pathsOf(plan), (QStringList{QStringLiteral("m"), QStringLiteral("n")}));
         QCOMPARE(plan.summaries[0].children.at(0).name, std::string("a"));
+        QVERIFY(plan.summaries[1].children.empty());
+        QVERIFY(plan.summaries[1].elementTypes & BsonTypes::kArrayBit);
+        QVERIFY(plan.unmeasurable.empty());
     }
 
     // auto reads documents here only from a server on this machine (and near in time).
@@ -148,22 +163,91 @@ private slots:
         QVERIFY(!MeasurePlan::decode(good + QByteArray(1, '\0')));
         QVERIFY(!MeasurePlan::decode(QByteArray("OEMP")));
         QVERIFY(!MeasurePlan::decode(QByteArray()));
+        QVERIFY(!MeasurePlan::isOlderFormat(good));
+        // A plan an older build saved (version 1: no element types, no rest limit) is told
+        // apart: the scan it began resumes client-side.
+        QByteArray v1;
+        QDataStream out(&v1, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << quint32(0x4f454d50) << quint32(1) << quint32(1) << quint32(1) << QByteArray("feed")
+            << quint32(0) << quint64(300);
+        QVERIFY(MeasurePlan::isOlderFormat(v1));
+        QVERIFY(!MeasurePlan::decode(v1));
     }
 
-    // Each summarised path appears in the projection as a `$` path and an object key, its
-    // children as `$$a.<name>`; the summaries are computed once ($let) and the document comes
-    // whole when one of them falls short.
+    // Each planned path appears in the projection as a `$` path, its children as
+    // `$$a.<name>`; an object on the way is checked for being an array ("!"); the element check
+    // counts the elements of another type than the one learnt.
     void projectionNamesOnlyPlainPaths()
     {
         const MeasurePlan plan = planOf({R"({"_id": 1, "feed": [{"tags": ["x"], "t": 1}],
                                              "meta": {"labels": ["p"]}, "a.b": [1]})"});
+        QCOMPARE(plan.unmeasurable, std::vector<std::string>{"a.b"});
         const QString json = projectionJson(plan);
         QVERIFY(!json.isEmpty());
-        for (const char *part : {"\"$feed\"", "\"$meta.labels\"", "\"$$a.tags\"", "\"$let\"",
-                                 "\"$$ROOT\"", "\"w\"", "\"k\"", "\"s\""})
+        for (const char *part :
+             {"\"$feed\"", "\"$meta.labels\"", "\"$meta\"", "\"$$a.tags\"", "\"$let\"",
+              "\"$$ROOT\"", "\"a\"", "\"s\"", "\"!\"", "\"object\"", "\"string\""})
             QVERIFY2(json.contains(QLatin1String(part)), part);
         QVERIFY(!json.contains(QLatin1String("a.b")));
         QVERIFY(!json.contains(QLatin1String("$$a.t\"")));
+    }
+
+    // A reply is explained when its records stand for their arrays and the bytes outside them
+    // stay within the plan's limit; each way it can fall short is told apart.
+    void repliesTheFiguresExplain_data()
+    {
+        QTest::addColumn<QString>("reply");
+        QTest::addColumn<bool>("explained");
+        // The plan: feed (elements: objects, children tags), meta.labels (strings); rest 1000.
+        QTest::newRow("arrays as learnt")
+            << R"({"_id": 1, "s": 400, "a": [[3, 208, 0, [2, 0]], [2, 40, 0]]})" << true;
+        QTest::newRow("missing, and not an array")
+            << R"({"_id": 1, "s": 60, "a": [null, ["string", 20]]})" << true;
+        QTest::newRow("rest over the limit")
+            << R"({"_id": 1, "s": 5000, "a": [[3, 208, 0, [2]], null]})" << false;
+        QTest::newRow("an element of another type")
+            << R"({"_id": 1, "s": 400, "a": [[3, 208, 1, [2]], null]})" << false;
+        QTest::newRow("heavier elements than learnt")
+            << R"({"_id": 1, "s": 9000, "a": [[2, 8800, 0, []], null]})" << false;
+        QTest::newRow("an array on the way") << R"({"_id": 1, "s": 60, "a": [null, "!"]})" << false;
+        QTest::newRow("an object where the elements hold arrays")
+            << R"({"_id": 1, "s": 60, "a": [["object", 30], null]})" << false;
+    }
+    void repliesTheFiguresExplain()
+    {
+        QFETCH(QString, reply);
+        QFETCH(bool, explained);
+        MeasurePlan plan;
+        plan.summaries.push_back({{"feed"}, {{"tags", true}}, 100, BsonTypes::kDocumentBit});
+        plan.summaries.push_back({{"meta", "labels"}, {}, 100, BsonTypes::bit(BSON_TYPE_UTF8)});
+        plan.restBytesLimit = 1000;
+        const QByteArray bytes = fixtures::bson(reply.toUtf8().constData());
+        QString problem;
+        const auto parsed =
+            MeasureReply::parse(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                std::uint32_t(bytes.size()), plan, &problem);
+        QVERIFY2(parsed, qPrintable(problem));
+        QCOMPARE(parsed->explained(plan), explained);
+        QVERIFY(!MeasureReply::isWhole(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                       std::uint32_t(bytes.size())));
+    }
+
+    // A reply that is not one names what is wrong, in one line.
+    void malformedRepliesAreRefused()
+    {
+        MeasurePlan plan;
+        plan.summaries.push_back({{"feed"}, {}, 100, BsonTypes::kDocumentBit});
+        for (const char *json : {R"({"_id": 1, "a": [null]})", R"({"_id": 1, "s": 40, "a": []})",
+                                 R"({"_id": 1, "s": 40, "a": [[1, 2]]})",
+                                 R"({"_id": 1, "s": 40, "a": [["nosuchtype", 9]]})"}) {
+            const QByteArray bytes = fixtures::bson(json);
+            QString problem;
+            QVERIFY2(!MeasureReply::parse(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                          std::uint32_t(bytes.size()), plan, &problem),
+                     json);
+            QVERIFY(!problem.isEmpty() && !problem.contains(QLatin1Char('\n')));
+        }
     }
 };
 

@@ -27,6 +27,7 @@ void absorbField(FieldProfile &into, FieldProfile &&from)
     into.arrays += from.arrays;
     // A path is inside an array if it was in any part (a parent that is sometimes an array).
     into.insideArray = into.insideArray || from.insideArray;
+    into.lengthsOnly = into.lengthsOnly || from.lengthsOnly;
     // A path without arrays so far has a default tail, not the scan's capacity: take the other.
     if (into.arrays == from.arrays)
         into.longestPerDocument = std::move(from.longestPerDocument);

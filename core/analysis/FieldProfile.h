@@ -23,8 +23,11 @@ struct FieldProfile
     std::uint64_t elementCount = 0;     // total elements in those arrays
     std::uint64_t elementBytes = 0;     // total bytes of those elements
     bool insideArray = false;           // the path passes through an array (not splittable)
-    int depth = 0;                      // number of dots
-    CandidateTail longestPerDocument;   // documents by their longest array at this path
+    // Measured on the server inside a summarised array: only the count and lengths of its
+    // arrays are known (presence, values, bytes, types and element bytes are not shown).
+    bool lengthsOnly = false;
+    int depth = 0;                    // number of dots
+    CandidateTail longestPerDocument; // documents by their longest array at this path
 
     double meanElementBytes() const
     {

@@ -1,10 +1,15 @@
 #include "analysis/MeasurePlanner.h"
 
+#include "bson/BsonTypes.h"
+
 #include <algorithm>
 
 namespace oe {
 
 namespace {
+
+// The walk's name for arrays that are elements of an array.
+constexpr std::string_view kNestedArrays = "$[]";
 
 std::vector<std::string> segmentsOf(const FieldProfile &field)
 {
@@ -41,10 +46,15 @@ std::optional<MeasurePlan::Summary> summaryOf(const CollectionProfile &profile,
             continue;
         if (f.depth == array.depth + 1) {
             const std::string name = f.path.substr(array.path.size() + 1);
+            if (name == kNestedArrays)
+                continue; // arrays as elements: a document holding one is read whole
             if (!MeasurePlan::plainName(name) || name.find('.') != std::string::npos)
-                return std::nullopt; // also "$[]": arrays directly inside the array
+                return std::nullopt;
             if (f.arrays > 0)
                 summary.children.push_back({name, true});
+        } else if (f.path.compare(array.path.size() + 1, kNestedArrays.size(), kNestedArrays) ==
+                   0) {
+            continue; // inside the arrays that are elements: read whole with them
         } else if (f.arrays > 0 || f.depth != int(std::count(f.path.begin(), f.path.end(), '.'))) {
             return std::nullopt; // arrays two levels down, or names the path cannot spell
         }
@@ -54,6 +64,7 @@ std::optional<MeasurePlan::Summary> summaryOf(const CollectionProfile &profile,
     const std::uint64_t mean =
         array.elementCount ? array.elementBytes / array.elementCount : array.elementBytes;
     summary.elementBytesLimit = 4 * mean + 256;
+    summary.elementTypes = array.elementTypeMask;
     return summary;
 }
 
@@ -62,12 +73,39 @@ std::optional<MeasurePlan::Summary> summaryOf(const CollectionProfile &profile,
 MeasurePlan MeasurePlanner::plan(const CollectionProfile &discovery)
 {
     MeasurePlan plan;
+    std::vector<const FieldProfile *> inside;
     for (const FieldProfile &f : discovery.fields) {
-        if (f.arrays == 0 || f.insideArray)
+        if (f.arrays == 0)
             continue;
-        if (auto summary = summaryOf(discovery, f))
+        if (f.insideArray)
+            inside.push_back(&f);
+        else if (auto summary = summaryOf(discovery, f))
             plan.summaries.push_back(std::move(*summary));
+        else
+            plan.unmeasurable.push_back(f.path);
     }
+    // An array inside another's elements is measured as a child of that array's summary.
+    for (const FieldProfile *f : inside) {
+        const bool child = std::any_of(
+            plan.summaries.begin(), plan.summaries.end(), [&](const MeasurePlan::Summary &s) {
+                const std::string path = s.path();
+                if (f->path == path + "." + std::string(kNestedArrays) ||
+                    f->path.rfind(path + "." + std::string(kNestedArrays) + ".", 0) == 0)
+                    return true; // read whole with the documents whose elements are arrays
+                return startsBelow(f->path, path) &&
+                       std::any_of(s.children.begin(), s.children.end(),
+                                   [&](const MeasurePlan::Child &c) {
+                                       return f->path.size() == path.size() + 1 + c.name.size() &&
+                                              f->path.compare(path.size() + 1, std::string::npos,
+                                                              c.name) == 0;
+                                   });
+            });
+        if (!child)
+            plan.unmeasurable.push_back(f->path);
+    }
+    // The bytes a document holds besides the plan's arrays stay under the discovery's largest
+    // document (whose arrays were cut short): twice that is room for their spread.
+    plan.restBytesLimit = 2 * discovery.sizes.max() + 256;
     return plan;
 }
 

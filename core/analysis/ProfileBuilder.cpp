@@ -4,6 +4,7 @@
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
 #include "bson/internal/BsonIter.h"
+#include "measure/MeasureProjection.h"
 
 #include <bson/bson.h>
 
@@ -39,9 +40,6 @@ struct ProfileBuilder::Walk
     int idType = 0;
     const std::uint8_t *idValue = nullptr;
     std::size_t idLength = 0;
-    // The document is a server-side measurement's skeleton: arrays at summarised paths are
-    // summaries (MeasureProjection), not the arrays themselves.
-    bool summaries = false;
 
     bool fail(const bson_iter_t *iter, const std::uint8_t *base, const QString &message,
               FieldNode *node)
@@ -84,24 +82,6 @@ struct ProfileBuilder::Walk
     bool walkFields(bson_iter_t *iter, FieldNode *parent, int depth);
     bool visitValue(bson_iter_t *iter, FieldNode *node, int depth);
     bool walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth, std::uint32_t arrayBytes);
-    bool visitSummary(bson_iter_t *iter, FieldNode *node);
-    bool addChildRecord(bson_iter_t *record, FieldNode *child, const MeasurePlan::Child &spec);
-    bool malformed(FieldNode *node)
-    {
-        if (fault) {
-            fault->kind = SourceError::Kind::InvalidData;
-            fault->message = QStringLiteral("the server's summary of this array is malformed");
-            fault->fieldPath = QString::fromStdString(node->path());
-        }
-        return false;
-    }
-    void present(FieldNode *node) const
-    {
-        if (node->lastDocument != builder.m_sequence) {
-            node->lastDocument = builder.m_sequence;
-            ++node->presentDocuments;
-        }
-    }
 };
 
 namespace {
@@ -113,7 +93,8 @@ bool knownChild(const MeasurePlan::Summary &summary, const std::string &name)
 QString unseenArrays(const std::string &path)
 {
     return QStringLiteral("%1: arrays the discovery sample did not show, counted only in the "
-                          "documents the server sent whole (--measure client counts every one)")
+                          "documents read whole because the server's figures did not explain "
+                          "their size (--measure client counts every one)")
         .arg(QString::fromStdString(path));
 }
 // A number the server returned ($size, $bsonSize, $sum): int32, int64 or a whole double.
@@ -134,26 +115,6 @@ bool countAt(const bson_iter_t *iter, std::uint64_t *out)
     default:
         return false;
     }
-}
-// The bits of an array of $type aliases.
-bool typesAt(const bson_iter_t *iter, std::uint32_t *mask)
-{
-    bson_iter_t names;
-    if (!BSON_ITER_HOLDS_ARRAY(iter) || !bson_iter_recurse(iter, &names))
-        return false;
-    while (bson_iter_next(&names)) {
-        if (!BSON_ITER_HOLDS_UTF8(&names))
-            return false;
-        std::uint32_t length = 0;
-        const char *alias = bson_iter_utf8(&names, &length);
-        *mask |= BsonTypes::bitOfAlias(std::string_view(alias, length));
-    }
-    return true;
-}
-// The next element of a summary record, which must be there.
-bool nextIn(bson_iter_t *record)
-{
-    return bson_iter_next(record);
 }
 } // namespace
 
@@ -195,10 +156,14 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
 void ProfileBuilder::measureWith(std::shared_ptr<const MeasurePlan> plan)
 {
     m_plan = std::move(plan);
+    m_summaryNodes.clear();
     if (!m_plan)
         return;
-    for (const MeasurePlan::Summary &s : m_plan->summaries)
-        nodeAt(s.segments)->summary = &s;
+    for (const MeasurePlan::Summary &s : m_plan->summaries) {
+        FieldNode *node = nodeAt(s.segments);
+        node->summary = &s;
+        m_summaryNodes.push_back(node);
+    }
 }
 
 FieldNode *ProfileBuilder::nodeAt(const std::vector<std::string> &segments)
@@ -209,7 +174,8 @@ FieldNode *ProfileBuilder::nodeAt(const std::vector<std::string> &segments)
     return node;
 }
 
-// {_id, s: size, d: {k: skeleton} or {w: whole document}}: MeasureProjection's form.
+// {_id, s: size, a: [records]} (MeasureProjection's form), or {s, d: {w: document}} for a
+// document read whole.
 bool ProfileBuilder::addMeasured(const std::uint8_t *data, std::uint32_t length,
                                  std::uint64_t docIndex, SourceError *fault)
 {
@@ -221,32 +187,78 @@ bool ProfileBuilder::addMeasured(const std::uint8_t *data, std::uint32_t length,
         }
         return false;
     };
+    if (MeasureReply::isWhole(data, length))
+        return addWhole(data, length, docIndex, fault);
+    QString problem;
+    const auto reply = m_plan ? MeasureReply::parse(data, length, *m_plan, &problem) : std::nullopt;
+    if (!reply)
+        return bad(problem);
+    ++m_sequence;
+    m_arrayNodes.clear();
+    Walk walk{*this, data, fault};
+    if (reply->idLength > 0) {
+        bson_t outer;
+        bson_iter_t it;
+        if (!bson_init_static(&outer, data, length) || !bson_iter_init_find(&it, &outer, "_id"))
+            return bad(QStringLiteral("malformed BSON measurement from the server"));
+        walk.idType = typeOf(&it);
+        walk.idValue = bsoniter::container(&it) + bsoniter::valueOffset(&it);
+        walk.idLength = bsoniter::valueLength(&it);
+        if (!walk.visitValue(&it, m_root->child("_id", m_limits.maxChildrenPerField), 0))
+            return false;
+    }
+    for (std::size_t i = 0; i < reply->records.size(); ++i)
+        addRecord(reply->records[i], m_plan->summaries[i], m_summaryNodes[i]);
+    finishDocument(walk.idType, walk.idValue, walk.idLength, std::uint32_t(reply->size), docIndex);
+    return true;
+}
+
+void ProfileBuilder::addRecord(const MeasureReply::Record &r, const MeasurePlan::Summary &s,
+                               FieldNode *node)
+{
+    using Kind = MeasureReply::Record::Kind;
+    if (r.kind == Kind::Missing || r.kind == Kind::ThroughArray)
+        return; // (through an array: a document the second look could not read whole)
+    if (node->lastDocument != m_sequence) {
+        node->lastDocument = m_sequence;
+        ++node->presentDocuments;
+    }
+    ++node->values;
+    node->bytes += r.elementBytes(s.segments.back());
+    if (r.kind == Kind::Value) {
+        node->typeMask |= r.types;
+        return;
+    }
+    node->typeMask |= BsonTypes::kArrayBit;
+    node->elementTypeMask |= r.types;
+    countArray(node, r.length);
+    node->elementBytes += r.wrapped - 13; // {x: array}: 8 bytes, the array's own 5
+    for (std::size_t c = 0; c < s.children.size() && c < r.childLengths.size(); ++c) {
+        FieldNode *child = node->child(s.children[c].name, m_limits.maxChildrenPerField);
+        for (const std::uint64_t n : r.childLengths[c])
+            countArray(child, n);
+    }
+}
+
+bool ProfileBuilder::addWhole(const std::uint8_t *data, std::uint32_t length,
+                              std::uint64_t docIndex, SourceError *fault)
+{
     bson_t outer;
     bson_iter_t it, inner;
-    std::uint64_t size = 0;
-    if (!bson_init_static(&outer, data, length))
-        return bad(QStringLiteral("malformed BSON measurement from the server"));
-    if (!bson_iter_init_find(&it, &outer, "s") || !countAt(&it, &size) || size > UINT32_MAX)
-        return bad(QStringLiteral("the server's measurement has no document size"));
-    if (!bson_iter_init_find(&it, &outer, "d") || !BSON_ITER_HOLDS_DOCUMENT(&it) ||
-        !bson_iter_recurse(&it, &inner) || !bson_iter_next(&inner) ||
-        !BSON_ITER_HOLDS_DOCUMENT(&inner))
-        return bad(QStringLiteral("the server's measurement has no document"));
+    if (!bson_init_static(&outer, data, length) ||
+        !bson_iter_init_find(&it, &outer, MeasureProjection::kDocument) ||
+        !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &inner) ||
+        !bson_iter_next(&inner) || !BSON_ITER_HOLDS_DOCUMENT(&inner)) {
+        if (fault) {
+            fault->kind = SourceError::Kind::InvalidData;
+            fault->message = QStringLiteral("the server's measurement has no document");
+        }
+        return false;
+    }
     std::uint32_t innerLength = 0;
     const std::uint8_t *innerData = nullptr;
     bson_iter_document(&inner, &innerLength, &innerData);
-    Walk walk{*this, innerData, fault};
-    walk.summaries = bsoniter::key(&inner) == std::string_view("k");
-    bson_t doc;
-    bson_iter_t iter;
-    if (!bson_init_static(&doc, innerData, innerLength) || !bson_iter_init(&iter, &doc))
-        return bad(QStringLiteral("malformed BSON document in the server's measurement"));
-    ++m_sequence;
-    m_arrayNodes.clear();
-    if (!walk.walkFields(&iter, m_root.get(), 0))
-        return false;
-    finishDocument(walk.idType, walk.idValue, walk.idLength, std::uint32_t(size), docIndex);
-    return true;
+    return addDocument(innerData, innerLength, docIndex, fault);
 }
 
 std::uint32_t ProfileBuilder::measuredSize(const std::uint8_t *data, std::uint32_t length)
@@ -298,8 +310,6 @@ bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int 
 bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int depth)
 {
     const bson_type_t type = typeOf(iter);
-    if (node->summary && summaries && type == BSON_TYPE_ARRAY) [[unlikely]]
-        return visitSummary(iter, node);
     if (node->lastDocument != builder.m_sequence) {
         node->lastDocument = builder.m_sequence;
         ++node->presentDocuments;
@@ -371,78 +381,6 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
     builder.countArray(arrayNode, length);
     arrayNode->elementBytes += arrayBytes >= 5 ? arrayBytes - 5 : 0;
     return true;
-}
-
-// A summarised array: [length, $bsonSize({x: array}), [element types], child records...].
-bool ProfileBuilder::Walk::visitSummary(bson_iter_t *iter, FieldNode *node)
-{
-    bson_iter_t record;
-    std::uint64_t length = 0, wrapped = 0;
-    std::uint32_t elementTypes = 0;
-    if (!bson_iter_recurse(iter, &record) || !nextIn(&record) || !countAt(&record, &length) ||
-        !nextIn(&record) || !countAt(&record, &wrapped) || wrapped < 13 || !nextIn(&record) ||
-        !typesAt(&record, &elementTypes))
-        return malformed(node);
-    present(node);
-    node->typeMask |= BsonTypes::kArrayBit;
-    ++node->values;
-    const std::uint64_t arrayBytes = wrapped - 8; // {x: array}: 4 + type + "x\0" + array + 1
-    node->bytes += 2 + bsoniter::key(iter).size() + arrayBytes;
-    node->elementTypeMask |= elementTypes;
-    builder.countArray(node, length);
-    node->elementBytes += arrayBytes - 5;
-    for (const MeasurePlan::Child &spec : node->summary->children) {
-        if (!nextIn(&record))
-            return malformed(node);
-        FieldNode *child = node->child(spec.name, builder.m_limits.maxChildrenPerField);
-        if (!addChildRecord(&record, child, spec))
-            return malformed(node);
-    }
-    return !nextIn(&record) || malformed(node);
-}
-
-// [values, sum of $bsonSize({x: value}), [types]] and, for a field that holds arrays,
-// [[lengths], sum of $bsonSize({x: array}), [element types]].
-bool ProfileBuilder::Walk::addChildRecord(bson_iter_t *at, FieldNode *child,
-                                          const MeasurePlan::Child &spec)
-{
-    bson_iter_t record;
-    std::uint64_t values = 0, wrapped = 0;
-    std::uint32_t types = 0;
-    if (!BSON_ITER_HOLDS_ARRAY(at) || !bson_iter_recurse(at, &record) || !nextIn(&record) ||
-        !countAt(&record, &values) || !nextIn(&record) || !countAt(&record, &wrapped) ||
-        wrapped < 8 * values || !nextIn(&record) || !typesAt(&record, &types))
-        return false;
-    if (values > 0) {
-        present(child);
-        child->values += values;
-        // Each value's element: type byte, key, NUL, value ({x: value} is 8 bytes more).
-        child->bytes += wrapped - 8 * values + values * (2 + spec.name.size());
-        child->typeMask |= types;
-    }
-    if (!spec.holdsArrays)
-        return !nextIn(&record);
-    bson_iter_t arrays, lengths;
-    std::uint64_t arraysWrapped = 0;
-    std::uint32_t elementTypes = 0;
-    if (!nextIn(&record) || !BSON_ITER_HOLDS_ARRAY(&record) ||
-        !bson_iter_recurse(&record, &arrays) || !nextIn(&arrays) ||
-        !BSON_ITER_HOLDS_ARRAY(&arrays) || !bson_iter_recurse(&arrays, &lengths))
-        return false;
-    std::uint64_t count = 0;
-    while (bson_iter_next(&lengths)) {
-        std::uint64_t length = 0;
-        if (!countAt(&lengths, &length))
-            return false;
-        builder.countArray(child, length);
-        ++count;
-    }
-    if (!nextIn(&arrays) || !countAt(&arrays, &arraysWrapped) || arraysWrapped < 13 * count ||
-        !nextIn(&arrays) || !typesAt(&arrays, &elementTypes) || nextIn(&arrays))
-        return false;
-    child->elementBytes += arraysWrapped - 13 * count; // array bytes - 5 each
-    child->elementTypeMask |= elementTypes;
-    return !nextIn(&record);
 }
 
 void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
@@ -526,39 +464,63 @@ CollectionProfile ProfileBuilder::takeProfile()
     profile.largestDocuments = std::move(m_largestDocuments);
     profile.longestArrays = std::move(m_longestArrays);
 
-    // Below a summarised path, the fields of its elements that hold arrays are measured (its
-    // children in the plan, and arrays found in documents that came whole); nothing deeper.
-    std::function<void(FieldNode &, const MeasurePlan::Summary *)> collect =
+    auto addField = [&](FieldNode &c, bool lengthsOnly) {
+        FieldProfile f;
+        f.path = c.path();
+        f.typeMask = c.typeMask;
+        f.elementTypeMask = c.elementTypeMask;
+        f.presentDocuments = c.presentDocuments;
+        f.values = c.values;
+        f.bytes = c.bytes;
+        f.arrays = c.arrays;
+        if (c.lengths)
+            f.lengths = *c.lengths;
+        f.elementCount = c.elementCount;
+        f.elementBytes = c.elementBytes;
+        f.insideArray = c.insideArray();
+        f.depth = c.depth();
+        if (c.tail)
+            f.longestPerDocument = std::move(*c.tail);
+        if (lengthsOnly) {
+            // Only the arrays' count and lengths came from the server (and the documents read
+            // whole saw the rest, which would be a part): the other figures are not shown.
+            f.lengthsOnly = true;
+            f.typeMask = BsonTypes::kArrayBit;
+            f.elementTypeMask = 0;
+            f.presentDocuments = f.values = f.bytes = f.elementBytes = 0;
+        }
+        profile.fields.push_back(std::move(f));
+    };
+    // Measured on the server: the _id, the plan's arrays and their children's arrays, and the
+    // arrays the documents read whole held; not the other fields.
+    std::function<void(FieldNode &, const MeasurePlan::Summary *)> measured =
         [&](FieldNode &node, const MeasurePlan::Summary *summarised) {
             for (auto &c : node.children) {
                 const bool known = summarised && knownChild(*summarised, c->name);
-                const bool measured = !summarised || known || c->arrays > 0;
-                if (c->values > 0 && measured) {
-                    FieldProfile f;
-                    f.path = c->path();
-                    f.typeMask = c->typeMask;
-                    f.elementTypeMask = c->elementTypeMask;
-                    f.presentDocuments = c->presentDocuments;
-                    f.values = c->values;
-                    f.bytes = c->bytes;
-                    f.arrays = c->arrays;
-                    if (c->lengths)
-                        f.lengths = *c->lengths;
-                    f.elementCount = c->elementCount;
-                    f.elementBytes = c->elementBytes;
-                    f.insideArray = c->insideArray();
-                    f.depth = c->depth();
-                    if (c->tail)
-                        f.longestPerDocument = std::move(*c->tail);
-                    if (summarised && !known)
-                        profile.notes << unseenArrays(f.path);
-                    profile.fields.push_back(std::move(f));
+                const bool id = !node.parent && c->name == "_id";
+                if ((c->summary || id) && c->values > 0)
+                    addField(*c, false);
+                else if (known && c->arrays > 0)
+                    addField(*c, true);
+                else if (c->arrays > 0 && c->values > 0) {
+                    profile.notes << unseenArrays(c->path());
+                    addField(*c, false);
                 }
                 if (!summarised)
-                    collect(*c, c->summary);
+                    measured(*c, c->summary);
             }
         };
-    collect(*m_root, nullptr);
+    std::function<void(FieldNode &)> walked = [&](FieldNode &node) {
+        for (auto &c : node.children) {
+            if (c->values > 0)
+                addField(*c, false);
+            walked(*c);
+        }
+    };
+    if (m_plan)
+        measured(*m_root, nullptr);
+    else
+        walked(*m_root);
     std::sort(profile.fields.begin(), profile.fields.end(),
               [](const FieldProfile &a, const FieldProfile &b) { return a.path < b.path; });
     // The builder starts afresh, so it can be reused.

@@ -2,6 +2,7 @@
 
 #include "analysis/CollectionProfile.h"
 #include "measure/MeasurePlan.h"
+#include "measure/MeasureReply.h"
 #include "source/SourceError.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
@@ -44,9 +45,11 @@ public:
     bool addDocument(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
                      SourceError *fault);
     // Server-side measurement: the documents come as MeasureProjection made them (each one's
-    // size, and the document with the plan's arrays summarised, or whole). The figures equal a
-    // walk of the documents themselves, except for the paths more than one level inside a
-    // summarised array, which the profile leaves out (takeProfile). Set before any document.
+    // size, _id and records of the plan's arrays), or read whole (MeasureReply::whole). The
+    // figures of sizes and arrays equal a walk of the documents themselves; the profile holds
+    // the _id, the plan's arrays, their children's arrays (count and lengths only:
+    // FieldProfile::lengthsOnly) and arrays found in documents read whole, not the other
+    // fields, which the server does not measure (takeProfile). Set before any document.
     void measureWith(std::shared_ptr<const MeasurePlan> plan);
     bool addMeasured(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
                      SourceError *fault);
@@ -63,6 +66,10 @@ private:
                         std::uint32_t length, std::uint64_t docIndex);
     static void mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren);
     void countArray(FieldNode *node, std::uint64_t length);
+    void addRecord(const MeasureReply::Record &record, const MeasurePlan::Summary &summary,
+                   FieldNode *node);
+    bool addWhole(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
+                  SourceError *fault);
     FieldNode *nodeAt(const std::vector<std::string> &segments);
 
     Limits m_limits;
@@ -74,6 +81,7 @@ private:
     CandidateTail m_longestArrays;
     std::vector<FieldNode *> m_arrayNodes; // array paths touched by the current document
     std::shared_ptr<const MeasurePlan> m_plan;
+    std::vector<FieldNode *> m_summaryNodes; // the plan's array paths, in its order
 };
 
 } // namespace oe

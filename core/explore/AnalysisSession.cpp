@@ -90,8 +90,10 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
         return result;
     }
     LiveQuery query = queryFor(request);
-    if (measure->plan)
+    if (measure->plan) {
         query.projection = MeasureProjection::build(*measure->plan);
+        query.measurePlan = measure->plan;
+    }
     if (request.usesRanges()) {
         RangedScan::Request ranged{
             request.source.settings, query,          scanOptions(request, measure->plan),

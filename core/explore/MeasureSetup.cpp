@@ -145,6 +145,17 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                              .arg(kDiscoveryDocuments);
         return outcome;
     }
+    if (!plan->unmeasurable.empty()) {
+        QStringList paths;
+        for (const std::string &p : plan->unmeasurable)
+            paths << QString::fromStdString(p);
+        outcome.notes << QStringLiteral("measured client-side: the server cannot measure the "
+                                        "arrays at %1 (a key with a dot or a leading $, arrays "
+                                        "two levels down, or a path that is an array in some "
+                                        "documents and an object holding arrays in others)")
+                             .arg(paths.join(QStringLiteral(", ")));
+        return outcome;
+    }
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
     outcome.notes << describe(outcome.plan.get());
     return outcome;
@@ -175,9 +186,11 @@ QString MeasureSetup::describe(const MeasurePlan *plan)
         return QStringLiteral("measured client-side");
     if (plan->isEmpty())
         return QStringLiteral("measured on the server ($bsonSize); no array to summarise");
-    return QStringLiteral("measured on the server ($bsonSize): arrays at %1 summarised there; the "
-                          "fields of their elements that hold no array are not measured (a "
-                          "client-side measurement reads them)")
+    return QStringLiteral("measured on the server ($bsonSize): document sizes and the arrays at %1 "
+                          "(lengths, bytes, element types; of their elements' fields, the arrays' "
+                          "lengths); documents those figures do not explain were read whole; the "
+                          "other fields' presence, types and bytes are not measured (--measure "
+                          "client reads them)")
         .arg(plan->describe());
 }
 

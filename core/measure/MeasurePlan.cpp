@@ -8,8 +8,9 @@ namespace oe {
 
 namespace {
 constexpr quint32 kPlanMagic = 0x4f454d50; // "OEMP"
-constexpr quint32 kPlanVersion = 1;
+constexpr quint32 kPlanVersion = 2;
 // Version 1: segments, children (name, holdsArrays), the element bytes limit.
+// Version 2: and each summary's element types; the plan's rest bytes limit at the end.
 constexpr quint32 kMaxEntries = 100000;
 } // namespace
 
@@ -51,8 +52,9 @@ QByteArray MeasurePlan::encode() const
         out << quint32(s.children.size());
         for (const Child &c : s.children)
             out << QByteArray::fromStdString(c.name) << c.holdsArrays;
-        out << quint64(s.elementBytesLimit);
+        out << quint64(s.elementBytesLimit) << quint32(s.elementTypes);
     }
+    out << quint64(restBytesLimit);
     return bytes;
 }
 
@@ -87,13 +89,27 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
             s.children.push_back(std::move(c));
         }
         quint64 limit = 0;
-        in >> limit;
+        quint32 types = 0;
+        in >> limit >> types;
         s.elementBytesLimit = limit;
+        s.elementTypes = types;
         plan.summaries.push_back(std::move(s));
     }
+    quint64 rest = 0;
+    in >> rest;
+    plan.restBytesLimit = rest;
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;
     return plan;
+}
+
+bool MeasurePlan::isOlderFormat(const QByteArray &bytes)
+{
+    QDataStream in(bytes);
+    in.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0, version = 0;
+    in >> magic >> version;
+    return in.status() == QDataStream::Ok && magic == kPlanMagic && version == 1;
 }
 
 } // namespace oe

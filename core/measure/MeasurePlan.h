@@ -10,11 +10,12 @@
 
 namespace oe {
 
-// What a server-side measurement summarises: the array paths whose arrays the server replaces
-// by a few numbers (length, bytes, element types, and for the fields of their elements that
-// hold arrays, their values, bytes, types and lengths). Everything else of a
-// document travels as it is, so paths the plan does not know are still walked exactly. A value
-// type, saved with a resumable scan's state so a resumed scan measures as it began.
+// What a server-side measurement asks of each document: its size and, for each array path of
+// the plan, the array's length, bytes and element types (or the value's type and bytes where
+// it is no array), and the lengths of the arrays in its elements' fields that hold arrays
+// (children). Nothing else of a document travels, unless its figures do not add up to what the
+// plan learnt (MeasureReply::explained): then it is read whole. A value type, saved with a
+// resumable scan's state so a resumed scan measures as it began.
 struct MeasurePlan
 {
     struct Child
@@ -30,11 +31,21 @@ struct MeasurePlan
         // A document whose arrays here average more bytes per element than this comes whole:
         // its elements hold something the plan did not learn (a rare large array, say).
         std::uint64_t elementBytesLimit = 0;
+        // BsonTypes bits of the elements the discovery read saw. With one type, the server
+        // counts the elements of another; with more, it lists the types present.
+        std::uint32_t elementTypes = 0;
         bool operator==(const Summary &) const = default;
         std::string path() const;
     };
 
     std::vector<Summary> summaries; // sorted by path; none is inside another's array
+    // A document whose bytes outside the plan's arrays (and its _id) exceed this comes whole:
+    // it holds something the discovery read did not see (a rare array, say).
+    std::uint64_t restBytesLimit = 0;
+    // Array paths the discovery read saw that the plan cannot measure (a key with a dot or a
+    // leading `$`, arrays two levels down, a path that is an array in some documents and an
+    // object holding arrays in others). Not saved: a plan with any is not used.
+    std::vector<std::string> unmeasurable;
 
     bool isEmpty() const { return summaries.empty(); }
     bool operator==(const MeasurePlan &) const = default;
@@ -47,6 +58,9 @@ struct MeasurePlan
     // A versioned binary form for saved scan states; nullopt when `bytes` are not one.
     QByteArray encode() const;
     static std::optional<MeasurePlan> decode(const QByteArray &bytes);
+    // True when `bytes` are a plan an older build saved (version 1, whose server replies
+    // carried each document's skeleton): a scan it began is resumed client-side.
+    static bool isOlderFormat(const QByteArray &bytes);
 };
 
 } // namespace oe

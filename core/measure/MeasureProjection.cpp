@@ -1,13 +1,12 @@
 #include "measure/MeasureProjection.h"
 
+#include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include <map>
-#include <memory>
+#include <QStringList>
 
 namespace oe {
 
@@ -55,69 +54,52 @@ QString path(const QString &base, const std::string &name)
     return base + QLatin1Char('.') + QString::fromStdString(name);
 }
 
-// A child's values in the array $$a (the elements that are documents holding the field),
-// as [values, bytes, types, [lengths], arrays' bytes, their elements' types].
-J childRecord(const MeasurePlan::Child &child)
+// The lengths of the arrays in the field `child` of the array $$a's elements.
+J childLengths(const MeasurePlan::Child &child)
 {
-    const J arrays = filterOver(QStringLiteral("$$v"), "r", op("$isArray", QStringLiteral("$$r")));
-    const J elementTypes = op(
-        "$reduce",
-        O{{QStringLiteral("input"), QStringLiteral("$$q")},
-          {QStringLiteral("initialValue"), A{}},
-          {QStringLiteral("in"),
-           op("$setUnion", A{QStringLiteral("$$value"), mapOver(QStringLiteral("$$this"), "y",
-                                                                typeOf(QStringLiteral("$$y")))})}});
-    const J ofArrays =
-        A{mapOver(QStringLiteral("$$q"), "r", op("$size", QStringLiteral("$$r"))),
-          op("$sum", mapOver(QStringLiteral("$$q"), "r", sizeOfValue(QStringLiteral("$$r")))),
-          elementTypes};
-    const J record =
-        A{op("$size", QStringLiteral("$$v")),
-          op("$sum", mapOver(QStringLiteral("$$v"), "x", sizeOfValue(QStringLiteral("$$x")))),
-          typeSet(QStringLiteral("$$v")), letIn("q", arrays, ofArrays)};
-    // A field path through an array skips the elements without the field (and the non-documents).
-    return letIn("v", path(QStringLiteral("$$a"), child.name), record);
+    const J arrays = filterOver(path(QStringLiteral("$$a"), child.name), "r",
+                                op("$isArray", QStringLiteral("$$r")));
+    return mapOver(arrays, "r", op("$size", QStringLiteral("$$r")));
 }
 
-// The summary of the array at `expr`, or null where it holds no array.
-J summary(const QString &expr, const MeasurePlan::Summary &s)
+// What the elements' types are: with one type learnt, the number of elements of another;
+// else the list of the types present.
+J elementCheck(const MeasurePlan::Summary &s)
 {
-    A record{op("$size", QStringLiteral("$$a")), sizeOfValue(QStringLiteral("$$a")),
-             typeSet(QStringLiteral("$$a"))};
+    const QStringList names = BsonTypes::names(s.elementTypes & ~BsonTypes::kArrayBit);
+    if (names.size() == 1 && !(s.elementTypes & BsonTypes::kArrayBit)) {
+        const J other = op("$ne", A{typeOf(QStringLiteral("$$t")), names.first()});
+        return op("$size", filterOver(QStringLiteral("$$a"), "t", other));
+    }
+    return typeSet(QStringLiteral("$$a"));
+}
+
+// The record of the value at `expr`: null where it is missing, "!" where an object on the way
+// is an array (the path would gather values from its elements), [$type, $bsonSize({x: value})]
+// where it is no array, else [length, $bsonSize({x: array}), element check, child lengths...].
+J record(const MeasurePlan::Summary &s)
+{
+    QString expr;
+    A onTheWay;
+    for (const std::string &segment : s.segments) {
+        if (!expr.isEmpty())
+            onTheWay.append(op("$isArray", expr));
+        expr = expr.isEmpty() ? QStringLiteral("$") + QString::fromStdString(segment)
+                              : path(expr, segment);
+    }
+    A array{op("$size", QStringLiteral("$$a")), sizeOfValue(QStringLiteral("$$a")),
+            elementCheck(s)};
     for (const MeasurePlan::Child &c : s.children)
-        record.append(childRecord(c));
-    return letIn("a", expr, op("$cond", A{op("$isArray", QStringLiteral("$$a")), record, J()}));
-}
-
-// True when the summary in `var` cannot stand for its array: an array among its elements, or
-// more bytes per element than the plan learnt to expect.
-J summaryFallsShort(const QString &var, const MeasurePlan::Summary &s)
-{
-    const J count = op("$arrayElemAt", A{var, 0});
-    const J bytes = op("$arrayElemAt", A{var, 1});
-    const J types = op("$arrayElemAt", A{var, 2});
-    const J limit = op("$add", A{op("$multiply", A{count, qint64(s.elementBytesLimit)}), 64});
-    return op("$and",
-              A{op("$isArray", var), op("$or", A{op("$in", A{QStringLiteral("array"), types}),
-                                                 op("$gt", A{bytes, limit})})});
-}
-
-// The plan's paths as a tree of field names, so documents on the way are merged once.
-struct PathTree
-{
-    QString variable; // the summary's $let variable, at a summarised path
-    std::map<std::string, std::unique_ptr<PathTree>> children;
-};
-
-J skeletonOf(const QString &expr, const PathTree &tree)
-{
-    if (!tree.variable.isEmpty())
-        return op("$ifNull", A{tree.variable, expr});
-    O replaced;
-    for (const auto &[name, child] : tree.children)
-        replaced.insert(QString::fromStdString(name), skeletonOf(path(expr, name), *child));
-    return op("$cond", A{op("$eq", A{typeOf(expr), QStringLiteral("object")}),
-                         op("$mergeObjects", A{expr, replaced}), expr});
+        array.append(childLengths(c));
+    const J value =
+        op("$cond", A{op("$eq", A{typeOf(QStringLiteral("$$a")), QStringLiteral("missing")}), J(),
+                      A{typeOf(QStringLiteral("$$a")), sizeOfValue(QStringLiteral("$$a"))}});
+    const J measured =
+        letIn("a", expr, op("$cond", A{op("$isArray", QStringLiteral("$$a")), array, value}));
+    if (onTheWay.isEmpty())
+        return measured;
+    return op("$cond", A{op("$or", onTheWay), QString::fromLatin1(MeasureProjection::kThroughArray),
+                         measured});
 }
 
 QByteArray toBson(const O &projection)
@@ -131,42 +113,12 @@ QByteArray toBson(const O &projection)
 
 QByteArray MeasureProjection::build(const MeasurePlan &plan)
 {
-    PathTree root;
-    O summaries;
-    A fallsShort;
-    for (std::size_t i = 0; i < plan.summaries.size(); ++i) {
-        const MeasurePlan::Summary &s = plan.summaries[i];
-        PathTree *at = &root;
-        QString expr;
-        for (const std::string &segment : s.segments) {
-            auto &next = at->children[segment];
-            if (!next)
-                next = std::make_unique<PathTree>();
-            at = next.get();
-            expr = expr.isEmpty() ? QStringLiteral("$") + QString::fromStdString(segment)
-                                  : path(expr, segment);
-        }
-        const QString name = QStringLiteral("p%1").arg(i);
-        at->variable = QStringLiteral("$$") + name;
-        summaries.insert(name, summary(expr, s));
-        fallsShort.append(summaryFallsShort(at->variable, s));
-    }
-    O replaced;
-    for (const auto &[name, child] : root.children)
-        replaced.insert(QString::fromStdString(name),
-                        skeletonOf(QStringLiteral("$") + QString::fromStdString(name), *child));
-    const J skeleton = op("$mergeObjects", A{QStringLiteral("$$ROOT"), replaced});
-    const J whole = fallsShort.isEmpty() ? J(false) : op("$or", fallsShort);
-    const J measured =
-        op("$cond", A{whole, O{{QString::fromLatin1(kWhole), QStringLiteral("$$ROOT")}},
-                      O{{QString::fromLatin1(kSkeleton), skeleton}}});
-    const J document =
-        summaries.isEmpty()
-            ? measured
-            : op("$let", O{{QStringLiteral("vars"), summaries}, {QStringLiteral("in"), measured}});
+    A records;
+    for (const MeasurePlan::Summary &s : plan.summaries)
+        records.append(record(s));
     return toBson(O{{QStringLiteral("_id"), 1},
                     {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))},
-                    {QString::fromLatin1(kDocument), document}});
+                    {QString::fromLatin1(kRecords), records}});
 }
 
 QByteArray MeasureProjection::discovery(int keep)

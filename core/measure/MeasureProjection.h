@@ -8,16 +8,16 @@ namespace oe {
 
 // The projection that makes the server measure each document (MongoDB 4.4+: $bsonSize), as
 // BSON bytes for a find's `projection` or an aggregation's `$project`. Each document comes back
-// as {_id, s: its BSON size, d: {k: the document with each array at a plan path replaced by
-// its summary}}, or as {_id, s, d: {w: the whole document}} when one of those arrays holds what
-// a summary cannot stand for: an array directly inside it, or more bytes per element than the
-// plan's limit (something the discovery read did not see). A summary is the array
-//   [length, $bsonSize({x: array}), [element $types], child record...]
-// and a child record, for each plan child in order (fields of the elements that hold arrays),
-//   [values, sum of $bsonSize({x: value}), [$types], [lengths of the arrays],
-//    sum of $bsonSize({x: array}), [$types of their elements]].
-// The server's work per document is a few operators per array and per child value, never per
-// element of an array beyond $type. Field names reach the server only as plain path segments
+// as {_id, s: its BSON size, a: [one record per plan summary, in order]}, a record being
+//   null                       the path is missing
+//   "!"                        an object on the way is an array (MeasureReply reads it whole)
+//   [$type, $bsonSize({x: v})] the value is no array
+//   [length, $bsonSize({x: array}), element check, [lengths of child arrays]...]
+// where the element check is the number of elements not of the one type the plan learnt, or
+// the list of the element types present when it learnt several. The server's work per document
+// is a few operators per array and one cheap test per element: no document, no element
+// travels. A document the records do not explain is read whole afterwards (MeasureReply, the
+// live source's second look). Field names reach the server only as plain path segments
 // (MeasurePlan::plainName).
 class MeasureProjection
 {
@@ -29,8 +29,9 @@ public:
     // The field names build() gives the measured document.
     static constexpr const char *kSize = "s";
     static constexpr const char *kDocument = "d";
-    static constexpr const char *kSkeleton = "k";
-    static constexpr const char *kWhole = "w";
+    static constexpr const char *kRecords = "a";
+    static constexpr const char *kWhole = "w"; // {s, d: {w: document}}: a document read whole
+    static constexpr const char *kThroughArray = "!";
 };
 
 } // namespace oe

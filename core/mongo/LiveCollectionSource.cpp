@@ -1,6 +1,7 @@
 #include "mongo/LiveCollectionSource.h"
 #include "mongo/internal/DriverHandles.h"
 #include "mongo/internal/MongoDriver.h"
+#include "mongo/internal/UnexplainedReader.h"
 
 #include "bson/internal/BsonDocument.h"
 #include "mongo/CollectionCatalog.h"
@@ -292,7 +293,7 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
             return ReadResult::Batch;
     }
     if (batchFull(batch, targetBytes))
-        return ReadResult::Batch;
+        return secondLook(batch, error) ? ReadResult::Batch : ReadResult::Error;
 
     bson_error_t e;
     if (mongoc_cursor_error(m_cursor->cursor.get(), &e)) {
@@ -310,7 +311,16 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
         *error = cursorError(m_step);
         return ReadResult::Error;
     }
-    return batch.documents.empty() ? ReadResult::End : ReadResult::Batch;
+    if (batch.documents.empty())
+        return ReadResult::End;
+    return secondLook(batch, error) ? ReadResult::Batch : ReadResult::Error;
+}
+
+bool LiveCollectionSource::secondLook(DocumentBatch &batch, SourceError *error)
+{
+    return !m_query.measurePlan ||
+           UnexplainedReader::resolve(*m_connection, m_cursor->collection.get(),
+                                      *m_query.measurePlan, m_query.maxTimeMs, batch, error);
 }
 
 bool LiveCollectionSource::rewind(SourceError *error)

@@ -47,6 +47,7 @@ private:
     void startCursor();
     bool fillReservoir(SourceError *error);
     SourceError cursorError(const QString &step) const;
+    bool secondLook(DocumentBatch &batch, SourceError *error);
 
     ConnectionSettings m_settings;
     LiveQuery m_query;

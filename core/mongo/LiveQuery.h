@@ -1,10 +1,13 @@
 #pragma once
 
+#include "measure/MeasurePlan.h"
 #include "source/DocumentSelection.h"
 #include "source/SourceError.h"
 
 #include <QByteArray>
 #include <QString>
+
+#include <memory>
 
 namespace oe {
 
@@ -24,6 +27,9 @@ struct LiveQuery
     // A projection (BSON document bytes) the server applies to each document before sending
     // it: a find's `projection`, a $project stage after $sample. Empty: whole documents.
     QByteArray projection;
+    // With a server-side measurement's projection: its plan, so a document whose figures it
+    // does not explain is read whole (UnexplainedReader) before the batch leaves the source.
+    std::shared_ptr<const MeasurePlan> measurePlan;
 
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.

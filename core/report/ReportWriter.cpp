@@ -167,11 +167,15 @@ bool ReportWriter::fields(const Report &r, QIODevice *out)
                      it != r.outliers.arrayPerPath.end())
                 threshold = num(it->second.value);
         }
-        csv.addRow({QString::fromStdString(f.path), typesText(f), num(f.presentDocuments),
+        // Measured on the server inside a summarised array: lengths only, the rest blank.
+        auto known = [&](const QString &v) { return f.lengthsOnly ? QString() : v; };
+        csv.addRow({QString::fromStdString(f.path), typesText(f), known(num(f.presentDocuments)),
                     num(f.arrays), arr ? num(l.min()) : QString(), q(0.5), q(0.9), q(0.99),
-                    arr ? num(l.max()) : QString(), arr ? dec(l.mean()) : QString(), num(f.bytes),
-                    QString::number(double(f.presentDocuments) / docs, 'f', 4), num(f.values),
-                    q(0.95), q(0.999), arr ? dec(f.meanElementBytes()) : QString(), threshold,
+                    arr ? num(l.max()) : QString(), arr ? dec(l.mean()) : QString(),
+                    known(num(f.bytes)),
+                    known(QString::number(double(f.presentDocuments) / docs, 'f', 4)),
+                    known(num(f.values)), q(0.95), q(0.999),
+                    arr ? known(dec(f.meanElementBytes())) : QString(), threshold,
                     f.insideArray ? QStringLiteral("true") : QStringLiteral("false")});
     }
     return csv.flush();
@@ -245,10 +249,15 @@ bool ReportWriter::recommendations(const Report &r, QIODevice *out)
                    QStringLiteral("mean_element_bytes"), QStringLiteral("documents_over"),
                    QStringLiteral("elements_moved"), QStringLiteral("explanation")});
     for (const auto &s : r.recommendations) {
+        // Element bytes not measured (on the server, inside another array): no size target.
+        const FieldProfile *f = r.profile.field(s.path);
+        const bool sized = !f || !f->lengthsOnly;
         csv.addRow({QString::fromStdString(s.path),
                     s.splittable ? QStringLiteral("true") : QStringLiteral("false"),
-                    s.splittable ? num(s.keep) : QString(), num(s.fenceKeep), num(s.targetKeep),
-                    dec(s.meanElementBytes), s.splittable ? num(s.documentsOver) : QString(),
+                    s.splittable ? num(s.keep) : QString(), num(s.fenceKeep),
+                    sized ? num(s.targetKeep) : QString(),
+                    sized ? dec(s.meanElementBytes) : QString(),
+                    s.splittable ? num(s.documentsOver) : QString(),
                     s.splittable ? num(s.elementsMoved) : QString(), s.explanation});
     }
     return csv.flush();

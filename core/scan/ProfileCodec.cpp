@@ -7,7 +7,8 @@ namespace oe {
 
 namespace {
 constexpr quint32 kMagic = 0x4f455046; // "OEPF"
-constexpr quint32 kVersion = 1;
+constexpr quint32 kVersion = 2;
+// Version 1: fields without lengthsOnly (it reads as false). Version 2: each field ends with it.
 } // namespace
 
 struct ProfileCodec::Writer
@@ -55,12 +56,14 @@ struct ProfileCodec::Writer
         out << quint64(f.elementCount) << quint64(f.elementBytes) << f.insideArray
             << qint32(f.depth);
         tail(f.longestPerDocument);
+        out << f.lengthsOnly;
     }
 };
 
 struct ProfileCodec::Reader
 {
     QDataStream &in;
+    quint32 version = kVersion;
 
     std::uint64_t u64()
     {
@@ -157,7 +160,10 @@ struct ProfileCodec::Reader
         qint32 depth = 0;
         in >> depth;
         f->depth = depth;
-        return tail(&f->longestPerDocument);
+        if (!tail(&f->longestPerDocument))
+            return false;
+        f->lengthsOnly = version >= 2 && flag();
+        return in.status() == QDataStream::Ok;
     }
 };
 
@@ -181,11 +187,11 @@ std::optional<CollectionProfile> ProfileCodec::decode(const QByteArray &bytes)
 {
     QDataStream in(bytes);
     in.setVersion(QDataStream::Qt_6_0);
-    Reader r{in};
     quint32 magic = 0, version = 0;
     in >> magic >> version;
-    if (magic != kMagic || version != kVersion)
+    if (magic != kMagic || version < 1 || version > kVersion)
         return std::nullopt;
+    Reader r{in, version};
     CollectionProfile profile;
     profile.documents = r.u64();
     profile.bytesRead = r.u64();

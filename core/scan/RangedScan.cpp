@@ -178,6 +178,12 @@ bool RangedScan::Scan::useSavedMeasurement()
         measureWith(nullptr);
         return true;
     }
+    if (MeasurePlan::isOlderFormat(m_checkpoint.measurePlan)) {
+        m_notes << QStringLiteral("resumed measuring client-side: the scan began measuring on "
+                                  "the server the way an older version did");
+        measureWith(nullptr);
+        return true;
+    }
     auto saved = MeasurePlan::decode(m_checkpoint.measurePlan);
     if (!saved) {
         m_error.kind = SourceError::Kind::Usage;
@@ -287,6 +293,7 @@ void RangedScan::Scan::runRange(std::size_t range)
     query.selection.mode = DocumentSelection::Mode::Full;
     query.sortById = true;
     query.projection = m_projection;
+    query.measurePlan = m_plan;
     query.idCondition = leftover ? RangeQuery::leftover(plan)
                                  : RangeQuery::typedRange(plan, int(range), state.lastId);
     LiveCollectionSource source(m_request.settings, query);

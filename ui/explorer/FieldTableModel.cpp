@@ -89,7 +89,7 @@ QVariant FieldTableModel::data(const QModelIndex &index, int role) const
         case Path:
             return QString::fromStdString(f.path);
         case Documents:
-            return Format::count(f.presentDocuments);
+            return f.lengthsOnly ? QString() : Format::count(f.presentDocuments);
         case MeanLength:
             return QLocale().toString(f.lengths.mean(), 'f', 1);
         case P50:
@@ -99,7 +99,7 @@ QVariant FieldTableModel::data(const QModelIndex &index, int role) const
         case MaxLength:
             return Format::count(f.lengths.max());
         case ElementBytes:
-            return Format::bytes(std::uint64_t(f.meanElementBytes()));
+            return f.lengthsOnly ? QString() : Format::bytes(std::uint64_t(f.meanElementBytes()));
         case RecommendedKeep:
             if (!rec)
                 return QString();
@@ -112,6 +112,10 @@ QVariant FieldTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::TextAlignmentRole && index.column() != Path)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && f.lengthsOnly &&
+        (index.column() == Documents || index.column() == ElementBytes))
+        return tr("Measured on the server: only the lengths of the arrays at this path inside "
+                  "another array were measured (Measure: Here reads the rest)");
     if (role == Qt::ToolTipRole && rec)
         return rec->explanation;
     return {};

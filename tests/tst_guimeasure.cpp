@@ -7,6 +7,7 @@
 #include "LiveServer.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
+#include "explorer/FieldTableModel.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
 #include "explorer/SourceTreeModel.h"
@@ -188,6 +189,25 @@ private slots:
         window.collectionView()->showTab(QStringLiteral("overview"));
         QTest::qWait(100);
         saveScreenshot(&window, QStringLiteral("measure.png"));
+        // The Arrays tab: activities.tags, inside activities, has its lengths only; the cells the
+        // server did not measure are blank, and say why.
+        window.collectionView()->showTab(QStringLiteral("arrays"));
+        QTest::qWait(100);
+        const auto *fields = window.findChild<FieldTableModel *>();
+        QVERIFY(fields);
+        int tagsRow = -1;
+        for (int r = 0; r < fields->rowCount(); ++r)
+            if (fields->index(r, FieldTableModel::Path).data().toString() ==
+                QLatin1String("activities.tags"))
+                tagsRow = r;
+        QVERIFY(tagsRow >= 0);
+        const QModelIndex tagsDocs = fields->index(tagsRow, FieldTableModel::Documents);
+        QVERIFY(tagsDocs.data().toString().isEmpty());
+        QVERIFY(tagsDocs.data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QLatin1String("Measured on the server")));
+        QVERIFY(!fields->index(tagsRow, FieldTableModel::MaxLength).data().toString().isEmpty());
+        saveScreenshot(&window, QStringLiteral("measure-arrays.png"));
 
         const AnalysisResult here = run(window, MeasureMode::Client);
         QVERIFY(!here.profile.measuredOnServer);

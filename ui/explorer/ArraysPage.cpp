@@ -35,7 +35,9 @@ ArraysPage::ArraysPage(QWidget *parent)
     // layout would stall the window.
     m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(FieldTableModel::Path, QHeaderView::Stretch);
+    // Every column as wide as its contents (the path first: it names the row), the last one
+    // taking what is left; a scroll bar when the page is narrower.
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Array field paths. Select one to see its length distribution; hover "
                            "a row for the split recommendation."));

@@ -43,9 +43,10 @@ QString shardLine(const AnalysisResult &result)
 } // namespace
 
 OverviewPage::OverviewPage(QWidget *parent)
-    : SourcePage(parent), m_headline(new QLabel(this)), m_cards(new QWidget(this)),
-      m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this)), m_growth(new QLabel(this)),
-      m_growthJob(new LatestJob(this)), m_precisionTarget(new QComboBox(this))
+    : SourcePage(parent), m_headline(new QLabel(this)), m_notes(new QLabel(this)),
+      m_cards(new QWidget(this)), m_paths(new QTableWidget(0, 4, this)), m_next(new QLabel(this)),
+      m_growth(new QLabel(this)), m_growthJob(new LatestJob(this)),
+      m_precisionTarget(new QComboBox(this))
 {
     auto *layout = new QVBoxLayout(this);
     QFont big = m_headline->font();
@@ -54,6 +55,11 @@ OverviewPage::OverviewPage(QWidget *parent)
     m_headline->setFont(big);
     m_headline->setWordWrap(true);
     layout->addWidget(m_headline);
+    m_notes->setObjectName(QStringLiteral("notes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    layout->addWidget(m_notes);
     m_growth->setObjectName(QStringLiteral("growth"));
     m_growth->setWordWrap(true);
     m_growth->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -206,6 +212,8 @@ QString OverviewPage::valueText(const QString &key) const
 void OverviewPage::clear()
 {
     m_headline->setText(tr("No analysis yet"));
+    m_notes->clear();
+    m_notes->hide();
     m_growth->clear();
     for (const char *key : kKeys) {
         setValue(QString::fromLatin1(key), QStringLiteral("–"));
@@ -226,16 +234,18 @@ void OverviewPage::showResult(const AnalysisResult &result)
         status = tr(" — cancelled, partial result");
     else if (p.status == CollectionProfile::Status::Failed)
         status = tr(" — stopped by an error, partial result");
-    m_headline->setText(
-        tr("%1 · %2 · %3 documents in %4%5")
-            .arg(result.request.source.displayName(), p.mode, Format::count(p.documents),
-                 Format::duration(p.seconds), status) +
-        (p.notes.isEmpty() ? QString() : QLatin1Char('\n') + p.notes.join(QStringLiteral(" · "))) +
-        shardLine(result));
+    m_headline->setText(tr("%1 · %2 · %3 documents in %4%5")
+                            .arg(result.request.source.displayName(), p.mode,
+                                 Format::count(p.documents), Format::duration(p.seconds), status) +
+                        shardLine(result));
+    m_notes->setText(p.notes.join(QLatin1Char('\n')));
+    m_notes->setVisible(!p.notes.isEmpty());
     if (p.documents == 0) {
         clear();
         m_headline->setText(
             tr("%1: no documents analysed%2").arg(result.request.source.displayName(), status));
+        m_notes->setText(p.notes.join(QLatin1Char('\n')));
+        m_notes->setVisible(!p.notes.isEmpty());
         return;
     }
     std::uint64_t overHalf = 0;

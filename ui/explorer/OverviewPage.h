@@ -43,6 +43,7 @@ private:
     void showGrowth(const AnalysisResult &result);
 
     QLabel *m_headline;
+    QLabel *m_notes; // how the run read and measured, under the headline
     QWidget *m_cards;
     QTableWidget *m_paths;
     QLabel *m_next;

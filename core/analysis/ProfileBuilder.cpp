@@ -97,25 +97,6 @@ QString unseenArrays(const std::string &path)
                           "their size (--measure client counts every one)")
         .arg(QString::fromStdString(path));
 }
-// A number the server returned ($size, $bsonSize, $sum): int32, int64 or a whole double.
-bool countAt(const bson_iter_t *iter, std::uint64_t *out)
-{
-    switch (bson_iter_type(iter)) {
-    case BSON_TYPE_INT32:
-        *out = std::uint64_t(std::max(0, bson_iter_int32(iter)));
-        return bson_iter_int32(iter) >= 0;
-    case BSON_TYPE_INT64:
-        *out = std::uint64_t(std::max<std::int64_t>(0, bson_iter_int64(iter)));
-        return bson_iter_int64(iter) >= 0;
-    case BSON_TYPE_DOUBLE: {
-        const double d = bson_iter_double(iter);
-        *out = std::uint64_t(d);
-        return d >= 0 && d < 1.8e19 && double(*out) == d;
-    }
-    default:
-        return false;
-    }
-}
 } // namespace
 
 ProfileBuilder::ProfileBuilder() : ProfileBuilder(Limits{}) {}
@@ -263,13 +244,7 @@ bool ProfileBuilder::addWhole(const std::uint8_t *data, std::uint32_t length,
 
 std::uint32_t ProfileBuilder::measuredSize(const std::uint8_t *data, std::uint32_t length)
 {
-    bson_t outer;
-    bson_iter_t it;
-    std::uint64_t size = 0;
-    if (!bson_init_static(&outer, data, length) || !bson_iter_init_find(&it, &outer, "s") ||
-        !countAt(&it, &size) || size > UINT32_MAX)
-        return 0;
-    return std::uint32_t(size);
+    return MeasureReply::sizeOf(data, length);
 }
 
 void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)

@@ -205,4 +205,16 @@ bool MeasureReply::isWhole(const std::uint8_t *data, std::uint32_t length)
            bson_iter_init_find(&it, &outer, MeasureProjection::kDocument);
 }
 
+std::uint32_t MeasureReply::sizeOf(const std::uint8_t *data, std::uint32_t length)
+{
+    bson_t outer;
+    bson_iter_t it;
+    std::uint64_t size = 0;
+    if (!bson_init_static(&outer, data, length) ||
+        !bson_iter_init_find(&it, &outer, MeasureProjection::kSize) || !countAt(&it, &size) ||
+        size > UINT32_MAX)
+        return 0;
+    return std::uint32_t(size);
+}
+
 } // namespace oe

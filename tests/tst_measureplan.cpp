@@ -233,6 +233,27 @@ private slots:
                                        std::uint32_t(bytes.size())));
     }
 
+    // The rest a discovery document holds (what the plan's limit is learnt from) is its bytes
+    // but the _id and the plan's arrays, as explained() counts them; an array behind an array
+    // on the way stays in the rest.
+    void restOfADocument()
+    {
+        MeasurePlan plan;
+        plan.summaries.push_back({{"feed"}, {}, 100, BsonTypes::kDocumentBit});
+        plan.summaries.push_back({{"meta", "labels"}, {}, 100, BsonTypes::bit(BSON_TYPE_UTF8)});
+        const QByteArray doc = fixtures::bson(
+            R"({"_id": 1, "name": "x", "feed": [{"a": 1}, {"b": 2}], "meta": {"labels": ["p"]}})");
+        const QByteArray rest = fixtures::bson(R"({"name": "x", "meta": {}})");
+        auto restOf = [&](const QByteArray &d) {
+            return MeasureReply::restOf(reinterpret_cast<const std::uint8_t *>(d.constData()),
+                                        std::uint32_t(d.size()), plan);
+        };
+        QCOMPARE(restOf(doc), std::uint64_t(rest.size() - 5));
+        const QByteArray behindArray = fixtures::bson(R"({"_id": 1, "meta": [{"labels": ["p"]}]})");
+        const QByteArray id = fixtures::bson(R"({"_id": 1})");
+        QCOMPARE(restOf(behindArray), std::uint64_t(behindArray.size() - id.size()));
+    }
+
     // A reply that is not one names what is wrong, in one line.
     void malformedRepliesAreRefused()
     {

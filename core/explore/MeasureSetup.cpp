@@ -4,10 +4,14 @@
 #include "analysis/ProfileBuilder.h"
 #include "bson/internal/BsonDocument.h"
 #include "measure/MeasureProjection.h"
+#include "measure/MeasureReply.h"
 #include "mongo/LiveCollectionSource.h"
 #include "mongo/ServerProbe.h"
 
 #include <bson/bson.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace oe {
 
@@ -21,9 +25,10 @@ SourceError usage(const QString &message)
     return e;
 }
 
-// Walks the documents a discovery read returns ({d: document}, or the documents themselves).
+// Walks the documents a discovery read returns ({d: document}, or the documents themselves),
+// keeping each one's bytes for the plan's rest limit.
 bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *builder,
-                   SourceError *error)
+                   std::vector<QByteArray> *kept, SourceError *error)
 {
     if (!source.open(error))
         return false;
@@ -40,12 +45,27 @@ bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *build
                 BSON_ITER_HOLDS_DOCUMENT(&it))
                 bson_iter_document(&it, &length, &data);
             builder->addDocument(data, length, doc.index, nullptr);
+            kept->emplace_back(reinterpret_cast<const char *>(data), qsizetype(length));
         }
         if (result == DocumentSource::ReadResult::Error)
             return false;
         if (result == DocumentSource::ReadResult::End)
             return true;
     }
+}
+
+// The plan from the discovery's profile, its rest limit from the documents themselves: twice
+// the most bytes one held outside the plan's arrays and its _id, + 256.
+MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents)
+{
+    MeasurePlan plan = MeasurePlanner::plan(builder.takeProfile());
+    std::uint64_t rest = 0;
+    for (const QByteArray &d : documents)
+        rest = std::max(rest, MeasureReply::restOf(reinterpret_cast<const std::uint8_t *>(d.data()),
+                                                   std::uint32_t(d.size()), plan));
+    if (!documents.empty())
+        plan.restBytesLimit = 2 * rest + 256;
+    return plan;
 }
 
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
@@ -65,8 +85,9 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
         ProfileBuilder builder;
         LiveCollectionSource cut(source.settings, query);
         SourceError problem;
-        if (walkDiscovery(cut, true, &builder, &problem))
-            return MeasurePlanner::plan(builder.takeProfile());
+        std::vector<QByteArray> kept;
+        if (walkDiscovery(cut, true, &builder, &kept, &problem))
+            return planned(builder, kept);
         const bool refused =
             problem.serverCode != 0 || problem.fault == SourceError::ConnectionFault::Refused;
         if (!refused) {
@@ -78,9 +99,10 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     query.selection.count = MeasureSetup::kDiscoveryElements;
     ProfileBuilder builder;
     LiveCollectionSource whole(source.settings, query);
-    if (!walkDiscovery(whole, false, &builder, error))
+    std::vector<QByteArray> kept;
+    if (!walkDiscovery(whole, false, &builder, &kept, error))
         return std::nullopt;
-    return MeasurePlanner::plan(builder.takeProfile());
+    return planned(builder, kept);
 }
 
 } // namespace

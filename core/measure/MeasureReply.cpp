@@ -205,6 +205,41 @@ bool MeasureReply::isWhole(const std::uint8_t *data, std::uint32_t length)
            bson_iter_init_find(&it, &outer, MeasureProjection::kDocument);
 }
 
+std::uint64_t MeasureReply::restOf(const std::uint8_t *document, std::uint32_t length,
+                                   const MeasurePlan &plan)
+{
+    bson_t doc;
+    bson_iter_t it;
+    if (!bson_init_static(&doc, document, length))
+        return length;
+    std::uint64_t rest = length > 5 ? length - 5 : 0;
+    auto drop = [&](const bson_iter_t *at) {
+        const std::uint64_t bytes = bsoniter::elementLength(at);
+        rest = rest > bytes ? rest - bytes : 0;
+    };
+    if (bson_iter_init_find(&it, &doc, "_id"))
+        drop(&it);
+    for (const MeasurePlan::Summary &s : plan.summaries) {
+        // Through objects only, as the server's `$` path with no array on the way.
+        bson_iter_t at;
+        if (!bson_iter_init(&at, &doc))
+            break;
+        bool found = true;
+        for (std::size_t i = 0; found && i < s.segments.size(); ++i) {
+            found = bson_iter_find_w_len(&at, s.segments[i].c_str(), int(s.segments[i].size()));
+            if (found && i + 1 < s.segments.size()) {
+                bson_iter_t inside;
+                found = BSON_ITER_HOLDS_DOCUMENT(&at) && bson_iter_recurse(&at, &inside);
+                if (found)
+                    at = inside;
+            }
+        }
+        if (found)
+            drop(&at);
+    }
+    return rest;
+}
+
 std::uint32_t MeasureReply::sizeOf(const std::uint8_t *data, std::uint32_t length)
 {
     bson_t outer;

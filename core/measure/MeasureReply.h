@@ -56,6 +56,10 @@ struct MeasureReply
     // {_id, s: size, d: {w: document}}: a document read whole, in the form ProfileBuilder walks.
     static QByteArray whole(const std::uint8_t *document, std::uint32_t length);
     static bool isWhole(const std::uint8_t *data, std::uint32_t length);
+    // The bytes of a whole `document` outside the plan's arrays (the elements at its paths,
+    // where an object leads there) and its _id: what explained() holds to restBytesLimit.
+    static std::uint64_t restOf(const std::uint8_t *document, std::uint32_t length,
+                                const MeasurePlan &plan);
     // The document size a reply (either form) carries; 0 when it has none.
     static std::uint32_t sizeOf(const std::uint8_t *data, std::uint32_t length);
 };

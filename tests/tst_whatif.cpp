@@ -228,8 +228,12 @@ private slots:
                                     .arg(name)),
                  qPrintable(r.err));
         QVERIFY(!r.err.contains(QStringLiteral("dropped")));
+        // Every database is still there, but the scratch databases of what-if runs in other
+        // processes (tst_whatifdialog shares the server), which come and go with their runs.
+        static const QRegularExpression scratch(QStringLiteral("^oe_whatif_[0-9]+_[0-9]+$"));
+        const QStringList after = databases(m_uri);
         for (const QString &db : before)
-            QVERIFY2(databases(m_uri).contains(db), qPrintable(db));
+            QVERIFY2(after.contains(db) || scratch.match(db).hasMatch(), qPrintable(db));
     }
 
     // A database holding only an empty collection with an index holds something: refused, and

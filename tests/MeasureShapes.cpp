@@ -19,6 +19,55 @@ QString ints(int count, int from = 0)
 
 } // namespace
 
+QByteArray nestedDump()
+{
+    const QStringList rest{
+        QStringLiteral("\"d\": 1.5, \"l\": {\"$numberLong\": \"7\"}"),
+        QStringLiteral("\"dec\": {\"$numberDecimal\": \"1.10\"}, \"b\": true"),
+        QStringLiteral("\"bin\": {\"$binary\": {\"base64\": \"AAEC\", \"subType\": \"80\"}}"),
+        QStringLiteral("\"re\": {\"$regularExpression\": {\"pattern\": \"a+\", "
+                       "\"options\": \"i\"}}, \"n\": null"),
+        QStringLiteral("\"code\": {\"$code\": \"f()\"}, \"t\": {\"$timestamp\": "
+                       "{\"t\": 1, \"i\": 2}}"),
+        QStringLiteral("\"u\": {\"$undefined\": true}, \"mk\": {\"$minKey\": 1}"),
+        QStringLiteral("\"sym\": {\"$symbol\": \"s\"}, \"dt\": {\"$date\": "
+                       "{\"$numberLong\": \"-5\"}}"),
+    };
+    QList<QByteArray> docs;
+    for (int i = 0; i < 600; ++i) {
+        QString items;
+        switch (i % 8) {
+        case 0:
+            items = QStringLiteral("\"items\": \"a string\", ");
+            break;
+        case 1:
+            items = QStringLiteral("\"items\": [], ");
+            break;
+        case 2:
+            items = QStringLiteral("\"items\": [[1, 2], [3]], ");
+            break;
+        case 3:
+            break;
+        default:
+            items = QStringLiteral("\"items\": [%1], ").arg(ints(i % 97 * (i % 50 == 4 ? 40 : 1)));
+        }
+        QString p = QStringLiteral("{\"x\": \"%1\", \"q\": {%2\"w\": %3}, %4}")
+                        .arg(QString(i % 13, QLatin1Char('x')), items)
+                        .arg(i)
+                        .arg(rest[i % rest.size()]);
+        if (i % 11 == 5)
+            p = QStringLiteral("\"p is a string here\"");
+        else if (i % 17 == 6)
+            p = QStringLiteral("{\"other\": 1}");
+        const QString json = QStringLiteral("{\"_id\": %1, \"head\": \"h\", \"p\": %2, "
+                                            "\"tail\": {\"deep\": [1, {\"e\": 2}]}, %3}")
+                                 .arg(i)
+                                 .arg(p, rest[(i + 3) % rest.size()]);
+        docs << bson(json.toUtf8().constData());
+    }
+    return concat(docs);
+}
+
 // 2,000 documents of every awkward shape the measurement must see through; with
 // `oddKeys`, arrays under keys with dots and a leading `$` too.
 QByteArray awkwardDump(bool oddKeys)

@@ -10,6 +10,11 @@ namespace fixtures {
 // arrays at paths 0.05 % of documents have (`rare`, `activities.attachments`); with `oddKeys`,
 // arrays under keys with dots and a leading `$` too (`a.b`, `odd.k.y`, `odd.$z`, `$dollar`).
 QByteArray awkwardDump(bool oddKeys);
+// 600 documents with one array path two objects down (`p.q.items`): `p` sometimes a string,
+// `q` sometimes missing, `items` sometimes a string, empty or holding arrays, and beside it
+// values of every BSON type; for the server's removal of a nested field ($setField,
+// $unsetField) against its wrapping.
+QByteArray nestedDump();
 // 50 small documents and one of exactly 16 MiB whose array holds an array.
 QByteArray sixteenMebibyteDump();
 

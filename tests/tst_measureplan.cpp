@@ -173,6 +173,25 @@ private slots:
             << quint32(0) << quint64(300);
         QVERIFY(MeasurePlan::isOlderFormat(v1));
         QVERIFY(!MeasurePlan::decode(v1));
+        // A version 2 plan, as the build before ArrayBytes saved this very plan: read back
+        // whole, asking for array bytes with the wrapper, as the scan it began did.
+        const QByteArray v2 = QByteArray::fromHex(
+            "4f454d5000000002000000020000000100000004666565640000000100000004746167730100000000"
+            "000001700000000800000002000000046d657461000000066c6162656c7300000000000000000000"
+            "01240000000400000000000001ac");
+        const auto older = MeasurePlan::decode(v2);
+        QVERIFY(older);
+        QVERIFY(!MeasurePlan::isOlderFormat(v2));
+        QCOMPARE(older->arrayBytes, MeasurePlan::ArrayBytes::Wrapped);
+        QVERIFY(*older == plan);
+        // Saved now, the way of asking reads back; an unknown way is refused.
+        MeasurePlan removed = plan;
+        removed.arrayBytes = MeasurePlan::ArrayBytes::Removed;
+        QCOMPARE(MeasurePlan::decode(removed.encode())->arrayBytes,
+                 MeasurePlan::ArrayBytes::Removed);
+        QByteArray unknown = removed.encode();
+        unknown[unknown.size() - 1] = char(7);
+        QVERIFY(!MeasurePlan::decode(unknown));
     }
 
     // Each planned path appears in the projection as a `$` path, its children as

@@ -1,9 +1,12 @@
+#include "mongo/ConnectionReuse.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/internal/MongoDriver.h"
 
 #include <QTest>
 
 #include <mongoc/mongoc.h>
+
+#include <thread>
 
 using namespace oe;
 
@@ -136,6 +139,47 @@ private slots:
 
     // The driver logs some causes apart from the error it returns; they join the error's one
     // line (redacted), never stderr.
+    // Within a ConnectionReuse scope, the connections a thread opens with the same settings
+    // share one client; other settings, other threads, an inner scope and no scope get their own.
+    void connectionsShareAClientWithinAScope()
+    {
+        const ConnectionSettings one = settingsFor(QStringLiteral("mongodb://127.0.0.1:1/"));
+        ConnectionSettings other = one;
+        other.appName = QStringLiteral("another");
+        SourceError error;
+        auto clientOf = [&](const ConnectionSettings &s) {
+            const auto c = MongoConnection::open(s, &error);
+            return c ? MongoDriver::client(*c) : nullptr;
+        };
+        const auto outside1 = MongoConnection::open(one, &error);
+        const auto outside2 = MongoConnection::open(one, &error);
+        QVERIFY(outside1 && outside2);
+        QVERIFY(MongoDriver::client(*outside1) != MongoDriver::client(*outside2));
+        {
+            const ConnectionReuse reuse;
+            const auto first = MongoConnection::open(one, &error);
+            QVERIFY(first);
+            mongoc_client_t *shared = MongoDriver::client(*first);
+            QCOMPARE(clientOf(one), shared);
+            QVERIFY(clientOf(other) != shared);
+            QCOMPARE(clientOf(other), clientOf(other));
+            // Another thread makes its own, as a libmongoc client requires.
+            mongoc_client_t *elsewhere = nullptr;
+            std::thread([&] { elsewhere = clientOf(one); }).join();
+            QVERIFY(elsewhere && elsewhere != shared);
+            {
+                const ConnectionReuse inner;
+                const auto fresh = MongoConnection::open(one, &error);
+                QVERIFY(fresh && MongoDriver::client(*fresh) != shared);
+                QCOMPARE(clientOf(one), MongoDriver::client(*fresh));
+            }
+            QCOMPARE(clientOf(one), shared); // the outer scope is back
+        }
+        const auto after1 = MongoConnection::open(one, &error);
+        const auto after2 = MongoConnection::open(one, &error);
+        QVERIFY(MongoDriver::client(*after1) != MongoDriver::client(*after2));
+    }
+
     void driverMessagesJoinTheErrorRedacted()
     {
         SourceError error;

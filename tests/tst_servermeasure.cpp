@@ -3,10 +3,15 @@
 #include "GroundTruth.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "MeasureComparison.h"
 #include "MeasureShapes.h"
 #include "ReportTruth.h"
 #include "ScanFixtures.h"
 #include "Toxiproxy.h"
+
+#include "explore/MeasureSetup.h"
+#include "measure/MeasureProjection.h"
+#include "mongo/LiveCollectionSource.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,6 +20,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <bson/bson.h>
 
 #include <csignal>
 #include <map>
@@ -77,92 +84,9 @@ class TestServerMeasure : public QObject
         QCOMPARE(m_documents[collection].size(), fixtures::readReference(dump).size());
     }
 
-    // fields.csv rows by path.
-    static std::map<QString, QStringList> fieldRows(const QString &dir)
-    {
-        QFile f(QDir(dir).filePath(QStringLiteral("fields.csv")));
-        std::map<QString, QStringList> rows;
-        if (!f.open(QIODevice::ReadOnly))
-            return rows;
-        const QList<QByteArray> lines = f.readAll().split('\n');
-        const QStringList header = QString::fromUtf8(lines.value(0)).split(QLatin1Char(','));
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            if (lines[i].isEmpty())
-                continue;
-            const QString line = QString::fromUtf8(lines[i]).trimmed();
-            rows[line.section(QLatin1Char(','), 0, 0)] << line;
-        }
-        return rows;
-    }
-    static int column(const QString &line, int index)
-    {
-        return line.section(QLatin1Char(','), index, index).toInt();
-    }
-
-    // What differs between the client run's reports and the server run's, beyond what the
-    // server run states it does not measure (empty when nothing does): fields.csv has no row
-    // of a field without arrays, and of an array inside another's elements (its present column
-    // blank) the count and lengths only; recommendations.csv has no size target for those.
-    static QString differences(const QString &client, const QString &server)
-    {
-        const auto c = fixtures::reportFiles(client);
-        const auto s = fixtures::reportFiles(server);
-        if (s.size() != c.size() || c.size() < 8)
-            return QStringLiteral("%1 reports against %2").arg(s.size()).arg(c.size());
-        for (const auto &[name, bytes] : c) {
-            if (name == QLatin1String("fields.csv") || name == QLatin1String("recommendations.csv"))
-                continue;
-            if (s.at(name) != bytes)
-                return QStringLiteral("%1 differs").arg(name);
-        }
-        const auto clientRows = fieldRows(client);
-        const auto serverRows = fieldRows(server);
-        if (serverRows.empty())
-            return QStringLiteral("fields.csv is empty");
-        // The columns of a lengths-only row: arrays, len_min..len_mean, len_p95, len_p99_9,
-        // array_threshold, inside_array.
-        const QList<int> lengthColumns{0, 3, 4, 5, 6, 7, 8, 9, 13, 14, 16, 17};
-        auto only = [](const QString &row, const QList<int> &columns) {
-            QStringList kept;
-            for (int i : columns)
-                kept << row.section(QLatin1Char(','), i, i);
-            return kept.join(QLatin1Char(','));
-        };
-        for (const auto &[path, rows] : serverRows) {
-            if (!clientRows.count(path))
-                return QStringLiteral("%1 is not in the client run").arg(path);
-            const QString server = rows.first(), client = clientRows.at(path).first();
-            const bool lengthsOnly = server.section(QLatin1Char(','), 2, 2).isEmpty();
-            if (lengthsOnly ? only(server, lengthColumns) != only(client, lengthColumns)
-                            : server != client)
-                return QStringLiteral("fields.csv: %1 against %2").arg(server, client);
-        }
-        for (const auto &[path, rows] : clientRows)
-            if (!serverRows.count(path) && column(rows.first(), 3) != 0)
-                return QStringLiteral("%1 is missing from the server run").arg(rows.first());
-        const QList<QByteArray> cr = c.at(QStringLiteral("recommendations.csv")).split('\n');
-        const QList<QByteArray> sr = s.at(QStringLiteral("recommendations.csv")).split('\n');
-        if (cr.size() != sr.size())
-            return QStringLiteral("recommendations.csv has other rows");
-        for (qsizetype i = 0; i < cr.size(); ++i) {
-            QString expected = QString::fromUtf8(cr[i]);
-            const QString got = QString::fromUtf8(sr[i]);
-            if (got.section(QLatin1Char(','), 5, 5).isEmpty() &&
-                !expected.section(QLatin1Char(','), 5, 5).isEmpty()) {
-                QStringList parts = expected.split(QLatin1Char(','));
-                parts[4].clear();
-                parts[5].clear();
-                expected = parts.join(QLatin1Char(','));
-            }
-            if (got != expected)
-                return QStringLiteral("recommendations.csv: %1 against %2").arg(got, expected);
-        }
-        return {};
-    }
-
     void compareModes(const QString &collection, const QString &client, const QString &server)
     {
-        const QString differs = differences(client, server);
+        const QString differs = fixtures::measureDifferences(client, server);
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
         // The test's own reading covers collections whose arrays are all top-level fields (it
         // holds every field: the client run's, which the server run's figures equal).
@@ -202,6 +126,9 @@ private slots:
         const QString keys = m_dir.filePath(QStringLiteral("awkward_keys.bson"));
         QVERIFY(fixtures::writeFile(keys, fixtures::awkwardDump(true)));
         import(QStringLiteral("awkward_keys"), keys);
+        const QString nested = m_dir.filePath(QStringLiteral("nested.bson"));
+        QVERIFY(fixtures::writeFile(nested, fixtures::nestedDump()));
+        import(QStringLiteral("nested"), nested);
         const QString big = m_dir.filePath(QStringLiteral("big.bson"));
         QVERIFY(fixtures::writeFile(big, fixtures::sixteenMebibyteDump()));
         import(QStringLiteral("big"), big);
@@ -227,6 +154,7 @@ private slots:
             << QStringList{QStringLiteral("--full"), QStringLiteral("--parallel"),
                            QStringLiteral("3")};
         QTest::newRow("a 16 MiB document") << "big" << full;
+        QTest::newRow("an array two objects down") << "nested" << full;
     }
     void figuresEqualClientSide()
     {
@@ -252,6 +180,81 @@ private slots:
     // The large arrays under paths 0.05 % of the documents have (`rare` at the top, and
     // `activities.attachments` inside one element) are in the server run's reports as in the
     // client run's: same longest length, same document.
+    // The server gives an array's bytes the same whether asked by wrapping the array
+    // ($bsonSize({x: array})) or by removing it from the document ($unsetField, $setField on
+    // the way): each planned path of every collection, alone in a plan, gets byte-identical
+    // replies both ways, through every awkward shape (a path that is sometimes a string, an
+    // object or missing, an object on the way that is sometimes an array, _ids of fourteen
+    // types, a 16 MiB document).
+    void bothWaysOfAskingForArrayBytesAgree()
+    {
+        if (!m_server.isMongod())
+            QSKIP("FerretDB has no $bsonSize");
+        int compared = 0;
+        for (const auto &[collection, documents] : m_documents) {
+            oe::SourceRef source;
+            source.kind = oe::SourceRef::Kind::Collection;
+            source.settings.uri = m_uri;
+            source.database = kDatabase;
+            source.collection = collection;
+            oe::SourceError error;
+            const auto setup =
+                oe::MeasureSetup::decide(oe::MeasureMode::Server, source, {}, nullptr, &error);
+            QVERIFY2(setup, qPrintable(error.message));
+            if (!setup->plan)
+                continue; // keys the server cannot spell: measured client-side
+            // mongod 6.0 has $unsetField: a plan of one path asks by removal, of more by wrapping.
+            QCOMPARE(setup->plan->arrayBytes, setup->plan->summaries.size() == 1
+                                                  ? oe::MeasurePlan::ArrayBytes::Removed
+                                                  : oe::MeasurePlan::ArrayBytes::Wrapped);
+            for (const oe::MeasurePlan::Summary &summary : setup->plan->summaries) {
+                oe::MeasurePlan plan;
+                plan.summaries = {summary};
+                const QList<QByteArray> wrapped = fixtures::measuredBy(source, plan);
+                plan.arrayBytes = oe::MeasurePlan::ArrayBytes::Removed;
+                const QList<QByteArray> removed = fixtures::measuredBy(source, plan);
+                QCOMPARE(wrapped.size(), documents.size());
+                QVERIFY2(wrapped == removed, qPrintable(collection + QLatin1Char(' ') +
+                                                        QString::fromStdString(summary.path())));
+                qInfo("compared %s.%s", qPrintable(collection), summary.path().c_str());
+                ++compared;
+            }
+        }
+        QVERIFY2(compared >= 8, qPrintable(QString::number(compared)));
+    }
+
+    // One analysis, one connection: the probe, the discovery read, the scan and the shard check
+    // share it (over a slow link each new one costs a handshake and a session end).
+    void oneConnectionPerAnalysis()
+    {
+        if (!m_server.isMongod())
+            QSKIP("the count of connections is mongod's serverStatus");
+        auto created = [&] {
+            QString error;
+            QByteArray reply;
+            if (!fixtures::command(m_uri, QStringLiteral("admin"), "{\"serverStatus\": 1}", &error,
+                                   &reply))
+                return std::int64_t(-1);
+            bson_t doc;
+            bson_iter_t it, total;
+            if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
+                                  std::size_t(reply.size())) ||
+                !bson_iter_init(&it, &doc) ||
+                !bson_iter_find_descendant(&it, "connections.totalCreated", &total) ||
+                !BSON_ITER_HOLDS_NUMBER(&total))
+                return std::int64_t(-1);
+            return std::int64_t(bson_iter_as_int64(&total));
+        };
+        const std::int64_t before = created();
+        QVERIFY(before > 0);
+        QVERIFY(!analyze(QStringLiteral("activity_feeds"), QStringLiteral("one-connection"),
+                         {QStringLiteral("--full"), QStringLiteral("--measure"),
+                          QStringLiteral("server")})
+                     .isEmpty());
+        // The analysis's one, and the second serverStatus's own.
+        QCOMPARE(created() - before, std::int64_t(2));
+    }
+
     void rarePathsAreFound()
     {
         if (!m_server.isMongod())
@@ -262,13 +265,13 @@ private slots:
         const QString server = analyze(QStringLiteral("awkward"), QStringLiteral("rare-server"),
                                        full + QStringList{QStringLiteral("server")});
         QVERIFY(!client.isEmpty() && !server.isEmpty());
-        const auto rows = fieldRows(server);
+        const auto rows = fixtures::fieldRows(server);
         for (const auto &[path, longest] :
              {std::pair{QStringLiteral("rare"), 5000},
               std::pair{QStringLiteral("activities.attachments"), 3000}}) {
             QVERIFY2(rows.count(path), qPrintable(path + QStringLiteral(" not found")));
-            QCOMPARE(column(rows.at(path).first(), 8), longest); // len_max
-            QCOMPARE(rows.at(path), fieldRows(client).at(path));
+            QCOMPARE(fixtures::column(rows.at(path).first(), 8), longest); // len_max
+            QCOMPARE(rows.at(path), fixtures::fieldRows(client).at(path));
         }
         QCOMPARE(fixtures::reportFiles(server).at(QStringLiteral("top_arrays.csv")),
                  fixtures::reportFiles(client).at(QStringLiteral("top_arrays.csv")));
@@ -418,7 +421,7 @@ private slots:
         QCOMPARE(b.size(), a.size());
         QVERIFY(fixtures::writeFile(QDir(near).filePath(summary), a[summary]));
         QVERIFY(fixtures::writeFile(QDir(far).filePath(summary), b[summary]));
-        const QString differs = differences(near, far);
+        const QString differs = fixtures::measureDifferences(near, far);
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
     }
 
@@ -505,6 +508,19 @@ private slots:
         QCOMPARE(dump.exitCode, 2);
         QVERIFY2(dump.err.contains(QLatin1String("--measure goes with --uri")),
                  qPrintable(dump.err));
+        // The discovery read does not check the collection (the scan does, and says so).
+        for (const char *mode : {"server", "auto"}) {
+            const QString out = m_dir.filePath(QStringLiteral("u3-") + QLatin1String(mode));
+            const CliRun missing =
+                cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("no_such")) +
+                    QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                QLatin1String(mode), QStringLiteral("--out"), out});
+            QCOMPARE(missing.exitCode, 2);
+            QVERIFY2(missing.err.contains(QStringLiteral("no collection no_such in database ") +
+                                          kDatabase),
+                     qPrintable(missing.err));
+            QVERIFY(!QFile::exists(out));
+        }
     }
 };
 

@@ -5,6 +5,7 @@
 #include "analysis/OutlierDetector.h"
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
+#include "mongo/ConnectionReuse.h"
 #include "scan/RangedScan.h"
 #include "source/DocumentPace.h"
 
@@ -78,6 +79,8 @@ std::unique_ptr<DocumentSource> AnalysisSession::openSource(const AnalysisReques
 AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::atomic<bool> *cancel,
                                     const ProgressCallback &progress)
 {
+    // The probe, the discovery read, the scan and the shard check share one connection.
+    const ConnectionReuse reuse;
     AnalysisResult result;
     result.request = request;
     SourceError refused;

@@ -80,6 +80,9 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     query.selection.mode =
         sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
     query.selection.count = MeasureSetup::kDiscoveryDocuments;
+    // One reply: the server sees the end only while filling a batch larger than the sample.
+    query.batchSize = MeasureSetup::kDiscoveryDocuments + 1;
+    query.checksCollection = false; // the scan that follows does
     query.projection = MeasureProjection::discovery(MeasureSetup::kDiscoveryElements);
     {
         ProfileBuilder builder;
@@ -105,6 +108,19 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     return planned(builder, kept);
 }
 
+// The server's capabilities; the link's latency only where auto may read here instead (a
+// server on this machine), since timing it costs three round trips.
+bool probe(MeasureMode mode, const SourceRef &source, ServerInfo *info, SourceError *error)
+{
+    const auto connection = MongoConnection::open(source.settings, error);
+    if (!connection)
+        return false;
+    const bool timed =
+        mode == MeasureMode::Auto && MeasureSetup::onThisMachine(connection->hosts());
+    return ServerProbe::probe(*connection, source.database, info, error,
+                              timed ? ServerProbe::Latency::Measure : ServerProbe::Latency::Skip);
+}
+
 } // namespace
 
 std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, const SourceRef &source,
@@ -128,7 +144,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     }
     ServerInfo info;
     SourceError probeError;
-    if (!ServerProbe::probe(source.settings, source.database, &info, &probeError)) {
+    if (!probe(mode, source, &info, &probeError)) {
         // Auto leaves an unreachable server to the scan, whose error names its own step.
         if (mode == MeasureMode::Server) {
             *error = probeError;
@@ -178,6 +194,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                              .arg(paths.join(QStringLiteral(", ")));
         return outcome;
     }
+    if (info.supportsUnsetField && plan->summaries.size() == 1)
+        plan->arrayBytes = MeasurePlan::ArrayBytes::Removed;
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
     outcome.notes << describe(outcome.plan.get());
     return outcome;

@@ -8,9 +8,11 @@ namespace oe {
 
 namespace {
 constexpr quint32 kPlanMagic = 0x4f454d50; // "OEMP"
-constexpr quint32 kPlanVersion = 2;
+constexpr quint32 kPlanVersion = 3;
 // Version 1: segments, children (name, holdsArrays), the element bytes limit.
 // Version 2: and each summary's element types; the plan's rest bytes limit at the end.
+// Version 3: and how array bytes are asked for (ArrayBytes, one byte) after the rest limit;
+// a version 2 plan asks with the wrapper.
 constexpr quint32 kMaxEntries = 100000;
 } // namespace
 
@@ -54,7 +56,7 @@ QByteArray MeasurePlan::encode() const
             out << QByteArray::fromStdString(c.name) << c.holdsArrays;
         out << quint64(s.elementBytesLimit) << quint32(s.elementTypes);
     }
-    out << quint64(restBytesLimit);
+    out << quint64(restBytesLimit) << quint8(arrayBytes);
     return bytes;
 }
 
@@ -64,7 +66,7 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
     in.setVersion(QDataStream::Qt_6_0);
     quint32 magic = 0, version = 0, count = 0;
     in >> magic >> version >> count;
-    if (magic != kPlanMagic || version != kPlanVersion || count > kMaxEntries)
+    if (magic != kPlanMagic || (version != 2 && version != kPlanVersion) || count > kMaxEntries)
         return std::nullopt;
     MeasurePlan plan;
     for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
@@ -98,6 +100,13 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
     quint64 rest = 0;
     in >> rest;
     plan.restBytesLimit = rest;
+    if (version >= 3) {
+        quint8 by = 0;
+        in >> by;
+        if (by > quint8(ArrayBytes::Removed))
+            return std::nullopt;
+        plan.arrayBytes = ArrayBytes(by);
+    }
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;
     return plan;

@@ -38,7 +38,20 @@ struct MeasurePlan
         std::string path() const;
     };
 
+    // How an array's bytes are asked for: $bsonSize({x: array}), which makes the server copy
+    // the array into a new document; or the document's size less its size without the array
+    // ($unsetField, MongoDB 5.0+), which copies only the rest. Both give the same number (the
+    // server does the arithmetic); the second is far cheaper when the array is most of the
+    // document, and is chosen for a plan of one array path on a server that has $unsetField
+    // (with several, each removal would still copy the others).
+    enum class ArrayBytes : std::uint8_t
+    {
+        Wrapped = 0,
+        Removed = 1
+    };
+
     std::vector<Summary> summaries; // sorted by path; none is inside another's array
+    ArrayBytes arrayBytes = ArrayBytes::Wrapped;
     // A document whose bytes outside the plan's arrays (and its _id) exceed this comes whole:
     // it holds something the discovery read did not see (a rare array, say).
     std::uint64_t restBytesLimit = 0;

@@ -54,6 +54,35 @@ QString path(const QString &base, const std::string &name)
     return base + QLatin1Char('.') + QString::fromStdString(name);
 }
 
+// The document with the value at `segments[from..]` below `input` removed ($unsetField, and
+// $setField for each object on the way): `prefix` is the `$` path of `input` ("" at the root).
+J without(const std::vector<std::string> &segments, std::size_t from, const J &input,
+          const QString &prefix)
+{
+    const QString field = QString::fromStdString(segments[from]);
+    if (from + 1 == segments.size())
+        return op("$unsetField",
+                  O{{QStringLiteral("field"), field}, {QStringLiteral("input"), input}});
+    const QString at =
+        prefix.isEmpty() ? QStringLiteral("$") + field : path(prefix, segments[from]);
+    return op("$setField", O{{QStringLiteral("field"), field},
+                             {QStringLiteral("input"), input},
+                             {QStringLiteral("value"), without(segments, from + 1, at, at)}});
+}
+
+// $bsonSize({x: array}) of the array at the summary's path, as the plan asks for it: wrapped,
+// or the document's size less its size without the array, plus what {x: …} adds and the key
+// in place takes away (8 - (2 + the key's bytes)): the same number either way.
+J arrayBytes(const MeasurePlan &plan, const MeasurePlan::Summary &s)
+{
+    if (plan.arrayBytes == MeasurePlan::ArrayBytes::Wrapped)
+        return sizeOfValue(QStringLiteral("$$a"));
+    const J root = op("$bsonSize", QStringLiteral("$$ROOT"));
+    const J rest = op("$bsonSize", without(s.segments, 0, QStringLiteral("$$ROOT"), QString()));
+    const int adjust = 6 - int(s.segments.back().size());
+    return op("$add", A{op("$subtract", A{root, rest}), adjust});
+}
+
 // The lengths of the arrays in the field `child` of the array $$a's elements.
 J childLengths(const MeasurePlan::Child &child)
 {
@@ -77,7 +106,7 @@ J elementCheck(const MeasurePlan::Summary &s)
 // The record of the value at `expr`: null where it is missing, "!" where an object on the way
 // is an array (the path would gather values from its elements), [$type, $bsonSize({x: value})]
 // where it is no array, else [length, $bsonSize({x: array}), element check, child lengths...].
-J record(const MeasurePlan::Summary &s)
+J record(const MeasurePlan &plan, const MeasurePlan::Summary &s)
 {
     QString expr;
     A onTheWay;
@@ -87,8 +116,7 @@ J record(const MeasurePlan::Summary &s)
         expr = expr.isEmpty() ? QStringLiteral("$") + QString::fromStdString(segment)
                               : path(expr, segment);
     }
-    A array{op("$size", QStringLiteral("$$a")), sizeOfValue(QStringLiteral("$$a")),
-            elementCheck(s)};
+    A array{op("$size", QStringLiteral("$$a")), arrayBytes(plan, s), elementCheck(s)};
     for (const MeasurePlan::Child &c : s.children)
         array.append(childLengths(c));
     const J value =
@@ -115,7 +143,7 @@ QByteArray MeasureProjection::build(const MeasurePlan &plan)
 {
     A records;
     for (const MeasurePlan::Summary &s : plan.summaries)
-        records.append(record(s));
+        records.append(record(plan, s));
     return toBson(O{{QStringLiteral("_id"), 1},
                     {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))},
                     {QString::fromLatin1(kRecords), records}});

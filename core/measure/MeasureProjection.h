@@ -13,12 +13,13 @@ namespace oe {
 //   "!"                        an object on the way is an array (MeasureReply reads it whole)
 //   [$type, $bsonSize({x: v})] the value is no array
 //   [length, $bsonSize({x: array}), element check, [lengths of child arrays]...]
-// where the element check is the number of elements not of the one type the plan learnt, or
-// the list of the element types present when it learnt several. The server's work per document
-// is a few operators per array and one cheap test per element: no document, no element
-// travels. A document the records do not explain is read whole afterwards (MeasureReply, the
-// live source's second look). Field names reach the server only as plain path segments
-// (MeasurePlan::plainName).
+// where $bsonSize({x: array}) may be computed as the document's size less its size without the
+// array (MeasurePlan::ArrayBytes), and the element check is the number of elements not of the one
+// type the plan learnt, or the list of the element types present when it learnt several. The
+// server's work per document is a few operators per array and one cheap test per element: no
+// document, no element travels. A document the records do not explain is read whole afterwards
+// (MeasureReply, the live source's second look). Field names reach the server only as plain path
+// segments (MeasurePlan::plainName).
 class MeasureProjection
 {
 public:

@@ -17,6 +17,8 @@ struct ConnectionSettings
     int connectTimeoutMs = 10000;
     int socketTimeoutMs = 120000;
     QString appName = QStringLiteral("outlier-explorer");
+
+    bool operator==(const ConnectionSettings &) const = default;
 };
 
 } // namespace oe

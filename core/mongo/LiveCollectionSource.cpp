@@ -98,17 +98,19 @@ bool LiveCollectionSource::open(SourceError *error)
             return false;
     }
     // The collection must exist (this is also where an unreachable server shows itself).
-    const std::optional<bool> exists =
-        MongoDriver::collectionExists(*m_connection, m_query.database, m_query.collection,
-                                      QStringLiteral("opening %1").arg(m_query.ns()), error);
-    if (!exists)
-        return false;
-    if (!*exists) {
-        error->kind = SourceError::Kind::Usage;
-        error->source = m_connection->hosts();
-        error->message = QStringLiteral("no collection %1 in database %2")
-                             .arg(m_query.collection, m_query.database);
-        return false;
+    if (m_query.checksCollection) {
+        const std::optional<bool> exists =
+            MongoDriver::collectionExists(*m_connection, m_query.database, m_query.collection,
+                                          QStringLiteral("opening %1").arg(m_query.ns()), error);
+        if (!exists)
+            return false;
+        if (!*exists) {
+            error->kind = SourceError::Kind::Usage;
+            error->source = m_connection->hosts();
+            error->message = QStringLiteral("no collection %1 in database %2")
+                                 .arg(m_query.collection, m_query.database);
+            return false;
+        }
     }
     m_cursor = std::make_unique<Cursor>();
     m_cursor->collection.reset(mongoc_client_get_collection(
@@ -117,7 +119,7 @@ bool LiveCollectionSource::open(SourceError *error)
     // The collection's size from its metadata (collStats): the driver's estimated count is a
     // `count` command, which some servers (FerretDB) answer by reading every document.
     std::int64_t estimated = -1;
-    {
+    if (m_query.checksCollection) {
         CollectionInfo info;
         info.database = m_query.database;
         info.name = m_query.collection;

@@ -4,6 +4,7 @@
 #include "mongo/internal/MongoDriver.h"
 
 #include "bson/internal/BsonDocument.h"
+#include "mongo/ConnectionReuse.h"
 #include "mongo/MongoRuntime.h"
 #include "mongo/UriRedactor.h"
 
@@ -21,7 +22,7 @@ struct MongoConnection::Driver
     ClientHandle client;
 };
 
-MongoConnection::MongoConnection() : d(std::make_unique<Driver>()) {}
+MongoConnection::MongoConnection() : d(std::make_shared<Driver>()) {}
 
 MongoConnection::~MongoConnection() = default;
 
@@ -122,12 +123,17 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
     connection->m_appName = QString::fromUtf8(mongoc_uri_get_appname(uri.get()));
     if (const char *db = mongoc_uri_get_database(uri.get()))
         connection->m_defaultDatabase = QString::fromUtf8(db);
+    if (auto shared = ConnectionReuse::shared(settings)) {
+        connection->d = std::static_pointer_cast<Driver>(shared);
+        return connection;
+    }
     connection->d->client.reset(mongoc_client_new_from_uri_with_error(uri.get(), &e));
     if (!connection->d->client) {
         *error = MongoDriver::errorFrom(*connection, e, QStringLiteral("creating the client"));
         return nullptr;
     }
     mongoc_client_set_error_api(connection->d->client.get(), MONGOC_ERROR_API_VERSION_2);
+    ConnectionReuse::keep(settings, connection->d);
     return connection;
 }
 

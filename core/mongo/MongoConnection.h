@@ -11,9 +11,10 @@
 
 namespace oe {
 
-// One client connection to a cluster, for use on one thread. Parses the URI with libmongoc,
-// applies the application name, timeouts and TLS options, and reads from secondaries
-// (secondaryPreferred) unless the URI chooses a read preference. Driver errors become
+// One client connection to a cluster, for use on one thread (within a ConnectionReuse scope,
+// the connections opened on its thread with the same settings share one client). Parses the URI
+// with libmongoc, applies the application name, timeouts and TLS options, and reads from
+// secondaries (secondaryPreferred) unless the URI chooses a read preference. Driver errors become
 // SourceErrors that name the host and the step, never the password. The driver's handle stays
 // behind this header (core's internal MongoDriver reaches it), so users of core see no driver
 // type.
@@ -50,7 +51,7 @@ private:
     struct Driver; // the libmongoc client
     MongoConnection();
 
-    std::unique_ptr<Driver> d;
+    std::shared_ptr<Driver> d; // shared by the connections of one ConnectionReuse scope
     QString m_redactedUri;
     QString m_hosts;
     QString m_defaultDatabase;

@@ -26,6 +26,7 @@ struct ServerInfo
     QString ferretDbVersion;
     bool supportsSample = false;       // the $sample aggregation stage
     bool supportsBsonSize = false;     // the $bsonSize operator
+    bool supportsUnsetField = false;   // the $unsetField and $setField operators (MongoDB 5.0+)
     bool supportsTransactions = false; // multi-document transactions
     QStringList notes;                 // fallbacks in words, for the user
     // The fastest of a few `ping` round trips, in milliseconds; negative when not measured.

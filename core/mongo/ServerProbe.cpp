@@ -47,12 +47,30 @@ bool adminCommand(mongoc_client_t *client, const char *name, BsonDocument *reply
     return mongoc_client_command_simple(client, "admin", cmd.get(), nullptr, reply->reply(), e);
 }
 
+// The reply to the handshake the driver made with the server it selects for reading (its hello
+// or legacy isMaster), so the probe need not ask again; empty when there is none.
+BsonDocument handshakeReply(mongoc_client_t *client)
+{
+    bson_error_t e;
+    mongoc_server_description_t *sd =
+        mongoc_client_select_server(client, false, mongoc_client_get_read_prefs(client), &e);
+    if (!sd)
+        return {};
+    BsonDocument reply;
+    if (const bson_t *hello = mongoc_server_description_hello_response(sd))
+        bson_concat(reply.get(), hello);
+    mongoc_server_description_destroy(sd);
+    return reply;
+}
+
 // hello (or, before MongoDB 4.4.2, the legacy isMaster): wire version, topology, sessions.
 bool readHello(MongoConnection &connection, ServerInfo *info, bool *sessions, SourceError *error)
 {
-    BsonDocument reply;
+    BsonDocument reply = handshakeReply(MongoDriver::client(connection));
     bson_error_t e;
-    bool ok = adminCommand(MongoDriver::client(connection), "hello", &reply, &e);
+    bool ok = !bson_empty(reply.get());
+    if (!ok)
+        ok = adminCommand(MongoDriver::client(connection), "hello", &reply, &e);
     if (!ok && (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_QUERY))
         ok = adminCommand(MongoDriver::client(connection), "isMaster", &reply, &e);
     if (!ok) {
@@ -143,6 +161,33 @@ double roundTripMs(mongoc_client_t *client)
     return best;
 }
 
+// $sample, $bsonSize and $unsetField/$setField: one aggregate that uses all three, which a
+// MongoDB 5.0+ accepts in one round trip; where it is refused, each alone.
+void probeOperators(mongoc_client_t *client, const QString &database, ServerInfo *info)
+{
+    const BsonDocument sample = BsonDocument::adopt(
+        BCON_NEW("pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "]"));
+    const BsonDocument bsonSize =
+        BsonDocument::adopt(BCON_NEW("pipeline", "[", "{", "$project", "{", "s", "{", "$bsonSize",
+                                     BCON_UTF8("$$ROOT"), "}", "}", "}", "]"));
+    const BsonDocument unsetField = BsonDocument::adopt(BCON_NEW(
+        "pipeline", "[", "{", "$project", "{", "u", "{", "$setField", "{", "field", BCON_UTF8("a"),
+        "input", BCON_UTF8("$$ROOT"), "value", "{", "$unsetField", "{", "field", BCON_UTF8("b"),
+        "input", BCON_UTF8("$a"), "}", "}", "}", "}", "}", "}", "]"));
+    const BsonDocument all = BsonDocument::adopt(BCON_NEW(
+        "pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "{", "$project", "{",
+        "s", "{", "$bsonSize", "{", "$setField", "{", "field", BCON_UTF8("a"), "input",
+        BCON_UTF8("$$ROOT"), "value", "{", "$unsetField", "{", "field", BCON_UTF8("b"), "input",
+        BCON_UTF8("$a"), "}", "}", "}", "}", "}", "}", "}", "]"));
+    if (pipelineWorks(client, database, all.get())) {
+        info->supportsSample = info->supportsBsonSize = info->supportsUnsetField = true;
+        return;
+    }
+    info->supportsSample = pipelineWorks(client, database, sample.get());
+    info->supportsBsonSize = pipelineWorks(client, database, bsonSize.get());
+    info->supportsUnsetField = pipelineWorks(client, database, unsetField.get());
+}
+
 void addNotes(ServerInfo *info)
 {
     if (!info->supportsSample)
@@ -160,27 +205,21 @@ void addNotes(ServerInfo *info)
 } // namespace
 
 bool ServerProbe::probe(MongoConnection &connection, const QString &database, ServerInfo *info,
-                        SourceError *error)
+                        SourceError *error, Latency latency)
 {
     info->hosts = connection.hosts();
     bool sessions = false;
     if (!readHello(connection, info, &sessions, error) || !readBuildInfo(connection, info, error))
         return false;
-    const BsonDocument sample = BsonDocument::adopt(
-        BCON_NEW("pipeline", "[", "{", "$sample", "{", "size", BCON_INT32(1), "}", "}", "]"));
-    info->supportsSample = pipelineWorks(MongoDriver::client(connection), database, sample.get());
-    const BsonDocument bsonSize =
-        BsonDocument::adopt(BCON_NEW("pipeline", "[", "{", "$project", "{", "s", "{", "$bsonSize",
-                                     BCON_UTF8("$$ROOT"), "}", "}", "}", "]"));
-    info->supportsBsonSize =
-        pipelineWorks(MongoDriver::client(connection), database, bsonSize.get());
+    probeOperators(MongoDriver::client(connection), database, info);
     const bool replicated =
         (info->topology == ServerInfo::Topology::ReplicaSet && info->maxWireVersion >= 7) ||
         (info->topology == ServerInfo::Topology::Sharded && info->maxWireVersion >= 8);
     info->supportsTransactions = replicated && sessions && !info->isFerretDb;
     if (info->topology == ServerInfo::Topology::Sharded)
         readShards(MongoDriver::client(connection), info);
-    info->roundTripMs = roundTripMs(MongoDriver::client(connection));
+    if (latency == Latency::Measure)
+        info->roundTripMs = roundTripMs(MongoDriver::client(connection));
     addNotes(info);
     return true;
 }

@@ -10,10 +10,17 @@ namespace oe {
 class ServerProbe
 {
 public:
+    // Whether to time the link (ServerInfo::roundTripMs: three pings).
+    enum class Latency
+    {
+        Measure,
+        Skip
+    };
     // `database` is where the capability probes run (an aggregate on a collection that need not
-    // exist); nothing is written.
+    // exist); nothing is written. One aggregate tries $sample, $bsonSize and $unsetField
+    // together; only where the server refuses it are they tried one by one.
     static bool probe(MongoConnection &connection, const QString &database, ServerInfo *info,
-                      SourceError *error);
+                      SourceError *error, Latency latency = Latency::Measure);
     // Connects with `settings` and probes: "Test connection".
     static bool probe(const ConnectionSettings &settings, const QString &database, ServerInfo *info,
                       SourceError *error);

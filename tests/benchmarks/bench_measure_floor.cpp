@@ -7,10 +7,12 @@
 // lengths. It is what a server-side measurement cannot do with less: the server sends one size
 // and one length per given array path, and no skeleton, no summaries, no probe, no discovery.
 // A top-level path's length is {$size} of the array (0 where it is missing or not an array);
-// a nested path (activities.tags) is the sum of the lengths over the outer array's elements.
+// a nested path (activities.tags) is the sum of the lengths over the outer array's elements,
+// or, with --each, their list: one length per element that holds such an array, which is what
+// the analysis's length distribution of an array inside array elements needs, no less.
 //
 // Usage:
-//   bench_measure_floor URI DB COLLECTION [--path P]... [--batch-size N]
+//   bench_measure_floor URI DB COLLECTION [--path P]... [--each] [--batch-size N]
 //   bench_measure_floor URI --bytes-out
 //     prints mongod's serverStatus().network.bytesOut (bytes the server has sent on all its
 //     connections since it started) and exits; the benchmark script reads it before and after
@@ -50,7 +52,7 @@ long peakRssKb()
 int usage(const char *argv0)
 {
     std::fprintf(stderr,
-                 "usage: %s URI DB COLLECTION [--path P]... [--batch-size N]\n"
+                 "usage: %s URI DB COLLECTION [--path P]... [--each] [--batch-size N]\n"
                  "       %s URI --bytes-out\n",
                  argv0, argv0);
     return 2;
@@ -108,6 +110,43 @@ void appendLength(bson_t *parent, const char *key, const std::string &base,
     bson_append_document_end(parent, &cond);
 }
 
+// --each, for a path "a.b" (an array a whose elements hold arrays b): the lengths of the b
+// arrays, one per element that holds one (none where a is no array):
+//   {$cond: [{$isArray: "$a"}, {$map: {input: {$filter: {input: "$a.b", as: "r",
+//            cond: {$isArray: "$$r"}}}, as: "r", in: {$size: "$$r"}}}, []]}
+void appendEachLength(bson_t *parent, const char *key, const std::vector<std::string> &segments)
+{
+    const std::string outer = "$" + segments[0];
+    const std::string inner = outer + "." + segments[1];
+    bson_t cond, args, isArray, map, mapArgs, filter, filterArgs, holds, size, none;
+    BSON_APPEND_DOCUMENT_BEGIN(parent, key, &cond);
+    BSON_APPEND_ARRAY_BEGIN(&cond, "$cond", &args);
+    BSON_APPEND_DOCUMENT_BEGIN(&args, "0", &isArray);
+    BSON_APPEND_UTF8(&isArray, "$isArray", outer.c_str());
+    bson_append_document_end(&args, &isArray);
+    BSON_APPEND_DOCUMENT_BEGIN(&args, "1", &map);
+    BSON_APPEND_DOCUMENT_BEGIN(&map, "$map", &mapArgs);
+    BSON_APPEND_DOCUMENT_BEGIN(&mapArgs, "input", &filter);
+    BSON_APPEND_DOCUMENT_BEGIN(&filter, "$filter", &filterArgs);
+    BSON_APPEND_UTF8(&filterArgs, "input", inner.c_str());
+    BSON_APPEND_UTF8(&filterArgs, "as", "r");
+    BSON_APPEND_DOCUMENT_BEGIN(&filterArgs, "cond", &holds);
+    BSON_APPEND_UTF8(&holds, "$isArray", "$$r");
+    bson_append_document_end(&filterArgs, &holds);
+    bson_append_document_end(&filter, &filterArgs);
+    bson_append_document_end(&mapArgs, &filter);
+    BSON_APPEND_UTF8(&mapArgs, "as", "r");
+    BSON_APPEND_DOCUMENT_BEGIN(&mapArgs, "in", &size);
+    BSON_APPEND_UTF8(&size, "$size", "$$r");
+    bson_append_document_end(&mapArgs, &size);
+    bson_append_document_end(&map, &mapArgs);
+    bson_append_document_end(&args, &map);
+    BSON_APPEND_ARRAY_BEGIN(&args, "2", &none);
+    bson_append_array_end(&args, &none);
+    bson_append_array_end(&cond, &args);
+    bson_append_document_end(parent, &cond);
+}
+
 int printBytesOut(mongoc_client_t *client)
 {
     bson_t command = BSON_INITIALIZER;
@@ -153,6 +192,7 @@ int main(int argc, char **argv)
     if (argc < 4)
         return usage(argv0);
     long batchSize = 0;
+    bool each = false;
     std::vector<std::string> paths;
     for (int i = 4; i < argc; ++i) {
         if (std::strcmp(argv[i], "--batch-size") == 0 && i + 1 < argc) {
@@ -163,8 +203,15 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "bench_measure_floor: bad --batch-size: %s\n", value);
                 return 2;
             }
+        } else if (std::strcmp(argv[i], "--each") == 0) {
+            each = true;
         } else if (std::strcmp(argv[i], "--path") == 0 && i + 1 < argc) {
             paths.emplace_back(argv[++i]);
+            if (split(paths.back()).size() > 2) {
+                std::fprintf(stderr, "bench_measure_floor: --path %s: at most two levels\n",
+                             argv[i]);
+                return 2;
+            }
             if (paths.back().empty() || paths.back().front() == '$' ||
                 paths.back().find("..") != std::string::npos) {
                 std::fprintf(stderr, "bench_measure_floor: bad --path: %s\n", argv[i]);
@@ -191,7 +238,10 @@ int main(int argc, char **argv)
         for (std::size_t p = 0; p < paths.size(); ++p) {
             const std::vector<std::string> segments = split(paths[p]);
             const std::string key = "n" + std::to_string(p);
-            appendLength(&project, key.c_str(), "$" + segments[0], segments, 0);
+            if (each && segments.size() == 2)
+                appendEachLength(&project, key.c_str(), segments);
+            else
+                appendLength(&project, key.c_str(), "$" + segments[0], segments, 0);
         }
         bson_append_document_end(&stage, &project);
         bson_append_document_end(&pipeline, &stage);

@@ -11,7 +11,11 @@
 #              downstream (server -> client) side only, so each round trip pays the latency once
 # runs, --runs times each, alternating:
 #   floor      bench_measure_floor: ONE aggregation [{$project: {s: {$bsonSize: "$$ROOT"},
-#              n0: <length of --path 0>, ...}}] drained; it sends only sizes and lengths
+#              n0: <length of --path 0>, ...}}] drained; it sends only sizes and lengths, three
+#              ways: top-level paths only; every path, a nested one's lengths summed per
+#              document; every path, a nested one's lengths one per element that holds the
+#              array (--each: what the analysis's length distribution of activities.tags needs,
+#              and the floor the 1.5x target is held against)
 #   server     analyze --full --measure server
 #   server ×N  analyze --full --measure server --parallel N (--server-parallel; 0 leaves it out):
 #              N cursors over _id ranges, so the server's work on one overlaps the link's
@@ -254,6 +258,7 @@ measure_link() { # LINK LABEL URI
   for ((r = 1; r <= runs; r++)); do
     run_once "$link.floor_top" "$floor" "$uri" "$db" "$coll" "${floor_top[@]}"
     run_once "$link.floor" "$floor" "$uri" "$db" "$coll" "${floor_all[@]}"
+    run_once "$link.floor_each" "$floor" "$uri" "$db" "$coll" "${floor_all[@]}" --each
     analyze_cmd "$uri" "$coll" "$work/out-$link-server" --measure server
     run_once "$link.server" "${cmd[@]}"
     if ((server_parallel > 0)); then
@@ -265,14 +270,15 @@ measure_link() { # LINK LABEL URI
     analyze_cmd "$uri" "$coll" "$work/out-$link-auto"
     run_once "$link.auto" "${cmd[@]}"
   done
-  local keys=(floor_top floor server client auto)
-  ((server_parallel > 0)) && keys=(floor_top floor server server_par client auto)
+  local keys=(floor_top floor floor_each server client auto)
+  ((server_parallel > 0)) && keys=(floor_top floor floor_each server server_par client auto)
   for key in "${keys[@]}"; do
     line=$(median "$link.$key")
     read -r ns rss ccpu scpu bytes mode scan_ms other_ms <<<"$line"
     case $key in
       floor_top) name="floor: \$bsonSize + top-level \$size" ;;
-      floor) name="floor: \$bsonSize + every path's length" ;;
+      floor) name="floor: \$bsonSize + every path's length (nested: summed)" ;;
+      floor_each) name="floor: \$bsonSize + every array's length (nested: one per element)" ;;
       auto) name="analyze --full (auto: ran $mode)" ;;
       server_par) name="analyze --full --measure server --parallel $server_parallel" ;;
       *) name="analyze --full --measure $key" ;;
@@ -383,23 +389,25 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "Targets (issue 36):"
 if wants proxy; then
-  r1=$(ratio "${secs[proxy.server]}" "${secs[proxy.floor]}")
+  r1=$(ratio "${secs[proxy.server]}" "${secs[proxy.floor_each]}")
   r2=$(ratio "${secs[proxy.client]}" "${secs[proxy.server]}")
+  rs=$(ratio "${secs[proxy.server]}" "${secs[proxy.floor]}")
   r0=$(ratio "${secs[proxy.server]}" "${secs[proxy.floor_top]}")
-  echo "  $link_proxy: --measure server / floor (every path's length) = ${r1}x (target <= 1.5x): $(awk -v r="$r1" 'BEGIN { print (r <= 1.5 ? "met" : "MISSED") }')"
-  echo "  $link_proxy: --measure server / floor (top-level lengths only) = ${r0}x (target <= 1.5x): $(awk -v r="$r0" 'BEGIN { print (r <= 1.5 ? "met" : "MISSED") }')"
+  echo "  $link_proxy: --measure server / floor (every array's length as the analysis reports them) = ${r1}x (target <= 1.5x): $(awk -v r="$r1" 'BEGIN { print (r <= 1.5 ? "met" : "MISSED") }')"
+  echo "  $link_proxy: --measure server / floor (nested lengths summed per document) = ${rs}x (<= 1.5x: $(awk -v r="$rs" 'BEGIN { print (r <= 1.5 ? "yes" : "no") }'))"
+  echo "  $link_proxy: --measure server / floor (top-level lengths only) = ${r0}x (<= 1.5x: $(awk -v r="$r0" 'BEGIN { print (r <= 1.5 ? "yes" : "no") }'))"
   echo "  $link_proxy: client / --measure server = ${r2}x (target >= 10x): $(awk -v r="$r2" 'BEGIN { print (r >= 10 ? "met" : "MISSED") }')"
   if ((server_parallel > 0)); then
-    p1=$(ratio "${secs[proxy.server_par]}" "${secs[proxy.floor]}")
+    p1=$(ratio "${secs[proxy.server_par]}" "${secs[proxy.floor_each]}")
     p2=$(ratio "${secs[proxy.client]}" "${secs[proxy.server_par]}")
-    echo "  $link_proxy: --measure server --parallel $server_parallel / floor (every path's length) = ${p1}x (target <= 1.5x): $(awk -v r="$p1" 'BEGIN { print (r <= 1.5 ? "met" : "MISSED") }')"
+    echo "  $link_proxy: --measure server --parallel $server_parallel / floor (every array's length) = ${p1}x (target <= 1.5x): $(awk -v r="$p1" 'BEGIN { print (r <= 1.5 ? "met" : "MISSED") }')"
     echo "  $link_proxy: client / --measure server --parallel $server_parallel = ${p2}x (target >= 10x): $(awk -v r="$p2" 'BEGIN { print (r >= 10 ? "met" : "MISSED") }')"
   fi
 fi
 if wants loopback; then
   r3=$(ratio "${secs[loopback.server]}" "${secs[loopback.client]}")
   echo "  loopback: --measure server / client = ${r3}x (target <= 1x): $(awk -v r="$r3" 'BEGIN { print (r <= 1 ? "met" : "MISSED") }')"
-  echo "  loopback: --measure server / floor = $(ratio "${secs[loopback.server]}" "${secs[loopback.floor]}")x"
+  echo "  loopback: --measure server / floor (every array's length) = $(ratio "${secs[loopback.server]}" "${secs[loopback.floor_each]}")x"
 fi
 [[ -z $pace_line ]] || echo "  pacing: $pace_line"
 for l in "${mem_lines[@]}"; do echo "  memory: $l"; done

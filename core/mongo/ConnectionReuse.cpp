@@ -1,5 +1,7 @@
 #include "mongo/ConnectionReuse.h"
 
+#include <vector>
+
 namespace oe {
 
 namespace {
@@ -30,6 +32,13 @@ void ConnectionReuse::keep(const ConnectionSettings &settings, std::shared_ptr<v
 {
     if (t_current && !shared(settings))
         t_current->m_entries.push_back(Entry{settings, std::move(client)});
+}
+
+void ConnectionReuse::forget(const void *client)
+{
+    if (!t_current)
+        return;
+    std::erase_if(t_current->m_entries, [&](const Entry &e) { return e.client.get() == client; });
 }
 
 } // namespace oe

@@ -24,11 +24,14 @@ public:
 
 private:
     friend class MongoConnection;
+    friend class MongoDriver;
     // The client an earlier open() in this thread's scope made with `settings`; null when there
     // is no scope or no such client.
     static std::shared_ptr<void> shared(const ConnectionSettings &settings);
     // Keeps `client` for later opens with `settings` in this thread's scope, if there is one.
     static void keep(const ConnectionSettings &settings, std::shared_ptr<void> client);
+    // Lends `client` no more in this thread's scope (after it failed).
+    static void forget(const void *client);
 
     struct Entry
     {

@@ -220,6 +220,9 @@ SourceError::ConnectionFault faultOf(const bson_error_t &e, const QString &messa
 SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson_error_t &e,
                                    const QString &step)
 {
+    // A client that failed is not lent again: the next step of the use case connects afresh,
+    // with the driver's own account of why (a shared client would only say it is cooling down).
+    ConnectionReuse::forget(connection.d.get());
     SourceError err;
     err.kind = SourceError::Kind::Connection;
     err.source = connection.m_hosts;

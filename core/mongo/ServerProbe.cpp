@@ -49,27 +49,26 @@ bool adminCommand(mongoc_client_t *client, const char *name, BsonDocument *reply
 
 // The reply to the handshake the driver made with the server it selects for reading (its hello
 // or legacy isMaster), so the probe need not ask again; empty when there is none.
-BsonDocument handshakeReply(mongoc_client_t *client)
+// False with `e` set when no server can be selected (the driver's account of why).
+bool handshakeReply(mongoc_client_t *client, BsonDocument *out, bson_error_t *e)
 {
-    bson_error_t e;
     mongoc_server_description_t *sd =
-        mongoc_client_select_server(client, false, mongoc_client_get_read_prefs(client), &e);
+        mongoc_client_select_server(client, false, mongoc_client_get_read_prefs(client), e);
     if (!sd)
-        return {};
-    BsonDocument reply;
+        return false;
     if (const bson_t *hello = mongoc_server_description_hello_response(sd))
-        bson_concat(reply.get(), hello);
+        bson_concat(out->get(), hello);
     mongoc_server_description_destroy(sd);
-    return reply;
+    return true;
 }
 
 // hello (or, before MongoDB 4.4.2, the legacy isMaster): wire version, topology, sessions.
 bool readHello(MongoConnection &connection, ServerInfo *info, bool *sessions, SourceError *error)
 {
-    BsonDocument reply = handshakeReply(MongoDriver::client(connection));
+    BsonDocument reply;
     bson_error_t e;
-    bool ok = !bson_empty(reply.get());
-    if (!ok)
+    bool ok = handshakeReply(MongoDriver::client(connection), &reply, &e);
+    if (ok && bson_empty(reply.get()))
         ok = adminCommand(MongoDriver::client(connection), "hello", &reply, &e);
     if (!ok && (e.domain == MONGOC_ERROR_SERVER || e.domain == MONGOC_ERROR_QUERY))
         ok = adminCommand(MongoDriver::client(connection), "isMaster", &reply, &e);

@@ -204,10 +204,12 @@ private slots:
             QVERIFY2(setup, qPrintable(error.message));
             if (!setup->plan)
                 continue; // keys the server cannot spell: measured client-side
-            // mongod 6.0 has $unsetField: a plan of one path asks by removal, of more by wrapping.
-            QCOMPARE(setup->plan->arrayBytes, setup->plan->summaries.size() == 1
-                                                  ? oe::MeasurePlan::ArrayBytes::Removed
-                                                  : oe::MeasurePlan::ArrayBytes::Wrapped);
+            // mongod 6.0 has $unsetField: a plan of one path whose arrays hold most of the
+            // sampled bytes asks by removal; the others wrap.
+            if (setup->plan->summaries.size() != 1 || collection == QLatin1String("book_sales"))
+                QCOMPARE(setup->plan->arrayBytes, oe::MeasurePlan::ArrayBytes::Wrapped);
+            if (collection == QLatin1String("activity_feeds"))
+                QCOMPARE(setup->plan->arrayBytes, oe::MeasurePlan::ArrayBytes::Removed);
             for (const oe::MeasurePlan::Summary &summary : setup->plan->summaries) {
                 oe::MeasurePlan plan;
                 plan.summaries = {summary};

@@ -55,23 +55,32 @@ bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *build
 }
 
 // The plan from the discovery's profile, its rest limit from the documents themselves: twice
-// the most bytes one held outside the plan's arrays and its _id, + 256.
-MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents)
+// the most bytes one held outside the plan's arrays and its _id, + 256. Where the server can
+// remove a field ($unsetField) and the plan has one array path that holds most of the sampled
+// bytes (its arrays cut short as they are), the array's bytes are asked for by removal, which
+// copies the rest of each document; else by wrapping, which copies the array.
+MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents, bool removal)
 {
     MeasurePlan plan = MeasurePlanner::plan(builder.takeProfile());
-    std::uint64_t rest = 0;
-    for (const QByteArray &d : documents)
-        rest = std::max(rest, MeasureReply::restOf(reinterpret_cast<const std::uint8_t *>(d.data()),
-                                                   std::uint32_t(d.size()), plan));
+    std::uint64_t rest = 0, restTotal = 0, total = 0;
+    for (const QByteArray &d : documents) {
+        const std::uint64_t r = MeasureReply::restOf(
+            reinterpret_cast<const std::uint8_t *>(d.data()), std::uint32_t(d.size()), plan);
+        rest = std::max(rest, r);
+        restTotal += r;
+        total += std::uint64_t(d.size());
+    }
     if (!documents.empty())
         plan.restBytesLimit = 2 * rest + 256;
+    if (removal && plan.summaries.size() == 1 && total >= 2 * restTotal)
+        plan.arrayBytes = MeasurePlan::ArrayBytes::Removed;
     return plan;
 }
 
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
 // that projection (a key $arrayToObject will not take), a few whole documents instead.
 std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filter, bool sample,
-                                    SourceError *error)
+                                    bool removal, SourceError *error)
 {
     LiveQuery query;
     query.database = source.database;
@@ -82,7 +91,7 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     query.selection.count = MeasureSetup::kDiscoveryDocuments;
     // One reply: the server sees the end only while filling a batch larger than the sample.
     query.batchSize = MeasureSetup::kDiscoveryDocuments + 1;
-    query.checksCollection = false; // the scan that follows does
+    query.checksExistence = false; // the scan that follows does
     query.projection = MeasureProjection::discovery(MeasureSetup::kDiscoveryElements);
     {
         ProfileBuilder builder;
@@ -90,7 +99,7 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
         SourceError problem;
         std::vector<QByteArray> kept;
         if (walkDiscovery(cut, true, &builder, &kept, &problem))
-            return planned(builder, kept);
+            return planned(builder, kept, removal);
         const bool refused =
             problem.serverCode != 0 || problem.fault == SourceError::ConnectionFault::Refused;
         if (!refused) {
@@ -105,7 +114,7 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     std::vector<QByteArray> kept;
     if (!walkDiscovery(whole, false, &builder, &kept, error))
         return std::nullopt;
-    return planned(builder, kept);
+    return planned(builder, kept, removal);
 }
 
 // The server's capabilities; the link's latency only where auto may read here instead (a
@@ -174,7 +183,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                              .arg(info.roundTripMs, 0, 'f', 2);
         return outcome;
     }
-    auto plan = discover(source, filter, info.supportsSample, error);
+    auto plan = discover(source, filter, info.supportsSample, info.supportsUnsetField, error);
     if (!plan)
         return std::nullopt;
     if (plan->isEmpty() && mode == MeasureMode::Auto) {
@@ -194,8 +203,6 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                              .arg(paths.join(QStringLiteral(", ")));
         return outcome;
     }
-    if (info.supportsUnsetField && plan->summaries.size() == 1)
-        plan->arrayBytes = MeasurePlan::ArrayBytes::Removed;
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
     outcome.notes << describe(outcome.plan.get());
     return outcome;

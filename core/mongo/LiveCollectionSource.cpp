@@ -98,7 +98,7 @@ bool LiveCollectionSource::open(SourceError *error)
             return false;
     }
     // The collection must exist (this is also where an unreachable server shows itself).
-    if (m_query.checksCollection) {
+    if (m_query.checksExistence) {
         const std::optional<bool> exists =
             MongoDriver::collectionExists(*m_connection, m_query.database, m_query.collection,
                                           QStringLiteral("opening %1").arg(m_query.ns()), error);
@@ -119,7 +119,7 @@ bool LiveCollectionSource::open(SourceError *error)
     // The collection's size from its metadata (collStats): the driver's estimated count is a
     // `count` command, which some servers (FerretDB) answer by reading every document.
     std::int64_t estimated = -1;
-    if (m_query.checksCollection) {
+    {
         CollectionInfo info;
         info.database = m_query.database;
         info.name = m_query.collection;

@@ -30,11 +30,12 @@ struct LiveQuery
     // With a server-side measurement's projection: its plan, so a document whose figures it
     // does not explain is read whole (UnexplainedReader) before the batch leaves the source.
     std::shared_ptr<const MeasurePlan> measurePlan;
-    // Whether open() first asks whether the collection exists and how many documents it holds
-    // (listCollections, collStats: two round trips). A read a scan of the same collection
-    // follows at once (the discovery read of a server-side measurement) leaves that to the
-    // scan: a collection that is not there gives it no documents, and the scan says why.
-    bool checksCollection = true;
+    // Whether open() first asks whether the collection exists (listCollections: a round
+    // trip). A read a scan of the same collection follows at once (the discovery read of a
+    // server-side measurement) leaves that to the scan: a collection that is not there gives
+    // it no documents, and the scan says why. (Its size is still read: it decides whether a
+    // sample may spill to disk.)
+    bool checksExistence = true;
 
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.

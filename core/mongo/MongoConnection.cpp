@@ -220,9 +220,6 @@ SourceError::ConnectionFault faultOf(const bson_error_t &e, const QString &messa
 SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson_error_t &e,
                                    const QString &step)
 {
-    // A client that failed is not lent again: the next step of the use case connects afresh,
-    // with the driver's own account of why (a shared client would only say it is cooling down).
-    ConnectionReuse::forget(connection.d.get());
     SourceError err;
     err.kind = SourceError::Kind::Connection;
     err.source = connection.m_hosts;
@@ -238,6 +235,11 @@ SourceError MongoDriver::errorFrom(const MongoConnection &connection, const bson
     if (e.domain == MONGOC_ERROR_SERVER)
         err.serverCode = int(e.code);
     err.fault = faultOf(e, message);
+    // A client whose connection failed is not lent again: the next step of the use case
+    // connects afresh, with the driver's own account of why (a shared client would only say it
+    // is cooling down). One whose operation the server refused stays lent.
+    if (err.fault != SourceError::ConnectionFault::Refused)
+        ConnectionReuse::forget(connection.d.get());
     // The driver often logs the cause (a server dropped from the topology) apart from the error.
     if (const QString driver = MongoRuntime::recentDriverMessages();
         !driver.isEmpty() && !message.contains(driver))

@@ -5,9 +5,13 @@
 #include "explorer/MainWindow.h"
 #include "explorer/SourceTreeModel.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTreeView>
 #include <QtTest>
@@ -20,7 +24,15 @@ GuiLiveFixture::GuiLiveFixture(QString database) : m_database(std::move(database
 
 void GuiLiveFixture::openServerWithFeeds()
 {
+    // The window's settings in a file of this run's own: another run of the same executable
+    // (a second checkout's CI, say) must not change the refresh interval this one remembers.
     QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("OutlierExplorerTests"));
+    QCoreApplication::setApplicationName(
+        QStringLiteral("%1-%2-%3")
+            .arg(QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+            .arg(QCoreApplication::applicationPid())
+            .arg(QDateTime::currentMSecsSinceEpoch()));
     m_server = fixtures::LiveServer::open();
     QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
     m_uri = m_server.uri();
@@ -33,6 +45,15 @@ void GuiLiveFixture::openServerWithFeeds()
                QStringLiteral("--dump"), m_dump, QStringLiteral("--drop")});
     QVERIFY(cli.waitForFinished(300000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+}
+
+GuiLiveFixture::~GuiLiveFixture()
+{
+    QSettings settings;
+    const QString file = settings.fileName();
+    settings.clear();
+    settings.sync();
+    QFile::remove(file);
 }
 
 bool GuiLiveFixture::connectTo(MainWindow &window) const

@@ -24,6 +24,7 @@ class GuiLiveFixture
 {
 protected:
     explicit GuiLiveFixture(QString database);
+    ~GuiLiveFixture(); // removes this run's settings file
 
     // The common initTestCase: opens the server and imports the dump as <database>.feeds
     // (dropped first). A failed check fails the caller's initTestCase.

@@ -19,6 +19,18 @@ QString ints(int count, int from = 0)
 
 } // namespace
 
+QByteArray restHeavyDump()
+{
+    QList<QByteArray> docs;
+    for (int i = 0; i < 300; ++i)
+        docs << bson(QStringLiteral("{\"_id\": %1, \"note\": \"%2\", \"tags\": [%3]}")
+                         .arg(i)
+                         .arg(QString(2000 + i, QLatin1Char('n')), ints(i % 5))
+                         .toUtf8()
+                         .constData());
+    return concat(docs);
+}
+
 QByteArray nestedDump()
 {
     const QStringList rest{

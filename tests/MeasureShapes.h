@@ -15,6 +15,9 @@ QByteArray awkwardDump(bool oddKeys);
 // values of every BSON type; for the server's removal of a nested field ($setField,
 // $unsetField) against its wrapping.
 QByteArray nestedDump();
+// 300 documents whose bytes are mostly a 2 KB string beside a short `tags` array: a one-path
+// plan that asks for the array's bytes by wrapping (removal would copy the string).
+QByteArray restHeavyDump();
 // 50 small documents and one of exactly 16 MiB whose array holds an array.
 QByteArray sixteenMebibyteDump();
 

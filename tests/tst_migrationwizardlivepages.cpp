@@ -211,14 +211,8 @@ private slots:
             fixtures::readCollection(m_uri, QStringLiteral("oe_wizard"), m_collection);
         QCOMPARE(originals.size(), std::size_t(300));
 
-        AnalysisRequest request;
-        request.source.kind = SourceRef::Kind::Collection;
-        request.source.settings.uri = m_uri;
-        request.source.database = QStringLiteral("oe_wizard");
-        request.source.collection = m_collection;
-        request.selection.mode = AnalysisOptions::Mode::Full;
         Workspace workspace;
-        SourceState &state = guifixtures::stateWith(workspace, AnalysisSession::run(request));
+        SourceState &state = guifixtures::stateWith(workspace, analyseLive(m_collection));
         QCOMPARE(state.analysis().profile.documents, std::uint64_t(300));
         state.setKeep(10);
 

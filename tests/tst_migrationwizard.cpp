@@ -8,9 +8,9 @@
 #include "charts/Format.h"
 #include "codegen/CodeLanguage.h"
 #include "explorer/ArraysPage.h"
-#include "widgets/ThresholdControl.h"
 #include "jobs/MigrationRunner.h"
 #include "widgets/SplitExampleView.h"
+#include "widgets/ThresholdControl.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardAnalysisPage.h"
 #include "wizard/WizardDriver.h"
@@ -370,7 +370,7 @@ private slots:
         finish->exportReports(reports);
         QVERIFY(exported.wait(20000));
         QCOMPARE(exported.first().first().toBool(), true);
-        QCOMPARE(QDir(reports).entryList(QDir::Files).size(), 8);
+        QCOMPARE(QDir(reports).entryList(QDir::Files).size(), 9);
         const QString log = m_dir.filePath(QStringLiteral("migration.log"));
         finish->saveLog(log);
         const QByteArray logText = bytesOf(log);

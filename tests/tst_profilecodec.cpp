@@ -6,6 +6,7 @@
 #include "analysis/ProfileBuilder.h"
 #include "scan/ProfileCodec.h"
 
+#include <QFile>
 #include <QTest>
 
 using namespace oe;
@@ -19,6 +20,16 @@ QList<QByteArray> documents()
         // Ties everywhere: 13 sizes, 17 array lengths.
         if (i % 3 == 0)
             docs << fixtures::documentOfSize(i, 64 + (i % 13) * 16);
+        else if (i % 5 == 1) // shape: mixed types, keys, a rare field, element types
+            docs << fixtures::bson(
+                QStringLiteral(R"({"_id": %1, "v": %2, "m": {"k%3": 1, "k%4": [1, "a"]}%5})")
+                    .arg(i)
+                    .arg(i % 11 == 0 ? QStringLiteral("\"s\"") : QString::number(i))
+                    .arg(i % 7)
+                    .arg(i % 4)
+                    .arg(i % 101 == 0 ? QStringLiteral(R"(, "rare": {"x": 1})") : QString())
+                    .toUtf8()
+                    .constData());
         else
             docs << fixtures::documentWithArray(i, (i * 7) % 17, i % 2 ? "items" : "tags");
     }
@@ -31,6 +42,8 @@ ProfileBuilder::Limits smallLimits()
     limits.largestDocumentsCapacity = 20;
     limits.longestArraysCapacity = 20;
     limits.perPathCapacity = 10;
+    limits.shapeDocumentsCapacity = 20;
+    limits.bigScalarBytes = 100; // the padded documents' strings
     return limits;
 }
 
@@ -66,12 +79,38 @@ QString distributionText(const Distribution &d)
     return parts.join(QLatin1Char(' '));
 }
 
+QString typesText(const TypeCounts &t)
+{
+    QStringList parts;
+    for (std::uint64_t n : t.n)
+        parts << QString::number(n);
+    return parts.join(QLatin1Char(':'));
+}
+
+// A field's shape, as text: types, examples, keys, big values.
+QString shapeText(const FieldShape &s)
+{
+    QStringList parts{typesText(s.types), typesText(s.elementTypes)};
+    for (const ShapeExample &e : s.examples)
+        parts << QStringLiteral("%1@%2:%3")
+                     .arg(e.slot)
+                     .arg(e.docIndex)
+                     .arg(QString::fromLatin1(QByteArray::fromStdString(e.rawId).toHex()));
+    parts << distributionText(s.keyCounts) << QString::number(s.distinctKeys)
+          << QString::number(s.keysPastCap) << QString::number(s.dataLikeKeys)
+          << QString::number(s.keysAsData) << tailText(s.mostKeys) << QString::number(s.bigValues)
+          << tailText(s.biggestValues);
+    return parts.join(QLatin1Char(' '));
+}
+
 // Everything a report reads of a profile, as text.
 QString text(const CollectionProfile &p)
 {
-    QStringList lines{QString::number(p.documents), QString::number(p.bytesRead),
-                      distributionText(p.sizes), tailText(p.largestDocuments),
-                      tailText(p.longestArrays)};
+    QStringList lines{QString::number(p.documents),     QString::number(p.bytesRead),
+                      distributionText(p.sizes),        tailText(p.largestDocuments),
+                      tailText(p.longestArrays),        distributionText(p.shape.fieldCounts),
+                      distributionText(p.shape.depths), tailText(p.shape.mostFields),
+                      tailText(p.shape.deepest),        QString::number(p.shape.bigScalarBytes)};
     for (const FieldProfile &f : p.fields)
         lines << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9")
                      .arg(QString::fromStdString(f.path))
@@ -83,7 +122,8 @@ QString text(const CollectionProfile &p)
                      .arg(f.arrays)
                      .arg(f.elementCount)
                      .arg(f.elementBytes)
-              << distributionText(f.lengths) << tailText(f.longestPerDocument);
+              << distributionText(f.lengths) << tailText(f.longestPerDocument)
+              << shapeText(f.shape);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -110,6 +150,32 @@ private slots:
         QVERIFY(back);
         QCOMPARE(ProfileCodec::encode(*back), bytes); // (text() compacts the tails: first)
         QCOMPARE(text(*back), text(p));
+    }
+
+    // A state an older build saved (format 2, without the shape) reads with its figures and
+    // no shape: its documents count as not walked, so the shape is not reported for it.
+    void aVersionTwoStateReadsWithoutTheShape()
+    {
+        const CollectionProfile p = whole(documents());
+        QByteArray bytes = ProfileCodec::encode(p);
+        QVERIFY(p.shape.walkedDocuments() == p.documents);
+        const auto v3 = ProfileCodec::decode(bytes);
+        QVERIFY(v3);
+        QCOMPARE(v3->shape.walkedDocuments(), p.documents);
+        // Written by the build at 1441b03 (ProfileCodec format 2) from the three documents
+        // {_id: 1, items: [1, 2, 3, 4], v: 1}, {_id: 2, items: [1], v: "s"} and
+        // {_id: 3, items: [], m: {a: 1}}, hex encoded.
+        QFile file(QFINDTESTDATA("data/profile-state-v2.hex"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray older = QByteArray::fromHex(file.readAll().trimmed());
+        QCOMPARE(older.mid(4, 4), QByteArray::fromHex("00000002"));
+        const auto v2 = ProfileCodec::decode(older);
+        QVERIFY(v2);
+        QCOMPARE(v2->documents, 3u);
+        QCOMPARE(v2->shape.walkedDocuments(), 0u);
+        QVERIFY(v2->field("items"));
+        QCOMPARE(v2->field("items")->lengths.max(), 4u);
+        QCOMPARE(v2->field("items")->shape.types.total(), 0u);
     }
 
     void damagedBytesAreRefused()

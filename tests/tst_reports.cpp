@@ -70,7 +70,7 @@ private slots:
         QVERIFY2(ReportWriter::write(dir.filePath(QStringLiteral("reports/nested")),
                                      {profile, outliers, recs, detection, 5}, &error, &written),
                  qPrintable(error));
-        QCOMPARE(written.size(), 8);
+        QCOMPARE(written.size(), 9);
         auto read = [&](const char *name) {
             QFile f(dir.filePath(QStringLiteral("reports/nested/") + QString::fromLatin1(name)));
             if (!f.open(QIODevice::ReadOnly))
@@ -84,6 +84,13 @@ private slots:
                  QStringLiteral("path,types,present,arrays,len_min,len_p50,len_p90,len_p99,len_max,"
                                 "len_mean,bytes_total")
                      .split(QLatin1Char(',')));
+        QCOMPARE(read("fields.csv").first().mid(18),
+                 QStringLiteral("type_counts,element_type_counts,distinct_keys,keys_as_data")
+                     .split(QLatin1Char(',')));
+        QCOMPARE(read("shape_outliers.csv"),
+                 (QList<QStringList>{QStringLiteral("kind,path,type,share,count,total,detail,"
+                                                    "example_ids,example_doc_indexes")
+                                         .split(QLatin1Char(','))}));
         QCOMPARE(read("array_histograms.csv").first(),
                  QStringLiteral("path,bin_lower,bin_upper,count").split(QLatin1Char(',')));
         const auto outlierRows = read("outliers.csv");

@@ -285,7 +285,9 @@ private slots:
               std::pair{QStringLiteral("activities.attachments"), 3000}}) {
             QVERIFY2(rows.count(path), qPrintable(path + QStringLiteral(" not found")));
             QCOMPARE(fixtures::column(rows.at(path).first(), 8), longest); // len_max
-            QCOMPARE(rows.at(path), fixtures::fieldRows(client).at(path));
+            // The columns the server measures (fields.csv's shape columns are the walk's).
+            QCOMPARE(rows.at(path).first().section(QLatin1Char(','), 0, 17),
+                     fixtures::fieldRows(client).at(path).first().section(QLatin1Char(','), 0, 17));
         }
         QCOMPARE(fixtures::reportFiles(server).at(QStringLiteral("top_arrays.csv")),
                  fixtures::reportFiles(client).at(QStringLiteral("top_arrays.csv")));
@@ -313,7 +315,9 @@ private slots:
         const auto s = fixtures::reportFiles(server);
         for (const auto &[name, bytes] : fixtures::reportFiles(client))
             if (name != QLatin1String("summary.csv"))
-                QVERIFY2(s.at(name) == bytes, qPrintable(name));
+                QVERIFY2(s.at(name) == bytes,
+                         qPrintable(name + QStringLiteral(":\n") + QString::fromUtf8(s.at(name)) +
+                                    QStringLiteral("\nagainst\n") + QString::fromUtf8(bytes)));
     }
 
     // A server-side range scan stopped (SIGINT) after it saved its state resumes with the

@@ -2,6 +2,7 @@
 
 #include "CliSupport.h"
 #include "ConnectionOptions.h"
+#include "ShapeCliOptions.h"
 #include "analysis/SamplePrecision.h"
 #include "analysis/SplitRecommendation.h"
 #include "analysis/ThresholdRange.h"
@@ -108,6 +109,7 @@ void addAnalyzeOptions(QCommandLineParser &parser, bool forReport)
     addSelectionOptions(parser);
     addThresholdOptions(parser);
     addReportOptions(parser);
+    cli::addShapeOptions(parser);
     addRunOptions(parser);
 }
 
@@ -436,6 +438,7 @@ void printSummary(const oe::AnalysisResult &result, const QString &out)
                         "chunk(s), %d jumbo\n",
                         qPrintable(row.shard), qPrintable(count(row.outlierDocuments)),
                         qPrintable(sizeText(row.bytesOverThreshold)), row.chunks, row.jumboChunks);
+    cli::printShape(result.shape);
     for (const QString &w : outliers.warnings)
         std::printf("warning: %s\n", qPrintable(w));
     std::printf("reports: %s\n", qPrintable(out));
@@ -454,7 +457,8 @@ int analyse(QCommandLineParser &parser, const QStringList &arguments,
     oe::AnalysisRequest request;
     std::uint64_t top = 20;
     if (!checkCombinations(parser) || !numbersFrom(parser, &request, &top) ||
-        !detectionFrom(parser, &request.detection) || !sourceFrom(parser, &request))
+        !detectionFrom(parser, &request.detection) || !cli::shapeFrom(parser, &request.shape) ||
+        !sourceFrom(parser, &request))
         return ExitUsage;
     if (const QStringList problems = request.problems(); !problems.isEmpty()) {
         cli::fail(ExitUsage, problems.first());

@@ -12,9 +12,7 @@ const FieldProfile *CollectionProfile::field(const std::string &path) const
     return it != fields.end() && it->path == path ? &*it : nullptr;
 }
 
-namespace {
-
-void absorbField(FieldProfile &into, FieldProfile &&from)
+void CollectionProfile::absorbField(FieldProfile &into, FieldProfile &&from)
 {
     into.typeMask |= from.typeMask;
     into.elementTypeMask |= from.elementTypeMask;
@@ -33,9 +31,8 @@ void absorbField(FieldProfile &into, FieldProfile &&from)
         into.longestPerDocument = std::move(from.longestPerDocument);
     else if (from.arrays > 0)
         into.longestPerDocument.merge(std::move(from.longestPerDocument));
+    into.shape.absorb(std::move(from.shape));
 }
-
-} // namespace
 
 void CollectionProfile::absorb(CollectionProfile &&other)
 {
@@ -53,6 +50,7 @@ void CollectionProfile::absorb(CollectionProfile &&other)
         largestDocuments.merge(std::move(other.largestDocuments));
         longestArrays.merge(std::move(other.longestArrays));
     }
+    shape.absorb(std::move(other.shape));
     documents += other.documents;
     sizes.merge(other.sizes);
     std::vector<FieldProfile> merged;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/DocumentShape.h"
 #include "analysis/FieldProfile.h"
 #include "source/SourceError.h"
 #include "stats/CandidateTail.h"
@@ -38,6 +39,7 @@ struct CollectionProfile
     std::vector<FieldProfile> fields; // sorted by path
     CandidateTail largestDocuments;   // by BSON size
     CandidateTail longestArrays;      // by each document's longest array (path in candidate)
+    DocumentShape shape;              // fields and depth per document
     // What the scan tells the user about how it read (a parallel plan, a resumed state): shown
     // by the CLI and the window, never written into the reports.
     QStringList notes;
@@ -57,10 +59,19 @@ struct CollectionProfile
     {
         largestDocuments.renumber(renumber);
         longestArrays.renumber(renumber);
-        for (FieldProfile &f : fields)
+        shape.mostFields.renumber(renumber);
+        shape.deepest.renumber(renumber);
+        for (FieldProfile &f : fields) {
             f.longestPerDocument.renumber(renumber);
+            f.shape.mostKeys.renumber(renumber);
+            f.shape.biggestValues.renumber(renumber);
+            for (ShapeExample &e : f.shape.examples)
+                e.docIndex = renumber(e.docIndex);
+        }
     }
     const FieldProfile *field(const std::string &path) const;
+    // Adds what `from` counted at the same path (in other documents) to `into`.
+    static void absorbField(FieldProfile &into, FieldProfile &&from);
 };
 
 } // namespace oe

@@ -6,9 +6,6 @@ namespace oe {
 
 namespace {
 constexpr std::size_t kLinearLookupLimit = 24;
-// Children beyond the limit (documents used as maps keyed by user ids, dates, ...) share one
-// node so memory stays bounded; documented as the "*" path segment.
-const std::string_view kOtherKeys = "*";
 } // namespace
 
 FieldNode *FieldNode::lookUp(std::string_view key, std::size_t maxChildren)
@@ -28,8 +25,12 @@ FieldNode *FieldNode::lookUp(std::string_view key, std::size_t maxChildren)
         if (it != index->end())
             return it->second;
     }
-    if (n >= maxChildren && key != kOtherKeys)
+    // Children beyond the limit (documents used as maps keyed by user ids, dates, ...) share
+    // one node so memory stays bounded; they are counted, not told apart.
+    if (n >= maxChildren && key != kOtherKeys) {
+        ++shape.keysPastCap;
         return lookUp(kOtherKeys, maxChildren + 1);
+    }
 
     auto node = std::make_unique<FieldNode>();
     node->name.assign(key);
@@ -44,6 +45,42 @@ FieldNode *FieldNode::lookUp(std::string_view key, std::size_t maxChildren)
             index->emplace(c->name, c.get());
     }
     return raw;
+}
+
+void FieldNode::flushKeys()
+{
+    shape.keyCounts.add(keysRunValue, keysRun);
+    keysRun = 0;
+    for (auto &c : children)
+        c->flushKeys();
+}
+
+// Both trees' key runs are flushed first (flushKeys).
+void FieldNode::absorb(FieldNode &from, std::size_t maxChildren)
+{
+    FieldNode &into = *this;
+    into.typeMask |= from.typeMask;
+    into.elementTypeMask |= from.elementTypeMask;
+    into.presentDocuments += from.presentDocuments;
+    into.values += from.values;
+    into.bytes += from.bytes;
+    into.arrays += from.arrays;
+    into.elementCount += from.elementCount;
+    into.elementBytes += from.elementBytes;
+    into.shape.absorb(std::move(from.shape));
+    if (from.lengths) {
+        if (!into.lengths)
+            into.lengths = std::make_unique<Distribution>();
+        into.lengths->merge(*from.lengths);
+    }
+    if (from.tail) {
+        if (!into.tail)
+            into.tail = std::move(from.tail);
+        else
+            into.tail->merge(std::move(*from.tail));
+    }
+    for (auto &child : from.children)
+        into.child(child->name, maxChildren + 1)->absorb(*child, maxChildren);
 }
 
 const std::string &FieldNode::path()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/FieldShape.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
 
@@ -28,6 +29,7 @@ struct FieldProfile
     bool lengthsOnly = false;
     int depth = 0;                    // number of dots
     CandidateTail longestPerDocument; // documents by their longest array at this path
+    FieldShape shape;                 // types, keys and big values (a walk's; not the server's)
 
     double meanElementBytes() const
     {

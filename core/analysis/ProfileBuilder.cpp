@@ -3,6 +3,7 @@
 #include "analysis/internal/FieldNode.h"
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
+#include "bson/KeyPattern.h"
 #include "bson/internal/BsonIter.h"
 #include "measure/MeasureProjection.h"
 
@@ -40,6 +41,32 @@ struct ProfileBuilder::Walk
     int idType = 0;
     const std::uint8_t *idValue = nullptr;
     std::size_t idLength = 0;
+    std::uint64_t docIndex = 0;
+    // Shape: the document's fields (in it and its sub-documents, not inside arrays, whose
+    // lengths are measured apart) and its depth (1 + the deepest nesting).
+    std::uint64_t fields = 0;
+    int arrayLevel = 0; // arrays the walk is inside
+    int deepest = 0;
+    std::string rawId{}; // built for the first example that needs it
+
+    const std::string &id()
+    {
+        if (rawId.empty() && idValue)
+            rawId = DocumentId::raw(idType, idValue, idLength);
+        return rawId;
+    }
+    // Keeps this document as one of the first of `slot` at `node` (a document once per slot).
+    void example(FieldNode *node, int slot)
+    {
+        if (node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot &&
+            node->shape.addExample({slot, docIndex, id()}))
+            ++node->examplesHeld[std::size_t(slot)];
+    }
+    void maybeExample(FieldNode *node, int slot)
+    {
+        if (node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot)
+            example(node, slot);
+    }
 
     bool fail(const bson_iter_t *iter, const std::uint8_t *base, const QString &message,
               FieldNode *node)
@@ -80,24 +107,10 @@ struct ProfileBuilder::Walk
                     QStringLiteral("%1 does not end with a NUL byte").arg(what), node);
     }
     bool walkFields(bson_iter_t *iter, FieldNode *parent, int depth);
+    void visitBlob(const bson_iter_t *iter, bson_type_t type, FieldNode *node);
     bool visitValue(bson_iter_t *iter, FieldNode *node, int depth);
     bool walkArray(bson_iter_t *iter, FieldNode *arrayNode, int depth, std::uint32_t arrayBytes);
 };
-
-namespace {
-bool knownChild(const MeasurePlan::Summary &summary, const std::string &name)
-{
-    return std::any_of(summary.children.begin(), summary.children.end(),
-                       [&](const MeasurePlan::Child &c) { return c.name == name; });
-}
-QString unseenArrays(const std::string &path)
-{
-    return QStringLiteral("%1: arrays the discovery sample did not show, counted only in the "
-                          "documents read whole because the server's figures did not explain "
-                          "their size (--measure client counts every one)")
-        .arg(QString::fromStdString(path));
-}
-} // namespace
 
 ProfileBuilder::ProfileBuilder() : ProfileBuilder(Limits{}) {}
 
@@ -106,6 +119,15 @@ ProfileBuilder::ProfileBuilder(const Limits &limits)
       m_largestDocuments(limits.largestDocumentsCapacity, limits.keepDocumentsLargerThan),
       m_longestArrays(limits.longestArraysCapacity, limits.keepArraysLongerThan)
 {
+    resetShape();
+}
+
+void ProfileBuilder::resetShape()
+{
+    m_shape = DocumentShape();
+    m_shape.mostFields = CandidateTail(m_limits.shapeDocumentsCapacity);
+    m_shape.deepest = CandidateTail(m_limits.shapeDocumentsCapacity);
+    m_shape.bigScalarBytes = m_limits.bigScalarBytes;
 }
 
 ProfileBuilder::~ProfileBuilder() = default;
@@ -118,6 +140,7 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     bson_t doc;
     bson_iter_t iter;
     Walk walk{*this, data, fault};
+    walk.docIndex = docIndex;
     if (!bson_init_static(&doc, data, length) || !bson_iter_init(&iter, &doc)) {
         if (fault) {
             fault->kind = SourceError::Kind::InvalidData;
@@ -128,9 +151,11 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     }
     ++m_sequence;
     m_arrayNodes.clear();
+    m_objectNodes.clear();
+    m_bigNodes.clear();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;
-    finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex);
+    finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex, &walk);
     return true;
 }
 
@@ -176,7 +201,10 @@ bool ProfileBuilder::addMeasured(const std::uint8_t *data, std::uint32_t length,
         return bad(problem);
     ++m_sequence;
     m_arrayNodes.clear();
+    m_objectNodes.clear();
+    m_bigNodes.clear();
     Walk walk{*this, data, fault};
+    walk.docIndex = docIndex;
     if (reply->idLength > 0) {
         bson_t outer;
         bson_iter_t it;
@@ -190,7 +218,8 @@ bool ProfileBuilder::addMeasured(const std::uint8_t *data, std::uint32_t length,
     }
     for (std::size_t i = 0; i < reply->records.size(); ++i)
         addRecord(reply->records[i], m_plan->summaries[i], m_summaryNodes[i]);
-    finishDocument(walk.idType, walk.idValue, walk.idLength, std::uint32_t(reply->size), docIndex);
+    finishDocument(walk.idType, walk.idValue, walk.idLength, std::uint32_t(reply->size), docIndex,
+                   nullptr);
     return true;
 }
 
@@ -247,6 +276,30 @@ std::uint32_t ProfileBuilder::measuredSize(const std::uint8_t *data, std::uint32
     return MeasureReply::sizeOf(data, length);
 }
 
+void ProfileBuilder::countKeys(FieldNode *node, std::uint64_t keys)
+{
+    node->countKeys(keys);
+    if (node->maxKeysDocument != m_sequence) {
+        node->maxKeysDocument = m_sequence;
+        node->maxKeysInDocument = keys;
+        m_objectNodes.push_back(node);
+    } else if (keys > node->maxKeysInDocument) {
+        node->maxKeysInDocument = keys;
+    }
+}
+
+void ProfileBuilder::countBigValue(FieldNode *node, std::uint64_t bytes)
+{
+    ++node->shape.bigValues;
+    if (node->bigValueDocument != m_sequence) {
+        node->bigValueDocument = m_sequence;
+        node->bigValueInDocument = bytes;
+        m_bigNodes.push_back(node);
+    } else if (bytes > node->bigValueInDocument) {
+        node->bigValueInDocument = bytes;
+    }
+}
+
 void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)
 {
     ++node->arrays;
@@ -266,7 +319,9 @@ void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)
 bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int depth)
 {
     const std::uint8_t *base = bsoniter::container(iter);
+    std::uint64_t keys = 0;
     while (bson_iter_next(iter)) {
+        ++keys;
         const std::string_view key = bsoniter::key(iter);
         if (depth == 0 && !idValue && key == "_id") {
             idType = typeOf(iter);
@@ -279,6 +334,11 @@ bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int 
     }
     if (bsoniter::errorOffset(iter) != 0)
         return fail(iter, base, QStringLiteral("invalid BSON element"), parent);
+    if (arrayLevel == 0)
+        fields += keys;
+    deepest = std::max(deepest, depth);
+    if (parent->parent)
+        builder.countKeys(parent, keys);
     return true;
 }
 
@@ -288,13 +348,21 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
     if (node->lastDocument != builder.m_sequence) {
         node->lastDocument = builder.m_sequence;
         ++node->presentDocuments;
+        maybeExample(node, FieldShape::presenceSlot);
     }
     node->typeMask |= BsonTypes::bit(type);
+    const int slot = TypeCounts::slotOf(type);
+    ++node->shape.types.n[std::size_t(slot)];
+    maybeExample(node, slot);
     ++node->values;
-    node->bytes += bsoniter::elementLength(iter);
+    const std::uint32_t elementBytes = bsoniter::elementLength(iter);
+    node->bytes += elementBytes;
 
-    if (type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY)
+    if (type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY) {
+        if (elementBytes > builder.m_limits.bigScalarBytes)
+            visitBlob(iter, type, node);
         return true;
+    }
     if (depth + 1 > builder.m_limits.maxDepth) {
         return fail(iter, bsoniter::container(iter),
                     QStringLiteral("nesting deeper than %1 levels").arg(builder.m_limits.maxDepth),
@@ -322,10 +390,14 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
     const std::uint8_t *base = bsoniter::container(iter);
     std::uint64_t length = 0;
     FieldNode *nested = nullptr;
+    ++arrayLevel;
     while (bson_iter_next(iter)) {
         ++length;
         const bson_type_t type = typeOf(iter);
         arrayNode->elementTypeMask |= BsonTypes::bit(type);
+        const int slot = TypeCounts::slotOf(type);
+        ++arrayNode->shape.elementTypes.n[std::size_t(slot)];
+        maybeExample(arrayNode, FieldShape::elementSlot(slot));
         if (type == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
             if (!bson_iter_recurse(iter, &child)) {
@@ -350,16 +422,34 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
                 return false;
         }
     }
+    --arrayLevel;
     if (bsoniter::errorOffset(iter) != 0)
         return fail(iter, base, QStringLiteral("invalid BSON array element"), arrayNode);
 
     builder.countArray(arrayNode, length);
     arrayNode->elementBytes += arrayBytes >= 5 ? arrayBytes - 5 : 0;
+    deepest = std::max(deepest, depth);
     return true;
 }
 
+// Strings, binaries, code and symbols over the limit; a document's biggest per path is kept.
+void ProfileBuilder::Walk::visitBlob(const bson_iter_t *iter, bson_type_t type, FieldNode *node)
+{
+    switch (type) {
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_BINARY:
+    case BSON_TYPE_CODE:
+    case BSON_TYPE_SYMBOL:
+    case BSON_TYPE_CODEWSCOPE:
+        builder.countBigValue(node, bsoniter::valueLength(iter));
+        break;
+    default:
+        break;
+    }
+}
+
 void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
-                                    std::uint32_t length, std::uint64_t docIndex)
+                                    std::uint32_t length, std::uint64_t docIndex, const Walk *walk)
 {
     ++m_documents;
     m_sizes.add(length);
@@ -393,120 +483,32 @@ void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std
     }
     if (longest)
         consider(m_longestArrays, longest->maxLengthInDocument, [&] { return longest->path(); });
-}
-
-void ProfileBuilder::mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren)
-{
-    into.typeMask |= from.typeMask;
-    into.elementTypeMask |= from.elementTypeMask;
-    into.presentDocuments += from.presentDocuments;
-    into.values += from.values;
-    into.bytes += from.bytes;
-    into.arrays += from.arrays;
-    into.elementCount += from.elementCount;
-    into.elementBytes += from.elementBytes;
-    if (from.lengths) {
-        if (!into.lengths)
-            into.lengths = std::make_unique<Distribution>();
-        into.lengths->merge(*from.lengths);
-    }
-    if (from.tail) {
-        if (!into.tail)
-            into.tail = std::move(from.tail);
-        else
-            into.tail->merge(std::move(*from.tail));
-    }
-    for (auto &child : from.children)
-        mergeNode(*into.child(child->name, maxChildren + 1), *child, maxChildren);
+    if (!walk)
+        return; // measured on the server: no shape
+    const std::uint64_t depth = std::uint64_t(walk->deepest) + 1;
+    m_shape.fieldCounts.add(walk->fields);
+    m_shape.depths.add(depth);
+    consider(m_shape.mostFields, walk->fields, noPath);
+    consider(m_shape.deepest, depth, noPath);
+    for (FieldNode *node : m_objectNodes)
+        consider(node->shape.mostKeys, node->maxKeysInDocument, noPath);
+    for (FieldNode *node : m_bigNodes)
+        consider(node->shape.biggestValues, node->bigValueInDocument, noPath);
 }
 
 void ProfileBuilder::merge(ProfileBuilder &&other)
 {
-    mergeNode(*m_root, *other.m_root, m_limits.maxChildrenPerField);
+    m_root->flushKeys();
+    other.m_root->flushKeys();
+    m_root->absorb(*other.m_root, m_limits.maxChildrenPerField);
     m_documents += other.m_documents;
     m_sizes.merge(other.m_sizes);
     m_largestDocuments.merge(std::move(other.m_largestDocuments));
     m_longestArrays.merge(std::move(other.m_longestArrays));
+    m_shape.absorb(std::move(other.m_shape));
+    other.resetShape();
     other.m_root = std::make_unique<FieldNode>();
     other.m_documents = 0;
-}
-
-CollectionProfile ProfileBuilder::takeProfile()
-{
-    CollectionProfile profile;
-    profile.documents = m_documents;
-    profile.sizes = std::move(m_sizes);
-    profile.largestDocuments = std::move(m_largestDocuments);
-    profile.longestArrays = std::move(m_longestArrays);
-
-    auto addField = [&](FieldNode &c, bool lengthsOnly) {
-        FieldProfile f;
-        f.path = c.path();
-        f.typeMask = c.typeMask;
-        f.elementTypeMask = c.elementTypeMask;
-        f.presentDocuments = c.presentDocuments;
-        f.values = c.values;
-        f.bytes = c.bytes;
-        f.arrays = c.arrays;
-        if (c.lengths)
-            f.lengths = *c.lengths;
-        f.elementCount = c.elementCount;
-        f.elementBytes = c.elementBytes;
-        f.insideArray = c.insideArray();
-        f.depth = c.depth();
-        if (c.tail)
-            f.longestPerDocument = std::move(*c.tail);
-        if (lengthsOnly) {
-            // Only the arrays' count and lengths came from the server (and the documents read
-            // whole saw the rest, which would be a part): the other figures are not shown.
-            f.lengthsOnly = true;
-            f.typeMask = BsonTypes::kArrayBit;
-            f.elementTypeMask = 0;
-            f.presentDocuments = f.values = f.bytes = f.elementBytes = 0;
-        }
-        profile.fields.push_back(std::move(f));
-    };
-    // Measured on the server: the _id, the plan's arrays and their children's arrays, and the
-    // arrays the documents read whole held; not the other fields.
-    std::function<void(FieldNode &, const MeasurePlan::Summary *)> measured =
-        [&](FieldNode &node, const MeasurePlan::Summary *summarised) {
-            for (auto &c : node.children) {
-                const bool known = summarised && knownChild(*summarised, c->name);
-                const bool id = !node.parent && c->name == "_id";
-                if ((c->summary || id) && c->values > 0)
-                    addField(*c, false);
-                else if (known && c->arrays > 0)
-                    addField(*c, true);
-                else if (c->arrays > 0 && c->values > 0) {
-                    profile.notes << unseenArrays(c->path());
-                    addField(*c, false);
-                }
-                if (!summarised)
-                    measured(*c, c->summary);
-            }
-        };
-    std::function<void(FieldNode &)> walked = [&](FieldNode &node) {
-        for (auto &c : node.children) {
-            if (c->values > 0)
-                addField(*c, false);
-            walked(*c);
-        }
-    };
-    if (m_plan)
-        measured(*m_root, nullptr);
-    else
-        walked(*m_root);
-    std::sort(profile.fields.begin(), profile.fields.end(),
-              [](const FieldProfile &a, const FieldProfile &b) { return a.path < b.path; });
-    // The builder starts afresh, so it can be reused.
-    m_root = std::make_unique<FieldNode>();
-    measureWith(std::move(m_plan));
-    m_documents = 0;
-    m_sizes = Distribution();
-    m_largestDocuments =
-        CandidateTail(m_limits.largestDocumentsCapacity, m_limits.keepDocumentsLargerThan);
-    m_longestArrays = CandidateTail(m_limits.longestArraysCapacity, m_limits.keepArraysLongerThan);
-    return profile;
 }
 
 } // namespace oe

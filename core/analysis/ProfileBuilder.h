@@ -31,6 +31,10 @@ public:
         std::uint64_t keepArraysLongerThan = CandidateTail::kNoThreshold;
         std::size_t maxChildrenPerField = 1000;
         int maxDepth = 200;
+        // Shape: strings and binaries larger than this are big scalars; the documents kept
+        // by their field count and by their depth.
+        std::uint64_t bigScalarBytes = DocumentShape::kDefaultBigScalarBytes;
+        std::size_t shapeDocumentsCapacity = 1024;
     };
 
     explicit ProfileBuilder(const Limits &limits);
@@ -63,8 +67,10 @@ public:
 private:
     struct Walk; // one document's walk, defined next to libbson in the .cpp
     void finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
-                        std::uint32_t length, std::uint64_t docIndex);
-    static void mergeNode(FieldNode &into, FieldNode &from, std::size_t maxChildren);
+                        std::uint32_t length, std::uint64_t docIndex, const Walk *walk);
+    void countKeys(FieldNode *node, std::uint64_t keys);
+    void countBigValue(FieldNode *node, std::uint64_t bytes);
+    void resetShape();
     void countArray(FieldNode *node, std::uint64_t length);
     void addRecord(const MeasureReply::Record &record, const MeasurePlan::Summary &summary,
                    FieldNode *node);
@@ -79,7 +85,10 @@ private:
     Distribution m_sizes;
     CandidateTail m_largestDocuments;
     CandidateTail m_longestArrays;
-    std::vector<FieldNode *> m_arrayNodes; // array paths touched by the current document
+    std::vector<FieldNode *> m_arrayNodes;  // array paths touched by the current document
+    std::vector<FieldNode *> m_objectNodes; // object paths touched by the current document
+    std::vector<FieldNode *> m_bigNodes;    // paths with a big scalar in the current document
+    DocumentShape m_shape;
     std::shared_ptr<const MeasurePlan> m_plan;
     std::vector<FieldNode *> m_summaryNodes; // the plan's array paths, in its order
 };

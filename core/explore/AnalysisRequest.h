@@ -5,6 +5,7 @@
 #include "analysis/SourceRef.h"
 #include "analysis/SplitRecommendation.h"
 #include "measure/MeasureMode.h"
+#include "shape/ShapeOptions.h"
 
 #include <QMetaType>
 #include <QStringList>
@@ -32,6 +33,7 @@ struct AnalysisRequest
     // $bsonSize, so a scan moves numbers rather than documents (MeasureSetup).
     MeasureMode measure = MeasureMode::Auto;
     DetectionOptions detection;
+    ShapeOptions shape; // what counts as a schema outlier of shape
     std::uint64_t targetPrimaryBytes = SplitRecommendation::kDefaultTargetBytes;
     // A sample's report suggests the sample size that pins p99 to ± this many percentile points.
     double p99PrecisionPoints = 0.1;

@@ -4,6 +4,7 @@
 #include "analysis/OutlierReport.h"
 #include "analysis/SplitRecommendation.h"
 #include "explore/AnalysisRequest.h"
+#include "shape/ShapeReport.h"
 #include "shard/ShardBreakdown.h"
 
 #include <QMetaType>
@@ -21,6 +22,7 @@ struct AnalysisResult
     CollectionProfile profile;
     OutlierReport outliers;
     std::vector<SplitRecommendation> recommendations;
+    ShapeReport shape; // rare fields, mixed types, keys as data, big scalars, odd documents
     // A sharded collection's layout and where its outliers live; nullopt otherwise.
     std::optional<ShardBreakdown> sharding;
 

@@ -2,11 +2,13 @@
 
 #include "history/HistoryStore.h"
 
+#include "analysis/DataKeyFolder.h"
 #include "analysis/OutlierDetector.h"
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
 #include "mongo/ConnectionReuse.h"
 #include "scan/RangedScan.h"
+#include "shape/ShapeDetector.h"
 #include "source/DocumentPace.h"
 
 #include <set>
@@ -24,6 +26,7 @@ AnalysisOptions scanOptions(const AnalysisRequest &request, std::shared_ptr<cons
     options.maxDocsPerSecond = request.maxDocsPerSecond;
     OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
                                  options.limits.keepArraysLongerThan);
+    options.limits.bigScalarBytes = request.shape.bigScalarBytes;
     return options;
 }
 
@@ -109,10 +112,12 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     }
     if (result.sourceUnreadable())
         return result;
+    DataKeyFolder::fold(result.profile);
     // A resumed range scan measures as it began, which may differ from what was decided now.
     if (result.profile.measuredOnServer == (measure->plan != nullptr))
         result.profile.notes = measure->notes + result.profile.notes;
     result.outliers = OutlierDetector::detect(result.profile, request.detection);
+    result.shape = ShapeDetector::detect(result.profile, request.shape, request.detection);
     result.recommendations = SplitRecommendation::recommend(
         result.profile, request.targetPrimaryBytes, request.detection.parameters.fenceK);
     if (request.source.kind == SourceRef::Kind::Collection &&
@@ -146,8 +151,10 @@ AnalysisResult AnalysisSession::redetect(const AnalysisResult &result,
 {
     AnalysisResult out = result;
     out.request.detection = detection;
-    if (!out.sourceUnreadable())
+    if (!out.sourceUnreadable()) {
         out.outliers = OutlierDetector::detect(out.profile, detection);
+        out.shape = ShapeDetector::detect(out.profile, out.request.shape, detection);
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
 #include "output/StagedOutput.h"
+#include "report/ShapeCsv.h"
 
 #include <QDir>
 
@@ -123,6 +124,11 @@ QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r, Sample
     row("error", p.error.isError() ? p.error.toString() : QString());
     row("seconds", QString::number(p.seconds, 'f', 3));
     row("warnings", r.outliers.warnings.join(QStringLiteral("; ")));
+    const bool shaped = r.shape && r.shape->measured;
+    row("shape_flags", shaped ? num(r.shape->flags.size()) : QString());
+    row("shape_note", r.shape ? r.shape->why : QString());
+    row("field_count_threshold", shaped ? num(r.shape->fieldCountThreshold.value) : QString());
+    row("depth_threshold", shaped ? num(r.shape->depthThreshold.value) : QString());
     return rows;
 }
 
@@ -146,14 +152,29 @@ bool ReportWriter::sizeHistogram(const Report &r, QIODevice *out)
 
 bool ReportWriter::fields(const Report &r, QIODevice *out)
 {
-    CsvWriter csv(
-        out, {QStringLiteral("path"), QStringLiteral("types"), QStringLiteral("present"),
-              QStringLiteral("arrays"), QStringLiteral("len_min"), QStringLiteral("len_p50"),
-              QStringLiteral("len_p90"), QStringLiteral("len_p99"), QStringLiteral("len_max"),
-              QStringLiteral("len_mean"), QStringLiteral("bytes_total"),
-              QStringLiteral("present_share"), QStringLiteral("values"), QStringLiteral("len_p95"),
-              QStringLiteral("len_p99_9"), QStringLiteral("element_bytes_mean"),
-              QStringLiteral("array_threshold"), QStringLiteral("inside_array")});
+    CsvWriter csv(out, {QStringLiteral("path"),
+                        QStringLiteral("types"),
+                        QStringLiteral("present"),
+                        QStringLiteral("arrays"),
+                        QStringLiteral("len_min"),
+                        QStringLiteral("len_p50"),
+                        QStringLiteral("len_p90"),
+                        QStringLiteral("len_p99"),
+                        QStringLiteral("len_max"),
+                        QStringLiteral("len_mean"),
+                        QStringLiteral("bytes_total"),
+                        QStringLiteral("present_share"),
+                        QStringLiteral("values"),
+                        QStringLiteral("len_p95"),
+                        QStringLiteral("len_p99_9"),
+                        QStringLiteral("element_bytes_mean"),
+                        QStringLiteral("array_threshold"),
+                        QStringLiteral("inside_array"),
+                        QStringLiteral("type_counts"),
+                        QStringLiteral("element_type_counts"),
+                        QStringLiteral("distinct_keys"),
+                        QStringLiteral("keys_as_data")});
+    const bool shaped = r.shape && r.shape->measured;
     const double docs = double(std::max<std::uint64_t>(1, r.profile.documents));
     for (const FieldProfile &f : r.profile.fields) {
         const bool arr = f.arrays > 0;
@@ -169,14 +190,29 @@ bool ReportWriter::fields(const Report &r, QIODevice *out)
         }
         // Measured on the server inside a summarised array: lengths only, the rest blank.
         auto known = [&](const QString &v) { return f.lengthsOnly ? QString() : v; };
-        csv.addRow({QString::fromStdString(f.path), typesText(f), known(num(f.presentDocuments)),
-                    num(f.arrays), arr ? num(l.min()) : QString(), q(0.5), q(0.9), q(0.99),
-                    arr ? num(l.max()) : QString(), arr ? dec(l.mean()) : QString(),
+        csv.addRow({QString::fromStdString(f.path),
+                    typesText(f),
+                    known(num(f.presentDocuments)),
+                    num(f.arrays),
+                    arr ? num(l.min()) : QString(),
+                    q(0.5),
+                    q(0.9),
+                    q(0.99),
+                    arr ? num(l.max()) : QString(),
+                    arr ? dec(l.mean()) : QString(),
                     known(num(f.bytes)),
                     known(QString::number(double(f.presentDocuments) / docs, 'f', 4)),
-                    known(num(f.values)), q(0.95), q(0.999),
-                    arr ? known(dec(f.meanElementBytes())) : QString(), threshold,
-                    f.insideArray ? QStringLiteral("true") : QStringLiteral("false")});
+                    known(num(f.values)),
+                    q(0.95),
+                    q(0.999),
+                    arr ? known(dec(f.meanElementBytes())) : QString(),
+                    threshold,
+                    f.insideArray ? QStringLiteral("true") : QStringLiteral("false"),
+                    shaped ? ShapeCsv::typeCounts(f.shape.types) : QString(),
+                    shaped ? ShapeCsv::typeCounts(f.shape.elementTypes) : QString(),
+                    shaped && f.shape.keyCounts.count() ? num(f.shape.distinctKeys) : QString(),
+                    shaped ? (f.shape.keysAsData ? QStringLiteral("true") : QStringLiteral("false"))
+                           : QString()});
     }
     return csv.flush();
 }
@@ -276,6 +312,12 @@ bool ReportWriter::shards(const Report &r, QIODevice *out)
     return csv.flush();
 }
 
+bool ReportWriter::shapeOutliers(const Report &r, QIODevice *out)
+{
+    static const ShapeReport none;
+    return ShapeCsv::outliers(r.shape ? *r.shape : none, out);
+}
+
 bool ReportWriter::write(const QString &directory, const Report &report, QString *error,
                          QStringList *written)
 {
@@ -294,6 +336,7 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         {"top_arrays.csv", &ReportWriter::topArrays},
         {"recommendations.csv", &ReportWriter::recommendations},
         {"shards.csv", &ReportWriter::shards},
+        {"shape_outliers.csv", &ReportWriter::shapeOutliers},
         {"summary.csv", &ReportWriter::summary},
     };
     const QDir dir(directory);

@@ -6,6 +6,7 @@
 #include "analysis/SplitRecommendation.h"
 #include "explore/AnalysisResult.h"
 #include "output/CsvWriter.h"
+#include "shape/ShapeReport.h"
 
 #include <QStringList>
 
@@ -27,6 +28,7 @@ public:
         int topK = 20;
         const ShardBreakdown *sharding = nullptr; // a sharded collection's, else none
         double p99PrecisionPoints = 0.1;          // the precision a sample size is suggested for
+        const ShapeReport *shape = nullptr;       // the schema outliers of shape, if detected
 
         // The reports of an analysis, as the CLI writes them and the desktop app exports them.
         static Report of(const AnalysisResult &result, int topK = 20)
@@ -37,7 +39,8 @@ public:
                     result.request.detection,
                     topK,
                     result.sharding ? &*result.sharding : nullptr,
-                    result.request.p99PrecisionPoints};
+                    result.request.p99PrecisionPoints,
+                    &result.shape};
         }
     };
 
@@ -71,6 +74,9 @@ public:
     // shards.csv, written only for a sharded collection: per shard, its chunks (jumbo ones too)
     // and the outliers it holds.
     static bool shards(const Report &report, QIODevice *out);
+    // shape_outliers.csv: one row per schema outlier of shape (ShapeCsv); no rows when the
+    // shape was not measured (summary.csv's shape_note says why).
+    static bool shapeOutliers(const Report &report, QIODevice *out);
 
     static QString typesText(const FieldProfile &field);
 };

@@ -7,8 +7,11 @@ namespace oe {
 
 namespace {
 constexpr quint32 kMagic = 0x4f455046; // "OEPF"
-constexpr quint32 kVersion = 2;
+constexpr quint32 kVersion = 3;
 // Version 1: fields without lengthsOnly (it reads as false). Version 2: each field ends with it.
+// Version 3: each field's shape after it, and the documents' shape after the fields (a state
+// of version 1 or 2 reads without them: its documents count as not walked, so the shape of a
+// scan resumed from it is not reported).
 } // namespace
 
 struct ProfileCodec::Writer
@@ -57,6 +60,36 @@ struct ProfileCodec::Writer
             << qint32(f.depth);
         tail(f.longestPerDocument);
         out << f.lengthsOnly;
+        fieldShape(f.shape);
+    }
+    void types(const TypeCounts &t)
+    {
+        for (std::uint64_t n : t.n)
+            out << quint64(n);
+    }
+    void fieldShape(const FieldShape &s)
+    {
+        types(s.types);
+        types(s.elementTypes);
+        out << quint64(s.examples.size());
+        for (const ShapeExample &e : s.examples) {
+            out << qint32(e.slot) << quint64(e.docIndex);
+            text(e.rawId);
+        }
+        distribution(s.keyCounts);
+        out << quint64(s.distinctKeys) << quint64(s.keysPastCap) << quint32(s.dataLikeKeys)
+            << s.keysAsData;
+        tail(s.mostKeys);
+        out << quint64(s.bigValues);
+        tail(s.biggestValues);
+    }
+    void documentShape(const DocumentShape &s)
+    {
+        distribution(s.fieldCounts);
+        distribution(s.depths);
+        tail(s.mostFields);
+        tail(s.deepest);
+        out << quint64(s.bigScalarBytes);
     }
 };
 
@@ -163,6 +196,49 @@ struct ProfileCodec::Reader
         if (!tail(&f->longestPerDocument))
             return false;
         f->lengthsOnly = version >= 2 && flag();
+        if (version >= 3 && !fieldShape(&f->shape))
+            return false;
+        return in.status() == QDataStream::Ok;
+    }
+    void types(TypeCounts *t)
+    {
+        for (std::uint64_t &n : t->n)
+            n = u64();
+    }
+    bool fieldShape(FieldShape *s)
+    {
+        types(&s->types);
+        types(&s->elementTypes);
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        s->examples.resize(std::size_t(n));
+        for (ShapeExample &e : s->examples) {
+            qint32 slot = 0;
+            in >> slot;
+            e.slot = slot;
+            e.docIndex = u64();
+            e.rawId = text();
+        }
+        if (!distribution(&s->keyCounts))
+            return false;
+        s->distinctKeys = u64();
+        s->keysPastCap = u64();
+        quint32 dataLike = 0;
+        in >> dataLike;
+        s->dataLikeKeys = dataLike;
+        s->keysAsData = flag();
+        if (!tail(&s->mostKeys))
+            return false;
+        s->bigValues = u64();
+        return tail(&s->biggestValues);
+    }
+    bool documentShape(DocumentShape *s)
+    {
+        if (!distribution(&s->fieldCounts) || !distribution(&s->depths) || !tail(&s->mostFields) ||
+            !tail(&s->deepest))
+            return false;
+        s->bigScalarBytes = u64();
         return in.status() == QDataStream::Ok;
     }
 };
@@ -180,6 +256,7 @@ QByteArray ProfileCodec::encode(const CollectionProfile &profile)
     out << quint64(profile.fields.size());
     for (const FieldProfile &f : profile.fields)
         w.field(f);
+    w.documentShape(profile.shape);
     return bytes;
 }
 
@@ -205,6 +282,8 @@ std::optional<CollectionProfile> ProfileCodec::decode(const QByteArray &bytes)
     for (FieldProfile &f : profile.fields)
         if (!r.field(&f))
             return std::nullopt;
+    if (version >= 3 && !r.documentShape(&profile.shape))
+        return std::nullopt;
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;
     return profile;

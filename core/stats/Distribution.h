@@ -12,16 +12,18 @@ namespace oe {
 class Distribution
 {
 public:
-    void add(std::uint64_t value)
+    void add(std::uint64_t value, std::uint64_t times = 1)
     {
+        if (times == 0)
+            return;
         if (m_count == 0 || value < m_min)
             m_min = value;
         if (value > m_max)
             m_max = value;
-        ++m_count;
-        m_sum += value;
-        m_sketch.add(value);
-        m_histogram.add(value);
+        m_count += times;
+        m_sum += value * times;
+        m_sketch.add(value, times);
+        m_histogram.add(value, times);
     }
     void merge(const Distribution &other);
 

@@ -8,7 +8,7 @@
 #   analyze -t1     the same with --threads 1 (for information: what the second core buys)
 #   mongodb-schema  Compass's analyzer, fed the same documents by the npm bson package
 # and prints wall time, docs/s, MB/s and peak RSS, then the ratios against the targets:
-#   analyze time / bare walk time          <= 1.3
+#   analyze time / bare walk time          <= 1.2 (issue 37: with the shape analysis, always on)
 #   mongodb-schema time / analyze time     >= 50
 #   analyze peak RSS / bare walk peak RSS  <= 2
 #   analyze peak RSS 1M / 100k             <= 1.2
@@ -253,7 +253,7 @@ for n in "${size_list[@]}"; do
   ((n % 1000000 != 0 && n % 1000 == 0)) && label=$((n / 1000))k
   labels+=("$label")
   echo " $label:"
-  verdict "analyze time / bare walk time" "$(ratio "${secs[$label/analyze]}" "${secs[$label/bare]}")" "<=" 1.3
+  verdict "analyze time / bare walk time" "$(ratio "${secs[$label/analyze]}" "${secs[$label/bare]}")" "<=" 1.2
   if ((!skip_schema)); then
     verdict "mongodb-schema time / analyze time" "$(ratio "${secs[$label/schema]}" "${secs[$label/analyze]}")" ">=" 50
   else

@@ -1,9 +1,11 @@
 #pragma once
 
+#include "analysis/FieldShape.h"
 #include "measure/MeasurePlan.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -34,6 +36,10 @@ struct FieldNode
     std::uint64_t elementBytes = 0;
     std::unique_ptr<Distribution> lengths; // only for paths that hold arrays
     std::unique_ptr<CandidateTail> tail;   // documents by their longest array here
+    FieldShape shape;                      // types, keys, big values (walked documents only)
+    // Documents held as examples per slot (FieldShape::examples): checked for every value, so
+    // the walk asks for an example only while its slot has room.
+    std::array<std::uint8_t, FieldShape::presenceSlot + 1> examplesHeld{};
     // A path the server summarises (server-side measurement): its arrays arrive as summaries.
     const MeasurePlan::Summary *summary = nullptr;
 
@@ -41,6 +47,14 @@ struct FieldNode
     std::uint64_t lastDocument = 0;
     std::uint64_t maxLengthDocument = 0;
     std::uint64_t maxLengthInDocument = 0;
+    // Objects here in a row with the same number of keys, added to shape.keyCounts at once
+    // (flushKeys): most objects at a path have the same keys.
+    std::uint64_t keysRunValue = 0;
+    std::uint64_t keysRun = 0;
+    std::uint64_t maxKeysDocument = 0;
+    std::uint64_t maxKeysInDocument = 0;
+    std::uint64_t bigValueDocument = 0;
+    std::uint64_t bigValueInDocument = 0;
 
     std::string pathCache;
 
@@ -87,6 +101,21 @@ struct FieldNode
         return w;
     }
     FieldNode *lookUp(std::string_view key, std::size_t maxChildren);
+    // The name the children past the cap share (documented as the "*" path segment).
+    static constexpr std::string_view kOtherKeys = "*";
+    void countKeys(std::uint64_t keys)
+    {
+        if (keys != keysRunValue) {
+            shape.keyCounts.add(keysRunValue, keysRun);
+            keysRunValue = keys;
+            keysRun = 0;
+        }
+        ++keysRun;
+    }
+    // Adds the pending run of key counts, here and below.
+    void flushKeys();
+    // Adds what `from` counted (its children by name, recursively); `from` is left spent.
+    void absorb(FieldNode &from, std::size_t maxChildren);
     const std::string &path();
     bool insideArray() const;
     int depth() const;

@@ -1,0 +1,53 @@
+#include "report/ShapeCsv.h"
+
+#include "bson/BsonTypes.h"
+#include "bson/DocumentId.h"
+#include "output/CsvWriter.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace oe {
+
+QString ShapeCsv::typeCounts(const TypeCounts &counts)
+{
+    std::vector<int> present;
+    for (int i = 0; i < TypeCounts::kSlots; ++i)
+        if (counts.n[std::size_t(i)] > 0)
+            present.push_back(i);
+    std::stable_sort(present.begin(), present.end(), [&](int a, int b) {
+        return counts.n[std::size_t(a)] > counts.n[std::size_t(b)];
+    });
+    QStringList parts;
+    for (int s : present)
+        parts << QStringLiteral("%1:%2").arg(BsonTypes::name(s)).arg(counts.n[std::size_t(s)]);
+    return parts.join(QLatin1Char('|'));
+}
+
+QString ShapeCsv::exampleIds(const ShapeFlag &flag)
+{
+    QStringList ids;
+    for (const ShapeFlag::Example &e : flag.examples)
+        ids << (e.rawId.empty() ? QStringLiteral("(none)") : DocumentId::toRelaxedJson(e.rawId));
+    return ids.join(QLatin1Char(' '));
+}
+
+bool ShapeCsv::outliers(const ShapeReport &report, QIODevice *out)
+{
+    CsvWriter csv(out, {QStringLiteral("kind"), QStringLiteral("path"), QStringLiteral("type"),
+                        QStringLiteral("share"), QStringLiteral("count"), QStringLiteral("total"),
+                        QStringLiteral("detail"), QStringLiteral("example_ids"),
+                        QStringLiteral("example_doc_indexes")});
+    for (const ShapeFlag &f : report.flags) {
+        QStringList indexes;
+        for (const ShapeFlag::Example &e : f.examples)
+            indexes << QString::number(e.docIndex);
+        csv.addRow({ShapeFlag::kindName(f.kind), QString::fromStdString(f.path), f.type,
+                    QString::number(f.share(), 'g', 6), QString::number(f.count),
+                    QString::number(f.total), f.detail, exampleIds(f),
+                    indexes.join(QLatin1Char(' '))});
+    }
+    return csv.flush();
+}
+
+} // namespace oe

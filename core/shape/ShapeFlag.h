@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oe {
+
+// One schema outlier of shape: a field path (or, for the per-document kinds, the documents
+// themselves) that differs from the rest, with the figures that say how and a few documents.
+struct ShapeFlag
+{
+    enum class Kind
+    {
+        RareField,         // present in under ShapeOptions::rareShare of the documents
+        MixedTypes,        // a type with under ShapeOptions::mixedShare of the path's values
+        MixedElementTypes, // the same, among the elements of the arrays at the path
+        KeysAsData,        // an object whose keys are data (folded into path.<key>)
+        BigScalar,         // strings or binaries over ShapeOptions::bigScalarBytes
+        ManyFields,        // documents with far more fields than the rest
+        DeepNesting        // documents nested far deeper than the rest
+    };
+    struct Example
+    {
+        std::string rawId; // DocumentId's form; empty when the document had none before
+        std::uint64_t docIndex = 0;
+    };
+
+    Kind kind = Kind::RareField;
+    std::string path;        // UTF-8; empty for ManyFields and DeepNesting
+    QString type;            // the minority type's name (MixedTypes, MixedElementTypes), else empty
+    std::uint64_t count = 0; // documents, values or keys, as `total` counts
+    std::uint64_t total = 0;
+    QString detail;             // one line, the figures in words
+    std::uint64_t siblings = 0; // RareField: more rare fields beside it in the same documents
+    std::vector<Example> examples;
+
+    double share() const { return total ? double(count) / double(total) : 0.0; }
+    // shape_outliers.csv's kind column: rare_field, mixed_types, ...
+    static QString kindName(Kind kind);
+};
+
+} // namespace oe

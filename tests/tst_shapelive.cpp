@@ -1,0 +1,135 @@
+// The schema outliers of shape on mongod (issue 37): a collection imported from a dump built
+// to hold every kind is analysed client-side, by one cursor and by `_id` ranges on two
+// cursors, and lists the dump's flags, row for row (the same documents, the same _ids); the
+// same collection without the outliers lists none; a server-side measurement, which returns
+// sizes and array lengths only, says in one line that the shape was not measured and lists
+// nothing rather than a partial shape.
+#include "BsonFixtures.h"
+#include "CliRunner.h"
+#include "LiveServer.h"
+#include "ShapeDocuments.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestShapeLive : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_uri;
+    const QString kDatabase = QStringLiteral("oe_shapelive");
+
+    QStringList target(const QString &collection) const
+    {
+        return {QStringLiteral("--uri"),        m_uri,     QStringLiteral("--db"), kDatabase,
+                QStringLiteral("--collection"), collection};
+    }
+    QString dump(const QString &name, bool withOutliers)
+    {
+        const QString path = m_dir.filePath(name + QStringLiteral(".bson"));
+        if (!fixtures::writeFile(path, fixtures::concat(fixtures::shapeDocuments(withOutliers))))
+            return {};
+        return path;
+    }
+    // analyze into a folder of its own; its shape_outliers.csv, or a message naming the failure.
+    QByteArray shapeOutliers(const QStringList &source, const QString &name,
+                             QString *summary = nullptr, QString *out = nullptr)
+    {
+        const QString dir = m_dir.filePath(name);
+        const CliRun r = runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--out"), dir,
+                                            QStringLiteral("--no-history")} +
+                                source);
+        if (r.exitCode != 0)
+            return "analyze failed: " + r.err.toUtf8();
+        if (out)
+            *out = r.out;
+        QFile summaryFile(QDir(dir).filePath(QStringLiteral("summary.csv")));
+        if (summary && summaryFile.open(QIODevice::ReadOnly))
+            *summary = QString::fromUtf8(summaryFile.readAll());
+        QFile f(QDir(dir).filePath(QStringLiteral("shape_outliers.csv")));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("no shape_outliers.csv");
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const fixtures::LiveServer server = fixtures::LiveServer::open();
+        QVERIFY2(server.isValid(), qPrintable(server.missing()));
+        m_uri = server.uri();
+        QVERIFY(m_dir.isValid());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8()); // scan states
+        for (const auto &[name, outliers] : {std::pair{QStringLiteral("outliers"), true},
+                                             std::pair{QStringLiteral("plain"), false}}) {
+            const CliRun r = runCli(QStringList{QStringLiteral("import")} + target(name) +
+                                    QStringList{QStringLiteral("--dump"), dump(name, outliers),
+                                                QStringLiteral("--drop")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        }
+    }
+
+    void theCollectionListsTheDumpsFlags()
+    {
+        const QByteArray fromDump = shapeOutliers(
+            {QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("outliers.bson"))},
+            QStringLiteral("dump"));
+        for (const char *kind : {"rare_field,legacyFlag", "mixed_types,amount,string",
+                                 "mixed_element_types,codes,string", "keys_as_data,daily",
+                                 "big_scalar,payload", "many_fields", "deep_nesting"})
+            QVERIFY2(fromDump.contains(kind), fromDump.constData());
+        QVERIFY2(fromDump.contains("rare_field,legacyFlag,,0.003,3,1000,"), fromDump.constData());
+        QVERIFY(fromDump.contains("big_scalar,payload,,1,2,2,2 of 2 values over 256.0 KiB; the "
+                                  "largest 293.0 KiB,43 42,43 42"));
+        QString out;
+        const QByteArray live =
+            shapeOutliers(target(QStringLiteral("outliers")) +
+                              QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                          QStringLiteral("client")},
+                          QStringLiteral("live"), nullptr, &out);
+        QCOMPARE(live, fromDump);
+        QVERIFY2(out.contains(QStringLiteral("shape: 4 rare fields, 1 mixed types, 1 mixed "
+                                             "element types, 1 keys used as data, 1 big scalars, "
+                                             "1 many-field outliers, 1 deep-nesting outliers")),
+                 qPrintable(out));
+        const QByteArray ranges =
+            shapeOutliers(target(QStringLiteral("outliers")) +
+                              QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                          QStringLiteral("client"), QStringLiteral("--parallel"),
+                                          QStringLiteral("2")},
+                          QStringLiteral("ranges"));
+        QCOMPARE(ranges, fromDump);
+    }
+
+    void theSameCollectionWithoutOutliersListsNone()
+    {
+        QString summary;
+        const QByteArray none =
+            shapeOutliers(target(QStringLiteral("plain")) + QStringList{QStringLiteral("--full"),
+                                                                        QStringLiteral("--measure"),
+                                                                        QStringLiteral("client")},
+                          QStringLiteral("plain"), &summary);
+        QCOMPARE(none, QByteArray("kind,path,type,share,count,total,detail,example_ids,"
+                                  "example_doc_indexes\r\n"));
+        QVERIFY2(summary.contains(QStringLiteral("\nshape_flags,0\r\n")), qPrintable(summary));
+    }
+
+    void aServerSideMeasurementSaysTheShapeWasNotMeasured()
+    {
+        QString summary, out;
+        const QByteArray server =
+            shapeOutliers(target(QStringLiteral("outliers")) +
+                              QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                                          QStringLiteral("server")},
+                          QStringLiteral("server"), &summary, &out);
+        QCOMPARE(server.count('\n'), 1); // the header: no partial shape
+        QVERIFY2(summary.contains(QStringLiteral("shape_note,shape not measured: the server "
+                                                 "measured sizes and array lengths only")),
+                 qPrintable(summary));
+        QVERIFY2(out.contains(QStringLiteral("shape not measured: the server")), qPrintable(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShapeLive)
+#include "tst_shapelive.moc"

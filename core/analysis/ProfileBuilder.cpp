@@ -279,25 +279,15 @@ std::uint32_t ProfileBuilder::measuredSize(const std::uint8_t *data, std::uint32
 void ProfileBuilder::countKeys(FieldNode *node, std::uint64_t keys)
 {
     node->countKeys(keys);
-    if (node->maxKeysDocument != m_sequence) {
-        node->maxKeysDocument = m_sequence;
-        node->maxKeysInDocument = keys;
+    if (node->mostKeys.offer(m_sequence, keys))
         m_objectNodes.push_back(node);
-    } else if (keys > node->maxKeysInDocument) {
-        node->maxKeysInDocument = keys;
-    }
 }
 
 void ProfileBuilder::countBigValue(FieldNode *node, std::uint64_t bytes)
 {
     ++node->shape.bigValues;
-    if (node->bigValueDocument != m_sequence) {
-        node->bigValueDocument = m_sequence;
-        node->bigValueInDocument = bytes;
+    if (node->biggestValue.offer(m_sequence, bytes))
         m_bigNodes.push_back(node);
-    } else if (bytes > node->bigValueInDocument) {
-        node->bigValueInDocument = bytes;
-    }
 }
 
 void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)
@@ -307,13 +297,8 @@ void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)
         node->lengths = std::make_unique<Distribution>();
     node->lengths->add(length);
     node->elementCount += length;
-    if (node->maxLengthDocument != m_sequence) {
-        node->maxLengthDocument = m_sequence;
-        node->maxLengthInDocument = length;
+    if (node->longest.offer(m_sequence, length))
         m_arrayNodes.push_back(node);
-    } else if (length > node->maxLengthInDocument) {
-        node->maxLengthInDocument = length;
-    }
 }
 
 bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int depth)
@@ -474,15 +459,15 @@ void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std
 
     FieldNode *longest = nullptr;
     for (FieldNode *node : m_arrayNodes) {
-        const std::uint64_t value = node->maxLengthInDocument;
-        if (!longest || value > longest->maxLengthInDocument)
+        const std::uint64_t value = node->longest.value;
+        if (!longest || value > longest->longest.value)
             longest = node;
         if (!node->tail)
             node->tail = std::make_unique<CandidateTail>(m_limits.perPathCapacity);
         consider(*node->tail, value, noPath);
     }
     if (longest)
-        consider(m_longestArrays, longest->maxLengthInDocument, [&] { return longest->path(); });
+        consider(m_longestArrays, longest->longest.value, [&] { return longest->path(); });
     if (!walk)
         return; // measured on the server: no shape
     const std::uint64_t depth = std::uint64_t(walk->deepest) + 1;
@@ -491,9 +476,9 @@ void ProfileBuilder::finishDocument(int idType, const std::uint8_t *idValue, std
     consider(m_shape.mostFields, walk->fields, noPath);
     consider(m_shape.deepest, depth, noPath);
     for (FieldNode *node : m_objectNodes)
-        consider(node->shape.mostKeys, node->maxKeysInDocument, noPath);
+        consider(node->shape.mostKeys, node->mostKeys.value, noPath);
     for (FieldNode *node : m_bigNodes)
-        consider(node->shape.biggestValues, node->bigValueInDocument, noPath);
+        consider(node->shape.biggestValues, node->biggestValue.value, noPath);
 }
 
 void ProfileBuilder::merge(ProfileBuilder &&other)

@@ -2,8 +2,10 @@
 
 #include "bson/BsonTypes.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace oe {
 
@@ -46,6 +48,17 @@ struct TypeCounts
             if (n[std::size_t(i)] > 0 && (best < 0 || n[std::size_t(i)] > n[std::size_t(best)]))
                 best = i;
         return best;
+    }
+    // The slots that have values, the most first (the lower slot first on a tie).
+    std::vector<int> byCount() const
+    {
+        std::vector<int> present;
+        for (int i = 0; i < kSlots; ++i)
+            if (n[std::size_t(i)] > 0)
+                present.push_back(i);
+        std::stable_sort(present.begin(), present.end(),
+                         [&](int a, int b) { return n[std::size_t(a)] > n[std::size_t(b)]; });
+        return present;
     }
     void merge(const TypeCounts &other)
     {

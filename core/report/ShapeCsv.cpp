@@ -11,15 +11,8 @@ namespace oe {
 
 QString ShapeCsv::typeCounts(const TypeCounts &counts)
 {
-    std::vector<int> present;
-    for (int i = 0; i < TypeCounts::kSlots; ++i)
-        if (counts.n[std::size_t(i)] > 0)
-            present.push_back(i);
-    std::stable_sort(present.begin(), present.end(), [&](int a, int b) {
-        return counts.n[std::size_t(a)] > counts.n[std::size_t(b)];
-    });
     QStringList parts;
-    for (int s : present)
+    for (int s : counts.byCount())
         parts << QStringLiteral("%1:%2").arg(BsonTypes::name(s)).arg(counts.n[std::size_t(s)]);
     return parts.join(QLatin1Char('|'));
 }

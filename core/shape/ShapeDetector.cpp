@@ -31,16 +31,9 @@ QString typeName(int slot)
 // "int 99.7 %, string 0.3 %": every type of the counts, most first.
 QString mix(const TypeCounts &counts)
 {
-    std::vector<int> present;
-    for (int i = 0; i < TypeCounts::kSlots; ++i)
-        if (counts.n[std::size_t(i)] > 0)
-            present.push_back(i);
-    std::stable_sort(present.begin(), present.end(), [&](int a, int b) {
-        return counts.n[std::size_t(a)] > counts.n[std::size_t(b)];
-    });
     QStringList parts;
     const std::uint64_t total = counts.total();
-    for (int s : present)
+    for (int s : counts.byCount())
         parts << QStringLiteral("%1 %2").arg(typeName(s), percent(counts.n[std::size_t(s)], total));
     return parts.join(QStringLiteral(", "));
 }

@@ -45,16 +45,31 @@ struct FieldNode
 
     // Per-document bookkeeping (sequence numbers of the builder's current document).
     std::uint64_t lastDocument = 0;
-    std::uint64_t maxLengthDocument = 0;
-    std::uint64_t maxLengthInDocument = 0;
     // Objects here in a row with the same number of keys, added to shape.keyCounts at once
     // (flushKeys): most objects at a path have the same keys.
     std::uint64_t keysRunValue = 0;
     std::uint64_t keysRun = 0;
-    std::uint64_t maxKeysDocument = 0;
-    std::uint64_t maxKeysInDocument = 0;
-    std::uint64_t bigValueDocument = 0;
-    std::uint64_t bigValueInDocument = 0;
+    // The current document's largest value here: its longest array, its most keys in one
+    // object, its biggest string or binary.
+    struct DocumentMax
+    {
+        std::uint64_t document = 0; // the builder's sequence number of the document
+        std::uint64_t value = 0;
+        // Takes `v` for document `sequence`; true when it is the document's first here.
+        bool offer(std::uint64_t sequence, std::uint64_t v)
+        {
+            if (document != sequence) {
+                document = sequence;
+                value = v;
+                return true;
+            }
+            value = v > value ? v : value;
+            return false;
+        }
+    };
+    DocumentMax longest;
+    DocumentMax mostKeys;
+    DocumentMax biggestValue;
 
     std::string pathCache;
 

@@ -259,7 +259,7 @@ private slots:
             QStringList days;
             const int n = i == 321 ? 40 : 3;
             for (int d = 0; d < n; ++d)
-                days << QStringLiteral(R"("2024-%1-%2": {"views": %3})")
+                days << QStringLiteral(R"("2024-%1-%2": {"views": %3, "hits": [1, 2]})")
                             .arg(1 + (i + d) / 28 % 12, 2, 10, QLatin1Char('0'))
                             .arg(1 + (i + d) % 28, 2, 10, QLatin1Char('0'))
                             .arg(d);
@@ -277,6 +277,12 @@ private slots:
         for (const FieldProfile &p : result.profile.fields)
             QVERIFY2(p.path.rfind("daily.2024", 0) != 0, p.path.c_str());
         QCOMPARE(result.profile.field("daily")->shape.keyCounts.max(), 40u);
+        // An array under keys that differ per document has no one path a split could name.
+        const SplitRecommendation *hits = result.recommendationFor("daily.<key>.hits");
+        QVERIFY(hits);
+        QVERIFY(!hits->splittable);
+        QVERIFY(hits->explanation.contains(QStringLiteral("keys used as data")));
+        QCOMPARE(result.preferredSplitPath(), std::string("tags"));
     }
 
     // Sixty fixed keys in every document are a schema, not data; keys named like a schema but

@@ -90,10 +90,11 @@ bool foldOne(std::vector<FieldProfile> &fields, std::size_t index)
 
 void DataKeyFolder::fold(CollectionProfile &profile)
 {
-    // Inner objects first: a map of maps folds to a.<key>.<key>.
+    // Inner objects first: a map of maps folds to a.<key>.<key>. An object folded before (a
+    // profile folded twice) keeps its figures.
     std::vector<std::pair<int, std::string>> objects;
     for (const FieldProfile &f : profile.fields)
-        if (f.shape.keyCounts.count() > 0 && !f.lengthsOnly)
+        if (f.shape.keyCounts.count() > 0 && !f.lengthsOnly && !f.shape.keysAsData)
             objects.emplace_back(f.depth, f.path);
     std::stable_sort(objects.begin(), objects.end(),
                      [](const auto &a, const auto &b) { return a.first > b.first; });

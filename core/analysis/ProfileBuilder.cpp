@@ -3,7 +3,6 @@
 #include "analysis/internal/FieldNode.h"
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
-#include "bson/KeyPattern.h"
 #include "bson/internal/BsonIter.h"
 #include "measure/MeasureProjection.h"
 

@@ -11,6 +11,22 @@
 namespace oe {
 
 namespace {
+// A path through the segments that stand for many keys (DataKeyFolder's "<key>", the
+// builder's "*" past its cap of distinct keys).
+bool underVaryingKeys(const std::string &path)
+{
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t dot = path.find('.', start);
+        const std::string_view segment =
+            std::string_view(path).substr(start, dot == std::string::npos ? dot : dot - start);
+        if (segment == "<key>" || segment == "*")
+            return true;
+        if (dot == std::string::npos)
+            return false;
+        start = dot + 1;
+    }
+}
 
 std::string arrayAncestor(const CollectionProfile &profile, const std::string &path)
 {
@@ -47,6 +63,15 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
         r.keep = std::min(r.fenceKeep, r.targetKeep);
         const QString path = QString::fromStdString(f.path);
 
+        if (underVaryingKeys(f.path)) {
+            r.splittable = false;
+            r.explanation = QStringLiteral("%1 lies under keys that differ from document to "
+                                           "document (\"<key>\": keys used as data; \"*\": keys "
+                                           "past 1,000): no one path names these arrays.")
+                                .arg(path);
+            result.push_back(r);
+            continue;
+        }
         if (f.insideArray) {
             r.splittable = false;
             const std::string outer = arrayAncestor(profile, f.path);

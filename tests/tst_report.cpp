@@ -152,6 +152,27 @@ private slots:
             QCOMPARE(sizeOf[listed[i].value(0)], bySize[std::size_t(i - 1)].first);
     }
 
+    // The Shape section is shape_outliers.csv, row for row and text for text (the window's
+    // Shape tab is too: tst_guishape), on the demo's device readings, which have every kind.
+    void shapeSectionIsShapeCsv()
+    {
+        const QString dump = m_dir.filePath(QStringLiteral("demo/device_readings.bson"));
+        const QString html = m_dir.filePath(QStringLiteral("shape.html"));
+        const QString csvDir = m_dir.filePath(QStringLiteral("shape-csv"));
+        CliRun r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), dump,
+                           QStringLiteral("--out"), html});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                    QStringLiteral("--out"), csvDir, QStringLiteral("--quiet")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QStringList> csv =
+            csvtest::readFile(csvDir + QStringLiteral("/shape_outliers.csv"));
+        QCOMPARE(csv.size(), 11);
+        const QString text = QString::fromUtf8(bytesOf(html));
+        QCOMPARE(tableRows(text, QStringLiteral("shape")), csv);
+        QVERIFY(text.contains(QStringLiteral("<h2>Shape</h2><p>10 schema outliers of shape.")));
+    }
+
     void pdfOnA4AndLetter()
     {
         const QString a4 = m_dir.filePath(QStringLiteral("report.pdf"));

@@ -89,7 +89,7 @@ private slots:
                      .split(QLatin1Char(',')));
         QCOMPARE(read("shape_outliers.csv"),
                  (QList<QStringList>{QStringLiteral("kind,path,type,share,count,total,detail,"
-                                                    "example_ids,example_doc_indexes")
+                                                    "example_ids,example_doc_indexes,query")
                                          .split(QLatin1Char(','))}));
         QCOMPARE(read("array_histograms.csv").first(),
                  QStringLiteral("path,bin_lower,bin_upper,count").split(QLatin1Char(',')));

@@ -3,11 +3,14 @@
 // cursors, and lists the dump's flags, row for row (the same documents, the same _ids); the
 // same collection without the outliers lists none; a server-side measurement, which returns
 // sizes and array lengths only, says in one line that the shape was not measured and lists
-// nothing rather than a partial shape.
+// nothing rather than a partial shape. Each flag's query, run on the server, finds its documents.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
+#include "CsvTestReader.h"
 #include "LiveServer.h"
 #include "ShapeDocuments.h"
+
+#include "mongo/CollectionBrowser.h"
 
 #include <QDir>
 #include <QFile>
@@ -102,6 +105,53 @@ private slots:
         QCOMPARE(ranges, fromDump);
     }
 
+    // shape_outliers.csv's query column, run on the server: a rare field's and a mixed type's
+    // find exactly the documents counted (one value per document here); the others find their
+    // example documents, the _ids listed beside them.
+    void eachFlagsQueryFindsItsDocuments()
+    {
+        QVERIFY(!shapeOutliers(
+                     {QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("outliers.bson"))},
+                     QStringLiteral("queries"))
+                     .startsWith("analyze failed"));
+        QList<QStringList> rows =
+            csvtest::readFile(m_dir.filePath(QStringLiteral("queries/shape_outliers.csv")));
+        QCOMPARE(rows.value(0).value(9), QStringLiteral("query"));
+        rows.removeFirst();
+        QCOMPARE(rows.size(), 10);
+        oe::ConnectionSettings settings;
+        settings.uri = m_uri;
+        for (const QStringList &row : rows) {
+            const QString kind = row.value(0);
+            oe::DocumentQuery query;
+            query.filter = row.value(9);
+            query.limit = oe::DocumentQuery::kMaxLimit;
+            const oe::BrowsedPage page =
+                oe::CollectionBrowser::find(settings, kDatabase, QStringLiteral("outliers"), query);
+            QVERIFY2(!page.error.isError(), qPrintable(page.error.toString()));
+            QVERIFY(!page.hasMore);
+            QStringList found;
+            for (const oe::BrowsedDocument &d : page.documents)
+                found << d.id;
+            found.sort();
+            const QString what = row.join(QLatin1Char(',')) + QStringLiteral(" found ") +
+                                 found.join(QLatin1Char(' '));
+            if (kind == QLatin1String("rare_field") || kind.startsWith(QLatin1String("mixed"))) {
+                QVERIFY2(query.filter.contains(QLatin1String(row.value(1).toUtf8())),
+                         qPrintable(what));
+                QVERIFY2(qsizetype(row.value(4).toULongLong()) == found.size(), qPrintable(what));
+                for (const QString &id : row.value(7).split(QLatin1Char(' ')))
+                    QVERIFY2(found.contains(id), qPrintable(what));
+            } else {
+                QVERIFY2(query.filter.startsWith(QLatin1String("{ \"_id\" : { \"$in\" : [")),
+                         qPrintable(what));
+                QStringList examples = row.value(7).split(QLatin1Char(' '));
+                examples.sort();
+                QCOMPARE(found, examples);
+            }
+        }
+    }
+
     void theSameCollectionWithoutOutliersListsNone()
     {
         QString summary;
@@ -111,7 +161,7 @@ private slots:
                                                                         QStringLiteral("client")},
                           QStringLiteral("plain"), &summary);
         QCOMPARE(none, QByteArray("kind,path,type,share,count,total,detail,example_ids,"
-                                  "example_doc_indexes\r\n"));
+                                  "example_doc_indexes,query\r\n"));
         QVERIFY2(summary.contains(QStringLiteral("\nshape_flags,0\r\n")), qPrintable(summary));
     }
 

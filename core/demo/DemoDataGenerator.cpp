@@ -10,6 +10,9 @@
 #include <bson/bson.h>
 
 #include <cmath>
+#include <ctime>
+#include <string>
+#include <vector>
 
 namespace oe {
 
@@ -201,6 +204,82 @@ void post(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &rng
     BSON_APPEND_INT32(doc, "comment_count", std::int32_t(comments));
 }
 
+// --- device readings (schema outliers of shape: every kind the Shape tab flags) -----------
+// Sensors report a daily average under the day's date (keys used as data); the firmware is
+// a number except in a few old devices (a string); tags are strings except for two numbers;
+// five devices carry a calibration record (a rare field); two keep a 400 KB diagnostics dump
+// as binary data (big scalars); one has 240 extra channels (many fields); one nests its
+// configuration 30 levels deep.
+void device(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &rng)
+{
+    char id[24];
+    std::snprintf(id, sizeof id, "dev-%05llu", static_cast<unsigned long long>(i));
+    BSON_APPEND_UTF8(doc, "_id", id);
+    static const char *const kModels[] = {"TH-10", "TH-20", "AQ-5", "PM-2"};
+    BSON_APPEND_UTF8(doc, "model", kModels[rng.below(4)]);
+    if (i % 250 == 17)
+        BSON_APPEND_UTF8(doc, "firmware", "2.1-beta");
+    else
+        BSON_APPEND_INT32(doc, "firmware", std::int32_t(300 + rng.below(40)));
+    bson_t tags;
+    BSON_APPEND_ARRAY_BEGIN(doc, "tags", &tags);
+    const std::uint32_t tagCount = std::uint32_t(1 + rng.below(3));
+    for (std::uint32_t t = 0; t < tagCount; ++t) {
+        const std::string key = std::to_string(t);
+        if (t == 0 && (i == documents / 5 || i == documents / 2))
+            BSON_APPEND_INT32(&tags, key.c_str(), 42);
+        else
+            BSON_APPEND_UTF8(&tags, key.c_str(), kWords[rng.below(kWordCount)]);
+    }
+    bson_append_array_end(doc, &tags);
+    bson_t daily;
+    BSON_APPEND_DOCUMENT_BEGIN(doc, "daily", &daily);
+    const std::uint64_t start = rng.below(300);
+    const std::uint64_t days = 20 + rng.below(40);
+    for (std::uint64_t d = 0; d < days; ++d) {
+        const std::int64_t dayMs = kEpochMs + std::int64_t(start + d) * 86400000;
+        const time_t seconds = time_t(dayMs / 1000);
+        struct tm utc;
+        gmtime_r(&seconds, &utc);
+        char day[16];
+        std::strftime(day, sizeof day, "%Y-%m-%d", &utc);
+        BSON_APPEND_DOUBLE(&daily, day, 15.0 + double(rng.below(1500)) / 100.0);
+    }
+    bson_append_document_end(doc, &daily);
+    if (i % 300 == 41) {
+        bson_t calibration;
+        BSON_APPEND_DOCUMENT_BEGIN(doc, "calibration", &calibration);
+        BSON_APPEND_DOUBLE(&calibration, "offset", -0.4);
+        BSON_APPEND_DATE_TIME(&calibration, "at", kEpochMs);
+        bson_append_document_end(doc, &calibration);
+    }
+    if (i == documents / 3 || i == documents - 7) {
+        std::string blob(400 * 1024, '\0');
+        for (char &c : blob)
+            c = char(rng.below(256));
+        BSON_APPEND_BINARY(doc, "diagnostics", BSON_SUBTYPE_BINARY,
+                           reinterpret_cast<const std::uint8_t *>(blob.data()),
+                           std::uint32_t(blob.size()));
+    }
+    if (i == documents / 4) {
+        bson_t channels;
+        BSON_APPEND_DOCUMENT_BEGIN(doc, "channels", &channels);
+        for (int c = 0; c < 240; ++c)
+            BSON_APPEND_INT32(&channels, ("ch" + std::to_string(1000 + c)).c_str(), c);
+        bson_append_document_end(doc, &channels);
+    }
+    if (i == documents / 6) {
+        std::vector<bson_t> levels(30);
+        BSON_APPEND_DOCUMENT_BEGIN(doc, "config", &levels[0]);
+        for (std::size_t l = 1; l < levels.size(); ++l)
+            BSON_APPEND_DOCUMENT_BEGIN(&levels[l - 1], "inner", &levels[l]);
+        BSON_APPEND_BOOL(&levels.back(), "enabled", true);
+        for (std::size_t l = levels.size() - 1; l > 0; --l)
+            bson_append_document_end(&levels[l - 1], &levels[l]);
+        bson_append_document_end(doc, &levels[0]);
+    }
+}
+
 const FeedShape kDemoFeed{50, 500, 10000, 50000, true, 150, 600};
 const FeedShape kBenchFeed{1, 16, 100, 800, false, 40, 160};
 
@@ -218,6 +297,9 @@ Generator generatorFor(const QString &name)
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) {
             feedUser(d, i, n, r, kBenchFeed);
         };
+    if (name == QLatin1String("device_readings"))
+        return
+            [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { device(d, i, n, r); };
     if (name == QLatin1String("viral_posts"))
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { post(d, i, n, r); };
     return nullptr;
@@ -251,6 +333,11 @@ QList<DemoDataGenerator::Dataset> DemoDataGenerator::datasets()
          QStringLiteral(
              "posts with embedded comments: a few each, some popular, one viral post with 120,000"),
          1000, true},
+        {QStringLiteral("device_readings"),
+         QStringLiteral("sensor readings by day (dates as keys), with a rare calibration, mixed "
+                        "firmware and tag types, two binary diagnostics dumps, one device with "
+                        "240 channels and one nested 30 levels deep"),
+         1500, true},
         {QStringLiteral("feed_bench"),
          QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"),
          100000, false},

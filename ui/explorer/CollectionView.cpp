@@ -5,6 +5,7 @@
 #include "explorer/IndexesPage.h"
 #include "explorer/OutliersPage.h"
 #include "explorer/OverviewPage.h"
+#include "explorer/ShapePage.h"
 #include "explorer/SizesPage.h"
 #include "explorer/SplitPreviewPage.h"
 #include "workspace/SourceState.h"
@@ -20,15 +21,17 @@ namespace oe {
 
 CollectionView::CollectionView(QWidget *parent)
     : QWidget(parent), m_tabs(new QTabWidget(this)), m_overview(new OverviewPage(this)),
-      m_sizes(new SizesPage(this)), m_arrays(new ArraysPage(this)),
+      m_sizes(new SizesPage(this)), m_arrays(new ArraysPage(this)), m_shape(new ShapePage(this)),
       m_outliers(new OutliersPage(this)), m_split(new SplitPreviewPage(this)),
       m_documents(new DocumentsPage(this)),
-      m_indexes(new IndexesPage(this)), m_pages{m_overview, m_sizes, m_arrays, m_outliers, m_split},
+      m_indexes(new IndexesPage(this)), m_pages{m_overview, m_sizes,    m_arrays,
+                                                m_shape,    m_outliers, m_split},
       m_empty(new SourceState(this))
 {
     m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_sizes, tr("Document &sizes"));
     m_tabs->addTab(m_arrays, tr("Arra&ys"));
+    m_tabs->addTab(m_shape, tr("Shape"));
     m_tabs->addTab(m_outliers, tr("O&utliers"));
     m_tabs->addTab(m_split, tr("Split &preview"));
     m_tabs->addTab(m_documents, tr("Docum&ents"));
@@ -43,6 +46,11 @@ CollectionView::CollectionView(QWidget *parent)
         m_tabs->setCurrentWidget(m_arrays);
     });
     connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
+    connect(m_shape, &ShapePage::documentRequested, this, &CollectionView::documentRequested);
+    connect(m_shape, &ShapePage::documentsRequested, this, [this](const QString &filter) {
+        m_tabs->setCurrentWidget(m_documents);
+        m_documents->showQuery(filter);
+    });
     connect(m_documents, &DocumentsPage::documentSelected, m_indexes,
             [this](const QString &id) { m_indexes->idEdit()->setText(id); });
     connect(m_outliers, &OutliersPage::migrateRequested, this, &CollectionView::migrateRequested);
@@ -98,9 +106,9 @@ void CollectionView::collectionWritten(const SourceRef &target)
 
 QStringList CollectionView::tabNames()
 {
-    return {QStringLiteral("overview"), QStringLiteral("sizes"), QStringLiteral("arrays"),
-            QStringLiteral("outliers"), QStringLiteral("split"), QStringLiteral("documents"),
-            QStringLiteral("indexes")};
+    return {QStringLiteral("overview"),  QStringLiteral("sizes"),    QStringLiteral("arrays"),
+            QStringLiteral("shape"),     QStringLiteral("outliers"), QStringLiteral("split"),
+            QStringLiteral("documents"), QStringLiteral("indexes")};
 }
 
 bool CollectionView::showTab(const QString &name)

@@ -17,12 +17,13 @@ class DocumentsPage;
 class IndexesPage;
 class OutliersPage;
 class OverviewPage;
+class ShapePage;
 class SizesPage;
 class SourcePage;
 class SplitPreviewPage;
 
-// The centre of the window for one source: Overview, Document sizes, Arrays, Outliers and
-// Split preview, all bound to that source's SourceState (its result and the user's choices:
+// The centre of the window for one source: Overview, Document sizes, Arrays, Shape, Outliers
+// and Split preview, all bound to that source's SourceState (its result and the user's choices:
 // the keep N chosen in Arrays is the preview's because both are the state's).
 class CollectionView : public QWidget
 {
@@ -42,13 +43,15 @@ public:
     // Every page shows the state's latest result (pages are filled over a few event-loop turns).
     bool isApplied() const;
 
-    // "overview", "sizes", "arrays", "outliers", "split"; false if unknown.
+    // "overview", "sizes", "arrays", "shape", "outliers", "split", "documents", "indexes";
+    // false if unknown.
     bool showTab(const QString &name);
     static QStringList tabNames();
     QTabWidget *tabs() const { return m_tabs; }
     OverviewPage *overview() const { return m_overview; }
     SizesPage *sizes() const { return m_sizes; }
     ArraysPage *arrays() const { return m_arrays; }
+    ShapePage *shape() const { return m_shape; }
     OutliersPage *outliers() const { return m_outliers; }
     SplitPreviewPage *splitPreview() const { return m_split; }
     DocumentsPage *documents() const { return m_documents; }
@@ -68,6 +71,7 @@ private:
     OverviewPage *m_overview;
     SizesPage *m_sizes;
     ArraysPage *m_arrays;
+    ShapePage *m_shape;
     OutliersPage *m_outliers;
     SplitPreviewPage *m_split;
     DocumentsPage *m_documents;

@@ -137,6 +137,16 @@ void DocumentsPage::setSource(const SourceRef &source, const SplitConfig &layout
     validate();
 }
 
+void DocumentsPage::showQuery(const QString &filter)
+{
+    m_filter->setText(filter);
+    m_projection->clear();
+    m_sort->clear();
+    m_skip->setValue(0);
+    validate();
+    find();
+}
+
 DocumentQuery DocumentsPage::query() const
 {
     DocumentQuery q;

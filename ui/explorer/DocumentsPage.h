@@ -32,6 +32,9 @@ public:
     void setSource(const SourceRef &source, const SplitConfig &layout);
     // Runs the query bar's query; nothing while it names a problem.
     void find();
+    // Runs `filter` (extended JSON) over the whole collection: projection, sort and skip
+    // cleared; the filter stays in the query bar for the user to read and change.
+    void showQuery(const QString &filter);
     void nextPage();
     void previousPage();
     void openDocument(int row);

@@ -7,6 +7,7 @@
 #include "output/StagedOutput.h"
 #include "report/OutlierDocument.h"
 #include "report/ReportWriter.h"
+#include "report/ShapeCsv.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -236,6 +237,36 @@ QString ReportDocument::thresholdSection() const
     return out;
 }
 
+// shape_outliers.csv, row for row and text for text, after a line on the per-document
+// thresholds; or why the shape was not measured.
+QString ReportDocument::shapeSection() const
+{
+    const ShapeReport &shape = m_result.shape;
+    QString out = QStringLiteral("<h2>%1</h2>").arg(esc(tr("Shape")));
+    if (!shape.measured)
+        return out +
+               QStringLiteral("<p class=\"note\">%1</p>")
+                   .arg(esc(shape.why.isEmpty() ? tr("The shape was not measured.") : shape.why));
+    out += QStringLiteral("<p>%1</p>")
+               .arg(esc(QCoreApplication::translate(
+                            "ReportDocument",
+                            "%n schema outliers of shape. Documents with more than %1 fields "
+                            "(%2) or nested deeper than %3 levels (%4) are outliers.",
+                            nullptr, int(shape.flags.size()))
+                            .arg(Format::count(shape.fieldCountThreshold.value),
+                                 shape.fieldCountThreshold.rule,
+                                 Format::count(shape.depthThreshold.value),
+                                 shape.depthThreshold.rule)));
+    if (shape.flags.empty())
+        return out;
+    out +=
+        QStringLiteral("<table class=\"shape\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">") +
+        row(ShapeCsv::header(), true);
+    for (const ShapeFlag &flag : shape.flags)
+        out += row(ShapeCsv::row(flag));
+    return out + QStringLiteral("</table>");
+}
+
 QString ReportDocument::forecastSection() const
 {
     if (m_options.forecast.isEmpty())
@@ -270,7 +301,8 @@ QString ReportDocument::html() const
                .arg(esc(tr("Outlier report: %1").arg(m_result.profile.source)),
                     QString::fromLatin1(kStyle), QString::fromLatin1(kPolicy)) +
            header() + summaryTable() + forecastSection() + charts + outlierTable() +
-           thresholdSection() + migrationSection() + QStringLiteral("\n</body></html>\n");
+           shapeSection() + thresholdSection() + migrationSection() +
+           QStringLiteral("\n</body></html>\n");
 }
 
 bool ReportDocument::write(const QString &path, QString *error) const
@@ -310,6 +342,7 @@ bool ReportDocument::writePdf(const QString &path, QString *error) const
     if (!heading.isEmpty())
         blocks.push_back(Block::text(heading));
     blocks.push_back(Block::text(pdf.outlierTable()));
+    blocks.push_back(Block::text(pdf.shapeSection()));
     blocks.push_back(Block::text(pdf.thresholdSection()));
     blocks.push_back(Block::text(pdf.migrationSection()));
     StagedOutput output;

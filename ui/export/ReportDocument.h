@@ -36,6 +36,7 @@ private:
     QString header() const;
     QString summaryTable() const;
     QString outlierTable() const;
+    QString shapeSection() const;
     QString thresholdSection() const;
     QString forecastSection() const;
     QString migrationSection() const;

@@ -19,6 +19,9 @@ class DocumentLoader : public QObject
 public:
     explicit DocumentLoader(QObject *parent = nullptr);
     void load(const SourceRef &source, std::uint64_t docIndex, const QString &idJson);
+    // The fetch itself, on the calling (worker) thread: empty with `error` set on failure.
+    static QByteArray fetch(const SourceRef &source, std::uint64_t docIndex, const QString &idJson,
+                            const std::atomic<bool> &cancelled, QString *error);
 
 signals:
     void loaded(const QByteArray &document, const QString &idJson);

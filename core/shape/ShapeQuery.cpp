@@ -1,0 +1,96 @@
+#include "shape/ShapeQuery.h"
+
+#include "analysis/DataKeyFolder.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+
+#include <bson/bson.h>
+
+#include <string_view>
+
+namespace oe {
+
+namespace {
+
+constexpr std::string_view kOtherKeys = "*"; // the builder's segment past its cap of keys
+
+QString relaxed(const bson_t *doc)
+{
+    std::size_t length = 0;
+    char *json = bson_as_relaxed_extended_json(doc, &length);
+    const QString text = QString::fromUtf8(json, qsizetype(length));
+    bson_free(json);
+    return text;
+}
+
+// {path: {op: {$type: alias}}} or {path: {$type: alias}}; {path: {$exists: true}}.
+BsonDocument condition(const std::string &path, ShapeFlag::Kind kind, const QString &type)
+{
+    BsonDocument filter;
+    bson_t cond, inner;
+    bson_append_document_begin(filter.get(), path.data(), int(path.size()), &cond);
+    const QByteArray alias = type.toUtf8();
+    switch (kind) {
+    case ShapeFlag::Kind::RareField:
+        BSON_APPEND_BOOL(&cond, "$exists", true);
+        break;
+    case ShapeFlag::Kind::MixedTypes:
+        bson_append_utf8(&cond, "$type", -1, alias.constData(), int(alias.size()));
+        break;
+    default: // MixedElementTypes
+        BSON_APPEND_DOCUMENT_BEGIN(&cond, "$elemMatch", &inner);
+        bson_append_utf8(&inner, "$type", -1, alias.constData(), int(alias.size()));
+        bson_append_document_end(&cond, &inner);
+        break;
+    }
+    bson_append_document_end(filter.get(), &cond);
+    return filter;
+}
+
+} // namespace
+
+bool ShapeQuery::nameable(const std::string &path)
+{
+    if (path.empty())
+        return false;
+    std::string_view rest(path);
+    while (true) {
+        const std::size_t dot = rest.find('.');
+        const std::string_view segment = rest.substr(0, dot);
+        if (segment.empty() || segment.front() == '$' || segment == DataKeyFolder::kDataKey ||
+            segment == kOtherKeys)
+            return false;
+        if (dot == std::string_view::npos)
+            return true;
+        rest.remove_prefix(dot + 1);
+    }
+}
+
+ShapeQuery ShapeQuery::of(const ShapeFlag &flag)
+{
+    using Kind = ShapeFlag::Kind;
+    const bool byPath = flag.kind == Kind::RareField || flag.kind == Kind::MixedTypes ||
+                        flag.kind == Kind::MixedElementTypes;
+    if (byPath && nameable(flag.path) && (flag.kind == Kind::RareField || !flag.type.isEmpty()))
+        return {relaxed(condition(flag.path, flag.kind, flag.type).get()), Reach::Every};
+
+    BsonDocument filter;
+    bson_t cond, ids;
+    BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &cond);
+    BSON_APPEND_ARRAY_BEGIN(&cond, "$in", &ids);
+    int n = 0;
+    for (const ShapeFlag::Example &e : flag.examples) {
+        if (e.rawId.empty())
+            continue;
+        const std::string key = std::to_string(n);
+        if (bsonraw::append(&ids, key.c_str(), int(key.size()), bsonraw::fromDocumentId(e.rawId)))
+            ++n;
+    }
+    bson_append_array_end(&cond, &ids);
+    bson_append_document_end(filter.get(), &cond);
+    if (n == 0)
+        return {};
+    return {relaxed(filter.get()), Reach::Examples};
+}
+
+} // namespace oe

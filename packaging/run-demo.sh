@@ -26,4 +26,7 @@ echo "run-demo: no display; rendering each tab of the demo under Xvfb"
 for tab in overview sizes arrays outliers split; do
   xvfb-run -a -s "-screen 0 1600x1000x24" "$gui" --demo --screenshot "$out/$tab.png" --tab "$tab"
 done
+# The Shape tab on the dataset built to have every schema outlier of shape.
+xvfb-run -a -s "-screen 0 1600x1000x24" "$gui" --demo --dataset device_readings \
+  --screenshot "$out/shape.png" --tab shape
 echo "run-demo: screenshots in $out/ (run with a display for the interactive window)"

@@ -5,6 +5,7 @@
 #include "demo/DemoDataGenerator.h"
 
 #include <QCryptographicHash>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <bson/bson.h>
 
 #include <algorithm>
 #include <set>
@@ -78,6 +80,35 @@ private slots:
             QFile a(file), b(again + QLatin1Char('/') + QFileInfo(file).fileName());
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
             QVERIFY2(a.readAll() == b.readAll(), qPrintable(file));
+        }
+    }
+
+    // Every demo document is valid BSON with valid UTF-8 strings, none holding a NUL (a value
+    // read twice by a libbson macro once wrote "PM-2\\0" under a 6-byte length).
+    void demoStringsAreValidUtf8()
+    {
+        for (const QString &file : QDir(m_dir.filePath(QStringLiteral("demo")))
+                                       .entryList({QStringLiteral("*.bson")}, QDir::Files)) {
+            QFile f(m_dir.filePath(QStringLiteral("demo/") + file));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            bson_reader_t *reader =
+                bson_reader_new_from_data(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                          std::size_t(bytes.size()));
+            int documents = 0;
+            bool eof = false;
+            while (const bson_t *doc = bson_reader_read(reader, &eof)) {
+                std::size_t offset = 0;
+                QVERIFY2(bson_validate(doc, BSON_VALIDATE_UTF8, &offset),
+                         qPrintable(QStringLiteral("%1 document %2, byte %3")
+                                        .arg(file)
+                                        .arg(documents)
+                                        .arg(offset)));
+                ++documents;
+            }
+            bson_reader_destroy(reader);
+            QVERIFY(eof);
+            QVERIFY2(documents >= 300, qPrintable(file));
         }
     }
 

@@ -13,6 +13,7 @@
 #include "explorer/IndexesPage.h"
 #include "explorer/LogicalDocumentDialog.h"
 #include "explorer/MainWindow.h"
+#include "explorer/ShapePage.h"
 #include "explorer/SourceTreeModel.h"
 
 #include <QComboBox>
@@ -111,6 +112,66 @@ private slots:
         QVERIFY(page->documents().front().longestArrayPath.isEmpty());
         QVERIFY2(page->statusText().contains(QStringLiteral("of 1 matching")),
                  qPrintable(page->statusText()));
+    }
+
+    // The Shape tab on a collection (issue 37): the demo's device readings measured here, a
+    // rare field's flag activated runs the query that finds it on the Documents tab, which
+    // lists exactly the documents that have the field, the flag's examples among them.
+    void aShapeFlagRunsItsQueryOnDocuments()
+    {
+        const QString dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("device_readings"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                   m_database, QStringLiteral("--collection"), QStringLiteral("devices"),
+                   QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        MainWindow window;
+        QVERIFY2(connectTo(window), qPrintable(window.lastError()));
+        SourceTreeModel *model = window.sourceModel();
+        const QModelIndex devices =
+            model->findCollection(model->index(0, 0), m_database, QStringLiteral("devices"));
+        QVERIFY(devices.isValid());
+        window.sourceTree()->setCurrentIndex(devices);
+        window.optionsBar()->modeBox()->setCurrentIndex(
+            window.optionsBar()->modeBox()->findData(int(AnalysisOptions::Mode::Full)));
+        window.optionsBar()->measureBox()->setCurrentIndex(
+            window.optionsBar()->measureBox()->findData(int(MeasureMode::Client)));
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.runAnalysis();
+        QVERIFY(finished.wait(120000));
+        CollectionView *view = window.collectionView();
+        QVERIFY(QTest::qWaitFor([&] { return view->isApplied(); }, 10000));
+        QVERIFY(view->showTab(QStringLiteral("shape")));
+        ShapePage *shape = view->shape();
+        QTableWidget *flags = shape->flagsTable();
+        int rare = -1;
+        for (int r = 0; r < flags->rowCount(); ++r)
+            if (flags->item(r, ShapePage::Path)->text() == QLatin1String("calibration"))
+                rare = r;
+        QVERIFY(rare >= 0);
+        QCOMPARE(flags->item(rare, ShapePage::Kind)->text(), QStringLiteral("rare_field"));
+        const int count = flags->item(rare, ShapePage::Count)->text().toInt();
+        QVERIFY(count > 0);
+        DocumentsPage *documents = view->documents();
+        QSignalSpy shown(documents, &DocumentsPage::pageShown);
+        flags->setCurrentCell(rare, ShapePage::Detail);
+        QCOMPARE(shape->documentsButton()->text(), QStringLiteral("Show in Documents"));
+        QTest::mouseClick(shape->documentsButton(), Qt::LeftButton);
+        QCOMPARE(view->tabs()->currentWidget(), static_cast<QWidget *>(documents));
+        QCOMPARE(documents->filterEdit()->text(), shape->queryEdit()->text());
+        QCOMPARE(documents->filterEdit()->text(),
+                 QStringLiteral("{ \"calibration\" : { \"$exists\" : true } }"));
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(int(documents->documents().size()), count);
+        QStringList found;
+        for (const BrowsedDocument &d : documents->documents())
+            found << d.id;
+        for (const QString &id :
+             flags->item(rare, ShapePage::Examples)->text().split(QLatin1Char(' ')))
+            QVERIFY2(found.contains(id), qPrintable(id));
+        saveScreenshot(&window, QStringLiteral("shape-documents"));
     }
 
     // A document split by the CLI, as the application reads it: its primary and pages stitched

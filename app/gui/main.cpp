@@ -26,7 +26,8 @@ struct GuiOptions
         QStringLiteral("FILE.png")};
     QCommandLineOption tab{QStringLiteral("tab"),
                            QApplication::translate("main", "Tab for --screenshot: overview, sizes, "
-                                                           "arrays, outliers or split."),
+                                                           "arrays, shape, outliers, split, "
+                                                           "documents or indexes."),
                            QStringLiteral("NAME"), QStringLiteral("overview")};
     QCommandLineOption wizard{
         QStringLiteral("wizard"),

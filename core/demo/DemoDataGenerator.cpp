@@ -216,7 +216,9 @@ void device(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &r
     std::snprintf(id, sizeof id, "dev-%05llu", static_cast<unsigned long long>(i));
     BSON_APPEND_UTF8(doc, "_id", id);
     static const char *const kModels[] = {"TH-10", "TH-20", "AQ-5", "PM-2"};
-    BSON_APPEND_UTF8(doc, "model", kModels[rng.below(4)]);
+    // Drawn first: BSON_APPEND_UTF8 reads its value twice (the pointer and its strlen).
+    const char *model = kModels[rng.below(4)];
+    BSON_APPEND_UTF8(doc, "model", model);
     if (i % 250 == 17)
         BSON_APPEND_UTF8(doc, "firmware", "2.1-beta");
     else
@@ -228,8 +230,10 @@ void device(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &r
         const std::string key = std::to_string(t);
         if (t == 0 && (i == documents / 5 || i == documents / 2))
             BSON_APPEND_INT32(&tags, key.c_str(), 42);
-        else
-            BSON_APPEND_UTF8(&tags, key.c_str(), kWords[rng.below(kWordCount)]);
+        else {
+            const char *word = kWords[rng.below(kWordCount)];
+            BSON_APPEND_UTF8(&tags, key.c_str(), word);
+        }
     }
     bson_append_array_end(doc, &tags);
     bson_t daily;

@@ -3,8 +3,28 @@
 #include "charts/Format.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace oe {
+
+namespace {
+
+// Byte ticks in the unit's words at binary steps ("128 KiB, 256 KiB, 384 KiB"), about three
+// along the axis, not "300000".
+class ByteTicker : public QCPAxisTicker
+{
+protected:
+    double getTickStep(const QCPRange &range) override
+    {
+        return std::exp2(std::floor(std::log2(std::max(1.0, range.size() / 3.0))));
+    }
+    QString getTickLabel(double tick, const QLocale &, QChar, int) override
+    {
+        return tick < 0 ? QString() : Format::bytes(std::uint64_t(std::llround(tick)));
+    }
+};
+
+} // namespace
 
 AnatomyChart::AnatomyChart(QWidget *parent)
     : QCustomPlot(parent), m_series(new QCPBars(yAxis, xAxis)),
@@ -16,6 +36,7 @@ AnatomyChart::AnatomyChart(QWidget *parent)
     m_series->setPen(Qt::NoPen);
     m_series->setWidth(0.7);
     xAxis->setLabel(tr("bytes"));
+    xAxis->setTicker(QSharedPointer<ByteTicker>::create());
     yAxis->setRangeReversed(true); // the heaviest on top
     setMinimumHeight(120);
     clearAnatomy(tr("Choose a document to see what makes it big."));

@@ -101,7 +101,9 @@ void ShapeFieldTree::show(const CollectionProfile &profile, const ShapeReport &s
         }
         m_items.insert(path, item);
     }
-    expandToDepth(0);
+    // Open the top level where it stays readable: an object of 240 channels stays closed.
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        topLevelItem(i)->setExpanded(topLevelItem(i)->childCount() <= kExpandedChildren);
 }
 
 QTreeWidgetItem *ShapeFieldTree::itemOf(const std::string &path) const

@@ -25,6 +25,7 @@ public:
         ColumnCount
     };
     static constexpr int PathRole = Qt::UserRole + 1;
+    static constexpr int kExpandedChildren = 12; // a top-level field opens with at most these
 
     explicit ShapeFieldTree(QWidget *parent = nullptr);
     void show(const CollectionProfile &profile, const ShapeReport &shape);

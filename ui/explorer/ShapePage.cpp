@@ -114,6 +114,7 @@ void ShapePage::clear()
     m_outliers.clear();
     m_choices.clear();
     m_shownAnatomy = {};
+    m_anatomyPending = false;
     m_summary->setText(tr("Run an analysis to see the shape of the documents."));
     m_flags->setRowCount(0);
     m_tree->clear();
@@ -161,6 +162,23 @@ void ShapePage::showResult(const AnalysisResult &result)
     if (shape.measured)
         m_tree->show(result.profile, shape);
     fillChoices({});
+    m_anatomyPending = !m_choices.empty(); // the largest outlier, once the tab is seen
+    if (isVisible())
+        loadPending();
+}
+
+void ShapePage::showEvent(QShowEvent *event)
+{
+    SourcePage::showEvent(event);
+    loadPending();
+}
+
+void ShapePage::loadPending()
+{
+    if (!m_anatomyPending)
+        return;
+    m_anatomyPending = false;
+    loadAnatomy(0);
 }
 
 std::vector<ShapePage::Choice> ShapePage::outlierChoices() const
@@ -253,6 +271,7 @@ void ShapePage::loadAnatomy(int choice)
 {
     if (choice < 0 || choice >= int(m_choices.size()))
         return;
+    m_anatomyPending = false;
     if (m_document->currentIndex() != choice)
         m_document->setCurrentIndex(choice);
     const Choice c = m_choices[std::size_t(choice)];

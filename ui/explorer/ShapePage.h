@@ -21,7 +21,8 @@ class ShapeFieldTree;
 // above the field tree with presence and type bars, and the size anatomy of a chosen outlier
 // document. Choosing a flag shows the query that finds its documents and reveals its path in
 // the tree; activating it (double-click, Enter, Show in Documents) runs that query on the
-// Documents tab, or, for a dump, opens its first example document.
+// Documents tab, or, for a dump, opens its first example document. The largest outlier
+// document is taken apart when the tab is first shown.
 class ShapePage : public SourcePage
 {
     Q_OBJECT
@@ -61,6 +62,9 @@ signals:
     void documentRequested(const oe::OutlierRow &row);
     void anatomyShown();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     struct Choice
     {
@@ -70,6 +74,7 @@ private:
     void selectFlag(int row);
     void fillChoices(const std::vector<Choice> &first);
     void loadAnatomy(int choice);
+    void loadPending();
     std::vector<Choice> outlierChoices() const;
 
     QLabel *m_summary;
@@ -87,6 +92,7 @@ private:
     std::vector<OutlierRow> m_outliers;
     std::vector<Choice> m_choices;
     SizeAnatomy m_shownAnatomy;
+    bool m_anatomyPending = false; // the first choice is taken apart when the tab is shown
 };
 
 } // namespace oe

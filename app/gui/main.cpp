@@ -24,11 +24,13 @@ struct GuiOptions
         QApplication::translate("main",
                                 "After the analysis, save the window to FILE.png and exit."),
         QStringLiteral("FILE.png")};
-    QCommandLineOption tab{QStringLiteral("tab"),
-                           QApplication::translate("main", "Tab for --screenshot: overview, sizes, "
-                                                           "arrays, shape, outliers, split, "
-                                                           "documents or indexes."),
-                           QStringLiteral("NAME"), QStringLiteral("overview")};
+    QCommandLineOption tab{
+        QStringLiteral("tab"),
+        QApplication::translate(
+            "main", "Tab to show after the analysis (and for --screenshot): overview, sizes, "
+                    "arrays, shape, outliers, split, "
+                    "documents or indexes."),
+        QStringLiteral("NAME"), QStringLiteral("overview")};
     QCommandLineOption wizard{
         QStringLiteral("wizard"),
         QApplication::translate("main", "With --screenshot: open the migration wizard and save "
@@ -139,6 +141,11 @@ int main(int argc, char *argv[])
         director = std::make_unique<oe::ScreenshotDirector>(
             &window, parser.value(o.screenshot), parser.value(o.tab), parser.value(o.wizard));
     window.show();
+    if (!screenshot && parser.isSet(o.tab)) // the first result lands on the tab asked for
+        QObject::connect(
+            &window, &oe::MainWindow::analysisFinished, &window,
+            [&window, tab = parser.value(o.tab)] { window.collectionView()->showTab(tab); },
+            Qt::SingleShotConnection);
     // The last session comes back unless this run is a demo, a screenshot or asked not to.
     if (!screenshot && !parser.isSet(o.demo) && !parser.isSet(o.fresh))
         window.restoreSession();

@@ -36,7 +36,8 @@ QStringList ShapeCsv::header()
             QStringLiteral("total"),
             QStringLiteral("detail"),
             QStringLiteral("example_ids"),
-            QStringLiteral("example_doc_indexes"), QStringLiteral("query")};
+            QStringLiteral("example_doc_indexes"),
+            QStringLiteral("query")};
 }
 
 QStringList ShapeCsv::row(const ShapeFlag &f)

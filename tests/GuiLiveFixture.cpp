@@ -38,13 +38,20 @@ void GuiLiveFixture::openServerWithFeeds()
     m_uri = m_server.uri();
     m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("activity_feeds"));
     m_ref = fixtures::readReference(m_dump);
+    const QString error = importDump(m_dump, QStringLiteral("feeds"));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+QString GuiLiveFixture::importDump(const QString &dump, const QString &collection) const
+{
     QProcess cli;
     cli.start(qEnvironmentVariable("OE_CLI"),
               {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
-               m_database, QStringLiteral("--collection"), QStringLiteral("feeds"),
-               QStringLiteral("--dump"), m_dump, QStringLiteral("--drop")});
-    QVERIFY(cli.waitForFinished(300000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+               m_database, QStringLiteral("--collection"), collection, QStringLiteral("--dump"),
+               dump, QStringLiteral("--drop")});
+    if (!cli.waitForFinished(300000))
+        return QStringLiteral("import did not finish in 5 minutes");
+    return cli.exitCode() == 0 ? QString() : QString::fromUtf8(cli.readAllStandardError());
 }
 
 GuiLiveFixture::~GuiLiveFixture()

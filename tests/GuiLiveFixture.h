@@ -29,6 +29,8 @@ protected:
     // The common initTestCase: opens the server and imports the dump as <database>.feeds
     // (dropped first). A failed check fails the caller's initTestCase.
     void openServerWithFeeds();
+    // Imports a dump as <database>.<collection> (dropped first) with the CLI; empty, or why not.
+    QString importDump(const QString &dump, const QString &collection) const;
 
     // Shows `window` connected to the test's server, its databases listed.
     bool connectTo(oe::MainWindow &window) const;

@@ -120,13 +120,8 @@ private slots:
     void aShapeFlagRunsItsQueryOnDocuments()
     {
         const QString dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("device_readings"));
-        QProcess cli;
-        cli.start(qEnvironmentVariable("OE_CLI"),
-                  {QStringLiteral("import"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
-                   m_database, QStringLiteral("--collection"), QStringLiteral("devices"),
-                   QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
-        QVERIFY(cli.waitForFinished(300000));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QString error = importDump(dump, QStringLiteral("devices"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         MainWindow window;
         QVERIFY2(connectTo(window), qPrintable(window.lastError()));
         SourceTreeModel *model = window.sourceModel();

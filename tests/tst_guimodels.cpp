@@ -1,6 +1,7 @@
 // Every model of the explorer under QAbstractItemModelTester, filled with real analyses.
 #include "GuiFixtures.h"
 #include "charts/Format.h"
+#include "dialogs/ShapeTrendsTable.h"
 #include "explorer/DocumentTreeModel.h"
 #include "explorer/DocumentViewer.h"
 #include "explorer/FieldTableModel.h"
@@ -364,6 +365,45 @@ private slots:
         const QString note = Format::timeLimitNote(1000, 3.0);
         QVERIFY2(note.contains(QStringLiteral("each server operation")), qPrintable(note));
         QVERIFY2(note.contains(Format::duration(1.0)), qPrintable(note));
+    }
+
+    // Trends' shape table: a flag per row, a run per column; a run that measured the shape
+    // without the flag shows "–", one that did not measure it "not measured"; only the latest
+    // runs are columns.
+    void shapeTrendsTable()
+    {
+        std::vector<HistoryRun> runs;
+        std::map<qint64, std::vector<HistoryShapeFlag>> flags;
+        const QDateTime at(QDate(2026, 11, 1), QTime(12, 0), Qt::UTC);
+        for (int i = 0; i < ShapeTrendsTable::kMaxRuns + 2; ++i) {
+            HistoryRun r;
+            r.id = i + 1;
+            r.at = at.addDays(i);
+            if (i != 5)
+                r.shapeFlags = i < 4 ? 1 : 2;
+            runs.push_back(r);
+            if (i == 5)
+                continue;
+            flags[r.id].push_back({r.id, QStringLiteral("mixed_types"), QStringLiteral("firmware"),
+                                   QStringLiteral("string"), std::uint64_t(6 * (i + 1)),
+                                   std::uint64_t(1500 * (i + 1))});
+            if (i >= 4)
+                flags[r.id].push_back({r.id, QStringLiteral("rare_field"),
+                                       QStringLiteral("calibration"), QString(), 5, 1500});
+        }
+        ShapeTrendsTable table;
+        table.show(runs, flags);
+        QCOMPARE(table.columnCount(), ShapeTrendsTable::kFixedColumns + ShapeTrendsTable::kMaxRuns);
+        QCOMPARE(table.rowCount(), 2);
+        QCOMPARE(table.horizontalHeaderItem(3)->text(), QStringLiteral("2026-11-03 12:00:00"));
+        QCOMPARE(table.item(0, 0)->text(), QStringLiteral("mixed_types"));
+        QCOMPARE(table.item(0, 3)->text(), QStringLiteral("18 of 4,500")); // run 3
+        QCOMPARE(table.item(0, 3)->toolTip(), QStringLiteral("0.40 %"));
+        QCOMPARE(table.item(0, 6)->text(), QStringLiteral("not measured")); // run 6
+        QCOMPARE(table.item(0, 10)->text(), QStringLiteral("60 of 15,000"));
+        QCOMPARE(table.item(1, 1)->text(), QStringLiteral("calibration"));
+        QCOMPARE(table.item(1, 4)->text(), QStringLiteral("–")); // run 4: measured, not flagged
+        QCOMPARE(table.item(1, 5)->text(), QStringLiteral("5 of 1,500"));
     }
 };
 

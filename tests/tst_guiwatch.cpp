@@ -127,7 +127,7 @@ private slots:
             request.selection.mode = AnalysisOptions::Mode::Full;
             const AnalysisResult result = AnalysisSession::run(request);
             HistoryStore store;
-            QVERIFY(store.record(request.source, result.profile, result.outliers,
+            QVERIFY(store.record(request.source, result.profile, result.outliers, &result.shape,
                                  QStringLiteral("cli"),
                                  QDateTime::currentDateTimeUtc().addDays(-daysAgo)));
             QVERIFY(pushTo(QStringLiteral("grower"), 1000));

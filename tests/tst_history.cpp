@@ -1,13 +1,20 @@
 // The analysis history: the forecast on a known growth (exact and through the CLI's
 // `history --forecast`), source keys without credentials, `analyze` keeping each run (and not
-// with --no-history, and going on with a note when the file cannot be written), the export.
+// with --no-history, and going on with a note when the file cannot be written), the export;
+// the schema outliers of shape kept run by run (a type mix drifting between two runs), a file
+// an older build wrote (history format 1) migrated in place and still read, and a file a newer
+// version wrote left alone.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "demo/DemoDataGenerator.h"
 #include "explore/AnalysisSession.h"
 #include "history/GrowthForecast.h"
 #include "history/HistoryStore.h"
 
+#include <QCryptographicHash>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -38,6 +45,14 @@ class TestHistory : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_dir;
+
+    static QByteArray hashOf(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly)
+                   ? QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256)
+                   : QByteArray();
+    }
 
 private slots:
     void forecastOfAKnownGrowth()
@@ -110,7 +125,7 @@ private slots:
             request.selection.mode = DocumentSelection::Mode::Full;
             const AnalysisResult result = AnalysisSession::run(request);
             HistoryStore store(history);
-            QVERIFY2(store.record(request.source, result.profile, result.outliers,
+            QVERIFY2(store.record(request.source, result.profile, result.outliers, &result.shape,
                                   QStringLiteral("cli"), day(d)),
                      qPrintable(store.error()));
         }
@@ -191,6 +206,125 @@ private slots:
                      r.err.contains(QStringLiteral("cannot create its folder")),
                  qPrintable(r.err));
         qunsetenv("OE_HISTORY_DB");
+    }
+
+    // Two analyses of device readings, the second on twice the devices: each run keeps its
+    // flags, and the mixed firmware's count is seen growing (6 of 1,500, then 12 of 3,000);
+    // `history --out` exports them (shape_flags.csv) and counts them in runs.csv.
+    void theShapeIsKeptRunByRun()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("shape.sqlite"));
+        const QString dump = m_dir.filePath(QStringLiteral("devices.bson"));
+        qputenv("OE_HISTORY_DB", history.toUtf8());
+        for (const std::uint64_t documents : {1500u, 3000u}) {
+            QString error;
+            QVERIFY2(DemoDataGenerator::write(QStringLiteral("device_readings"), dump, documents,
+                                              DemoDataGenerator::kDemoSeed, &error),
+                     qPrintable(error));
+            const CliRun r = runCli(
+                {QStringLiteral("analyze"), QStringLiteral("--dump"), dump, QStringLiteral("--out"),
+                 m_dir.filePath(QStringLiteral("shape-r")), QStringLiteral("--quiet")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        }
+        const HistoryStore store(history);
+        QCOMPARE(store.format(), HistoryStore::kFormat);
+        const std::vector<HistoryRun> runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].shapeFlags, std::optional<std::uint64_t>(10));
+        const auto firmware = [&](qint64 run) {
+            for (const HistoryShapeFlag &f : store.shapeFlags(run))
+                if (f.kind == QLatin1String("mixed_types") && f.path == QLatin1String("firmware"))
+                    return QStringLiteral("%1 %2 of %3").arg(f.type).arg(f.count).arg(f.total);
+            return QString();
+        };
+        QCOMPARE(firmware(runs[0].id), QStringLiteral("string 6 of 1500"));
+        QCOMPARE(firmware(runs[1].id), QStringLiteral("string 12 of 3000"));
+        QCOMPARE(store.shapeFlags(runs[0].id).size(), std::size_t(10));
+
+        const QString out = m_dir.filePath(QStringLiteral("shape-export"));
+        const CliRun r = runCli({QStringLiteral("history"), QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QStringList> flags =
+            csvtest::readFile(out + QStringLiteral("/shape_flags.csv"));
+        QCOMPARE(flags.value(0),
+                 QStringLiteral("run_id,kind,path,type,count,total").split(QLatin1Char(',')));
+        QCOMPARE(flags.size(), 1 + qsizetype(store.shapeFlags(runs[0].id).size() +
+                                             store.shapeFlags(runs[1].id).size()));
+        const QList<QStringList> runRows = csvtest::readFile(out + QStringLiteral("/runs.csv"));
+        QCOMPARE(runRows.value(0).last(), QStringLiteral("shape_flags"));
+        QCOMPARE(runRows.value(1).last(), QStringLiteral("10"));
+        qunsetenv("OE_HISTORY_DB");
+    }
+
+    // tests/data/history-format1.sqlite was written by the build at 20eff1b (history format 1,
+    // no user_version): opened now, it is migrated in place, its runs, paths and outliers read
+    // as before (without a shape), and a new run keeps its flags beside them.
+    void aFileAnOlderBuildWroteIsMigrated()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("older.sqlite"));
+        QVERIFY(QFile::copy(QFINDTESTDATA("data/history-format1.sqlite"), history));
+        QFile::setPermissions(history, QFile::ReadOwner | QFile::WriteOwner);
+        HistoryStore store(history);
+        QVERIFY2(store.isOpen(), qPrintable(store.error()));
+        QCOMPARE(store.format(), 2);
+        std::vector<HistoryRun> runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(2));
+        for (const HistoryRun &r : runs) {
+            QCOMPARE(r.origin, QStringLiteral("cli"));
+            QCOMPARE(r.collection, QStringLiteral("book_sales"));
+            QCOMPARE(r.documents, std::uint64_t(2000));
+            QVERIFY(!r.shapeFlags);
+            QVERIFY(!store.paths(r.id).empty());
+            QVERIFY(!store.outliers(r.id).empty());
+            QVERIFY(store.shapeFlags(r.id).empty());
+        }
+        const QString dump = m_dir.filePath(QStringLiteral("older-devices.bson"));
+        QString error;
+        QVERIFY2(DemoDataGenerator::write(QStringLiteral("device_readings"), dump, 0,
+                                          DemoDataGenerator::kDemoSeed, &error),
+                 qPrintable(error));
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = dump;
+        request.selection.mode = DocumentSelection::Mode::Full;
+        const AnalysisResult result = AnalysisSession::run(request);
+        QVERIFY2(store.record(request.source, result.profile, result.outliers, &result.shape,
+                              QStringLiteral("cli")),
+                 qPrintable(store.error()));
+        runs = store.runs();
+        QCOMPARE(runs.size(), std::size_t(3));
+        QCOMPARE(runs.back().shapeFlags, std::optional<std::uint64_t>(10));
+        QCOMPARE(store.shapeFlags(runs.back().id).size(), std::size_t(10));
+        // Opened again: already format 2, nothing to do.
+        const QByteArray before = hashOf(history);
+        QCOMPARE(HistoryStore(history).format(), 2);
+        QCOMPARE(hashOf(history), before);
+    }
+
+    // A file a newer version wrote (format 3): the history is off for this run, with the
+    // reason, and the file is not touched.
+    void aFileANewerVersionWroteIsLeftAlone()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("newer.sqlite"));
+        {
+            QSqlDatabase db =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("newer"));
+            db.setDatabaseName(history);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE future (x INTEGER)")));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 3")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("newer"));
+        const QByteArray before = hashOf(history);
+        const HistoryStore store(history);
+        QVERIFY(!store.isOpen());
+        QCOMPARE(store.error(),
+                 history + QStringLiteral(": written by a newer Outlier Explorer (history format "
+                                          "3; this version reads up to 2)"));
+        QVERIFY(store.runs().empty());
+        QCOMPARE(hashOf(history), before);
     }
 };
 

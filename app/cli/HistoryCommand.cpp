@@ -61,12 +61,12 @@ QByteArray runsCsv(const std::vector<oe::HistoryRun> &runs)
                        QStringLiteral("size_p99"), QStringLiteral("size_max"),
                        QStringLiteral("size_mean"), QStringLiteral("outlier_documents"),
                        QStringLiteral("size_threshold"), QStringLiteral("longest_path"),
-                       QStringLiteral("longest_array")});
-    for (const oe::HistoryRun &r : runs)
+                       QStringLiteral("longest_array"), QStringLiteral("shape_flags")});
+    for (const oe::HistoryRun &r : runs) // shape_flags empty: the run did not measure the shape
         csv.addRow({QString::number(r.id), r.at.toString(Qt::ISODateWithMs), r.origin, r.sourceKey,
                     r.mode, n(r.documents), n(r.sizeP50), n(r.sizeP99), n(r.sizeMax),
                     QString::number(r.sizeMean, 'f', 1), n(r.outlierDocuments), n(r.sizeThreshold),
-                    r.longestPath, n(r.longestArray)});
+                    r.longestPath, n(r.longestArray), r.shapeFlags ? n(*r.shapeFlags) : QString()});
     return csv.bytes();
 }
 
@@ -81,7 +81,11 @@ int exportAll(const oe::HistoryStore &store, const std::vector<oe::HistoryRun> &
     oe::CsvWriter outliers({QStringLiteral("run_id"), QStringLiteral("kind"),
                             QStringLiteral("rank"), QStringLiteral("_id"), QStringLiteral("bytes"),
                             QStringLiteral("path"), QStringLiteral("length")});
+    oe::CsvWriter shape({QStringLiteral("run_id"), QStringLiteral("kind"), QStringLiteral("path"),
+                         QStringLiteral("type"), QStringLiteral("count"), QStringLiteral("total")});
     for (const oe::HistoryRun &r : runs) {
+        for (const oe::HistoryShapeFlag &f : store.shapeFlags(r.id))
+            shape.addRow({QString::number(r.id), f.kind, f.path, f.type, n(f.count), n(f.total)});
         for (const oe::HistoryPath &p : store.paths(r.id))
             paths.addRow({QString::number(r.id), p.path, n(p.arrays), n(p.lengthP50),
                           n(p.lengthP99), n(p.lengthMax), n(p.elements)});
@@ -92,7 +96,8 @@ int exportAll(const oe::HistoryStore &store, const std::vector<oe::HistoryRun> &
     const QDir out(dir);
     for (const auto &[name, bytes] : {std::pair{QStringLiteral("runs.csv"), runsCsv(runs)},
                                       std::pair{QStringLiteral("paths.csv"), paths.bytes()},
-                                      std::pair{QStringLiteral("outliers.csv"), outliers.bytes()}})
+                                      std::pair{QStringLiteral("outliers.csv"), outliers.bytes()},
+                                      std::pair{QStringLiteral("shape_flags.csv"), shape.bytes()}})
         if (const int rc = cli::writeFile(out.filePath(name), bytes); rc != ExitSuccess)
             return rc;
     return ExitSuccess;
@@ -136,7 +141,7 @@ int HistoryCommand::run(const QStringList &arguments)
         {QStringLiteral("dump"), QStringLiteral("Only this dump file."), QStringLiteral("FILE")},
         {QStringLiteral("out"),
          QStringLiteral("Export the runs, their array paths and their top outliers into DIR "
-                        "(runs.csv, paths.csv, outliers.csv)."),
+                        "(runs.csv, paths.csv, outliers.csv, shape_flags.csv)."),
          QStringLiteral("DIR")},
         {QStringLiteral("forecast"),
          QStringLiteral("Growth per day of each source's largest document and of its largest "

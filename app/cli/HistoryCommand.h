@@ -3,8 +3,9 @@
 #include <QStringList>
 
 // `history`: the analysis history (core's HistoryStore) that `analyze` and the window write:
-// the runs as CSV, the whole of it exported (--out DIR: runs.csv, paths.csv, outliers.csv), and
-// the growth forecast of each source and of its largest documents (--forecast).
+// the runs as CSV, the whole of it exported (--out DIR: runs.csv, paths.csv, outliers.csv,
+// shape_flags.csv), and the growth forecast of each source and of its largest documents
+// (--forecast).
 class HistoryCommand
 {
 public:

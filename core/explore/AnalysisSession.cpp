@@ -136,7 +136,8 @@ void AnalysisSession::keepInHistory(AnalysisResult *result)
         result->profile.status != CollectionProfile::Status::Complete)
         return;
     HistoryStore history(request.historyPath);
-    if (!history.record(request.source, result->profile, result->outliers, request.origin))
+    if (!history.record(request.source, result->profile, result->outliers, &result->shape,
+                        request.origin))
         result->profile.notes
             << QStringLiteral("not kept in the analysis history: %1").arg(history.error());
 }

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace oe {
@@ -28,6 +29,21 @@ struct HistoryRun
     std::uint64_t sizeThreshold = 0; // the outlier rule's, bytes
     QString longestPath;             // the array path with the longest array
     std::uint64_t longestArray = 0;
+    // Schema outliers of shape flagged; none when the run did not measure the shape (server-
+    // side, or recorded by a version before history format 2).
+    std::optional<std::uint64_t> shapeFlags;
+};
+
+// One schema outlier of shape flagged in a run (shape_outliers.csv's kind, path, type and
+// figures), so a type mix or a key count can be followed across runs.
+struct HistoryShapeFlag
+{
+    qint64 runId = 0;
+    QString kind; // rare_field, mixed_types, …
+    QString path;
+    QString type;
+    std::uint64_t count = 0;
+    std::uint64_t total = 0;
 };
 
 // An array path's figures in one run.

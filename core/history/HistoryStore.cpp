@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QVariant>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -36,6 +38,15 @@ const char *const kSchema[] = {
     " PRIMARY KEY (run_id, kind, rank))",
 };
 
+// From one format to the next, each step in the transaction that sets user_version.
+const char *const kToFormat2[] = {
+    "ALTER TABLE runs ADD COLUMN shape_flags INTEGER",
+    "CREATE TABLE IF NOT EXISTS shape_flags ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, kind TEXT NOT NULL,"
+    " path TEXT NOT NULL, type TEXT NOT NULL, count INTEGER, total INTEGER,"
+    " PRIMARY KEY (run_id, kind, path, type))",
+};
+
 qint64 asInt(std::uint64_t v)
 {
     return v > std::uint64_t(std::numeric_limits<qint64>::max())
@@ -54,6 +65,12 @@ QString storedId(const std::string &rawId)
     if (json.at(cut - 1).isHighSurrogate())
         --cut;
     return json.left(cut) + QStringLiteral("… (%1 characters)").arg(json.size());
+}
+
+// An empty text as '' (Qt SQL binds a null QString as NULL).
+QString notNull(const QString &text)
+{
+    return text.isEmpty() ? QStringLiteral("") : text;
 }
 
 std::uint64_t asUnsigned(const QVariant &v)
@@ -109,10 +126,68 @@ HistoryStore::HistoryStore(const QString &path)
         m_error = QStringLiteral("%1: %2").arg(path, db.lastError().text());
         return;
     }
+    if (const int found = format(); found > kFormat) { // nothing written to a newer file
+        m_error = QStringLiteral("%1: written by a newer Outlier Explorer (history format %2; this "
+                                 "version reads up to %3)")
+                      .arg(path)
+                      .arg(found)
+                      .arg(kFormat);
+        return;
+    }
     exec(QStringLiteral("PRAGMA foreign_keys = ON"));
     for (const char *statement : kSchema)
         if (!exec(QString::fromLatin1(statement)))
             return;
+    migrate();
+}
+
+int HistoryStore::format() const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+        return 0;
+    return std::max(1, q.value(0).toInt()); // format 1 never set it
+}
+
+// Brings a file an older version wrote (or a new one, created in format 1 above) to kFormat.
+// BEGIN IMMEDIATE takes the write lock first, so a second process opening the same old file
+// waits, then finds it migrated.
+bool HistoryStore::migrate()
+{
+    if (format() >= kFormat)
+        return true;
+    if (!exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return false;
+    bool ok = true;
+    if (format() < 2)
+        for (const char *statement : kToFormat2)
+            ok = ok && exec(QString::fromLatin1(statement));
+    ok = ok && exec(QStringLiteral("PRAGMA user_version = %1").arg(kFormat));
+    if (ok && exec(QStringLiteral("COMMIT")))
+        return true;
+    const QString error = m_error;
+    exec(QStringLiteral("ROLLBACK"));
+    m_error = error.isEmpty() ? m_error : error;
+    return false;
+}
+
+bool HistoryStore::recordShape(qint64 runId, const ShapeReport &shape)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO shape_flags (run_id, kind, path, type, "
+                             "count, total) VALUES (?, ?, ?, ?, ?, ?)"));
+    for (const ShapeFlag &f : shape.flags) {
+        for (const QVariant &v :
+             {QVariant(runId), QVariant(ShapeFlag::kindName(f.kind)),
+              QVariant(notNull(QString::fromStdString(f.path))), QVariant(notNull(f.type)),
+              QVariant(asInt(f.count)), QVariant(asInt(f.total))})
+            q.addBindValue(v);
+        if (!q.exec()) {
+            m_error = QStringLiteral("%1: %2").arg(m_path, q.lastError().text());
+            return false;
+        }
+    }
+    return true;
 }
 
 HistoryStore::~HistoryStore()
@@ -133,7 +208,8 @@ bool HistoryStore::exec(const QString &sql)
 }
 
 qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &profile,
-                            const OutlierReport &report, const QString &origin, const QDateTime &at)
+                            const OutlierReport &report, const ShapeReport *shape,
+                            const QString &origin, const QDateTime &at)
 {
     if (!isOpen())
         return 0;
@@ -152,7 +228,9 @@ qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &pr
     run.prepare(QStringLiteral(
         "INSERT INTO runs (at, origin, source_key, database_name, collection_name, mode, "
         "documents, size_p50, size_p99, size_max, size_mean, outlier_documents, size_threshold, "
-        "longest_path, longest_array) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        "longest_path, longest_array, shape_flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?)"));
+    const bool shaped = shape && shape->measured;
     for (const QVariant &v :
          {QVariant(at.toUTC().toString(Qt::ISODateWithMs)), QVariant(origin),
           QVariant(sourceKeyOf(source)), QVariant(source.database),
@@ -162,7 +240,8 @@ qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &pr
           QVariant(profile.sizes.mean()), QVariant(asInt(report.outlierDocuments)),
           QVariant(asInt(report.size.value)),
           QVariant(longest.empty() ? QString() : QString::fromStdString(longest.front().path)),
-          QVariant(asInt(longest.empty() ? 0 : longest.front().value))})
+          QVariant(asInt(longest.empty() ? 0 : longest.front().value)),
+          shaped ? QVariant(asInt(shape->flags.size())) : QVariant(QMetaType::fromType<qint64>())})
         run.addBindValue(v);
     if (!run.exec())
         return fail(run);
@@ -202,6 +281,10 @@ qint64 HistoryStore::record(const SourceRef &source, const CollectionProfile &pr
     if (!keep(QStringLiteral("size"), profile.largestDocuments.largest(kTopOutliers)) ||
         !keep(QStringLiteral("array"), longest))
         return fail(outlier);
+    if (shaped && !recordShape(id, *shape)) {
+        db.rollback();
+        return 0;
+    }
     if (!db.commit()) {
         m_error = QStringLiteral("%1: %2").arg(m_path, db.lastError().text());
         return 0;
@@ -218,7 +301,8 @@ std::vector<HistoryRun> HistoryStore::runs(const QString &sourceKey) const
     q.prepare(QStringLiteral(
         "SELECT id, at, origin, source_key, database_name, collection_name, mode, documents, "
         "size_p50, size_p99, size_max, size_mean, outlier_documents, size_threshold, "
-        "longest_path, longest_array FROM runs WHERE (COALESCE(?, '') = '' OR source_key = ?) "
+        "longest_path, longest_array, shape_flags FROM runs WHERE (COALESCE(?, '') = '' OR "
+        "source_key = ?) "
         "ORDER BY at, id"));
     q.addBindValue(sourceKey);
     q.addBindValue(sourceKey);
@@ -242,6 +326,8 @@ std::vector<HistoryRun> HistoryStore::runs(const QString &sourceKey) const
         r.sizeThreshold = asUnsigned(q.value(13));
         r.longestPath = q.value(14).toString();
         r.longestArray = asUnsigned(q.value(15));
+        if (!q.value(16).isNull())
+            r.shapeFlags = asUnsigned(q.value(16));
         out.push_back(r);
     }
     return out;
@@ -274,6 +360,21 @@ std::vector<HistoryOutlier> HistoryStore::outliers(qint64 runId) const
     while (q.next())
         out.push_back({runId, q.value(0).toString(), q.value(1).toInt(), q.value(2).toString(),
                        asUnsigned(q.value(3)), q.value(4).toString(), asUnsigned(q.value(5))});
+    return out;
+}
+
+std::vector<HistoryShapeFlag> HistoryStore::shapeFlags(qint64 runId) const
+{
+    std::vector<HistoryShapeFlag> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT kind, path, type, count, total FROM shape_flags WHERE "
+                             "run_id = ? ORDER BY kind, path, type"));
+    q.addBindValue(runId);
+    if (!isOpen() || !q.exec())
+        return out;
+    while (q.next())
+        out.push_back({runId, q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                       asUnsigned(q.value(3)), asUnsigned(q.value(4))});
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "charts/Format.h"
 #include "charts/TrendsChart.h"
+#include "dialogs/ShapeTrendsTable.h"
 #include "dialogs/TableCell.h"
 #include "history/HistoryStore.h"
 #include "jobs/LatestJob.h"
@@ -43,7 +44,8 @@ TrendsDialog::TrendsDialog(const SourceRef &source, std::uint64_t sizeThreshold,
       m_forecast(new QLabel(this)), m_sizes(new TrendsChart(TrendsChart::Unit::Bytes, this)),
       m_arrays(new TrendsChart(TrendsChart::Unit::Elements, this)), m_runs(new QTableWidget(this)),
       m_compare(new QPushButton(tr("Com&pare the two selected runs"), this)),
-      m_comparison(new QTableWidget(this)), m_job(new LatestJob(this))
+      m_comparison(new QTableWidget(this)), m_shape(new ShapeTrendsTable(this)),
+      m_job(new LatestJob(this))
 {
     setWindowTitle(tr("Trends — %1").arg(source.displayName()));
     resize(1000, 820);
@@ -85,6 +87,8 @@ TrendsDialog::TrendsDialog(const SourceRef &source, std::uint64_t sizeThreshold,
     row->addStretch(1);
     tablesLayout->addLayout(row);
     tablesLayout->addWidget(m_comparison, 2);
+    tablesLayout->addWidget(new QLabel(tr("Schema outliers of shape, run by run:"), this));
+    tablesLayout->addWidget(m_shape, 2);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(charts);
     split->addWidget(tables);
@@ -124,8 +128,10 @@ void TrendsDialog::reload()
                 return data;
             }
             data.runs = store.runs(key);
-            for (const HistoryRun &r : data.runs)
+            for (const HistoryRun &r : data.runs) {
                 data.paths[r.id] = store.paths(r.id);
+                data.shape[r.id] = store.shapeFlags(r.id);
+            }
             data.forecast = SourceForecast::of(store, data.runs, threshold);
             return data;
         },
@@ -149,6 +155,7 @@ void TrendsDialog::showData(const Data &data)
                              .arg(data.runs.size()));
     showCharts();
     showRuns();
+    m_shape->show(m_data.runs, m_data.shape);
     showForecast();
     emit loaded(data.error.isEmpty());
 }
@@ -247,6 +254,17 @@ void TrendsDialog::compare(int a, int b)
         paths[p.path].second = double(p.lengthMax);
     for (const auto &[path, lengths] : paths)
         rows.push_back({tr("longest %1").arg(path), lengths.first, lengths.second, false});
+    // The shape's flags by what they count: a mix or a key count that drifted.
+    std::map<QString, std::pair<double, double>> flags;
+    const auto flagName = [](const HistoryShapeFlag &f) {
+        return QStringList{f.kind, f.path, f.type}.join(QLatin1Char(' ')).trimmed();
+    };
+    for (const HistoryShapeFlag &f : m_data.shape[older.id])
+        flags[flagName(f)].first = double(f.count);
+    for (const HistoryShapeFlag &f : m_data.shape[newer.id])
+        flags[flagName(f)].second = double(f.count);
+    for (const auto &[name, counts] : flags)
+        rows.push_back({name, counts.first, counts.second, false});
     m_comparison->setRowCount(int(rows.size()));
     const auto shown = [](double v, bool bytes) {
         return bytes ? Format::bytes(std::uint64_t(v)) : Format::count(std::uint64_t(v));

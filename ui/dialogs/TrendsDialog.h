@@ -16,13 +16,14 @@ class QTableWidget;
 namespace oe {
 
 class LatestJob;
+class ShapeTrendsTable;
 class TrendsChart;
 
 // Analysis → Trends… for a source: its analyses in the history (the window's and the CLI's):
 // document sizes (p50, p99, max) and the longest arrays over time, the forecast of its largest
 // document and of its largest documents (when they cross the size threshold and 16 MiB, with
-// the uncertainty), the runs in a table, and two of them compared figure by figure. The history
-// is read off the UI thread.
+// the uncertainty), the runs in a table, two of them compared figure by figure, and the schema
+// outliers of shape run by run. The history is read off the UI thread.
 class TrendsDialog : public QDialog
 {
     Q_OBJECT
@@ -31,6 +32,7 @@ public:
     {
         std::vector<HistoryRun> runs;
         std::map<qint64, std::vector<HistoryPath>> paths;
+        std::map<qint64, std::vector<HistoryShapeFlag>> shape;
         SourceForecast forecast;
         QString error;
     };
@@ -46,6 +48,7 @@ public:
     TrendsChart *arraysChart() const { return m_arrays; }
     QTableWidget *runsTable() const { return m_runs; }
     QTableWidget *comparison() const { return m_comparison; }
+    ShapeTrendsTable *shapeTable() const { return m_shape; }
     QLabel *forecastLabel() const { return m_forecast; }
 
 signals:
@@ -66,6 +69,7 @@ private:
     QTableWidget *m_runs;
     QPushButton *m_compare;
     QTableWidget *m_comparison;
+    ShapeTrendsTable *m_shape;
     LatestJob *m_job;
     Data m_data;
 };

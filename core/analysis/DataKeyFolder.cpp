@@ -1,5 +1,7 @@
 #include "analysis/DataKeyFolder.h"
 
+#include "analysis/PathSegment.h"
+
 #include "bson/KeyPattern.h"
 
 #include <algorithm>
@@ -9,8 +11,6 @@
 namespace oe {
 
 namespace {
-
-constexpr std::string_view kOtherKeys = "*"; // the builder's segment for keys past its cap
 
 // The first segment of `path` after `prefix` (which ends with a dot).
 std::string_view childOf(std::string_view path, std::size_t prefixLength)
@@ -42,7 +42,7 @@ bool foldOne(std::vector<FieldProfile> &fields, std::size_t index)
     std::uint64_t dataLike = 0;
     for (std::size_t i = begin; i < end; ++i) {
         const std::string_view key = childOf(fields[i].path, prefix.size());
-        if (key != kOtherKeys && keys.insert(key).second)
+        if (key != PathSegment::kOtherKeys && keys.insert(key).second)
             dataLike += KeyPattern::looksLikeData(key);
     }
     FieldShape &shape = object.shape;
@@ -63,7 +63,7 @@ bool foldOne(std::vector<FieldProfile> &fields, std::size_t index)
     for (std::size_t i = begin; i < end; ++i) {
         FieldProfile &f = fields[i];
         const std::size_t keyEnd = prefix.size() + childOf(f.path, prefix.size()).size();
-        std::string path = prefix + DataKeyFolder::kDataKey + f.path.substr(keyEnd);
+        std::string path = prefix + std::string(PathSegment::kDataKey) + f.path.substr(keyEnd);
         auto [it, fresh] = folded.try_emplace(path);
         if (fresh) {
             it->second = std::move(f);

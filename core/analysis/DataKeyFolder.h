@@ -19,7 +19,6 @@ class DataKeyFolder
 public:
     static constexpr std::uint64_t kMinDistinctKeys = 50;
     static constexpr double kSparseFactor = 5.0;
-    static constexpr const char *kDataKey = "<key>";
 
     static void fold(CollectionProfile &profile);
 };

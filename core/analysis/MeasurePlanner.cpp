@@ -1,5 +1,7 @@
 #include "analysis/MeasurePlanner.h"
 
+#include "analysis/PathSegment.h"
+
 #include "bson/BsonTypes.h"
 
 #include <algorithm>
@@ -9,7 +11,7 @@ namespace oe {
 namespace {
 
 // The walk's name for arrays that are elements of an array.
-constexpr std::string_view kNestedArrays = "$[]";
+constexpr std::string_view kNestedArrays = PathSegment::kNestedArray;
 
 std::vector<std::string> segmentsOf(const FieldProfile &field)
 {

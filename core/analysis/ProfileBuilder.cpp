@@ -1,5 +1,7 @@
 #include "analysis/ProfileBuilder.h"
 
+#include "analysis/PathSegment.h"
+
 #include "analysis/internal/FieldNode.h"
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
@@ -15,7 +17,7 @@
 namespace oe {
 
 namespace {
-const std::string_view kNestedArraySegment = "$[]";
+const std::string_view kNestedArraySegment = PathSegment::kNestedArray;
 
 // libbson's inline accessors (the out-of-line bson_iter_type/bson_iter_key cost a call per
 // element in the hottest loop of the program).

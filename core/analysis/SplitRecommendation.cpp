@@ -1,5 +1,7 @@
 #include "analysis/SplitRecommendation.h"
 
+#include "analysis/PathSegment.h"
+
 #include "analysis/ThresholdImpact.h"
 #include "stats/StatisticalThreshold.h"
 
@@ -11,23 +13,6 @@
 namespace oe {
 
 namespace {
-// A path through the segments that stand for many keys (DataKeyFolder's "<key>", the
-// builder's "*" past its cap of distinct keys).
-bool underVaryingKeys(const std::string &path)
-{
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t dot = path.find('.', start);
-        const std::string_view segment =
-            std::string_view(path).substr(start, dot == std::string::npos ? dot : dot - start);
-        if (segment == "<key>" || segment == "*")
-            return true;
-        if (dot == std::string::npos)
-            return false;
-        start = dot + 1;
-    }
-}
-
 std::string arrayAncestor(const CollectionProfile &profile, const std::string &path)
 {
     std::string::size_type dot = path.find('.');
@@ -63,7 +48,7 @@ std::vector<SplitRecommendation> SplitRecommendation::recommend(const Collection
         r.keep = std::min(r.fenceKeep, r.targetKeep);
         const QString path = QString::fromStdString(f.path);
 
-        if (underVaryingKeys(f.path)) {
+        if (PathSegment::throughManyKeys(f.path)) {
             r.splittable = false;
             r.explanation = QStringLiteral("%1 lies under keys that differ from document to "
                                            "document (\"<key>\": keys used as data; \"*\": keys "

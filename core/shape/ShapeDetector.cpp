@@ -79,11 +79,8 @@ struct Finder
         if (const FieldProfile *p = parent.empty() ? nullptr : profile.field(parent);
             p && rare(p->presentDocuments))
             return;
-        ShapeFlag flag;
-        flag.kind = ShapeFlag::Kind::RareField;
-        flag.path = f.path;
-        flag.count = f.presentDocuments;
-        flag.total = docs;
+        ShapeFlag flag =
+            ShapeFlag::of(ShapeFlag::Kind::RareField, f.path, f.presentDocuments, docs);
         flag.detail = QStringLiteral("in %1 of %2 documents (%3)")
                           .arg(f.presentDocuments)
                           .arg(docs)
@@ -102,12 +99,10 @@ struct Finder
             const std::uint64_t n = counts.n[std::size_t(slot)];
             if (slot == majority || n == 0 || double(n) >= options.mixedShare * double(total))
                 continue;
-            ShapeFlag flag;
-            flag.kind = elements ? ShapeFlag::Kind::MixedElementTypes : ShapeFlag::Kind::MixedTypes;
-            flag.path = f.path;
+            ShapeFlag flag = ShapeFlag::of(elements ? ShapeFlag::Kind::MixedElementTypes
+                                                    : ShapeFlag::Kind::MixedTypes,
+                                           f.path, n, total);
             flag.type = typeName(slot);
-            flag.count = n;
-            flag.total = total;
             flag.detail =
                 QStringLiteral("%1 in %2 of %3 %4 (%5)")
                     .arg(flag.type)
@@ -126,11 +121,8 @@ struct Finder
         const FieldShape &s = f.shape;
         if (!s.keysAsData)
             return;
-        ShapeFlag flag;
-        flag.kind = ShapeFlag::Kind::KeysAsData;
-        flag.path = f.path;
-        flag.count = s.dataLikeKeys;
-        flag.total = s.distinctKeys;
+        ShapeFlag flag =
+            ShapeFlag::of(ShapeFlag::Kind::KeysAsData, f.path, s.dataLikeKeys, s.distinctKeys);
         QString past;
         if (s.keysPastCap > 0)
             past = QStringLiteral(" (and %1 more keys past the cap of distinct keys, counted, "
@@ -155,11 +147,7 @@ struct Finder
         const FieldShape &s = f.shape;
         if (s.bigValues == 0)
             return;
-        ShapeFlag flag;
-        flag.kind = ShapeFlag::Kind::BigScalar;
-        flag.path = f.path;
-        flag.count = s.bigValues;
-        flag.total = f.values;
+        ShapeFlag flag = ShapeFlag::of(ShapeFlag::Kind::BigScalar, f.path, s.bigValues, f.values);
         const auto top = s.biggestValues.largest(1);
         flag.detail = QStringLiteral("%1 of %2 values over %3; the largest %4")
                           .arg(s.bigValues)
@@ -176,10 +164,7 @@ struct Finder
         if (d.count() == 0 || d.max() <= t.value)
             return;
         const auto above = tail.above(t.value);
-        ShapeFlag flag;
-        flag.kind = kind;
-        flag.count = above.size();
-        flag.total = profile.documents;
+        ShapeFlag flag = ShapeFlag::of(kind, {}, above.size(), profile.documents);
         const bool exact = tail.isCompleteAbove(t.value);
         flag.detail = QStringLiteral("%1%2 documents over %3 %4 (%5; median %6, max %7)")
                           .arg(exact ? QString() : QStringLiteral("at least "))

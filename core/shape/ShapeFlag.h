@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oe {
@@ -37,6 +38,16 @@ struct ShapeFlag
     std::uint64_t siblings = 0; // RareField: more rare fields beside it in the same documents
     std::vector<Example> examples;
 
+    // A flag's header: what, where, and how many of how many (the detail and examples follow).
+    static ShapeFlag of(Kind kind, std::string path, std::uint64_t count, std::uint64_t total)
+    {
+        ShapeFlag flag;
+        flag.kind = kind;
+        flag.path = std::move(path);
+        flag.count = count;
+        flag.total = total;
+        return flag;
+    }
     double share() const { return total ? double(count) / double(total) : 0.0; }
     // shape_outliers.csv's kind column: rare_field, mixed_types, ...
     static QString kindName(Kind kind);

@@ -1,6 +1,6 @@
 #include "shape/ShapeQuery.h"
 
-#include "analysis/DataKeyFolder.h"
+#include "analysis/PathSegment.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
 
@@ -11,8 +11,6 @@
 namespace oe {
 
 namespace {
-
-constexpr std::string_view kOtherKeys = "*"; // the builder's segment past its cap of keys
 
 QString relaxed(const bson_t *doc)
 {
@@ -57,8 +55,7 @@ bool ShapeQuery::nameable(const std::string &path)
     while (true) {
         const std::size_t dot = rest.find('.');
         const std::string_view segment = rest.substr(0, dot);
-        if (segment.empty() || segment.front() == '$' || segment == DataKeyFolder::kDataKey ||
-            segment == kOtherKeys)
+        if (segment.empty() || segment.front() == '$' || PathSegment::standsForManyKeys(segment))
             return false;
         if (dot == std::string_view::npos)
             return true;

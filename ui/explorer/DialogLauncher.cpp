@@ -6,9 +6,9 @@
 #include "dialogs/WatchDialog.h"
 #include "dialogs/WhatIfDialog.h"
 #include "explorer/CollectionView.h"
+#include "explorer/DocumentOpener.h"
 #include "explorer/MigrationFollower.h"
 #include "explorer/SourceTreeModel.h"
-#include "jobs/DocumentLoader.h"
 #include "workspace/SourceState.h"
 
 #include <QMainWindow>
@@ -28,7 +28,7 @@ template <typename Dialog> Dialog *shown(Dialog *dialog)
 
 DialogLauncher::DialogLauncher(QMainWindow *window, QTreeView *tree, SourceTreeModel *sources,
                                CollectionView *view, MigrationFollower *follower,
-                               DocumentLoader *documents)
+                               DocumentOpener *documents)
     : QObject(window), m_window(window), m_tree(tree), m_sources(sources), m_view(view),
       m_follower(follower), m_documents(documents)
 {
@@ -97,7 +97,7 @@ WatchDialog *DialogLauncher::watch()
                                          analysed ? state->path() : QString(),
                                          analysed ? state->keep() : 0, m_window));
     connect(dialog, &WatchDialog::documentRequested, m_documents,
-            [this](const SourceRef &where, const QString &id) { m_documents->load(where, 0, id); });
+            [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
     return dialog;
 }
 

@@ -9,7 +9,7 @@ class QTreeView;
 namespace oe {
 
 class CollectionView;
-class DocumentLoader;
+class DocumentOpener;
 class MigrationFollower;
 class MigrationsDialog;
 class SourceTreeModel;
@@ -27,7 +27,7 @@ class DialogLauncher : public QObject
     Q_OBJECT
 public:
     DialogLauncher(QMainWindow *window, QTreeView *tree, SourceTreeModel *sources,
-                   CollectionView *view, MigrationFollower *follower, DocumentLoader *documents);
+                   CollectionView *view, MigrationFollower *follower, DocumentOpener *documents);
 
     MigrationsDialog *migrations();
     // Migrations on the connection named `connection`, the run on database.collection selected
@@ -48,7 +48,7 @@ private:
     SourceTreeModel *m_sources;
     CollectionView *m_view;
     MigrationFollower *m_follower;
-    DocumentLoader *m_documents;
+    DocumentOpener *m_documents;
 };
 
 } // namespace oe

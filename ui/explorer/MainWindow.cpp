@@ -13,7 +13,7 @@
 #include "explorer/CollectionView.h"
 #include "explorer/DemoLauncher.h"
 #include "explorer/DialogLauncher.h"
-#include "explorer/DocumentViewer.h"
+#include "explorer/DocumentOpener.h"
 #include "explorer/ErrorNotice.h"
 #include "explorer/InterruptedRunWatcher.h"
 #include "explorer/LayoutSettings.h"
@@ -23,7 +23,6 @@
 #include "explorer/SourceTreeMenu.h"
 #include "explorer/SourceTreeModel.h"
 #include "explorer/TreeRefresher.h"
-#include "jobs/DocumentLoader.h"
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
 #include "mongo/Catalog.h"
@@ -56,7 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_workspace(new Workspace(this)),
-      m_documents(new DocumentLoader(this)), m_demo(new DemoLauncher(this)),
+      m_documents(new DocumentOpener(this)), m_demo(new DemoLauncher(this)),
       m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
       m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this)),
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
@@ -202,18 +201,8 @@ void MainWindow::wire()
             &CollectionView::collectionWritten);
     connect(m_interrupted, &InterruptedRunWatcher::openRequested, m_dialogs,
             &DialogLauncher::migrationsOf);
-    connect(m_documents, &DocumentLoader::loaded, this,
-            [this](const QByteArray &document, const QString &id) {
-                auto *viewer = new DocumentViewer(this);
-                viewer->setAttribute(Qt::WA_DeleteOnClose);
-                viewer->setDocument(document, id);
-                viewer->show();
-                m_status->setText(tr("Opened document %1.").arg(id));
-            });
-    connect(m_documents, &DocumentLoader::failed, this, [this](const QString &message) {
-        showError(ErrorNotice::of(tr("Open document"), tr("The document could not be loaded."),
-                                  message, SourceError::Kind::Connection));
-    });
+    connect(m_documents, &DocumentOpener::status, m_status, &QLabel::setText);
+    connect(m_documents, &DocumentOpener::failed, this, &MainWindow::showError);
 }
 
 // The tree's connections and dumps across sessions, and renamed connections.
@@ -573,9 +562,7 @@ void MainWindow::showError(const ErrorNotice &notice)
 
 void MainWindow::openDocument(const OutlierRow &row)
 {
-    const SourceRef source = m_view->result().request.source;
-    m_status->setText(tr("Loading document %1…").arg(row.id));
-    m_documents->load(source, row.docIndex, row.id);
+    m_documents->open(m_view->result().request.source, row.docIndex, row.id);
 }
 
 void MainWindow::exportReport(const QString &file)

@@ -19,7 +19,7 @@ namespace oe {
 
 class AnalysisOptionsBar;
 class CollectionView;
-class DocumentLoader;
+class DocumentOpener;
 class InterruptedRunWatcher;
 class LatestJob;
 class MigrationWizard;
@@ -152,7 +152,7 @@ private:
     QLabel *m_status;
     QProgressBar *m_progress;
     Workspace *m_workspace; // the open sources, their states and analyses
-    DocumentLoader *m_documents;
+    DocumentOpener *m_documents;
     DemoLauncher *m_demo;
     CatalogLoader *m_catalogs;
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/PathSegment.h"
+
 #include "analysis/FieldShape.h"
 #include "measure/MeasurePlan.h"
 #include "stats/CandidateTail.h"
@@ -117,7 +119,7 @@ struct FieldNode
     }
     FieldNode *lookUp(std::string_view key, std::size_t maxChildren);
     // The name the children past the cap share (documented as the "*" path segment).
-    static constexpr std::string_view kOtherKeys = "*";
+    static constexpr std::string_view kOtherKeys = PathSegment::kOtherKeys;
     void countKeys(std::uint64_t keys)
     {
         if (keys != keysRunValue) {

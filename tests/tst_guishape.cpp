@@ -4,7 +4,8 @@
 // is the CSV's too: tst_report); the field tree shows each field's presence and type mix; a
 // flag shows its query and reveals its path; on a dump, activating it opens its first example
 // document; and the size anatomy of the example of a big binary puts the weight in that field,
-// with the bars the chart draws adding up to the document.
+// with the bars the chart draws adding up to the document, and the largest outlier's figures
+// those of the CLI's anatomy.csv.
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "GuiFixtures.h"
@@ -30,7 +31,8 @@ class TestGuiShape : public QObject
 
     QTemporaryDir m_dir;
     QString m_dump;
-    QList<QStringList> m_csv; // shape_outliers.csv from the CLI, header first
+    QList<QStringList> m_csv;     // shape_outliers.csv from the CLI, header first
+    QList<QStringList> m_anatomy; // anatomy.csv of the largest outlier, from the CLI
 
     static int rowOf(const QTableWidget *table, const QString &kind, const QString &path)
     {
@@ -49,9 +51,12 @@ private slots:
         m_dump = guifixtures::demoDump(m_dir.path(), QStringLiteral("device_readings"));
         const QString out = m_dir.filePath(QStringLiteral("cli"));
         const CliRun r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), m_dump,
-                                 QStringLiteral("--out"), out, QStringLiteral("--no-history")});
+                                 QStringLiteral("--out"), out, QStringLiteral("--no-history"),
+                                 QStringLiteral("--anatomy"), QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         m_csv = csvtest::readFile(out + QStringLiteral("/shape_outliers.csv"));
+        m_anatomy = csvtest::readFile(out + QStringLiteral("/anatomy.csv"));
+        QCOMPARE(m_anatomy.size(), 2);
         QCOMPARE(m_csv.size(), 11); // the header and one row per flag
     }
 
@@ -141,6 +146,16 @@ private slots:
         emit page->documentBox()->activated(outlier);
         QVERIFY(anatomy.wait(10000));
         QCOMPARE(page->anatomy().heaviestPath, QStringLiteral("diagnostics"));
+        // The largest outlier is the first in the list: the CLI's anatomy.csv has its figures.
+        anatomy.clear();
+        page->documentBox()->setCurrentIndex(outlier);
+        emit page->documentBox()->activated(outlier);
+        QVERIFY(anatomy.wait(10000));
+        const QStringList &cli = m_anatomy[1];
+        QVERIFY(page->documentBox()->currentText().contains(cli.value(0)));
+        QCOMPARE(QString::number(page->anatomy().documentBytes), cli.value(2));
+        QCOMPARE(page->anatomy().heaviestPath, cli.value(3));
+        QCOMPARE(QString::number(page->anatomy().heaviest.bytes), cli.value(5));
     }
 };
 

@@ -153,17 +153,20 @@ private slots:
     }
 
     // The Shape section is shape_outliers.csv, row for row and text for text (the window's
-    // Shape tab is too: tst_guishape), on the demo's device readings, which have every kind.
+    // Shape tab is too: tst_guishape), on the demo's device readings, which have every kind;
+    // with --anatomy, the size anatomy of the largest outliers is anatomy.csv's.
     void shapeSectionIsShapeCsv()
     {
         const QString dump = m_dir.filePath(QStringLiteral("demo/device_readings.bson"));
         const QString html = m_dir.filePath(QStringLiteral("shape.html"));
         const QString csvDir = m_dir.filePath(QStringLiteral("shape-csv"));
         CliRun r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), dump,
-                           QStringLiteral("--out"), html});
+                           QStringLiteral("--out"), html, QStringLiteral("--anatomy"),
+                           QStringLiteral("3")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
-                    QStringLiteral("--out"), csvDir, QStringLiteral("--quiet")});
+                    QStringLiteral("--out"), csvDir, QStringLiteral("--quiet"),
+                    QStringLiteral("--anatomy"), QStringLiteral("3")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QList<QStringList> csv =
             csvtest::readFile(csvDir + QStringLiteral("/shape_outliers.csv"));
@@ -171,6 +174,41 @@ private slots:
         const QString text = QString::fromUtf8(bytesOf(html));
         QCOMPARE(tableRows(text, QStringLiteral("shape")), csv);
         QVERIFY(text.contains(QStringLiteral("<h2>Shape</h2><p>10 schema outliers of shape.")));
+
+        // The size anatomy of the three outlier documents, largest first: the two with a
+        // binary hold their weight in it; the fields add up to the document; the report's
+        // table says the same.
+        QList<QStringList> anatomy = csvtest::readFile(csvDir + QStringLiteral("/anatomy.csv"));
+        QCOMPARE(anatomy.size(), 4);
+        QCOMPARE(anatomy.takeFirst(),
+                 QStringLiteral("_id,doc_index,bson_size,heaviest_path,heaviest_type,"
+                                "heaviest_bytes,heaviest_share,top_fields,error")
+                     .split(QLatin1Char(',')));
+        const QList<QStringList> shown = tableRows(text, QStringLiteral("anatomy"));
+        QCOMPARE(shown.size(), 4);
+        for (qsizetype i = 0; i < anatomy.size(); ++i) {
+            const QStringList &row = anatomy[i];
+            QVERIFY2(row.value(8).isEmpty(), qPrintable(row.join(QLatin1Char(','))));
+            qulonglong sum = 5;
+            for (const QString &part : row.value(7).split(QLatin1Char('|')))
+                sum += part.section(QLatin1Char(':'), -1).toULongLong();
+            QCOMPARE(sum, row.value(2).toULongLong());
+            QCOMPARE(shown[i + 1].value(0), row.value(0));
+            QCOMPARE(shown[i + 1].value(2), row.value(3));
+        }
+        QVERIFY(anatomy[0].value(2).toULongLong() >= anatomy[1].value(2).toULongLong());
+        for (int i : {0, 1}) {
+            QCOMPARE(anatomy[i].value(3), QStringLiteral("diagnostics"));
+            QCOMPARE(anatomy[i].value(4), QStringLiteral("binData"));
+            QVERIFY(anatomy[i].value(6).toDouble() > 0.99);
+        }
+        QCOMPARE(anatomy[2].value(3), QStringLiteral("channels"));
+        // A count of none is refused before anything is read.
+        r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("none")),
+                    QStringLiteral("--anatomy"), QStringLiteral("0")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("none/summary.csv"))));
     }
 
     void pdfOnA4AndLetter()

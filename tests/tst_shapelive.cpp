@@ -152,6 +152,31 @@ private slots:
         }
     }
 
+    // --anatomy on the collection reads the outlier documents by _id: the same anatomy.csv as
+    // the dump's, where they are read by position.
+    void theAnatomyOfTheCollectionIsTheDumps()
+    {
+        QByteArray files[2];
+        const QStringList sources[2] = {
+            {QStringLiteral("--dump"), m_dir.filePath(QStringLiteral("outliers.bson"))},
+            target(QStringLiteral("outliers")) + QStringList{QStringLiteral("--full"),
+                                                             QStringLiteral("--measure"),
+                                                             QStringLiteral("client")}};
+        for (int i = 0; i < 2; ++i) {
+            const QString name = QStringLiteral("anatomy%1").arg(i);
+            QVERIFY(!shapeOutliers(
+                         sources[i] + QStringList{QStringLiteral("--anatomy"), QStringLiteral("5")},
+                         name)
+                         .startsWith("analyze failed"));
+            QFile f(m_dir.filePath(name + QStringLiteral("/anatomy.csv")));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            files[i] = f.readAll();
+        }
+        QVERIFY2(files[0].count('\n') >= 3, files[0].constData());
+        QVERIFY2(!files[0].contains("not found"), files[0].constData());
+        QCOMPARE(files[1], files[0]);
+    }
+
     void theSameCollectionWithoutOutliersListsNone()
     {
         QString summary;

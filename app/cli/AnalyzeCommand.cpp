@@ -518,9 +518,10 @@ int AnalyzeCommand::run(const QStringList &arguments)
             if (!oe::ReportWriter::write(
                     out, oe::ReportWriter::Report::of(result, int(top.value_or(20))), &writeError))
                 return cli::fail(ExitIo, writeError);
-            if (!parser.isSet(QStringLiteral("quiet")))
+            const bool quiet = parser.isSet(QStringLiteral("quiet"));
+            if (!quiet)
                 printSummary(result, out);
-            return int(ExitSuccess);
+            return cli::writeAnatomy(parser, result, out, quiet);
         });
 }
 

@@ -5,6 +5,7 @@
 #include "AnalyzeCommand.h"
 #include "CliSupport.h"
 #include "ReportRenderer.h"
+#include "ShapeCliOptions.h"
 #include "export/ReportOptions.h"
 #include "migration/MigrationSession.h"
 
@@ -76,6 +77,8 @@ int writeReport(const QCommandLineParser &parser, const oe::AnalysisResult &resu
                 addMigration(result, parser.value(QStringLiteral("migration")), &options);
             rc != ExitSuccess)
             return rc;
+    if (const int rc = cli::readAnatomy(parser, result, &options.anatomy); rc != ExitSuccess)
+        return rc;
     options.forecast =
         oe::SourceForecast::linesFor(result.request.source, double(result.outliers.size.value));
     if (!g_renderer)

@@ -3,6 +3,7 @@
 #include "mongo/internal/MongoDriver.h"
 
 #include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 #include "mongo/MongoConnection.h"
 #include "source/DumpFileSource.h"
 
@@ -83,6 +84,71 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
         }
     }
     return result;
+}
+
+bool DocumentFetcher::someFromDump(const QString &path, const std::set<std::uint64_t> &indexes,
+                                   const Visit &visit, SourceError *error,
+                                   const std::atomic<bool> *cancel)
+{
+    if (indexes.empty())
+        return true;
+    DumpFileSource source(path);
+    source.setCancelFlag(cancel);
+    if (!source.open(error))
+        return false;
+    DocumentBatch batch;
+    for (;;) {
+        const auto result = source.read(batch, 4u << 20, error);
+        for (const auto &doc : batch.documents)
+            if (indexes.count(doc.index))
+                visit(doc.index, QByteArray(reinterpret_cast<const char *>(batch.data(doc)),
+                                            qsizetype(doc.length)));
+        if (result == DocumentSource::ReadResult::End ||
+            (!batch.documents.empty() && batch.documents.back().index >= *indexes.rbegin()))
+            return true;
+        if (result != DocumentSource::ReadResult::Batch)
+            return false;
+    }
+}
+
+bool DocumentFetcher::someFromCollection(const ConnectionSettings &settings,
+                                         const QString &database, const QString &collection,
+                                         const std::vector<std::string> &rawIds, const Visit &visit,
+                                         SourceError *error)
+{
+    if (rawIds.empty())
+        return true;
+    BsonDocument filter;
+    bson_t condition, ids;
+    BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &condition);
+    BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &ids);
+    for (std::size_t i = 0; i < rawIds.size(); ++i) {
+        const std::string key = std::to_string(i);
+        bsonraw::append(&ids, key.c_str(), int(key.size()), bsonraw::fromDocumentId(rawIds[i]));
+    }
+    bson_append_array_end(&condition, &ids);
+    bson_append_document_end(filter.get(), &condition);
+    auto connection = MongoConnection::open(settings, error);
+    if (!connection)
+        return false;
+    const QByteArray db = database.toUtf8();
+    const QByteArray coll = collection.toUtf8();
+    const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(*connection),
+                                                          db.constData(), coll.constData()));
+    const CursorHandle cursor(
+        mongoc_collection_find_with_opts(c.get(), filter.get(), nullptr, nullptr));
+    const bson_t *doc = nullptr;
+    while (mongoc_cursor_next(cursor.get(), &doc))
+        visit(0,
+              QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len)));
+    bson_error_t e;
+    if (mongoc_cursor_error(cursor.get(), &e)) {
+        *error = MongoDriver::errorFrom(
+            *connection, e,
+            QStringLiteral("reading the outlier documents of %1.%2").arg(database, collection));
+        return false;
+    }
+    return true;
 }
 
 } // namespace oe

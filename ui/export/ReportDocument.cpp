@@ -267,6 +267,33 @@ QString ReportDocument::shapeSection() const
     return out + QStringLiteral("</table>");
 }
 
+// Why the largest outlier documents are big: anatomy.csv's figures, in words.
+QString ReportDocument::anatomySection() const
+{
+    if (m_options.anatomy.empty())
+        return {};
+    QString out = QStringLiteral("<h2>%1</h2><table class=\"anatomy\" border=\"1\" "
+                                 "cellspacing=\"0\" cellpadding=\"3\">")
+                      .arg(esc(tr("Size anatomy of the largest outliers")));
+    out += row({tr("_id"), tr("BSON size"), tr("weight in"), tr("type"), tr("bytes"), tr("share"),
+                tr("heaviest top-level fields")},
+               true);
+    for (const AnatomyReport::Entry &e : m_options.anatomy) {
+        const SizeAnatomy &a = e.anatomy;
+        QStringList top;
+        for (const SizeAnatomy::Part &p : a.top(3))
+            top << QStringLiteral("%1 %2").arg(p.key, Format::bytes(std::uint64_t(p.bytes)));
+        out +=
+            e.error.isEmpty()
+                ? row({e.document.id, Format::bytes(e.document.bsonSize), a.heaviestPath,
+                       a.heaviest.type, Format::bytes(std::uint64_t(a.heaviest.bytes)),
+                       Format::percent(a.share(a.heaviest.bytes)), top.join(QStringLiteral("; "))})
+                : row({e.document.id, Format::bytes(e.document.bsonSize), e.error, QString(),
+                       QString(), QString(), QString()});
+    }
+    return out + QStringLiteral("</table>");
+}
+
 QString ReportDocument::forecastSection() const
 {
     if (m_options.forecast.isEmpty())
@@ -301,7 +328,7 @@ QString ReportDocument::html() const
                .arg(esc(tr("Outlier report: %1").arg(m_result.profile.source)),
                     QString::fromLatin1(kStyle), QString::fromLatin1(kPolicy)) +
            header() + summaryTable() + forecastSection() + charts + outlierTable() +
-           shapeSection() + thresholdSection() + migrationSection() +
+           shapeSection() + anatomySection() + thresholdSection() + migrationSection() +
            QStringLiteral("\n</body></html>\n");
 }
 
@@ -343,6 +370,7 @@ bool ReportDocument::writePdf(const QString &path, QString *error) const
         blocks.push_back(Block::text(heading));
     blocks.push_back(Block::text(pdf.outlierTable()));
     blocks.push_back(Block::text(pdf.shapeSection()));
+    blocks.push_back(Block::text(pdf.anatomySection()));
     blocks.push_back(Block::text(pdf.thresholdSection()));
     blocks.push_back(Block::text(pdf.migrationSection()));
     StagedOutput output;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/AnatomyReport.h"
 #include "split/SplitConfig.h"
 
 #include <QFileInfo>
@@ -7,6 +8,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace oe {
 
@@ -27,6 +29,9 @@ struct ReportOptions
     // The growth forecast from the analysis history (SourceForecast::linesFor), one line each;
     // no section when empty.
     QStringList forecast;
+    // The size anatomy of the largest outlier documents (AnatomyReport::read); no section when
+    // empty.
+    std::vector<AnatomyReport::Entry> anatomy;
 
     // A report is written as .html (or .htm) or .pdf.
     static bool isSupportedFile(const QString &path)

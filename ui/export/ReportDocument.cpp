@@ -259,11 +259,14 @@ QString ReportDocument::shapeSection() const
                                  shape.depthThreshold.rule)));
     if (shape.flags.empty())
         return out;
+    // A page has no room for ten columns: the PDF leaves out the document numbers and the
+    // query (the CSV and the HTML have them).
+    const qsizetype columns = m_medium == Medium::Pdf ? 8 : ShapeCsv::header().size();
     out +=
         QStringLiteral("<table class=\"shape\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">") +
-        row(ShapeCsv::header(), true);
+        row(ShapeCsv::header().mid(0, columns), true);
     for (const ShapeFlag &flag : shape.flags)
-        out += row(ShapeCsv::row(flag));
+        out += row(ShapeCsv::row(flag).mid(0, columns));
     return out + QStringLiteral("</table>");
 }
 

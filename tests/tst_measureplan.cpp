@@ -190,8 +190,89 @@ private slots:
         QCOMPARE(MeasurePlan::decode(removed.encode())->arrayBytes,
                  MeasurePlan::ArrayBytes::Removed);
         QByteArray unknown = removed.encode();
-        unknown[unknown.size() - 1] = char(7);
+        unknown[unknown.size() - 2] = char(7);
         QVERIFY(!MeasurePlan::decode(unknown));
+        // A version 3 plan, as the build before ElementCheck saved it (version 2's bytes and
+        // the way of asking for array bytes): its elements are checked by expression, as the
+        // scan it began did.
+        const QByteArray v3 = QByteArray::fromHex(
+            "4f454d5000000003000000020000000100000004666565640000000100000004746167730100000000"
+            "000001700000000800000002000000046d657461000000066c6162656c7300000000000000000000"
+            "01240000000400000000000001ac01");
+        const auto third = MeasurePlan::decode(v3);
+        QVERIFY(third);
+        QCOMPARE(third->elementCheck, MeasurePlan::ElementCheck::Expression);
+        QCOMPARE(third->arrayBytes, MeasurePlan::ArrayBytes::Removed);
+        QVERIFY(*third == removed);
+        // Saved now, the element check reads back; an unknown one is refused.
+        MeasurePlan projected = plan;
+        projected.elementCheck = MeasurePlan::ElementCheck::Projected;
+        QCOMPARE(MeasurePlan::decode(projected.encode())->elementCheck,
+                 MeasurePlan::ElementCheck::Projected);
+        QByteArray unknownCheck = projected.encode();
+        unknownCheck[unknownCheck.size() - 1] = char(2);
+        QVERIFY(!MeasurePlan::decode(unknownCheck));
+    }
+
+    // Where the find's projection checks elements, a top-level array with one learnt element
+    // type is asked for with {path: {$elemMatch: {$not: {$type}}}} and its record has no element
+    // check; a nested path, several types, or a name the measured document uses itself keep the
+    // expression. The field in a reply marks elements of another type; a field the plan did not
+    // ask for is refused.
+    void projectionChecksTopLevelElements()
+    {
+        MeasurePlan plan;
+        plan.elementCheck = MeasurePlan::ElementCheck::Projected;
+        plan.summaries.push_back({{"feed"}, {{"tags", true}}, 100, BsonTypes::kDocumentBit});
+        plan.summaries.push_back({{"meta", "labels"}, {}, 100, BsonTypes::bit(BSON_TYPE_UTF8)});
+        plan.summaries.push_back(
+            {{"mixed"}, {}, 100, BsonTypes::bit(BSON_TYPE_UTF8) | BsonTypes::bit(BSON_TYPE_INT32)});
+        plan.summaries.push_back({{"s"}, {}, 100, BsonTypes::bit(BSON_TYPE_INT32)});
+        plan.restBytesLimit = 1000;
+        QVERIFY(plan.projectsElementCheck(plan.summaries[0]));
+        for (std::size_t i = 1; i < 4; ++i)
+            QVERIFY(!plan.projectsElementCheck(plan.summaries[i]));
+        const QString json = projectionJson(plan);
+        QVERIFY2(json.contains(QLatin1String(
+                     R"("feed" : { "$elemMatch" : { "$not" : { "$type" : "object" } } })")),
+                 qPrintable(json));
+        QCOMPARE(json.count(QLatin1String("$elemMatch")), 1);
+        // feed's tags, and labels' and s's element checks (mixed lists its types).
+        QCOMPARE(json.count(QLatin1String("$filter")), 3);
+        QCOMPARE(json.count(QLatin1String("$setUnion")), 1);
+        MeasurePlan byExpression = plan;
+        byExpression.elementCheck = MeasurePlan::ElementCheck::Expression;
+        QVERIFY(!projectionJson(byExpression).contains(QLatin1String("$elemMatch")));
+
+        auto parse = [&](const char *reply, QString *problem) {
+            const QByteArray bytes = fixtures::bson(reply);
+            return MeasureReply::parse(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                       std::uint32_t(bytes.size()), plan, problem);
+        };
+        QString problem;
+        const char *asLearnt =
+            R"({"_id": 1, "s": 400, "a": [[3, 208, [2, 0]], [2, 40, 0], null, null]})";
+        const auto learnt = parse(asLearnt, &problem);
+        QVERIFY2(learnt, qPrintable(problem));
+        QVERIFY(learnt->explained(plan));
+        QCOMPARE(learnt->records[0].types, BsonTypes::kDocumentBit);
+        QCOMPARE(learnt->records[0].childLengths,
+                 (std::vector<std::vector<std::uint64_t>>{{2, 0}}));
+        const auto other = parse(
+            R"({"_id": 1, "feed": [7], "s": 400, "a": [[3, 208, [2]], [2, 40, 0], null, null]})",
+            &problem);
+        QVERIFY2(other, qPrintable(problem));
+        QVERIFY(!other->records[0].typesKnown);
+        QVERIFY(!other->explained(plan));
+        problem.clear();
+        QVERIFY(
+            !parse(R"({"_id": 1, "zzz": [7], "s": 400, "a": [[3, 208, [2]], null, null, null]})",
+                   &problem));
+        QVERIFY(problem.contains(QLatin1String("zzz")));
+        // Read as an expression plan's reply, the record's shape is wrong: refused, not misread.
+        const QByteArray bytes = fixtures::bson(asLearnt);
+        QVERIFY(!MeasureReply::parse(reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                                     std::uint32_t(bytes.size()), byExpression, &problem));
     }
 
     // Each planned path appears in the projection as a `$` path, its children as

@@ -30,6 +30,9 @@ AnalysisOptions scanOptions(const AnalysisRequest &request, std::shared_ptr<cons
     return options;
 }
 
+// A server-side measurement's batch: more replies than fit in the server's 16 MiB limit.
+constexpr int kMeasuredBatchDocuments = 1 << 20;
+
 LiveQuery queryFor(const AnalysisRequest &request)
 {
     LiveQuery query;
@@ -44,6 +47,18 @@ LiveQuery queryFor(const AnalysisRequest &request)
     query.database = request.source.database;
     query.collection = request.source.collection;
     return query;
+}
+
+// The plan the scan measures by: a find (every selection but a $sample) checks elements by its
+// projection, which an aggregation's $project cannot.
+std::shared_ptr<const MeasurePlan> scanPlan(const std::shared_ptr<const MeasurePlan> &decided,
+                                            const DocumentSelection &selection)
+{
+    if (!decided || selection.mode == DocumentSelection::Mode::Sample)
+        return decided;
+    auto plan = std::make_shared<MeasurePlan>(*decided);
+    plan->elementCheck = MeasurePlan::ElementCheck::Projected;
+    return plan;
 }
 
 // The documents a breakdown by shard may have to place: the outliers, and the largest documents
@@ -96,19 +111,27 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
         return result;
     }
     LiveQuery query = queryFor(request);
-    if (measure->plan) {
-        query.projection = MeasureProjection::build(*measure->plan);
-        query.measurePlan = measure->plan;
+    const auto plan = scanPlan(measure->plan, request.selection);
+    if (plan) {
+        query.projection = MeasureProjection::build(*plan);
+        query.measurePlan = plan;
+        // The replies are small: the first is as large as the others (16 MiB), not the
+        // driver's 101 documents and a round trip more.
+        if (query.batchSize == 0)
+            query.batchSize = kMeasuredBatchDocuments;
     }
+    // What the discovery read just learnt, the scan does not ask again.
+    query.knownCount = measure->collectionDocuments;
+    if (measure->collectionSeen)
+        query.checksExistence = false;
     if (request.usesRanges()) {
         RangedScan::Request ranged{
-            request.source.settings, query,          scanOptions(request, measure->plan),
+            request.source.settings, query,          scanOptions(request, plan),
             request.parallelRanges,  request.resume, request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
         const auto source = request.source.openSource(query);
-        result.profile =
-            Analyzer::run(*source, scanOptions(request, measure->plan), cancel, progress);
+        result.profile = Analyzer::run(*source, scanOptions(request, plan), cancel, progress);
     }
     if (result.sourceUnreadable())
         return result;

@@ -6,6 +6,7 @@
 #include "measure/MeasureProjection.h"
 #include "measure/MeasureReply.h"
 #include "mongo/LiveCollectionSource.h"
+#include "mongo/MongoConnection.h"
 #include "mongo/ServerProbe.h"
 
 #include <bson/bson.h>
@@ -77,57 +78,103 @@ MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &docu
     return plan;
 }
 
+// What a discovery read may count on, and what it learnt besides the plan.
+struct Discovery
+{
+    bool sample = false;    // the server has $sample
+    bool removal = false;   // ... $unsetField/$setField
+    bool checksOps = false; // the read itself proves $sample, $bsonSize and $unsetField
+    std::optional<std::uint64_t> documents; // out: the collection's count (collStats)
+    bool sawDocuments = false;              // out: the read returned a document
+};
+
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
-// that projection (a key $arrayToObject will not take), a few whole documents instead.
-std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filter, bool sample,
-                                    bool removal, SourceError *error)
+// that projection (a key $arrayToObject will not take), a few whole documents instead. A read
+// that checks the operators tries the server only: a refusal is reported, not worked around.
+std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filter, Discovery *how,
+                                    SourceError *error)
 {
     LiveQuery query;
     query.database = source.database;
     query.collection = source.collection;
     query.filter = filter;
     query.selection.mode =
-        sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
+        how->sample ? DocumentSelection::Mode::Sample : DocumentSelection::Mode::Limit;
     query.selection.count = MeasureSetup::kDiscoveryDocuments;
     // One reply: the server sees the end only while filling a batch larger than the sample.
     query.batchSize = MeasureSetup::kDiscoveryDocuments + 1;
-    query.checksExistence = false; // the scan that follows does
-    query.projection = MeasureProjection::discovery(MeasureSetup::kDiscoveryElements);
+    query.checksExistence = false; // the scan that follows does, unless this read saw documents
+    query.samplesOnClient = !how->checksOps;
+    query.projection = MeasureProjection::discovery(
+        MeasureSetup::kDiscoveryElements,
+        how->checksOps ? MeasureProjection::Checks::Operators : MeasureProjection::Checks::None);
+    auto learnt = [&](LiveCollectionSource &read, ProfileBuilder &builder,
+                      const std::vector<QByteArray> &kept) {
+        how->documents = read.collectionCount();
+        how->sawDocuments = !kept.empty();
+        return planned(builder, kept, how->removal);
+    };
     {
         ProfileBuilder builder;
         LiveCollectionSource cut(source.settings, query);
         SourceError problem;
         std::vector<QByteArray> kept;
         if (walkDiscovery(cut, true, &builder, &kept, &problem))
-            return planned(builder, kept, removal);
+            return learnt(cut, builder, kept);
         const bool refused =
             problem.serverCode != 0 || problem.fault == SourceError::ConnectionFault::Refused;
-        if (!refused) {
+        if (!refused || how->checksOps) {
             *error = problem;
             return std::nullopt;
         }
     }
     query.projection.clear();
-    query.selection.count = MeasureSetup::kDiscoveryElements;
+    query.selection.count = MeasureSetup::kDiscoveryWholeDocuments;
     ProfileBuilder builder;
     LiveCollectionSource whole(source.settings, query);
     std::vector<QByteArray> kept;
     if (!walkDiscovery(whole, false, &builder, &kept, error))
         return std::nullopt;
-    return planned(builder, kept, removal);
+    return learnt(whole, builder, kept);
 }
 
 // The server's capabilities; the link's latency only where auto may read here instead (a
 // server on this machine), since timing it costs three round trips.
-bool probe(MeasureMode mode, const SourceRef &source, ServerInfo *info, SourceError *error)
+bool probe(MongoConnection &connection, MeasureMode mode, const SourceRef &source, ServerInfo *info,
+           SourceError *error)
 {
-    const auto connection = MongoConnection::open(source.settings, error);
-    if (!connection)
-        return false;
-    const bool timed =
-        mode == MeasureMode::Auto && MeasureSetup::onThisMachine(connection->hosts());
-    return ServerProbe::probe(*connection, source.database, info, error,
+    const bool timed = mode == MeasureMode::Auto && MeasureSetup::onThisMachine(connection.hosts());
+    return ServerProbe::probe(connection, source.database, info, error,
                               timed ? ServerProbe::Latency::Measure : ServerProbe::Latency::Skip);
+}
+
+// The outcome of a plan the discovery learnt: measured on the server, or (auto) client-side
+// where the plan has nothing to summarise or cannot be asked for.
+MeasureSetup::Outcome withPlan(MeasureMode mode, MeasurePlan plan, const Discovery &how)
+{
+    MeasureSetup::Outcome outcome;
+    outcome.collectionDocuments = how.documents;
+    outcome.collectionSeen = how.sawDocuments;
+    if (plan.isEmpty() && mode == MeasureMode::Auto) {
+        outcome.notes << QStringLiteral("measured client-side: a %1-document sample holds no "
+                                        "array for the server to summarise")
+                             .arg(MeasureSetup::kDiscoveryDocuments);
+        return outcome;
+    }
+    if (!plan.unmeasurable.empty()) {
+        QStringList paths;
+        for (const std::string &p : plan.unmeasurable)
+            paths << QString::fromStdString(p);
+        outcome.notes << QStringLiteral("measured client-side: the server cannot measure the "
+                                        "arrays at %1 (a key with a dot or a leading $, arrays "
+                                        "two levels down, or a path that is an array in some "
+                                        "documents and an object holding arrays in others)")
+                             .arg(paths.join(QStringLiteral(", ")));
+        return outcome;
+    }
+    outcome.plan = std::make_shared<const MeasurePlan>(std::move(plan));
+    outcome.notes << MeasureSetup::describe(outcome.plan.get());
+    return outcome;
 }
 
 } // namespace
@@ -151,9 +198,20 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                                         "document's bytes were read");
         return outcome;
     }
-    ServerInfo info;
     SourceError probeError;
-    if (!probe(mode, source, &info, &probeError)) {
+    const auto connection = MongoConnection::open(source.settings, &probeError);
+    // Across a network, each command costs a round trip: the discovery read itself proves the
+    // operators a server-side measurement needs, and the server is asked about itself only
+    // where it refuses that read (to say why, or to learn with what it has). Auto on this
+    // machine first times the link, which needs the probe.
+    if (connection && !(mode == MeasureMode::Auto && onThisMachine(connection->hosts()))) {
+        Discovery how{true, true, true, std::nullopt, false};
+        SourceError problem;
+        if (auto plan = discover(source, filter, &how, &problem))
+            return withPlan(mode, std::move(*plan), how);
+    }
+    ServerInfo info;
+    if (!connection || !probe(*connection, mode, source, &info, &probeError)) {
         // Auto leaves an unreachable server to the scan, whose error names its own step.
         if (mode == MeasureMode::Server) {
             *error = probeError;
@@ -183,29 +241,11 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                              .arg(info.roundTripMs, 0, 'f', 2);
         return outcome;
     }
-    auto plan = discover(source, filter, info.supportsSample, info.supportsUnsetField, error);
+    Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false};
+    auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;
-    if (plan->isEmpty() && mode == MeasureMode::Auto) {
-        outcome.notes << QStringLiteral("measured client-side: a %1-document sample holds no "
-                                        "array for the server to summarise")
-                             .arg(kDiscoveryDocuments);
-        return outcome;
-    }
-    if (!plan->unmeasurable.empty()) {
-        QStringList paths;
-        for (const std::string &p : plan->unmeasurable)
-            paths << QString::fromStdString(p);
-        outcome.notes << QStringLiteral("measured client-side: the server cannot measure the "
-                                        "arrays at %1 (a key with a dot or a leading $, arrays "
-                                        "two levels down, or a path that is an array in some "
-                                        "documents and an object holding arrays in others)")
-                             .arg(paths.join(QStringLiteral(", ")));
-        return outcome;
-    }
-    outcome.plan = std::make_shared<const MeasurePlan>(std::move(*plan));
-    outcome.notes << describe(outcome.plan.get());
-    return outcome;
+    return withPlan(mode, std::move(*plan), how);
 }
 
 bool MeasureSetup::onThisMachine(const QString &hosts)

@@ -1,5 +1,8 @@
 #include "measure/MeasurePlan.h"
 
+#include "bson/BsonTypes.h"
+#include "measure/MeasureProjection.h"
+
 #include <QDataStream>
 #include <QIODevice>
 #include <QStringList>
@@ -8,11 +11,13 @@ namespace oe {
 
 namespace {
 constexpr quint32 kPlanMagic = 0x4f454d50; // "OEMP"
-constexpr quint32 kPlanVersion = 3;
+constexpr quint32 kPlanVersion = 4;
 // Version 1: segments, children (name, holdsArrays), the element bytes limit.
 // Version 2: and each summary's element types; the plan's rest bytes limit at the end.
 // Version 3: and how array bytes are asked for (ArrayBytes, one byte) after the rest limit;
 // a version 2 plan asks with the wrapper.
+// Version 4: and how elements are checked (ElementCheck, one byte) at the end; a version 2 or 3
+// plan checks them by expression.
 constexpr quint32 kMaxEntries = 100000;
 } // namespace
 
@@ -27,12 +32,26 @@ std::string MeasurePlan::Summary::path() const
     return out;
 }
 
+bool MeasurePlan::Summary::hasOneElementType() const
+{
+    return !(elementTypes & BsonTypes::kArrayBit) && BsonTypes::names(elementTypes).size() == 1;
+}
+
 QString MeasurePlan::describe() const
 {
     QStringList parts;
     for (const Summary &s : summaries)
         parts << QString::fromStdString(s.path());
     return parts.join(QStringLiteral(", "));
+}
+
+bool MeasurePlan::projectsElementCheck(const Summary &s) const
+{
+    if (elementCheck != ElementCheck::Projected || s.segments.size() != 1 || !s.hasOneElementType())
+        return false;
+    const std::string &name = s.segments.front();
+    return name != "_id" && name != MeasureProjection::kSize &&
+           name != MeasureProjection::kRecords && name != MeasureProjection::kDocument;
 }
 
 bool MeasurePlan::plainName(const std::string &name)
@@ -56,7 +75,7 @@ QByteArray MeasurePlan::encode() const
             out << QByteArray::fromStdString(c.name) << c.holdsArrays;
         out << quint64(s.elementBytesLimit) << quint32(s.elementTypes);
     }
-    out << quint64(restBytesLimit) << quint8(arrayBytes);
+    out << quint64(restBytesLimit) << quint8(arrayBytes) << quint8(elementCheck);
     return bytes;
 }
 
@@ -66,7 +85,7 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
     in.setVersion(QDataStream::Qt_6_0);
     quint32 magic = 0, version = 0, count = 0;
     in >> magic >> version >> count;
-    if (magic != kPlanMagic || (version != 2 && version != kPlanVersion) || count > kMaxEntries)
+    if (magic != kPlanMagic || version < 2 || version > kPlanVersion || count > kMaxEntries)
         return std::nullopt;
     MeasurePlan plan;
     for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
@@ -106,6 +125,13 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
         if (by > quint8(ArrayBytes::Removed))
             return std::nullopt;
         plan.arrayBytes = ArrayBytes(by);
+    }
+    if (version >= 4) {
+        quint8 check = 0;
+        in >> check;
+        if (check > quint8(ElementCheck::Projected))
+            return std::nullopt;
+        plan.elementCheck = ElementCheck(check);
     }
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;

@@ -36,6 +36,8 @@ struct MeasurePlan
         std::uint32_t elementTypes = 0;
         bool operator==(const Summary &) const = default;
         std::string path() const;
+        // One element type learnt, no array among them: the server checks for any other.
+        bool hasOneElementType() const;
     };
 
     // How an array's bytes are asked for: $bsonSize({x: array}), which makes the server copy
@@ -50,8 +52,21 @@ struct MeasurePlan
         Removed = 1
     };
 
+    // How a top-level array whose elements the plan learnt to be of one type is checked for
+    // elements of another: by an expression per element ($filter on $type, the records' third
+    // figure), or, where the scan is a find, by its projection {path: {$elemMatch: {$not:
+    // {$type: that type}}}}: the server's matcher, native code and far cheaper per element,
+    // returns the field (with the first such element) only where there is one. An aggregation's
+    // $project refuses $elemMatch, and a nested path cannot have it.
+    enum class ElementCheck : std::uint8_t
+    {
+        Expression = 0,
+        Projected = 1
+    };
+
     std::vector<Summary> summaries; // sorted by path; none is inside another's array
     ArrayBytes arrayBytes = ArrayBytes::Wrapped;
+    ElementCheck elementCheck = ElementCheck::Expression;
     // A document whose bytes outside the plan's arrays (and its _id) exceed this comes whole:
     // it holds something the discovery read did not see (a rare array, say).
     std::uint64_t restBytesLimit = 0;
@@ -61,6 +76,9 @@ struct MeasurePlan
     std::vector<std::string> unmeasurable;
 
     bool isEmpty() const { return summaries.empty(); }
+    // Whether `s`'s elements are checked by the projection (ElementCheck::Projected, one learnt
+    // type, a top-level path whose name is none of the measured document's own fields).
+    bool projectsElementCheck(const Summary &s) const;
     bool operator==(const MeasurePlan &) const = default;
     // "activities (3 fields), meta.tags": for notes.
     QString describe() const;

@@ -116,7 +116,9 @@ J record(const MeasurePlan &plan, const MeasurePlan::Summary &s)
         expr = expr.isEmpty() ? QStringLiteral("$") + QString::fromStdString(segment)
                               : path(expr, segment);
     }
-    A array{op("$size", QStringLiteral("$$a")), arrayBytes(plan, s), elementCheck(s)};
+    A array{op("$size", QStringLiteral("$$a")), arrayBytes(plan, s)};
+    if (!plan.projectsElementCheck(s))
+        array.append(elementCheck(s));
     for (const MeasurePlan::Child &c : s.children)
         array.append(childLengths(c));
     const J value =
@@ -142,14 +144,21 @@ QByteArray toBson(const O &projection)
 QByteArray MeasureProjection::build(const MeasurePlan &plan)
 {
     A records;
-    for (const MeasurePlan::Summary &s : plan.summaries)
+    O projection{{QStringLiteral("_id"), 1},
+                 {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))}};
+    for (const MeasurePlan::Summary &s : plan.summaries) {
         records.append(record(plan, s));
-    return toBson(O{{QStringLiteral("_id"), 1},
-                    {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))},
-                    {QString::fromLatin1(kRecords), records}});
+        if (plan.projectsElementCheck(s)) {
+            const QString type = BsonTypes::names(s.elementTypes).first();
+            projection.insert(QString::fromStdString(s.segments.front()),
+                              op("$elemMatch", op("$not", op("$type", type))));
+        }
+    }
+    projection.insert(QString::fromLatin1(kRecords), records);
+    return toBson(projection);
 }
 
-QByteArray MeasureProjection::discovery(int keep)
+QByteArray MeasureProjection::discovery(int keep, Checks checks)
 {
     const J cut =
         op("$cond", A{op("$isArray", QStringLiteral("$$f.v")),
@@ -157,8 +166,18 @@ QByteArray MeasureProjection::discovery(int keep)
     const J fields =
         mapOver(op("$objectToArray", QStringLiteral("$$ROOT")), "f",
                 O{{QStringLiteral("k"), QStringLiteral("$$f.k")}, {QStringLiteral("v"), cut}});
-    return toBson(O{{QStringLiteral("_id"), 0},
-                    {QString::fromLatin1(kDocument), op("$arrayToObject", fields)}});
+    O projection{{QStringLiteral("_id"), 0},
+                 {QString::fromLatin1(kDocument), op("$arrayToObject", fields)}};
+    if (checks == Checks::Operators) {
+        const J empty = op("$literal", O{});
+        const J removed = op("$unsetField", O{{QStringLiteral("field"), QStringLiteral("b")},
+                                              {QStringLiteral("input"), empty}});
+        const J set = op("$setField", O{{QStringLiteral("field"), QStringLiteral("a")},
+                                        {QStringLiteral("input"), empty},
+                                        {QStringLiteral("value"), removed}});
+        projection.insert(QStringLiteral("c"), op("$bsonSize", set));
+    }
+    return toBson(projection);
 }
 
 } // namespace oe

@@ -40,19 +40,20 @@ std::uint32_t typeBit(const bson_iter_t *iter)
     return BsonTypes::bitOfAlias(std::string_view(alias, length));
 }
 
-// With one element type learnt, the server counts the others; else it lists the types.
-bool singleType(const MeasurePlan::Summary &s)
-{
-    return !(s.elementTypes & BsonTypes::kArrayBit) && BsonTypes::names(s.elementTypes).size() == 1;
-}
-
-bool readArray(bson_iter_t *it, const MeasurePlan::Summary &s, MeasureReply::Record *r)
+// With one element type learnt, the server counts the others (or, where the projection checks
+// them, returns the array's field only where there is one: see parse); else it lists the types.
+bool readArray(bson_iter_t *it, const MeasurePlan::Summary &s, bool projected,
+               MeasureReply::Record *r)
 {
     r->kind = MeasureReply::Record::Kind::Array;
     if (!countAt(it, &r->length) || !bson_iter_next(it) || !countAt(it, &r->wrapped) ||
-        r->wrapped < 13 || !bson_iter_next(it))
+        r->wrapped < 13)
         return false;
-    if (singleType(s)) {
+    if (projected) {
+        r->types = r->length > 0 ? s.elementTypes : 0;
+    } else if (!bson_iter_next(it)) {
+        return false;
+    } else if (s.hasOneElementType()) {
         std::uint64_t others = 0;
         if (!countAt(it, &others))
             return false;
@@ -83,7 +84,8 @@ bool readArray(bson_iter_t *it, const MeasurePlan::Summary &s, MeasureReply::Rec
     return !bson_iter_next(it);
 }
 
-bool readRecord(bson_iter_t *at, const MeasurePlan::Summary &s, MeasureReply::Record *r)
+bool readRecord(bson_iter_t *at, const MeasurePlan::Summary &s, bool projected,
+                MeasureReply::Record *r)
 {
     using Kind = MeasureReply::Record::Kind;
     if (BSON_ITER_HOLDS_NULL(at)) {
@@ -103,7 +105,7 @@ bool readRecord(bson_iter_t *at, const MeasurePlan::Summary &s, MeasureReply::Re
         return r->types != 0 && bson_iter_next(&it) && countAt(&it, &r->wrapped) &&
                r->wrapped >= 8 && !bson_iter_next(&it);
     }
-    return readArray(&it, s, r);
+    return readArray(&it, s, projected, r);
 }
 
 } // namespace
@@ -122,9 +124,12 @@ std::optional<MeasureReply> MeasureReply::parse(const std::uint8_t *data, std::u
         return bad(QStringLiteral("malformed BSON measurement from the server"));
     MeasureReply reply;
     bool sized = false, recorded = false;
+    std::vector<std::string_view> otherElements; // fields the projection's $elemMatch returned
     while (bson_iter_next(&it)) {
         const std::string_view key = bson_iter_key(&it);
-        if (key == "_id") {
+        if (key != "_id" && key != MeasureProjection::kSize && key != MeasureProjection::kRecords) {
+            otherElements.push_back(key);
+        } else if (key == "_id") {
             reply.idOffset = bson_iter_offset(&it);
             reply.idLength = std::uint32_t(bsoniter::elementLength(&it));
         } else if (key == MeasureProjection::kSize) {
@@ -135,7 +140,8 @@ std::optional<MeasureReply> MeasureReply::parse(const std::uint8_t *data, std::u
                 break;
             for (const MeasurePlan::Summary &s : plan.summaries) {
                 Record &r = reply.records.emplace_back();
-                if (!bson_iter_next(&records) || !readRecord(&records, s, &r))
+                if (!bson_iter_next(&records) ||
+                    !readRecord(&records, s, plan.projectsElementCheck(s), &r))
                     return bad(QStringLiteral("the server's measurement of %1 is malformed")
                                    .arg(QString::fromStdString(s.path())));
             }
@@ -146,6 +152,18 @@ std::optional<MeasureReply> MeasureReply::parse(const std::uint8_t *data, std::u
         return bad(QStringLiteral("the server's measurement has no document size"));
     if (!recorded)
         return bad(QStringLiteral("the server's measurement has no records of the plan's arrays"));
+    for (const std::string_view key : otherElements) {
+        std::size_t i = 0;
+        while (i < plan.summaries.size() && !(plan.projectsElementCheck(plan.summaries[i]) &&
+                                              plan.summaries[i].segments.front() == key))
+            ++i;
+        if (i == plan.summaries.size())
+            return bad(QStringLiteral("the server's measurement has a field %1 the plan did not "
+                                      "ask for")
+                           .arg(QString::fromUtf8(key.data(), qsizetype(key.size()))));
+        reply.records[i].typesKnown = false;
+        reply.records[i].types = 0;
+    }
     return reply;
 }
 

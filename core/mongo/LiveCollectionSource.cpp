@@ -118,8 +118,8 @@ bool LiveCollectionSource::open(SourceError *error)
         m_query.collection.toUtf8().constData()));
     // The collection's size from its metadata (collStats): the driver's estimated count is a
     // `count` command, which some servers (FerretDB) answer by reading every document.
-    std::int64_t estimated = -1;
-    {
+    std::int64_t estimated = m_query.knownCount ? std::int64_t(*m_query.knownCount) : -1;
+    if (!m_query.knownCount) {
         CollectionInfo info;
         info.database = m_query.database;
         info.name = m_query.collection;
@@ -300,8 +300,8 @@ DocumentSource::ReadResult LiveCollectionSource::read(DocumentBatch &batch, std:
     bson_error_t e;
     if (mongoc_cursor_error(m_cursor->cursor.get(), &e)) {
         const bool sampleRejected = m_query.selection.mode == DocumentSelection::Mode::Sample &&
-                                    !m_useReservoir && m_nextIndex == 0 &&
-                                    e.domain == MONGOC_ERROR_SERVER;
+                                    m_query.samplesOnClient && !m_useReservoir &&
+                                    m_nextIndex == 0 && e.domain == MONGOC_ERROR_SERVER;
         if (sampleRejected) {
             // The server does not know $sample (FerretDB, some managed services): sample
             // uniformly on the client instead.

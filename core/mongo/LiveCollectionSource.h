@@ -39,6 +39,8 @@ public:
     std::size_t readAheadBytes() const override { return std::size_t(32) << 20; }
     QString modeDescription() const override { return m_modeDescription; }
 
+    // The collection's document count as open() read it (collStats), or as the query knew it.
+    std::optional<std::uint64_t> collectionCount() const { return m_collectionCount; }
     // The server cursor's id (for diagnostics and tests), 0 when none is open.
     std::int64_t cursorId() const;
 

@@ -7,7 +7,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace oe {
 
@@ -36,6 +38,12 @@ struct LiveQuery
     // it no documents, and the scan says why. (Its size is still read: it decides whether a
     // sample may spill to disk.)
     bool checksExistence = true;
+    // The collection's document count, where the caller read it moments before (the discovery
+    // read of a server-side measurement, from collStats): open() does not ask again.
+    std::optional<std::uint64_t> knownCount;
+    // Where the server refuses $sample, a sample is drawn on the client from a scan of every
+    // document. False: the refusal is the read's error (a read that only tries the server).
+    bool samplesOnClient = true;
 
     QString ns() const { return database + QLatin1Char('.') + collection; }
     // Empty when `filter` is a valid extended JSON document, else the problem in one line.

@@ -165,9 +165,9 @@ bool HistoryStore::migrate()
     ok = ok && exec(QStringLiteral("PRAGMA user_version = %1").arg(kFormat));
     if (ok && exec(QStringLiteral("COMMIT")))
         return true;
-    const QString error = m_error;
+    const QString failed = m_error; // what failed, not the rollback's own complaint
     exec(QStringLiteral("ROLLBACK"));
-    m_error = error.isEmpty() ? m_error : error;
+    m_error = failed;
     return false;
 }
 

@@ -19,6 +19,17 @@ constexpr quint32 kPlanVersion = 4;
 // Version 4: and how elements are checked (ElementCheck, one byte) at the end; a version 2 or 3
 // plan checks them by expression.
 constexpr quint32 kMaxEntries = 100000;
+
+// One byte naming one of an enum's values up to `last`; false for any other.
+template <typename Choice> bool readChoice(QDataStream &in, Choice last, Choice *out)
+{
+    quint8 value = 0;
+    in >> value;
+    if (value > quint8(last))
+        return false;
+    *out = Choice(value);
+    return true;
+}
 } // namespace
 
 std::string MeasurePlan::Summary::path() const
@@ -119,20 +130,9 @@ std::optional<MeasurePlan> MeasurePlan::decode(const QByteArray &bytes)
     quint64 rest = 0;
     in >> rest;
     plan.restBytesLimit = rest;
-    if (version >= 3) {
-        quint8 by = 0;
-        in >> by;
-        if (by > quint8(ArrayBytes::Removed))
-            return std::nullopt;
-        plan.arrayBytes = ArrayBytes(by);
-    }
-    if (version >= 4) {
-        quint8 check = 0;
-        in >> check;
-        if (check > quint8(ElementCheck::Projected))
-            return std::nullopt;
-        plan.elementCheck = ElementCheck(check);
-    }
+    if ((version >= 3 && !readChoice(in, ArrayBytes::Removed, &plan.arrayBytes)) ||
+        (version >= 4 && !readChoice(in, ElementCheck::Projected, &plan.elementCheck)))
+        return std::nullopt;
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;
     return plan;

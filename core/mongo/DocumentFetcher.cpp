@@ -1,5 +1,4 @@
 #include "mongo/DocumentFetcher.h"
-#include "mongo/internal/DriverHandles.h"
 #include "mongo/internal/MongoDriver.h"
 
 #include "bson/internal/BsonDocument.h"
@@ -14,31 +13,24 @@ namespace oe {
 QByteArray DocumentFetcher::fromDump(const QString &path, std::uint64_t docIndex,
                                      SourceError *error, const std::atomic<bool> *cancel)
 {
-    DumpFileSource source(path);
-    source.setCancelFlag(cancel);
-    if (!source.open(error))
+    QByteArray found;
+    bool seen = false;
+    const auto keep = [&](std::uint64_t, const QByteArray &document) {
+        found = document;
+        seen = true;
+    };
+    if (!someFromDump(path, {docIndex}, keep, error, cancel))
         return {};
-    DocumentBatch batch;
-    for (;;) {
-        if (cancel && cancel->load()) {
-            *error = SourceError::io(source.displayName(), QStringLiteral("cancelled"));
-            return {};
-        }
-        const auto result = source.read(batch, 4u << 20, error);
-        for (const auto &doc : batch.documents) {
-            if (doc.index == docIndex)
-                return QByteArray(reinterpret_cast<const char *>(batch.data(doc)),
-                                  qsizetype(doc.length));
-        }
-        if (result != DocumentSource::ReadResult::Batch) {
-            if (result == DocumentSource::ReadResult::End)
-                *error = SourceError::io(
-                    source.displayName(),
-                    QStringLiteral("the dump has no document #%1 (it changed since the analysis?)")
-                        .arg(docIndex));
-            return {};
-        }
+    const QString where = DumpFileSource(path).displayName();
+    if (cancel && cancel->load()) {
+        *error = SourceError::io(where, QStringLiteral("cancelled"));
+        return {};
     }
+    if (!seen)
+        *error = SourceError::io(
+            where, QStringLiteral("the dump has no document #%1 (it changed since the analysis?)")
+                       .arg(docIndex));
+    return found;
 }
 
 QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
@@ -57,32 +49,23 @@ QByteArray DocumentFetcher::fromCollection(const ConnectionSettings &settings,
     auto connection = MongoConnection::open(settings, error);
     if (!connection)
         return {};
-    const QByteArray db = database.toUtf8();
-    const QByteArray coll = collection.toUtf8();
-    const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(*connection),
-                                                          db.constData(), coll.constData()));
     BsonDocument opts;
     BSON_APPEND_INT64(opts.get(), "limit", 1);
-    const CursorHandle cursor(
-        mongoc_collection_find_with_opts(c.get(), filter->get(), opts.get(), nullptr));
-    const bson_t *doc = nullptr;
     QByteArray result;
-    if (mongoc_cursor_next(cursor.get(), &doc)) {
-        result =
-            QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
-    } else {
-        bson_error_t e;
-        if (mongoc_cursor_error(cursor.get(), &e)) {
-            *error = MongoDriver::errorFrom(
-                *connection, e,
-                QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection));
-        } else {
-            *error = SourceError::io(
-                connection->redactedUri(),
-                QStringLiteral("no document with _id %1 in %2.%3 (deleted since the analysis?)")
-                    .arg(idJson, database, collection));
-        }
-    }
+    const auto keep = [&](const bson_t *doc) {
+        result = bsonraw::bytesOf(doc);
+        return false;
+    };
+    if (!MongoDriver::find(
+            *connection, database, collection, filter->get(), opts.get(),
+            QStringLiteral("reading _id %1 from %2.%3").arg(idJson, database, collection), keep,
+            error))
+        return {};
+    if (result.isEmpty())
+        *error = SourceError::io(
+            connection->redactedUri(),
+            QStringLiteral("no document with _id %1 in %2.%3 (deleted since the analysis?)")
+                .arg(idJson, database, collection));
     return result;
 }
 
@@ -131,24 +114,14 @@ bool DocumentFetcher::someFromCollection(const ConnectionSettings &settings,
     auto connection = MongoConnection::open(settings, error);
     if (!connection)
         return false;
-    const QByteArray db = database.toUtf8();
-    const QByteArray coll = collection.toUtf8();
-    const CollectionHandle c(mongoc_client_get_collection(MongoDriver::client(*connection),
-                                                          db.constData(), coll.constData()));
-    const CursorHandle cursor(
-        mongoc_collection_find_with_opts(c.get(), filter.get(), nullptr, nullptr));
-    const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(cursor.get(), &doc))
-        visit(0,
-              QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len)));
-    bson_error_t e;
-    if (mongoc_cursor_error(cursor.get(), &e)) {
-        *error = MongoDriver::errorFrom(
-            *connection, e,
-            QStringLiteral("reading the outlier documents of %1.%2").arg(database, collection));
-        return false;
-    }
-    return true;
+    return MongoDriver::find(
+        *connection, database, collection, filter.get(), nullptr,
+        QStringLiteral("reading the outlier documents of %1.%2").arg(database, collection),
+        [&](const bson_t *doc) {
+            visit(0, bsonraw::bytesOf(doc));
+            return true;
+        },
+        error);
 }
 
 } // namespace oe

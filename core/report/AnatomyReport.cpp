@@ -8,20 +8,51 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace oe {
 
 namespace {
 
-std::string rawIdOf(const QByteArray &document)
+using RawIds = std::map<QString, std::string>; // the rows keep the compact _id beside the JSON
+
+// What a fetched document is found by: its position in a dump, its raw _id in a collection.
+std::string keyOf(const SourceRef &source, const OutlierDocument &d, const RawIds &rawIds)
 {
-    bson_t doc;
-    bson_iter_t it;
-    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()),
-                          std::size_t(document.size())) ||
-        !bson_iter_init_find(&it, &doc, "_id"))
-        return {};
-    return bsonraw::toDocumentId(bsonraw::valueOf(&it));
+    if (source.kind == SourceRef::Kind::Dump)
+        return std::to_string(d.docIndex);
+    const auto it = rawIds.find(d.id);
+    return it == rawIds.end() ? std::string() : it->second;
+}
+
+// The documents, in one read of the source, by key.
+bool fetch(const SourceRef &source, const std::vector<OutlierDocument> &documents,
+           const RawIds &rawIds, std::map<std::string, QByteArray> *out, SourceError *error,
+           const std::atomic<bool> *cancel)
+{
+    if (source.kind == SourceRef::Kind::Dump) {
+        std::set<std::uint64_t> indexes;
+        for (const OutlierDocument &d : documents)
+            indexes.insert(d.docIndex);
+        return DocumentFetcher::someFromDump(
+            source.dumpPath, indexes,
+            [&](std::uint64_t index, const QByteArray &doc) {
+                (*out)[std::to_string(index)] = doc;
+            },
+            error, cancel);
+    }
+    std::vector<std::string> ids;
+    for (const OutlierDocument &d : documents)
+        if (std::string raw = keyOf(source, d, rawIds); !raw.empty())
+            ids.push_back(std::move(raw));
+    return DocumentFetcher::someFromCollection(
+        source.settings, source.database, source.collection, ids,
+        [&](std::uint64_t, const QByteArray &doc) {
+            (*out)[bsonraw::toDocumentId(bsonraw::idOf(doc))] = doc;
+        },
+        error);
 }
 
 } // namespace
@@ -36,47 +67,21 @@ std::vector<AnatomyReport::Entry> AnatomyReport::read(const AnalysisResult &resu
         [](const OutlierDocument &a, const OutlierDocument &b) { return a.bsonSize > b.bsonSize; });
     if (documents.size() > count)
         documents.resize(count);
-    std::map<QString, std::string> rawIds; // the rows keep the compact _id beside the JSON
+    RawIds rawIds;
     for (const OutlierRow &r : result.outliers.rows)
         rawIds.emplace(r.id, r.rawId);
 
-    std::map<std::uint64_t, QByteArray> byIndex;
-    std::map<std::string, QByteArray> byId;
     const SourceRef &source = result.request.source;
-    bool ok;
-    if (source.kind == SourceRef::Kind::Dump) {
-        std::set<std::uint64_t> indexes;
-        for (const OutlierDocument &d : documents)
-            indexes.insert(d.docIndex);
-        ok = DocumentFetcher::someFromDump(
-            source.dumpPath, indexes,
-            [&](std::uint64_t index, const QByteArray &doc) { byIndex[index] = doc; }, error,
-            cancel);
-    } else {
-        std::vector<std::string> ids;
-        for (const OutlierDocument &d : documents)
-            if (const std::string &raw = rawIds[d.id]; !raw.empty())
-                ids.push_back(raw);
-        ok = DocumentFetcher::someFromCollection(
-            source.settings, source.database, source.collection, ids,
-            [&](std::uint64_t, const QByteArray &doc) { byId[rawIdOf(doc)] = doc; }, error);
-    }
-    if (!ok)
+    std::map<std::string, QByteArray> fetched;
+    if (!fetch(source, documents, rawIds, &fetched, error, cancel))
         return {};
-
     std::vector<Entry> entries;
     for (const OutlierDocument &d : documents) {
         Entry e{d, {}, {}};
-        const QByteArray *doc = nullptr;
-        if (source.kind == SourceRef::Kind::Dump) {
-            const auto it = byIndex.find(d.docIndex);
-            doc = it == byIndex.end() ? nullptr : &it->second;
-        } else {
-            const auto it = byId.find(rawIds[d.id]);
-            doc = it == byId.end() ? nullptr : &it->second;
-        }
-        if (doc)
-            e.anatomy = SizeAnatomy::of(*doc, &e.error);
+        const std::string key = keyOf(source, d, rawIds);
+        const auto it = key.empty() ? fetched.end() : fetched.find(key);
+        if (it != fetched.end())
+            e.anatomy = SizeAnatomy::of(it->second, &e.error);
         else
             e.error = QStringLiteral("not found (changed since the analysis?)");
         entries.push_back(std::move(e));

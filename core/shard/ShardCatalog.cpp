@@ -41,19 +41,16 @@ template <typename Take>
 bool readConfig(MongoConnection &connection, const char *name, const bson_t *filter, Take &&take,
                 QString *why)
 {
-    const CollectionHandle coll(
-        mongoc_client_get_collection(MongoDriver::client(connection), "config", name));
-    const CursorHandle cursor(
-        mongoc_collection_find_with_opts(coll.get(), filter, nullptr, nullptr));
-    const bson_t *doc = nullptr;
-    while (mongoc_cursor_next(cursor.get(), &doc))
+    SourceError error;
+    const auto visit = [&](const bson_t *doc) {
         take(doc);
-    bson_error_t e;
-    if (!mongoc_cursor_error(cursor.get(), &e))
         return true;
-    *why = MongoDriver::errorFrom(connection, e,
-                                  QStringLiteral("reading config.%1").arg(QLatin1String(name)))
-               .message;
+    };
+    if (MongoDriver::find(connection, QStringLiteral("config"), QString::fromLatin1(name), filter,
+                          nullptr, QStringLiteral("reading config.%1").arg(QLatin1String(name)),
+                          visit, &error))
+        return true;
+    *why = error.message;
     return false;
 }
 

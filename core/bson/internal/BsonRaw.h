@@ -75,4 +75,16 @@ inline QByteArray bytesOf(const bson_t *doc)
     return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
 }
 
+// A whole document's _id as a raw value; empty when the bytes are no document or it has none.
+inline QByteArray idOf(const QByteArray &document)
+{
+    bson_t doc;
+    bson_iter_t it;
+    if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(document.constData()),
+                          std::size_t(document.size())) ||
+        !bson_iter_init_find(&it, &doc, "_id"))
+        return {};
+    return valueOf(&it);
+}
+
 } // namespace oe::bsonraw

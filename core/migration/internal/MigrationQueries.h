@@ -205,13 +205,7 @@ inline QByteArray pagesOfAny(const SplitConfig &c, const std::vector<QByteArray>
 // A document's _id (raw value), and as relaxed extended JSON for messages.
 inline QByteArray idValueOf(const QByteArray &doc)
 {
-    bson_t b;
-    bson_iter_t it;
-    if (!bson_init_static(&b, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                          std::size_t(doc.size())) ||
-        !bson_iter_init_find(&it, &b, "_id"))
-        return {};
-    return bsonraw::valueOf(&it);
+    return bsonraw::idOf(doc);
 }
 
 inline QString idText(const QByteArray &idValue)

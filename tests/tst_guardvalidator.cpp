@@ -1,9 +1,14 @@
 // The guard's part taken out of a validator (GuardValidator::without), as --remove and a
 // re-apply read it, on the shapes a validator takes after the guard and after other
 // administrators' changes; and GuardPolicy's choice of level and action for each starting
-// combination (tst_guard checks the same on mongod).
+// combination (tst_guard checks the same on mongod); the type rule's checks, words, suggestion
+// from a mixed-type flag and its place in the schema.
+#include "analysis/FieldProfile.h"
+#include "bson/BsonTypes.h"
 #include "guard/GuardPolicy.h"
+#include "guard/GuardRule.h"
 #include "guard/GuardValidator.h"
+#include "shape/ShapeFlag.h"
 #include "split/SplitConfig.h"
 
 #include <QtTest>
@@ -47,6 +52,14 @@ oe::ValidationSettings settings(const QString &validator, const QString &level,
     if (!action.isEmpty())
         parts << QStringLiteral("\"validationAction\": \"%1\"").arg(action);
     return oe::ValidationSettings::fromOptions(bsonOf(json + parts.join(QLatin1Char(',')) + u'}'));
+}
+
+QStringList names(std::initializer_list<const char *> list)
+{
+    QStringList out;
+    for (const char *name : list)
+        out << QString::fromLatin1(name);
+    return out;
 }
 
 } // namespace
@@ -132,6 +145,104 @@ private slots:
             << rule << M << L << error << false << 2LL << none << M << L;
         QTest::newRow("a newer server's level") << rule << QStringLiteral("sometimes") << E << error
                                                 << false << 0LL << unknown << no << no;
+    }
+
+    // A type rule names a usable path and real $type aliases, or says what is wrong in a line.
+    void typeRuleProblems_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QStringList>("types");
+        QTest::addColumn<QString>("problem"); // a part of it; empty: none
+        QTest::newRow("ok") << QStringLiteral("price") << names({"double", "int"})
+                            << QStringLiteral("");
+        QTest::newRow("number") << QStringLiteral("a.b") << names({"number", "null"})
+                                << QStringLiteral("");
+        QTest::newRow("no types") << QStringLiteral("price") << names({})
+                                  << QStringLiteral("at least one type");
+        QTest::newRow("typo") << QStringLiteral("price") << names({"dubble"})
+                              << QStringLiteral("'dubble' is not");
+        QTest::newRow("missing") << QStringLiteral("price") << names({"missing"})
+                                 << QStringLiteral("'missing' is not");
+        QTest::newRow("dollar") << QStringLiteral("$where") << names({"int"})
+                                << QStringLiteral("cannot name it");
+        QTest::newRow("empty name")
+            << QStringLiteral("a..b") << names({"int"}) << QStringLiteral("cannot name it");
+        QTest::newRow("data keys") << QStringLiteral("stats.<key>.n") << names({"int"})
+                                   << QStringLiteral("cannot name it");
+        QTest::newRow("no path") << QStringLiteral("") << names({"int"})
+                                 << QStringLiteral("needs a field path");
+    }
+    void typeRuleProblems()
+    {
+        QFETCH(QString, path);
+        QFETCH(QStringList, types);
+        QFETCH(QString, problem);
+        const QString got = oe::GuardRule::bsonType(path, types, false).problem();
+        if (problem.isEmpty())
+            QVERIFY2(got.isEmpty(), qPrintable(got));
+        else
+            QVERIFY2(got.contains(problem) && !got.contains(QLatin1Char('\n')), qPrintable(got));
+    }
+
+    // The flag's minority type is left out of the suggestion; the rest of what was seen stays.
+    void suggestionFromAMixedTypeFlag()
+    {
+        oe::FieldProfile field;
+        field.typeMask = oe::BsonTypes::bit(0x01) | oe::BsonTypes::bit(0x10) |
+                         oe::BsonTypes::bit(0x02) | oe::BsonTypes::bit(0x0A);
+        field.elementTypeMask = oe::BsonTypes::bit(0x02) | oe::BsonTypes::bit(0x10);
+        oe::ShapeFlag flag = oe::ShapeFlag::of(oe::ShapeFlag::Kind::MixedTypes, "price", 3, 60);
+        flag.type = QStringLiteral("string");
+        QVERIFY(oe::GuardRule::offersTypeRule(flag));
+        oe::GuardRule rule = oe::GuardRule::forMixedType(flag, field);
+        QCOMPARE(rule.types, (names({"double", "null", "int"})));
+        QVERIFY(!rule.elements);
+        QCOMPARE(rule.describe(), QStringLiteral("price is double, null or int"));
+        flag.kind = oe::ShapeFlag::Kind::MixedElementTypes;
+        flag.type = QStringLiteral("int");
+        rule = oe::GuardRule::forMixedType(flag, field);
+        QCOMPARE(rule.types, names({"string"}));
+        QVERIFY(rule.elements);
+        QCOMPARE(rule.describe(), QStringLiteral("the elements of price are string"));
+        flag.path = "stats.<key>";
+        QVERIFY(!oe::GuardRule::offersTypeRule(flag));
+        flag.kind = oe::ShapeFlag::Kind::RareField;
+        flag.path = "price";
+        QVERIFY(!oe::GuardRule::offersTypeRule(flag));
+    }
+
+    // Rules of one guard: the split's and a type rule through an array of sub-documents sit in
+    // one $jsonSchema (`properties` and `items` both lead to the nested field); the flag of an
+    // older guard is read back from it; a new rule replaces only the one of the same target.
+    void schemaHoldsEveryRule()
+    {
+        oe::SplitConfig layout;
+        layout.collection = QStringLiteral("posts");
+        layout.field = QStringLiteral("comments");
+        layout.keep = 3;
+        layout.flagField = QStringLiteral("meta.more");
+        const oe::GuardRule split = oe::GuardRule::maxItems(layout);
+        const oe::GuardRule likes =
+            oe::GuardRule::bsonType(QStringLiteral("comments.likes"), names({"int"}), false);
+        const QString json = oe::GuardValidator::toJson(oe::GuardValidator::schema({split, likes}));
+        QVERIFY2(json.contains(QStringLiteral(
+                     "\"comments\" : { \"items\" : { \"properties\" : { \"likes\" : { "
+                     "\"bsonType\" : [ \"int\" ] } } }, \"maxItems\" : 3, \"properties\" : { "
+                     "\"likes\" : { \"bsonType\" : [ \"int\" ] } } }")),
+                 qPrintable(json));
+        QVERIFY2(json.contains(QStringLiteral("\"description\" : \"comments at most 3 elements; "
+                                              "comments.likes is int\"")),
+                 qPrintable(json));
+        const QByteArray merged = oe::GuardValidator::merged(
+            bsonOf(QStringLiteral("{\"title\": {\"$type\": \"string\"}}")),
+            oe::GuardValidator::schema({split, likes}));
+        QCOMPARE(oe::GuardValidator::flagOf(merged), QStringLiteral("meta.more"));
+        QCOMPARE(oe::GuardValidator::flagOf(bsonOf(QStringLiteral("{\"a\": 1}"))), QString());
+
+        QVERIFY(split.sameTarget(oe::GuardRule::maxItems(layout)));
+        QVERIFY(likes.sameTarget(oe::GuardRule::bsonType(likes.path, names({"long"}), false)));
+        QVERIFY(!likes.sameTarget(oe::GuardRule::bsonType(likes.path, names({"long"}), true)));
+        QVERIFY(!likes.sameTarget(split));
     }
     void policy()
     {

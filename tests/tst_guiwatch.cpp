@@ -2,25 +2,30 @@
 // history (the CLI's and the window's, the same figures as the runs), forecasts the document
 // that grew between them and compares the two runs; Watch lists a document the moment a check
 // finds it over the size threshold, notifies, and opens it on a double-click; on a replica set
-// (a change stream) the watch ends, saying so, when its collection is dropped.
+// (a change stream) the watch ends, saying so, when its collection is dropped. The Shape tab's
+// Guard type… plans, applies and removes a type guard on a mixed-type field.
 #include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "charts/TrendsChart.h"
 #include "dialogs/TrendsDialog.h"
+#include "dialogs/TypeGuardDialog.h"
 #include "dialogs/WatchDialog.h"
 #include "explore/AnalysisSession.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
+#include "explorer/ShapePage.h"
 #include "explorer/SourceTreeModel.h"
 #include "history/HistoryStore.h"
 #include "workspace/SourceState.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -231,6 +236,95 @@ private slots:
             window.statusText().contains(QStringLiteral("Opened document \"grower\"")), 30000);
         watch->stop();
         QTRY_VERIFY_WITH_TIMEOUT(!watch->isWatching(), 15000);
+    }
+
+    // Shape tab → the mixed-type price → Guard type…: the dialog suggests the field's own types,
+    // counts and lists the documents breaking them before anything is written (the same count
+    // as the CLI's dry run), applies the guard with error (a write of another type is refused,
+    // the documents listed stay writable), and removes it again.
+    void typeGuardFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 60; ++i)
+            docs << (i % 20 == 7 ? QStringLiteral("{\"_id\": %1, \"price\": \"%1.50\"}").arg(i)
+                                 : QStringLiteral("{\"_id\": %1, \"price\": %1.5}").arg(i));
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QStringLiteral("{\"insert\": \"prices\", \"documents\": [%1]}")
+                                       .arg(docs.join(QLatin1Char(',')))
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        MainWindow window;
+        QVERIFY(showCollection(window, m_uri, QStringLiteral("prices"), m_db,
+                               QStringLiteral("prices")));
+        window.optionsBar()->measureBox()->setCurrentIndex(
+            window.optionsBar()->measureBox()->findData(int(MeasureMode::Client)));
+        QVERIFY(analyseWhole(window));
+        CollectionView *view = window.collectionView();
+        QVERIFY(QTest::qWaitFor([&] { return view->isApplied(); }, 10000));
+        QVERIFY(view->showTab(QStringLiteral("shape")));
+        ShapePage *shape = view->shape();
+        int row = -1;
+        for (int r = 0; r < shape->flagsTable()->rowCount(); ++r)
+            if (shape->flagsTable()->item(r, ShapePage::Kind)->text() ==
+                    QStringLiteral("mixed_types") &&
+                shape->flagsTable()->item(r, ShapePage::Path)->text() == QStringLiteral("price"))
+                row = r;
+        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
+        shape->flagsTable()->setCurrentCell(row, 0);
+        QVERIFY(shape->typeGuardButton()->isEnabled());
+        QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
+        TypeGuardDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<TypeGuardDialog *>()) != nullptr);
+        QCOMPARE(dialog->typesEdit()->text(), QStringLiteral("double"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->plan().ruleConflicts >= 0, 30000);
+        QCOMPARE(dialog->plan().ruleConflicts, 3);
+        QCOMPARE(dialog->violations()->rowCount(), 3);
+        QCOMPARE(dialog->violations()->item(0, 0)->text(), QStringLiteral("7"));
+        QCOMPARE(dialog->violations()->item(0, 1)->text(), QStringLiteral("string"));
+        QVERIFY(dialog->applyButton()->isEnabled());
+        const CliRun cli =
+            runCli({QStringLiteral("guard"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+                    m_db, QStringLiteral("--collection"), QStringLiteral("prices"),
+                    QStringLiteral("--type-of"), QStringLiteral("price"), QStringLiteral("--types"),
+                    QStringLiteral("double"), QStringLiteral("--dry-run")});
+        QVERIFY2(cli.out.contains(QStringLiteral("documents breaking price is double: 3\n")),
+                 qPrintable(cli.out + cli.err));
+
+        dialog->actionBox()->setCurrentIndex(1);      // error
+        QVERIFY(!dialog->applyButton()->isEnabled()); // planned for warn: check again first
+        QSignalSpy planned(dialog, &TypeGuardDialog::planned);
+        dialog->checkButton()->click();
+        QVERIFY(planned.wait(30000));
+        QVERIFY(dialog->commandView()->toPlainText().contains(QStringLiteral("\"error\"")));
+        QSignalSpy finished(dialog, &TypeGuardDialog::finished);
+        dialog->applyButton()->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.first().first().value<GuardOutcome>().ok,
+                 qPrintable(dialog->status()->text()));
+        QByteArray reply;
+        QVERIFY(!fixtures::command(
+            m_uri, m_db,
+            QByteArray("{\"insert\": \"prices\", \"documents\": [{\"price\": \"free\"}]}"), &error,
+            &reply));
+        QVERIFY(reply.contains("Document failed validation"));
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QByteArray("{\"update\": \"prices\", \"updates\": [{\"q\": "
+                                              "{\"_id\": 7}, \"u\": {\"$set\": {\"seen\": 1}}}]}"),
+                                   &error),
+                 qPrintable(error));
+        dialog->resize(780, 560);
+        saveScreenshot(dialog, QStringLiteral("type-guard.png"));
+        dialog->removeButton()->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().first().value<GuardOutcome>().removed,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY2(fixtures::command(
+                     m_uri, m_db,
+                     QByteArray("{\"insert\": \"prices\", \"documents\": [{\"price\": \"free\"}]}"),
+                     &error),
+                 qPrintable(error));
     }
 
     // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,

@@ -61,6 +61,17 @@ void addGuardOptions(QCommandLineParser &parser)
                         "stays strict; where that refuses updates to documents still over the "
                         "guard, say --level strict to accept it."),
          QStringLiteral("LEVEL"), QStringLiteral("moderate")},
+        {QStringLiteral("type-of"),
+         QStringLiteral("A type guard instead of the split's: hold the field at PATH (dot "
+                        "notation, through sub-documents and arrays of them) to --types. Kept "
+                        "beside the guard's other rules."),
+         QStringLiteral("PATH")},
+        {QStringLiteral("types"),
+         QStringLiteral("With --type-of: the types it may hold, as $type aliases separated by "
+                        "commas (string,null; number is double, int, long and decimal)."),
+         QStringLiteral("TYPES")},
+        {QStringLiteral("elements"),
+         QStringLiteral("With --type-of: the types are those of the array's elements.")},
         {QStringLiteral("dry-run"),
          QStringLiteral("Show the collMod and the documents over the guard; change nothing.")},
         {QStringLiteral("remove"),
@@ -92,6 +103,23 @@ std::optional<oe::GuardRequest> requestFrom(const QCommandLineParser &parser)
     return request;
 }
 
+// A type rule's breakers, listed before anything is applied.
+void printViolations(const oe::GuardPlan &plan)
+{
+    if (plan.rule.kind != oe::GuardRule::Kind::BsonType || plan.ruleConflicts <= 0)
+        return;
+    print(QStringLiteral("documents breaking %1: %2%3")
+              .arg(plan.rule.describe())
+              .arg(plan.ruleConflicts)
+              .arg(plan.ruleConflicts > qint64(plan.violations.size()) && !plan.violations.empty()
+                       ? QStringLiteral(" (the first %1)").arg(plan.violations.size())
+                       : QString()));
+    for (const oe::GuardViolation &v : plan.violations)
+        print(QStringLiteral("  _id %1: %2").arg(v.id, v.types.join(QStringLiteral(", "))));
+    if (!plan.violationsNote.isEmpty())
+        print(QStringLiteral("note: not listed: %1").arg(plan.violationsNote));
+}
+
 void printPlan(const oe::GuardPlan &plan)
 {
     print(QStringLiteral("existing validator: %1")
@@ -103,12 +131,18 @@ void printPlan(const oe::GuardPlan &plan)
     if (plan.validatorChanged)
         print(QStringLiteral("the validator changed since that guard was applied: the change "
                              "is kept"));
+    for (const QString &kept : plan.keptRules)
+        print(QStringLiteral("kept from the guard in place: %1").arg(kept));
     print(QStringLiteral("documents over the guard now: %1%2")
               .arg(plan.conflicts)
               .arg(plan.conflicts > 0 && plan.decision.level != oe::ValidationLevel::Strict
-                       ? QStringLiteral(" (left as they are: validationLevel moderate; split "
+                       ? QStringLiteral(" (left as they are: validationLevel moderate; %1 "
                                         "them to fix them)")
+                             .arg(plan.rule.kind == oe::GuardRule::Kind::MaxItems
+                                      ? QStringLiteral("split")
+                                      : QStringLiteral("change"))
                        : QString()));
+    printViolations(plan);
     if (plan.decision.block != oe::GuardBlock::None)
         return;
     print(QStringLiteral("with the guard: validationLevel %1, validationAction %2")
@@ -118,19 +152,61 @@ void printPlan(const oe::GuardPlan &plan)
     print(QStringLiteral("collMod: %1").arg(plan.collModJson));
 }
 
+// The split's rule (--field, --keep) or a type rule (--type-of, --types); nullopt after a usage
+// line.
+std::optional<oe::GuardPlan> planFrom(const QCommandLineParser &parser,
+                                      const oe::ConnectionSettings &settings,
+                                      const QString &database, const QString &collection,
+                                      const oe::GuardRequest &request)
+{
+    const bool typeRule = parser.isSet(QStringLiteral("type-of"));
+    if (typeRule) {
+        if (parser.isSet(QStringLiteral("field")) || parser.isSet(QStringLiteral("keep"))) {
+            cli::fail(ExitUsage, QStringLiteral("--type-of is a guard of its own: leave out "
+                                                "--field and --keep"));
+            return std::nullopt;
+        }
+        if (!parser.isSet(QStringLiteral("types"))) {
+            cli::fail(ExitUsage, QStringLiteral("--type-of needs --types (string,null, ...)"));
+            return std::nullopt;
+        }
+        const QStringList types =
+            parser.value(QStringLiteral("types")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        const oe::GuardRule rule =
+            oe::GuardRule::bsonType(parser.value(QStringLiteral("type-of")), types,
+                                    parser.isSet(QStringLiteral("elements")));
+        return oe::GuardSession::plan(settings, database, collection, rule, request);
+    }
+    if (!parser.isSet(QStringLiteral("field")) || !parser.isSet(QStringLiteral("keep"))) {
+        cli::fail(ExitUsage, QStringLiteral("guard needs --field and --keep, or --type-of and "
+                                            "--types"));
+        return std::nullopt;
+    }
+    oe::SplitConfig layout;
+    layout.collection = collection;
+    if (!cli::layoutFrom(parser, &layout))
+        return std::nullopt;
+    return oe::GuardSession::plan(settings, database, layout, request);
+}
+
+int applyPlan(const QCommandLineParser &parser, const oe::ConnectionSettings &settings,
+              const oe::GuardPlan &plan);
+
 int applyGuard(const QCommandLineParser &parser, const oe::ConnectionSettings &settings,
                const QString &database, const QString &collection)
 {
     const auto request = requestFrom(parser);
     if (!request)
         return ExitUsage;
-    if (!parser.isSet(QStringLiteral("field")) || !parser.isSet(QStringLiteral("keep")))
-        return cli::fail(ExitUsage, QStringLiteral("guard needs --field and --keep"));
-    oe::SplitConfig layout;
-    layout.collection = collection;
-    if (!cli::layoutFrom(parser, &layout))
+    const auto plan = planFrom(parser, settings, database, collection, *request);
+    if (!plan)
         return ExitUsage;
-    const oe::GuardPlan plan = oe::GuardSession::plan(settings, database, layout, *request);
+    return applyPlan(parser, settings, *plan);
+}
+
+int applyPlan(const QCommandLineParser &parser, const oe::ConnectionSettings &settings,
+              const oe::GuardPlan &plan)
+{
     if (plan.error.isError())
         return failWith(plan.error);
     printPlan(plan);
@@ -152,8 +228,9 @@ int GuardCommand::run(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Keep a split collection's primary array at --keep elements with a $jsonSchema validator "
-        "(maxItems), merged with the collection's own under $and; its validationLevel and "
-        "validationAction never below the collection's own."));
+        "(maxItems), or a mixed-type field to its types (--type-of, --types: bsonType), merged "
+        "with the collection's own under $and; its validationLevel and validationAction never "
+        "below the collection's own."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);

@@ -22,17 +22,18 @@ QString documents(std::int64_t count)
 }
 
 // The guard alone (no rule of the collection's to keep): what was asked.
-GuardDecision asAsked(const GuardRequest &request, std::int64_t conflicts)
+GuardDecision asAsked(const GuardRequest &request, std::int64_t conflicts, const QString &cure)
 {
     GuardDecision out;
     out.level = request.level;
     out.action = actionOf(request.action);
     if (out.level == ValidationLevel::Strict && conflicts > 0)
         out.notes << QStringLiteral("validationLevel strict: updates to the %1 over the guard "
-                                    "are %2 until they are split")
-                         .arg(documents(conflicts), refuses(out.action)
-                                                        ? QStringLiteral("refused")
-                                                        : QStringLiteral("logged as violations"));
+                                    "are %2 until they are %3")
+                         .arg(documents(conflicts),
+                              refuses(out.action) ? QStringLiteral("refused")
+                                                  : QStringLiteral("logged as violations"),
+                              cure);
     return out;
 }
 
@@ -44,10 +45,10 @@ QString guardActionName(GuardAction action)
 }
 
 GuardDecision GuardPolicy::decide(const ValidationSettings &own, const GuardRequest &request,
-                                  std::int64_t conflicts, const QString &ns)
+                                  std::int64_t conflicts, const QString &ns, const QString &cure)
 {
     if (!own.hasRule())
-        return asAsked(request, conflicts);
+        return asAsked(request, conflicts, cure);
     GuardDecision out;
     if (!own.isKnown()) {
         out.block = GuardBlock::UnknownSetting;
@@ -88,19 +89,20 @@ GuardDecision GuardPolicy::decide(const ValidationSettings &own, const GuardRequ
         out.blockMessage =
             QStringLiteral("%1 validates strictly (validationLevel strict, its own, which the "
                            "guard keeps): updates to the %2 already over the guard would be "
-                           "refused until they are split; split them first, or choose strict "
-                           "to accept that")
-                .arg(ns, documents(conflicts));
+                           "refused until they are %3; do that first, or choose strict to "
+                           "accept that")
+                .arg(ns, documents(conflicts), cure);
         return out;
     }
     if (out.level == ValidationLevel::Strict && conflicts > 0)
         out.notes << QStringLiteral("validationLevel strict%1: updates to the %2 over the guard "
-                                    "are %3 until they are split")
+                                    "are %3 until they are %4")
                          .arg(strictIsTheCollections ? QStringLiteral(" (the collection's own)")
                                                      : QString(),
                               documents(conflicts),
                               refuses(out.action) ? QStringLiteral("refused")
-                                                  : QStringLiteral("logged as violations"));
+                                                  : QStringLiteral("logged as violations"),
+                              cure);
     return out;
 }
 

@@ -53,7 +53,8 @@ class GuardPolicy
 {
 public:
     static GuardDecision decide(const ValidationSettings &own, const GuardRequest &request,
-                                std::int64_t conflicts, const QString &ns);
+                                std::int64_t conflicts, const QString &ns,
+                                const QString &cure = QStringLiteral("split"));
 };
 
 } // namespace oe

@@ -1,13 +1,18 @@
 #include "guard/GuardSession.h"
 
+#include "bson/DocumentId.h"
 #include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 #include "guard/GuardValidator.h"
+#include "guard/internal/GuardRecord.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/ServerInfo.h"
 #include "mongo/ServerProbe.h"
 #include "mongo/internal/CollectionOps.h"
 
-#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <optional>
 
@@ -15,33 +20,7 @@ namespace oe {
 
 namespace {
 
-bool view(const QByteArray &bytes, bson_t *doc)
-{
-    return bson_init_static(doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
-                            std::size_t(bytes.size()));
-}
-
-QByteArray subdocument(const bson_iter_t *it)
-{
-    std::uint32_t length = 0;
-    const std::uint8_t *data = nullptr;
-    bson_iter_document(it, &length, &data);
-    return QByteArray(reinterpret_cast<const char *>(data), qsizetype(length));
-}
-
-void appendString(bson_t *doc, const char *key, const QString &value)
-{
-    const QByteArray utf8 = value.toUtf8();
-    bson_append_utf8(doc, key, -1, utf8.constData(), int(utf8.size()));
-}
-
-QString textOf(const bson_t *doc, const char *key)
-{
-    bson_iter_t it;
-    return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
-               ? QString::fromUtf8(bson_iter_utf8(&it, nullptr))
-               : QString();
-}
+using bsonraw::view;
 
 // {validator?, validationLevel?, validationAction?} of the collection, from listCollections;
 // nullopt (with `error`) when the collection is not there or the server would not say.
@@ -53,7 +32,7 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
     bson_append_int32(cmd.get(), "listCollections", -1, 1);
     bson_t filter;
     bson_append_document_begin(cmd.get(), "filter", -1, &filter);
-    appendString(&filter, "name", collection);
+    bsonraw::appendText(&filter, "name", collection);
     bson_append_document_end(cmd.get(), &filter);
     const QByteArray reply = connection.command(
         database, cmd.bytes(), QStringLiteral("reading the options of %1").arg(collection), error);
@@ -70,7 +49,7 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
         return std::nullopt;
     }
     bson_t all;
-    const QByteArray optionBytes = subdocument(&options);
+    const QByteArray optionBytes = bsonraw::subdocumentOf(&options);
     view(optionBytes, &all);
     BsonDocument kept;
     for (const char *key : {"validator", "validationLevel", "validationAction"}) {
@@ -79,97 +58,6 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
             bson_append_iter(kept.get(), key, -1, &found);
     }
     return kept.bytes();
-}
-
-QByteArray idFilter(const QString &collection)
-{
-    BsonDocument filter;
-    appendString(filter.get(), "_id", collection);
-    return filter.bytes();
-}
-
-// A guard of ours, as its record in outlier_explorer_guards keeps it: the options it replaced
-// and (from version 2 on) the level and action it set.
-struct GuardRecord
-{
-    bool present = false;
-    QByteArray previousOptions;
-    ValidationSettings previous;
-    QString appliedLevel; // empty in a version 1 record
-    QString appliedAction;
-};
-
-GuardRecord readRecord(CollectionOps &guards, const QString &collection, SourceError *error)
-{
-    GuardRecord record;
-    guards.find(
-        idFilter(collection), {}, QStringLiteral("reading the guard of %1").arg(collection),
-        [&](const QByteArray &bytes) {
-            bson_t doc, applied;
-            bson_iter_t it;
-            if (!view(bytes, &doc) || !bson_iter_init_find(&it, &doc, "previous") ||
-                !BSON_ITER_HOLDS_DOCUMENT(&it))
-                return false;
-            record.present = true;
-            record.previousOptions = subdocument(&it);
-            record.previous = ValidationSettings::fromOptions(record.previousOptions);
-            const QByteArray appliedBytes =
-                bson_iter_init_find(&it, &doc, "applied") && BSON_ITER_HOLDS_DOCUMENT(&it)
-                    ? subdocument(&it)
-                    : QByteArray();
-            if (!appliedBytes.isEmpty() && view(appliedBytes, &applied)) {
-                record.appliedLevel = textOf(&applied, "validationLevel");
-                record.appliedAction = textOf(&applied, "validationAction");
-            }
-            return false;
-        },
-        error);
-    return record;
-}
-
-QByteArray appliedDocument(const GuardDecision &decision)
-{
-    BsonDocument applied;
-    appendString(applied.get(), "validationLevel", validationLevelName(decision.level));
-    appendString(applied.get(), "validationAction", validationActionName(decision.action));
-    return applied.bytes();
-}
-
-bool writeRecord(CollectionOps &guards, const GuardPlan &plan, SourceError *error)
-{
-    const QString collection = plan.layout.collection;
-    BsonDocument record;
-    appendString(record.get(), "_id", collection);
-    bson_append_int32(record.get(), "version", -1, GuardSession::kRecordVersion);
-    bson_t previous, applied;
-    view(plan.previousOptions, &previous);
-    bson_append_document(record.get(), "previous", -1, &previous);
-    const QByteArray appliedBytes = appliedDocument(plan.decision);
-    view(appliedBytes, &applied);
-    bson_append_document(record.get(), "applied", -1, &applied);
-    appendString(record.get(), "field", plan.layout.field);
-    bson_append_int64(record.get(), "keep", -1, plan.layout.keep);
-    bson_append_date_time(record.get(), "appliedAt", -1, QDateTime::currentMSecsSinceEpoch());
-    return guards.bulk(
-        {{CollectionOps::Write::Kind::ReplaceUpsert, idFilter(collection), record.bytes()}},
-        QStringLiteral("recording the guard of %1").arg(collection), error);
-}
-
-// A guard replaced by a newer one keeps its record's `previous`; its `applied` follows.
-bool updateApplied(CollectionOps &guards, const GuardPlan &plan, SourceError *error)
-{
-    BsonDocument update;
-    bson_t set, applied;
-    bson_append_document_begin(update.get(), "$set", -1, &set);
-    const QByteArray appliedBytes = appliedDocument(plan.decision);
-    view(appliedBytes, &applied);
-    bson_append_document(&set, "applied", -1, &applied);
-    bson_append_int32(&set, "version", -1, GuardSession::kRecordVersion);
-    bson_append_int64(&set, "keep", -1, plan.layout.keep);
-    bson_append_document_end(update.get(), &set);
-    return guards.bulk(
-        {{CollectionOps::Write::Kind::UpdateOne, idFilter(plan.layout.collection), update.bytes()}},
-        QStringLiteral("recording the guard of %1").arg(plan.layout.collection), error);
 }
 
 // The collection's own validation, without the guard: the rules there now less the guard's
@@ -246,18 +134,194 @@ QStringList unlistable(const ValidationSettings &previous, const ValidationSetti
                 .arg(listed.join(QStringLiteral(", ")))};
 }
 
+// The $type aliases `types` stands for ("number" is four of them).
+QStringList aliasesOf(const QStringList &types)
+{
+    QStringList out;
+    for (const QString &type : types) {
+        if (type == QLatin1String("number"))
+            out << QStringLiteral("double") << QStringLiteral("int") << QStringLiteral("long")
+                << QStringLiteral("decimal");
+        else
+            out << type;
+    }
+    return out;
+}
+
+// {_id: 1, t: <the types at the rule's path it does not allow>}: computed by the server, so a
+// large value is never read to name its type.
+QByteArray violationProjection(const GuardRule &rule)
+{
+    const QString field = QStringLiteral("$") + rule.path;
+    const QJsonArray allowed = QJsonArray::fromStringList(aliasesOf(rule.types));
+    // The element types of an array value that are not allowed.
+    const auto strayElementTypes = [&](const QJsonValue &input) {
+        const QJsonObject mapped{
+            {QStringLiteral("$map"),
+             QJsonObject{{QStringLiteral("input"), input},
+                         {QStringLiteral("in"),
+                          QJsonObject{{QStringLiteral("$type"), QStringLiteral("$$this")}}}}}};
+        return QJsonObject{{QStringLiteral("$setDifference"), QJsonArray{mapped, allowed}}};
+    };
+    const auto isArray = [](const QJsonValue &v) {
+        return QJsonObject{{QStringLiteral("$isArray"), v}};
+    };
+    QJsonObject types;
+    if (rule.elements) {
+        types = strayElementTypes(QJsonObject{
+            {QStringLiteral("$cond"), QJsonArray{isArray(field), field, QJsonArray{}}}});
+    } else if (rule.path.contains(QLatin1Char('.'))) {
+        // Through an array on the path, the values come as one array: name their stray types.
+        const QString v = QStringLiteral("$$v");
+        types = QJsonObject{
+            {QStringLiteral("$let"),
+             QJsonObject{{QStringLiteral("vars"), QJsonObject{{QStringLiteral("v"), field}}},
+                         {QStringLiteral("in"),
+                          QJsonObject{{QStringLiteral("$cond"),
+                                       QJsonArray{isArray(v), strayElementTypes(v),
+                                                  QJsonObject{{QStringLiteral("$type"), v}}}}}}}}};
+    } else {
+        types = QJsonObject{{QStringLiteral("$type"), field}};
+    }
+    const QJsonObject projection{{QStringLiteral("_id"), 1}, {QStringLiteral("t"), types}};
+    const QJsonObject opts{{QStringLiteral("projection"), projection},
+                           {QStringLiteral("limit"), GuardSession::kListedViolations}};
+    const auto doc = BsonDocument::fromJson(QJsonDocument(opts).toJson());
+    return doc ? doc->bytes() : QByteArray();
+}
+
+GuardViolation violationOf(const QByteArray &bytes)
+{
+    GuardViolation out;
+    bson_t doc;
+    bson_iter_t it;
+    if (!view(bytes, &doc))
+        return out;
+    if (bson_iter_init_find(&it, &doc, "_id")) {
+        BsonDocument id;
+        bson_append_iter(id.get(), "_id", -1, &it);
+        const QString json =
+            DocumentId::documentToRelaxedJson(bson_get_data(id.get()), id.get()->len);
+        out.id = json.mid(7, json.size() - 8); // {"_id":VALUE}
+    }
+    if (bson_iter_init_find(&it, &doc, "t")) {
+        if (BSON_ITER_HOLDS_UTF8(&it)) {
+            out.types << QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+        } else if (bson_iter_t type; BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &type)) {
+            while (bson_iter_next(&type))
+                if (BSON_ITER_HOLDS_UTF8(&type))
+                    out.types << QString::fromUtf8(bson_iter_utf8(&type, nullptr));
+            if (out.types.isEmpty()) // an array whose elements are all allowed: the array is not
+                out.types << QStringLiteral("array");
+        }
+    }
+    return out;
+}
+
+// The first documents breaking the plan's rule. A server that cannot compute the projection
+// (before 4.4) leaves the list empty and says so: the count stands.
+void listViolations(CollectionOps &target, GuardPlan *plan)
+{
+    const QByteArray own = GuardValidator::schema(std::vector<GuardRule>{plan->rule});
+    SourceError error;
+    target.find(
+        GuardValidator::violations(own), violationProjection(plan->rule),
+        QStringLiteral("listing the documents breaking %1").arg(plan->rule.describe()),
+        [&](const QByteArray &bytes) {
+            plan->violations.push_back(violationOf(bytes));
+            return true;
+        },
+        &error);
+    if (error.isError()) {
+        plan->violations.clear();
+        plan->violationsNote = error.message;
+    }
+}
+
+// The documents breaking the whole guard, those breaking the plan's own rule, and the first of
+// those (their _id and the types that break it): all counted before anything changes.
+bool countConflicts(CollectionOps &target, const QByteArray &guard, GuardPlan *plan)
+{
+    plan->conflicts =
+        target.count(GuardValidator::violations(guard),
+                     QStringLiteral("counting the documents over the guard"), &plan->error);
+    if (plan->error.isError())
+        return false;
+    if (plan->rules.size() == 1) {
+        plan->ruleConflicts = plan->conflicts;
+    } else {
+        const QByteArray own = GuardValidator::schema(std::vector<GuardRule>{plan->rule});
+        plan->ruleConflicts = target.count(
+            GuardValidator::violations(own),
+            QStringLiteral("counting the documents breaking %1").arg(plan->rule.describe()),
+            &plan->error);
+        if (plan->error.isError())
+            return false;
+    }
+    if (plan->rule.kind == GuardRule::Kind::BsonType && plan->ruleConflicts > 0)
+        listViolations(target, plan);
+    return true;
+}
+
+// The collection's validation now (into `out->before`) and the guard's record; nullopt with
+// `out->error` set when either cannot be read.
+std::optional<GuardRecord> readGuard(const MongoConnection &connection, CollectionOps &guards,
+                                     const QString &database, const QString &collection,
+                                     GuardOutcome *out)
+{
+    const auto before = readSettings(connection, database, collection, &out->error);
+    if (!before)
+        return std::nullopt;
+    out->before = *before;
+    GuardRecord record = GuardRecord::read(guards, collection, before->validator, &out->error);
+    if (out->error.isError())
+        return std::nullopt;
+    return record;
+}
+
 } // namespace
 
 GuardPlan GuardSession::plan(const ConnectionSettings &settings, const QString &database,
                              const SplitConfig &layout, const GuardRequest &request)
 {
-    GuardPlan plan;
-    plan.database = database;
-    plan.layout = layout.withDefaults();
-    plan.request = request;
-    if (const QStringList problems = plan.layout.problems(); !problems.isEmpty()) {
+    const SplitConfig full = layout.withDefaults();
+    if (const QStringList problems = full.problems(); !problems.isEmpty()) {
+        GuardPlan plan;
+        plan.database = database;
+        plan.layout = full;
         plan.error.kind = SourceError::Kind::Usage;
         plan.error.message = problems.first();
+        return plan;
+    }
+    return planRule(settings, database, full, GuardRule::maxItems(full), request);
+}
+
+GuardPlan GuardSession::plan(const ConnectionSettings &settings, const QString &database,
+                             const QString &collection, const GuardRule &rule,
+                             const GuardRequest &request)
+{
+    SplitConfig layout;
+    layout.collection = collection;
+    layout.flagField.clear();
+    if (rule.kind == GuardRule::Kind::MaxItems) {
+        layout.field = rule.path;
+        layout.keep = rule.keep;
+        layout.flagField = rule.flagField;
+    }
+    return planRule(settings, database, layout, rule, request);
+}
+
+GuardPlan GuardSession::planRule(const ConnectionSettings &settings, const QString &database,
+                                 const SplitConfig &layout, const GuardRule &rule,
+                                 const GuardRequest &request)
+{
+    GuardPlan plan;
+    plan.database = database;
+    plan.layout = layout;
+    plan.rule = rule;
+    if (const QString problem = rule.problem(); !problem.isEmpty()) {
+        plan.error.kind = SourceError::Kind::Usage;
+        plan.error.message = problem;
         return plan;
     }
     auto connection = MongoConnection::open(settings, &plan.error);
@@ -268,36 +332,40 @@ GuardPlan GuardSession::plan(const ConnectionSettings &settings, const QString &
         plan.error.message = missing;
         return plan;
     }
-    const auto options =
-        validationOptions(*connection, database, plan.layout.collection, &plan.error);
+    const QString collection = layout.collection;
+    const auto options = validationOptions(*connection, database, collection, &plan.error);
     if (!options)
         return plan;
     plan.current = ValidationSettings::fromOptions(*options);
     CollectionOps guards(*connection, database, guardsCollection());
-    const GuardRecord record = readRecord(guards, plan.layout.collection, &plan.error);
+    const GuardRecord record =
+        GuardRecord::read(guards, collection, plan.current.validator, &plan.error);
     if (plan.error.isError())
         return plan;
     plan.guardInPlace = record.present;
     plan.previousOptions = record.present ? record.previousOptions : *options;
+    for (const GuardRule &kept : record.rules) {
+        if (kept.sameTarget(rule))
+            continue;
+        plan.rules.push_back(kept);
+        plan.keptRules << kept.describe();
+    }
+    plan.rules.push_back(rule);
     const ValidationSettings own = ownSettings(plan.current, record);
     plan.validatorChanged =
         record.present && !GuardValidator::sameRule(own.validator, record.previous.validator);
     if (own.hasRule())
         plan.previousValidatorJson = GuardValidator::toJson(own.validator);
-    const QByteArray guard = GuardValidator::schema(plan.layout);
-    CollectionOps target(*connection, database, plan.layout.collection);
-    plan.conflicts =
-        target.count(GuardValidator::violations(guard),
-                     QStringLiteral("counting the documents over the guard"), &plan.error);
-    if (plan.error.isError())
+    const QByteArray guard = GuardValidator::schema(plan.rules);
+    CollectionOps target(*connection, database, collection);
+    if (!countConflicts(target, guard, &plan))
         return plan;
     plan.decision =
         GuardPolicy::decide(own, request, plan.conflicts,
-                            QStringLiteral("%1.%2").arg(database, plan.layout.collection));
+                            QStringLiteral("%1.%2").arg(database, collection), rule.cure());
     if (plan.decision.block != GuardBlock::None)
         return plan;
-    plan.collMod = GuardValidator::collMod(plan.layout.collection,
-                                           GuardValidator::merged(own.validator, guard),
+    plan.collMod = GuardValidator::collMod(collection, GuardValidator::merged(own.validator, guard),
                                            plan.decision.level, plan.decision.action);
     plan.collModJson = GuardValidator::toJson(plan.collMod);
     return plan;
@@ -326,7 +394,8 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
     CollectionOps guards(*connection, plan.database, guardsCollection());
     // The options it replaces are kept first: a crash between the two leaves a record that
     // remove() can act on, never a validator nobody can take back.
-    if (!plan.guardInPlace && !writeRecord(guards, plan, &out.error))
+    if (!plan.guardInPlace && !GuardRecord::write(guards, collection, plan.previousOptions,
+                                                  plan.decision, plan.rules, &out.error))
         return out;
     if (connection
             ->command(plan.database, plan.collMod,
@@ -334,12 +403,12 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
             .isEmpty()) {
         if (!plan.guardInPlace) { // nothing changed: no record of a guard that is not there
             SourceError ignored;
-            guards.bulk({{CollectionOps::Write::Kind::DeleteMany, idFilter(collection), {}}},
-                        QStringLiteral("dropping the guard record"), &ignored);
+            GuardRecord::drop(guards, collection, &ignored);
         }
         return out;
     }
-    if (plan.guardInPlace && !updateApplied(guards, plan, &out.error))
+    if (plan.guardInPlace &&
+        !GuardRecord::update(guards, collection, plan.decision, plan.rules, &out.error))
         return out;
     const auto after = readSettings(*connection, plan.database, collection, &out.error);
     if (!after)
@@ -348,10 +417,9 @@ GuardOutcome GuardSession::apply(const ConnectionSettings &settings, const Guard
     out.ok = true;
     out.notes = plan.decision.notes;
     out.message =
-        QStringLiteral("guard on %1.%2: %3 at most %4 elements; %5, %6")
-            .arg(plan.database, collection, plan.layout.field)
-            .arg(plan.layout.keep)
-            .arg(transition("validationLevel", out.before.levelWord, out.after.levelWord),
+        QStringLiteral("guard on %1.%2: %3; %4, %5")
+            .arg(plan.database, collection, plan.rule.describe(),
+                 transition("validationLevel", out.before.levelWord, out.after.levelWord),
                  transition("validationAction", out.before.actionWord, out.after.actionWord));
     return out;
 }
@@ -361,20 +429,16 @@ GuardOutcome GuardSession::lift(MongoConnection &connection, const QString &data
 {
     GuardOutcome out;
     CollectionOps guards(connection, database, guardsCollection());
-    const GuardRecord record = readRecord(guards, collection, &out.error);
-    if (out.error.isError())
+    const auto record = readGuard(connection, guards, database, collection, &out);
+    if (!record)
         return out;
-    if (!record.present) {
+    if (!record->present) {
         out.ok = true;
         return out;
     }
-    const auto before = readSettings(connection, database, collection, &out.error);
-    if (!before)
-        return out;
-    out.before = *before;
-    const ValidationSettings target = ownSettings(out.before, record);
+    const ValidationSettings target = ownSettings(out.before, *record);
     out.changedSinceApplied =
-        !GuardValidator::sameRule(target.validator, record.previous.validator);
+        !GuardValidator::sameRule(target.validator, record->previous.validator);
     if (out.changedSinceApplied) {
         out.currentValidatorJson = GuardValidator::toJson(out.before.validator);
         out.remainingValidatorJson = GuardValidator::toJson(target.validator);
@@ -397,19 +461,18 @@ GuardOutcome GuardSession::lift(MongoConnection &connection, const QString &data
                      QStringLiteral("restoring the validator of %1").arg(collection), &out.error)
             .isEmpty())
         return out;
-    if (!guards.bulk({{CollectionOps::Write::Kind::DeleteMany, idFilter(collection), {}}},
-                     QStringLiteral("dropping the guard record of %1").arg(collection), &out.error))
+    if (!GuardRecord::drop(guards, collection, &out.error))
         return out;
     const auto after = readSettings(connection, database, collection, &out.error);
     if (!after)
         return out;
     out.after = *after;
-    if (out.after.levelWord != record.previous.levelWord ||
-        out.after.actionWord != record.previous.actionWord)
+    if (out.after.levelWord != record->previous.levelWord ||
+        out.after.actionWord != record->previous.actionWord)
         out.notes << QStringLiteral("the level and action changed since the guard was applied "
                                     "are kept: %1")
                          .arg(out.after.describe());
-    out.notes << unlistable(record.previous, out.after);
+    out.notes << unlistable(record->previous, out.after);
     out.ok = true;
     out.removed = true;
     out.message =
@@ -417,6 +480,61 @@ GuardOutcome GuardSession::lift(MongoConnection &connection, const QString &data
             .arg(database, collection,
                  transition("validationLevel", out.before.levelWord, out.after.levelWord),
                  transition("validationAction", out.before.actionWord, out.after.actionWord));
+    return out;
+}
+
+GuardOutcome GuardSession::liftSplitRule(MongoConnection &connection, const QString &database,
+                                         const QString &collection)
+{
+    GuardOutcome out;
+    CollectionOps guards(connection, database, guardsCollection());
+    const auto record = readGuard(connection, guards, database, collection, &out);
+    if (!record)
+        return out;
+    std::vector<GuardRule> kept;
+    for (const GuardRule &rule : record->rules)
+        if (rule.kind != GuardRule::Kind::MaxItems)
+            kept.push_back(rule);
+    if (kept.empty() || kept.size() == record->rules.size()) {
+        if (kept.empty())
+            return lift(connection, database, collection, /*force=*/true);
+        out.ok = true; // no split rule: nothing to take out
+        return out;
+    }
+    const ValidationSettings own = ownSettings(out.before, *record);
+    GuardDecision decision;
+    decision.level = out.before.level;
+    decision.action = out.before.action;
+    const QByteArray collMod = GuardValidator::collMod(
+        collection, GuardValidator::merged(own.validator, GuardValidator::schema(kept)),
+        decision.level, decision.action);
+    if (collMod.isEmpty()) {
+        out.error.kind = SourceError::Kind::Usage;
+        out.error.message = QStringLiteral("%1.%2 validates with a level or action this version "
+                                           "does not know: the guard is left as it is")
+                                .arg(database, collection);
+        return out;
+    }
+    out.collModJson = GuardValidator::toJson(collMod);
+    if (connection
+            .command(
+                database, collMod,
+                QStringLiteral("taking the split's rule out of the guard of %1").arg(collection),
+                &out.error)
+            .isEmpty() ||
+        !GuardRecord::update(guards, collection, decision, kept, &out.error))
+        return out;
+    const auto after = readSettings(connection, database, collection, &out.error);
+    if (!after)
+        return out;
+    out.after = *after;
+    for (const GuardRule &rule : kept)
+        out.keptRules << rule.describe();
+    out.ok = true;
+    out.removed = true;
+    out.message = QStringLiteral("the split's rule was taken out of the guard on %1.%2; its "
+                                 "other rules stay: %3")
+                      .arg(database, collection, out.keptRules.join(QStringLiteral("; ")));
     return out;
 }
 

@@ -1,7 +1,9 @@
 #include "guard/GuardValidator.h"
 
 #include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -34,27 +36,53 @@ void place(QJsonObject &schema, const QStringList &segments, const QJsonObject &
     schema.insert(QStringLiteral("properties"), properties);
 }
 
-void appendString(bson_t *doc, const char *key, const QString &value)
+// Sets `leaf` at `segments` as a dotted path reaches it: through a sub-document (`properties`)
+// or through an array of them (`items`, then `properties`), whichever each document holds.
+void placeThrough(QJsonObject &schema, const QStringList &segments, const QJsonObject &leaf)
 {
-    const QByteArray utf8 = value.toUtf8();
-    bson_append_utf8(doc, key, -1, utf8.constData(), int(utf8.size()));
+    if (segments.size() == 1) {
+        place(schema, segments, leaf);
+        return;
+    }
+    QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+    const QString head = segments.first();
+    QJsonObject child = properties.value(head).toObject();
+    placeThrough(child, segments.mid(1), leaf);
+    QJsonObject items = child.value(QStringLiteral("items")).toObject();
+    placeThrough(items, segments.mid(1), leaf);
+    child.insert(QStringLiteral("items"), items);
+    properties.insert(head, child);
+    schema.insert(QStringLiteral("properties"), properties);
 }
 
 } // namespace
 
 QByteArray GuardValidator::schema(const SplitConfig &layout)
 {
+    return schema(std::vector<GuardRule>{GuardRule::maxItems(layout)});
+}
+
+QByteArray GuardValidator::schema(const std::vector<GuardRule> &rules)
+{
     QJsonObject schema{{QStringLiteral("bsonType"), QStringLiteral("object")},
-                       {QStringLiteral("title"), QString::fromLatin1(kTitle)},
-                       {QStringLiteral("description"),
-                        QStringLiteral("at most %1 elements in %2; the rest in %3")
-                            .arg(layout.keep)
-                            .arg(layout.field, layout.withDefaults().overflowCollection)}};
-    place(schema, layout.pathSegments(),
-          QJsonObject{{QStringLiteral("maxItems"), qint64(layout.keep)}});
-    if (!layout.flagField.isEmpty())
-        place(schema, layout.flagField.split(QLatin1Char('.')),
-              QJsonObject{{QStringLiteral("bsonType"), QStringLiteral("bool")}});
+                       {QStringLiteral("title"), QString::fromLatin1(kTitle)}};
+    QStringList descriptions;
+    for (const GuardRule &rule : rules) {
+        descriptions << rule.describe();
+        const QStringList segments = rule.path.split(QLatin1Char('.'));
+        if (rule.kind == GuardRule::Kind::MaxItems) {
+            place(schema, segments, QJsonObject{{QStringLiteral("maxItems"), qint64(rule.keep)}});
+            if (!rule.flagField.isEmpty())
+                place(schema, rule.flagField.split(QLatin1Char('.')),
+                      QJsonObject{{QStringLiteral("bsonType"), QStringLiteral("bool")}});
+            continue;
+        }
+        const QJsonObject types{
+            {QStringLiteral("bsonType"), QJsonArray::fromStringList(rule.types)}};
+        placeThrough(schema, segments,
+                     rule.elements ? QJsonObject{{QStringLiteral("items"), types}} : types);
+    }
+    schema.insert(QStringLiteral("description"), descriptions.join(QStringLiteral("; ")));
     const QByteArray json =
         QJsonDocument(QJsonObject{{QStringLiteral("$jsonSchema"), schema}}).toJson();
     const auto doc = BsonDocument::fromJson(json);
@@ -86,17 +114,17 @@ QByteArray GuardValidator::collMod(const QString &collection, const QByteArray &
         action == ValidationAction::Unknown)
         return {};
     BsonDocument out;
-    appendString(out.get(), "collMod", collection);
+    bsonraw::appendText(out.get(), "collMod", collection);
     bson_append_document(out.get(), "validator", -1, &v);
-    appendString(out.get(), "validationLevel", validationLevelName(level));
-    appendString(out.get(), "validationAction", validationActionName(action));
+    bsonraw::appendText(out.get(), "validationLevel", validationLevelName(level));
+    bsonraw::appendText(out.get(), "validationAction", validationActionName(action));
     return out.bytes();
 }
 
 QByteArray GuardValidator::restore(const QString &collection, const ValidationSettings &target)
 {
     BsonDocument out;
-    appendString(out.get(), "collMod", collection);
+    bsonraw::appendText(out.get(), "collMod", collection);
     bson_t rule;
     if (view(target.validator, &rule)) {
         bson_append_document(out.get(), "validator", -1, &rule);
@@ -104,8 +132,8 @@ QByteArray GuardValidator::restore(const QString &collection, const ValidationSe
         bson_t empty = BSON_INITIALIZER;
         bson_append_document(out.get(), "validator", -1, &empty);
     }
-    appendString(out.get(), "validationLevel", target.levelWord);
-    appendString(out.get(), "validationAction", target.actionWord);
+    bsonraw::appendText(out.get(), "validationLevel", target.levelWord);
+    bsonraw::appendText(out.get(), "validationAction", target.actionWord);
     return out.bytes();
 }
 
@@ -192,6 +220,43 @@ QByteArray stripped(const bson_t *doc, bool *found)
     return out.bytes();
 }
 
+// The first guard of ours in `doc` (itself, or in an `$and` list at any depth): its bytes.
+QByteArray findGuard(const bson_t *doc)
+{
+    if (isGuard(doc))
+        return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));
+    bson_iter_t it;
+    if (!bson_iter_init_find(&it, doc, "$and") || !BSON_ITER_HOLDS_ARRAY(&it))
+        return {};
+    bson_t items;
+    bson_iter_t item;
+    if (!iterDocument(&it, &items) || !bson_iter_init(&item, &items))
+        return {};
+    while (bson_iter_next(&item)) {
+        bson_t rule;
+        if (!iterDocument(&item, &rule))
+            continue;
+        if (const QByteArray found = findGuard(&rule); !found.isEmpty())
+            return found;
+    }
+    return {};
+}
+
+// The dotted path of the first property held to {bsonType: "bool"}.
+QString boolProperty(const QJsonObject &schema, const QString &prefix)
+{
+    const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+    for (auto it = properties.begin(); it != properties.end(); ++it) {
+        const QString path = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        const QJsonObject node = it.value().toObject();
+        if (node.value(QStringLiteral("bsonType")).toString() == QLatin1String("bool"))
+            return path;
+        if (const QString inner = boolProperty(node, path); !inner.isEmpty())
+            return inner;
+    }
+    return {};
+}
+
 } // namespace
 
 QByteArray GuardValidator::without(const QByteArray &validator)
@@ -202,6 +267,21 @@ QByteArray GuardValidator::without(const QByteArray &validator)
     bool found = false;
     const QByteArray out = stripped(&doc, &found);
     return found ? out : validator;
+}
+
+QString GuardValidator::flagOf(const QByteArray &validator)
+{
+    bson_t doc;
+    if (validator.isEmpty() || !view(validator, &doc))
+        return {};
+    const QByteArray guard = findGuard(&doc);
+    if (guard.isEmpty())
+        return {};
+    const QJsonObject schema = QJsonDocument::fromJson(toJson(guard).toUtf8())
+                                   .object()
+                                   .value(QStringLiteral("$jsonSchema"))
+                                   .toObject();
+    return boolProperty(schema, QString());
 }
 
 bool GuardValidator::containsGuard(const QByteArray &validator)

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "guard/GuardRule.h"
 #include "guard/ValidationSettings.h"
 #include "split/SplitConfig.h"
 
 #include <QByteArray>
 #include <QString>
+
+#include <vector>
 
 namespace oe {
 
@@ -18,6 +21,12 @@ public:
     static constexpr const char *kTitle = "outlier-explorer guard";
     // {$jsonSchema: {...}}
     static QByteArray schema(const SplitConfig &layout);
+    // {$jsonSchema: {...}} holding every rule: a type rule's path reaches through sub-documents
+    // and arrays of them alike (`properties` and `items`), as a query's dotted path does.
+    static QByteArray schema(const std::vector<GuardRule> &rules);
+    // The flag field of the guard in `validator` (the field its schema holds to a boolean), for
+    // a record an older build wrote without it; empty when there is none.
+    static QString flagOf(const QByteArray &validator);
     // {$and: [previous, guard]}, or the guard alone when `previousValidator` is empty.
     static QByteArray merged(const QByteArray &previousValidator, const QByteArray &guard);
     static QByteArray collMod(const QString &collection, const QByteArray &validator,

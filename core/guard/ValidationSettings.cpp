@@ -1,6 +1,7 @@
 #include "guard/ValidationSettings.h"
 
 #include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
 
 namespace oe {
 
@@ -29,12 +30,6 @@ ValidationAction actionFrom(const QString &word)
         if (word == validationActionName(action))
             return action;
     return ValidationAction::Unknown;
-}
-
-void appendString(bson_t *doc, const char *key, const QString &value)
-{
-    const QByteArray utf8 = value.toUtf8();
-    bson_append_utf8(doc, key, -1, utf8.constData(), int(utf8.size()));
 }
 
 } // namespace
@@ -105,9 +100,9 @@ QByteArray ValidationSettings::toOptions() const
     if (validatorListed && view(validator, &rule))
         bson_append_document(out.get(), "validator", -1, &rule);
     if (levelListed)
-        appendString(out.get(), "validationLevel", levelWord);
+        bsonraw::appendText(out.get(), "validationLevel", levelWord);
     if (actionListed)
-        appendString(out.get(), "validationAction", actionWord);
+        bsonraw::appendText(out.get(), "validationAction", actionWord);
     return out.bytes();
 }
 

@@ -509,13 +509,15 @@ bool MigrationRollback::rollback(MongoConnection &connection, const QString &dat
         return false;
     // A guard on the collection would refuse the restored arrays: its previous validator comes
     // back first (as `guard --remove` does), and stays once the rollback is done.
-    const GuardOutcome guard =
-        GuardSession::lift(connection, database, config.collection, /*force=*/true);
+    // Its other rules (a type rule) do not refuse them and stay.
+    const GuardOutcome guard = GuardSession::liftSplitRule(connection, database, config.collection);
     if (!guard.ok) {
         *error = guard.error;
         return false;
     }
-    if (guard.removed)
+    if (guard.removed && !guard.keptRules.isEmpty())
+        progress->notes << guard.message;
+    else if (guard.removed)
         progress->notes << QStringLiteral("the guard on %1 was removed: its previous validator "
                                           "is back")
                                    .arg(config.collection) +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "explore/AnalysisResult.h"
+#include "guard/GuardRule.h"
 #include "jobs/AnalysisProgress.h"
 #include "workspace/SourceState.h"
 
@@ -61,6 +62,7 @@ signals:
     void documentRequested(const oe::OutlierRow &row);
     void resultApplied();
     void migrateRequested(); // the Split preview's Migrate…, an outlier's context menu
+    void typeGuardRequested(const oe::SourceRef &source, const oe::GuardRule &rule);
 
 private:
     SourceState *shown() const;

@@ -2,6 +2,7 @@
 
 #include "dialogs/MigrationsDialog.h"
 #include "dialogs/TrendsDialog.h"
+#include "dialogs/TypeGuardDialog.h"
 #include "dialogs/UserGuide.h"
 #include "dialogs/WatchDialog.h"
 #include "dialogs/WhatIfDialog.h"
@@ -97,6 +98,16 @@ WatchDialog *DialogLauncher::watch()
                                          analysed ? state->path() : QString(),
                                          analysed ? state->keep() : 0, m_window));
     connect(dialog, &WatchDialog::documentRequested, m_documents,
+            [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
+    return dialog;
+}
+
+TypeGuardDialog *DialogLauncher::typeGuard(const SourceRef &source, const GuardRule &rule)
+{
+    if (source.kind != SourceRef::Kind::Collection)
+        return nullptr;
+    auto *dialog = shown(new TypeGuardDialog(source, rule, m_window));
+    connect(dialog, &TypeGuardDialog::documentRequested, m_documents,
             [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
     return dialog;
 }

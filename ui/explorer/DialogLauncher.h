@@ -1,5 +1,8 @@
 #pragma once
 
+#include "analysis/SourceRef.h"
+#include "guard/GuardRule.h"
+
 #include <QModelIndex>
 #include <QObject>
 
@@ -14,6 +17,7 @@ class MigrationFollower;
 class MigrationsDialog;
 class SourceTreeModel;
 class TrendsDialog;
+class TypeGuardDialog;
 class UserGuide;
 class WatchDialog;
 class WhatIfDialog;
@@ -37,6 +41,8 @@ public:
     WhatIfDialog *whatIf();
     TrendsDialog *trends();
     WatchDialog *watch();
+    // The type guard of a live collection's field (the Shape tab's Guard type…).
+    TypeGuardDialog *typeGuard(const SourceRef &source, const GuardRule &rule);
     UserGuide *userGuide();
 
 private:

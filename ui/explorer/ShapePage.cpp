@@ -42,8 +42,9 @@ ShapePage::ShapePage(QWidget *parent)
     : SourcePage(parent), m_summary(new QLabel(this)), m_flags(new QTableWidget(this)),
       m_query(new QLineEdit(this)), m_reach(new QLabel(this)),
       m_showDocuments(new QPushButton(tr("Show in Documents"), this)),
-      m_tree(new ShapeFieldTree(this)), m_document(new QComboBox(this)),
-      m_anatomy(new AnatomyChart(this)), m_anatomyNote(new QLabel(this)), m_job(new LatestJob(this))
+      m_guardType(new QPushButton(tr("&Guard type…"), this)), m_tree(new ShapeFieldTree(this)),
+      m_document(new QComboBox(this)), m_anatomy(new AnatomyChart(this)),
+      m_anatomyNote(new QLabel(this)), m_job(new LatestJob(this))
 {
     m_summary->setWordWrap(true);
     m_flags->setColumnCount(ColumnCount);
@@ -68,6 +69,9 @@ ShapePage::ShapePage(QWidget *parent)
     queryRow->addWidget(new QLabel(tr("Query:"), this));
     queryRow->addWidget(m_query, 1);
     queryRow->addWidget(m_showDocuments);
+    queryRow->addWidget(m_guardType);
+    m_guardType->setToolTip(tr("Hold this field to its own types with a validator (a live "
+                               "collection's mixed-type flag)"));
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
@@ -104,6 +108,10 @@ ShapePage::ShapePage(QWidget *parent)
     connect(m_showDocuments, &QPushButton::clicked, this,
             [this] { activateFlag(m_flags->currentRow()); });
     connect(m_document, &QComboBox::activated, this, &ShapePage::loadAnatomy);
+    connect(m_guardType, &QPushButton::clicked, this, [this] {
+        if (const auto it = m_typeRules.find(m_flags->currentRow()); it != m_typeRules.end())
+            emit typeGuardRequested(m_source, it->second);
+    });
     clear();
 }
 
@@ -121,6 +129,8 @@ void ShapePage::clear()
     m_query->clear();
     m_reach->clear();
     m_showDocuments->setEnabled(false);
+    m_typeRules.clear();
+    m_guardType->setEnabled(false);
     m_document->clear();
     m_anatomy->clearAnatomy(tr("Choose a document to see what makes it big."));
     m_anatomyNote->clear();
@@ -145,6 +155,12 @@ void ShapePage::showResult(const AnalysisResult &result)
                      Format::count(shape.fieldCountThreshold.value),
                      Format::count(shape.depthThreshold.value)));
     m_flags->setRowCount(int(m_shown.size()));
+    for (int r = 0; r < int(m_shown.size()); ++r) {
+        const ShapeFlag &flag = m_shown[std::size_t(r)];
+        const FieldProfile *field = result.profile.field(flag.path);
+        if (GuardRule::offersTypeRule(flag) && field)
+            m_typeRules.emplace(r, GuardRule::forMixedType(flag, *field));
+    }
     for (int r = 0; r < int(m_shown.size()); ++r) {
         const ShapeFlag &flag = m_shown[std::size_t(r)];
         const QStringList cells = ShapeCsv::row(flag); // shape_outliers.csv's text
@@ -239,6 +255,7 @@ void ShapePage::selectFlag(int row)
     m_showDocuments->setText(live ? tr("Show in Documents") : tr("Open example"));
     m_showDocuments->setEnabled(live ? query.reach != ShapeQuery::Reach::None
                                      : !flag.examples.empty());
+    m_guardType->setEnabled(live && m_typeRules.count(row) > 0);
     if (!flag.path.empty())
         m_tree->reveal(flag.path);
     std::vector<Choice> examples;

@@ -3,7 +3,10 @@
 #include "analysis/OutlierReport.h"
 #include "bson/SizeAnatomy.h"
 #include "explorer/SourcePage.h"
+#include "guard/GuardRule.h"
 #include "shape/ShapeQuery.h"
+
+#include <map>
 
 class QComboBox;
 class QLabel;
@@ -48,6 +51,7 @@ public:
     ShapeFieldTree *fieldTree() const { return m_tree; }
     QLineEdit *queryEdit() const { return m_query; }
     QPushButton *documentsButton() const { return m_showDocuments; }
+    QPushButton *typeGuardButton() const { return m_guardType; }
     QComboBox *documentBox() const { return m_document; }
     AnatomyChart *anatomyChart() const { return m_anatomy; }
     QLabel *anatomyLabel() const { return m_anatomyNote; }
@@ -61,6 +65,8 @@ signals:
     void documentsRequested(const QString &filter);
     void documentRequested(const oe::OutlierRow &row);
     void anatomyShown();
+    // A live collection's mixed-type flag: Guard type… with the rule it suggests.
+    void typeGuardRequested(const oe::SourceRef &source, const oe::GuardRule &rule);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -82,6 +88,7 @@ private:
     QLineEdit *m_query;
     QLabel *m_reach;
     QPushButton *m_showDocuments;
+    QPushButton *m_guardType;
     ShapeFieldTree *m_tree;
     QComboBox *m_document;
     AnatomyChart *m_anatomy;
@@ -89,6 +96,7 @@ private:
     LatestJob *m_job;
     SourceRef m_source;
     std::vector<ShapeFlag> m_shown;
+    std::map<int, GuardRule> m_typeRules; // by row: the type rule a mixed-type flag suggests
     std::vector<OutlierRow> m_outliers;
     std::vector<Choice> m_choices;
     SizeAnatomy m_shownAnatomy;

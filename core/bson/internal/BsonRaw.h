@@ -70,6 +70,33 @@ inline std::string toDocumentId(const QByteArray &raw)
                            std::size_t(raw.size() - 1));
 }
 
+// A read-only bson_t over `bytes` (which must outlive it); false when they are no document.
+inline bool view(const QByteArray &bytes, bson_t *doc)
+{
+    return bson_init_static(doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+                            std::size_t(bytes.size()));
+}
+
+// The bytes of the sub-document or array `it` is on (empty for any other type).
+inline QByteArray subdocumentOf(const bson_iter_t *it)
+{
+    std::uint32_t length = 0;
+    const std::uint8_t *data = nullptr;
+    if (BSON_ITER_HOLDS_ARRAY(it))
+        bson_iter_array(it, &length, &data);
+    else if (BSON_ITER_HOLDS_DOCUMENT(it))
+        bson_iter_document(it, &length, &data);
+    return data ? QByteArray(reinterpret_cast<const char *>(data), qsizetype(length))
+                : QByteArray();
+}
+
+// Appends `value` as a UTF-8 string (evaluated once).
+inline void appendText(bson_t *doc, const char *key, const QString &value)
+{
+    const QByteArray utf8 = value.toUtf8();
+    bson_append_utf8(doc, key, -1, utf8.constData(), int(utf8.size()));
+}
+
 inline QByteArray bytesOf(const bson_t *doc)
 {
     return QByteArray(reinterpret_cast<const char *>(bson_get_data(doc)), qsizetype(doc->len));

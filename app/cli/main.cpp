@@ -8,6 +8,7 @@
 #include "LiveCommands.h"
 #include "ReportCommand.h"
 #include "ReportRenderer.h"
+#include "RewriteCommand.h"
 #include "SplitCommands.h"
 #include "WatchCommand.h"
 #include "WhatIfCommand.h"
@@ -31,7 +32,10 @@ const char kUsage[] =
     "  split            move array overflow into an overflow collection (--dry-run first)\n"
     "  verify           check a split against its journal\n"
     "  rollback         undo a split\n"
-    "  guard            keep a split array at its keep with a validator (--remove undoes it)\n"
+    "  guard            keep a split array at its keep, or a field to its types, with a "
+    "validator\n"
+    "  rewrite          rewrite a field in place: keys to an array, a type (--rollback undoes "
+    "it)\n"
     "  codegen          the application's read and write paths for a split layout\n"
     "  whatif           time appends to big documents, unbounded vs split, on a server\n"
     "  report           analyse and write one shareable HTML or PDF report\n"
@@ -101,6 +105,8 @@ int main(int argc, char *argv[])
         return HistoryCommand::run(args);
     if (command == QLatin1String("guard"))
         return GuardCommand::run(args);
+    if (command == QLatin1String("rewrite"))
+        return RewriteCommand::run(args);
     if (command == QLatin1String("split"))
         return SplitCommands::run(SplitCommands::Action::Split, args);
     if (command == QLatin1String("verify"))

@@ -1,0 +1,295 @@
+#include "RewriteCommand.h"
+
+#include "CliSupport.h"
+#include "ConnectionOptions.h"
+#include "output/CsvWriter.h"
+#include "remedy/RewriteSession.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <optional>
+
+namespace {
+
+constexpr int kPrintedRows = 20;
+
+void print(const QString &line)
+{
+    std::printf("%s\n", qPrintable(line));
+    std::fflush(stdout);
+}
+
+int failWith(const oe::SourceError &error)
+{
+    return cli::fail(cli::exitCodeFor(error), error.toString());
+}
+
+void addRewriteOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {QStringLiteral("path"),
+         QStringLiteral("The field, in dot notation (through sub-documents)."),
+         QStringLiteral("PATH")},
+        {QStringLiteral("keys-to-array"),
+         QStringLiteral("Keys used as data to an array of {k, v} (the attribute pattern), in the "
+                        "object's order.")},
+        {QStringLiteral("key-name"), QStringLiteral("The key's field in each element (k)."),
+         QStringLiteral("NAME"), QStringLiteral("k")},
+        {QStringLiteral("value-name"), QStringLiteral("The value's field in each element (v)."),
+         QStringLiteral("NAME"), QStringLiteral("v")},
+        {QStringLiteral("convert-to"),
+         QStringLiteral("Convert the field to double, int, long or string where that is exact; "
+                        "what cannot be converted is listed and left as it is."),
+         QStringLiteral("TYPE")},
+        {QStringLiteral("preview-csv"),
+         QStringLiteral("Write every change and every value it cannot rewrite to FILE."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("yes"), QStringLiteral("Apply (or, with --rollback, roll back).")},
+        {QStringLiteral("verify"), QStringLiteral("Check an applied rewrite against its journal.")},
+        {QStringLiteral("rollback"),
+         QStringLiteral("Put the values back (values the application rewrote since are kept).")},
+        {QStringLiteral("batch"), QStringLiteral("Documents a round (200)."), QStringLiteral("N"),
+         QStringLiteral("200")},
+        {QStringLiteral("max-docs-per-sec"),
+         QStringLiteral("Hold the rewrite (or rollback) to R documents a second (0: no limit)."),
+         QStringLiteral("R"), QStringLiteral("0")},
+    });
+}
+
+std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
+                                            const QString &collection)
+{
+    const bool keys = parser.isSet(QStringLiteral("keys-to-array"));
+    const bool convert = parser.isSet(QStringLiteral("convert-to"));
+    if (keys == convert) {
+        cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array and "
+                                            "--convert-to TYPE"));
+        return std::nullopt;
+    }
+    oe::RewriteConfig config;
+    config.collection = collection;
+    config.path = parser.value(QStringLiteral("path"));
+    config.kind = keys ? oe::RewriteKind::KeysToArray : oe::RewriteKind::ConvertType;
+    config.targetType = parser.value(QStringLiteral("convert-to"));
+    config.keyName = parser.value(QStringLiteral("key-name"));
+    config.valueName = parser.value(QStringLiteral("value-name"));
+    if (const QString problem = config.problem(); !problem.isEmpty()) {
+        cli::fail(ExitUsage, problem);
+        return std::nullopt;
+    }
+    return config;
+}
+
+QString rowLine(const oe::RewriteRow &row)
+{
+    switch (row.kind) {
+    case oe::RewriteRow::Kind::Change:
+        return QStringLiteral("  _id %1: %2 -> %3").arg(row.id, row.before, row.after);
+    case oe::RewriteRow::Kind::ChangedSince:
+    case oe::RewriteRow::Kind::Deleted:
+    case oe::RewriteRow::Kind::Mismatch:
+        return QStringLiteral("  _id %1: %2").arg(row.id, row.why);
+    case oe::RewriteRow::Kind::Cannot:
+        break;
+    }
+    return QStringLiteral("  _id %1: cannot: %2").arg(row.id, row.why);
+}
+
+void printRows(const std::vector<oe::RewriteRow> &rows, oe::RewriteRow::Kind kind,
+               const QString &title, std::uint64_t total)
+{
+    if (total == 0)
+        return;
+    print(QStringLiteral("%1: %2%3")
+              .arg(title)
+              .arg(total)
+              .arg(total > kPrintedRows ? QStringLiteral(" (the first %1)").arg(kPrintedRows)
+                                        : QString()));
+    int printed = 0;
+    for (const oe::RewriteRow &row : rows) {
+        if (row.kind != kind || printed == kPrintedRows)
+            continue;
+        print(rowLine(row));
+        ++printed;
+    }
+}
+
+void printNotes(const QStringList &notes)
+{
+    for (const QString &note : notes)
+        print(QStringLiteral("note: %1").arg(note));
+}
+
+QString csvKind(oe::RewriteRow::Kind kind)
+{
+    return kind == oe::RewriteRow::Kind::Change ? QStringLiteral("change")
+                                                : QStringLiteral("cannot");
+}
+
+int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
+{
+    oe::CsvWriter csv({QStringLiteral("_id"), QStringLiteral("outcome"), QStringLiteral("before"),
+                       QStringLiteral("after"), QStringLiteral("why")});
+    const oe::RewriteStep step = session.preview([&](const oe::RewriteRow &row) {
+        if (!csvPath.isEmpty())
+            csv.addRow({row.id, csvKind(row.kind), row.before, row.after, row.why});
+    });
+    if (!step.ok)
+        return failWith(step.error);
+    const oe::RewritePreview &p = step.preview;
+    printNotes(p.notes);
+    const oe::RewriteConfig &config = session.config();
+    print(QStringLiteral("documents whose %1 is %2: %3; to rewrite: %4; already so: %5; cannot "
+                         "be rewritten: %6")
+              .arg(config.path, config.kind == oe::RewriteKind::KeysToArray
+                                    ? QStringLiteral("an object")
+                                    : QStringLiteral("not %1 or null").arg(config.targetType))
+              .arg(p.examined)
+              .arg(p.changes)
+              .arg(p.unchanged)
+              .arg(p.cannot));
+    printRows(p.rows, oe::RewriteRow::Kind::Change, QStringLiteral("changes"), p.changes);
+    printRows(p.rows, oe::RewriteRow::Kind::Cannot,
+              QStringLiteral("left as they are (no exact rewrite)"), p.cannot);
+    if (const QString index = session.config().indexSuggestion(); !index.isEmpty())
+        print(QStringLiteral("index suggestion: %1 (the keys as values: one index serves every "
+                             "key)")
+                  .arg(index));
+    if (!csvPath.isEmpty() && cli::writeFile(csvPath, csv.bytes()) != ExitSuccess)
+        return ExitIo;
+    if (!applying)
+        print(QStringLiteral("nothing written: add --yes to apply"));
+    return ExitSuccess;
+}
+
+void printProgress(const oe::RewriteProgress &p, bool rollingBack)
+{
+    if (rollingBack)
+        print(QStringLiteral("restored: %1; the application's value kept: %2; deleted "
+                             "meanwhile: %3; %4 s")
+                  .arg(p.rewritten)
+                  .arg(p.changedSince)
+                  .arg(p.deleted)
+                  .arg(p.seconds, 0, 'f', 2));
+    else
+        print(QStringLiteral("rewritten: %1; already so: %2; cannot be rewritten: %3 (left as "
+                             "they are); the application's writes won: %4; deleted meanwhile: "
+                             "%5; resumed: %6; %7 s")
+                  .arg(p.rewritten)
+                  .arg(p.unchanged)
+                  .arg(p.cannot)
+                  .arg(p.changedSince)
+                  .arg(p.deleted)
+                  .arg(p.resumed)
+                  .arg(p.seconds, 0, 'f', 2));
+    printRows(p.rows, oe::RewriteRow::Kind::Cannot, QStringLiteral("left as they are"), p.cannot);
+    printRows(p.rows, oe::RewriteRow::Kind::ChangedSince,
+              QStringLiteral("the application's value kept"), p.changedSince);
+    printRows(p.rows, oe::RewriteRow::Kind::Deleted, QStringLiteral("deleted meanwhile"),
+              p.deleted);
+    printNotes(p.notes);
+}
+
+int finish(const oe::RewriteStep &step, bool rollingBack, const QString &again)
+{
+    if (!step.ok)
+        return failWith(step.error);
+    printProgress(step.progress, rollingBack);
+    if (step.progress.stopped)
+        return cli::fail(ExitInterrupted,
+                         QStringLiteral("interrupted: stopped after the current batch; %1 to "
+                                        "go on")
+                             .arg(again));
+    return ExitSuccess;
+}
+
+int verify(oe::RewriteSession &session)
+{
+    const oe::RewriteStep step = session.verify();
+    if (!step.ok)
+        return failWith(step.error);
+    const oe::RewriteVerify &v = step.verify;
+    print(QStringLiteral("verify %1: %2 entries (the run recorded %3); holding the rewrite: %4; "
+                         "rewritten by the application since: %5; deleted since: %6; "
+                         "mismatched: %7")
+              .arg(session.config().describe())
+              .arg(v.entries)
+              .arg(v.recorded)
+              .arg(v.matching)
+              .arg(v.changedSince)
+              .arg(v.deleted)
+              .arg(v.mismatched));
+    printRows(v.rows, oe::RewriteRow::Kind::Mismatch, QStringLiteral("mismatched"), v.mismatched);
+    printRows(v.rows, oe::RewriteRow::Kind::ChangedSince,
+              QStringLiteral("rewritten by the application since"), v.changedSince);
+    if (!v.ok())
+        return cli::fail(ExitInvalidData,
+                         v.entries != v.recorded
+                             ? QStringLiteral("the journal holds %1 entries of the %2 the run "
+                                              "wrote")
+                                   .arg(v.entries)
+                                   .arg(v.recorded)
+                             : QStringLiteral("%1 entries are not the rewrite of their value")
+                                   .arg(v.mismatched));
+    print(QStringLiteral("verified"));
+    return ExitSuccess;
+}
+
+} // namespace
+
+int RewriteCommand::run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Rewrite one field of a live collection in place, journaled, resumable and reversible: "
+        "keys used as data to an array of {k, v}, or a mixed-type field to one type."));
+    parser.addHelpOption();
+    cli::addConnectionOptions(parser);
+    cli::addNamespaceOptions(parser);
+    addRewriteOptions(parser);
+    if (const auto exit = cli::parseOrHelp(parser, arguments))
+        return *exit;
+    if (!parser.isSet(QStringLiteral("uri")))
+        return cli::fail(ExitUsage, QStringLiteral("rewrite needs --uri URI"));
+    oe::ConnectionSettings settings;
+    if (!cli::connectionSettings(parser, &settings))
+        return ExitUsage;
+    const QString database = cli::databaseOf(parser, settings);
+    const QString collection = parser.value(QStringLiteral("collection"));
+    if (database.isEmpty() || collection.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("rewrite needs --db and --collection"));
+    if (!cli::namespaceNames(database, collection))
+        return ExitUsage;
+    const auto config = configFrom(parser, collection);
+    if (!config)
+        return ExitUsage;
+    bool batchOk = false;
+    oe::RewriteOptions options;
+    options.batch = parser.value(QStringLiteral("batch")).toULongLong(&batchOk);
+    if (!batchOk || options.batch == 0)
+        return cli::fail(ExitUsage, QStringLiteral("--batch: '%1' is not a positive number")
+                                        .arg(parser.value(QStringLiteral("batch"))));
+    bool paceOk = false;
+    options.maxDocsPerSecond = parser.value(QStringLiteral("max-docs-per-sec")).toDouble(&paceOk);
+    if (!paceOk || options.maxDocsPerSecond < 0)
+        return cli::fail(ExitUsage, QStringLiteral("--max-docs-per-sec: '%1' is not a rate")
+                                        .arg(parser.value(QStringLiteral("max-docs-per-sec"))));
+    oe::RewriteSession session(settings, database, *config);
+    print(QStringLiteral("rewrite %1.%2: %3").arg(database, collection, config->describe()));
+    const bool yes = parser.isSet(QStringLiteral("yes"));
+    if (parser.isSet(QStringLiteral("verify")))
+        return verify(session);
+    if (parser.isSet(QStringLiteral("rollback"))) {
+        if (!yes)
+            return cli::fail(ExitUsage,
+                             QStringLiteral("rollback writes to the cluster: add --yes"));
+        return finish(session.rollback(options, cli::interruptFlag()), true,
+                      QStringLiteral("run the rollback again"));
+    }
+    if (const int exit = preview(session, parser.value(QStringLiteral("preview-csv")), yes);
+        exit != ExitSuccess || !yes)
+        return exit;
+    return finish(session.apply(options, cli::interruptFlag()), false,
+                  QStringLiteral("run it again"));
+}

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace oe {
+
+// What an in-place rewrite does to one field of every document that has it.
+enum class RewriteKind
+{
+    KeysToArray, // the attribute pattern: {a: 1, b: 2} -> [{k: "a", v: 1}, {k: "b", v: 2}]
+    ConvertType  // a mixed-type field to one type: "12.50" -> 12.5 (what cannot be, is not)
+};
+
+// One in-place rewrite of a field (core's RewriteSession applies, verifies and rolls it back,
+// journaled in <collection>_outlier_rewrites). The path names sub-documents only: a field
+// inside an array's elements is many values per document, which this does not rewrite.
+struct RewriteConfig
+{
+    QString collection;
+    RewriteKind kind = RewriteKind::KeysToArray;
+    QString path;       // dot notation
+    QString targetType; // ConvertType: double, int, long or string
+    QString keyName = QStringLiteral("k");
+    QString valueName = QStringLiteral("v");
+
+    // The journal's name for this rewrite: "keys_to_array:<path>", "convert:<path>".
+    QString runId() const;
+    QString journalCollection() const { return collection + journalSuffix(); }
+    static QString journalSuffix() { return QStringLiteral("_outlier_rewrites"); }
+    static bool isJournal(const QString &collectionName)
+    {
+        return collectionName.endsWith(journalSuffix());
+    }
+    // One line naming what is wrong (the path, the type, the names), empty when usable.
+    QString problem() const;
+    // "metrics: keys to an array of {k, v}", "price: to double".
+    QString describe() const;
+    // KeysToArray: the index the array's keys want, "{\"metrics.k\": 1}"; else empty.
+    QString indexSuggestion() const;
+    static QStringList convertibleTypes(); // double, int, long, string
+
+    bool operator==(const RewriteConfig &) const = default;
+};
+
+QString rewriteKindName(RewriteKind kind); // "keys_to_array", "convert"
+
+} // namespace oe

@@ -1,0 +1,432 @@
+#include "remedy/RewriteSession.h"
+
+#include "migration/RunFence.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/ServerInfo.h"
+#include "mongo/ServerProbe.h"
+#include "remedy/ValueRewriter.h"
+#include "remedy/internal/RewriteJournal.h"
+#include "remedy/internal/RewriteTarget.h"
+#include "source/DocumentPace.h"
+
+#include <QElapsedTimer>
+
+namespace oe {
+
+namespace {
+
+constexpr int kShownChars = 500;
+
+QString shown(const QByteArray &raw)
+{
+    QString json = ValueRewriter::toJson(raw);
+    if (json.size() > kShownChars)
+        json = json.left(kShownChars) + QStringLiteral("…");
+    return json;
+}
+
+RewriteRow rowOf(RewriteRow::Kind kind, const QByteArray &id, const QByteArray &before,
+                 const QByteArray &after = {}, const QString &why = {})
+{
+    return {kind, ValueRewriter::toJson(id), before.isEmpty() ? QString() : shown(before),
+            after.isEmpty() ? QString() : shown(after), why};
+}
+
+void list(std::vector<RewriteRow> *rows, RewriteRow row)
+{
+    if (rows->size() < RewriteSession::kListedRows)
+        rows->push_back(std::move(row));
+}
+
+SourceError usage(const QString &message)
+{
+    SourceError error;
+    error.kind = SourceError::Kind::Usage;
+    error.message = message;
+    return error;
+}
+
+// The journaled entries of a round moved (forward: before -> after; back: after -> before),
+// their states recorded, and what the application's writes won counted and listed.
+bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
+                   std::vector<RewriteEntry> &entries, bool forward, RewriteProgress *progress,
+                   SourceError *error)
+{
+    std::vector<RewriteTarget::Move> moves;
+    for (const RewriteEntry &e : entries)
+        moves.push_back(forward ? RewriteTarget::Move{e.id, e.before, e.after}
+                                : RewriteTarget::Move{e.id, e.after, e.before});
+    const std::vector<RewriteTarget::Landed> landed = target.settle(moves, error);
+    if (landed.size() != entries.size())
+        return false;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        RewriteEntry &e = entries[i];
+        switch (landed[i]) {
+        case RewriteTarget::Landed::Done:
+            e.state = forward ? RewriteEntryState::Applied : RewriteEntryState::RolledBack;
+            ++progress->rewritten;
+            break;
+        case RewriteTarget::Landed::ChangedSince:
+            e.state = forward ? RewriteEntryState::ChangedSince : RewriteEntryState::Kept;
+            ++progress->changedSince;
+            list(&progress->rows,
+                 rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, e.after,
+                       forward ? QStringLiteral("the application rewrote it first: its value "
+                                                "is kept")
+                               : QStringLiteral("the application rewrote it after the "
+                                                "rewrite: its value is kept")));
+            break;
+        case RewriteTarget::Landed::Deleted:
+            e.state = RewriteEntryState::Deleted;
+            ++progress->deleted;
+            list(&progress->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
+                                        QStringLiteral("deleted meanwhile")));
+            break;
+        }
+    }
+    return journal.mark(entries, error);
+}
+
+// Waits for an interrupted run of this rewrite to be gone from the server (RunFence), so its
+// last writes cannot land after ours.
+bool fenceOff(MongoConnection &connection, const RewriteJournal::Run &run,
+              const std::atomic<bool> *cancel, const RewriteProgressCallback &callback,
+              RewriteProgress *progress, SourceError *error)
+{
+    if (!run.writer)
+        return true;
+    return RunFence::waitForInterrupted(
+        connection, *run.writer, cancel,
+        [&](const QString &what) {
+            progress->notes << what;
+            if (callback)
+                callback(*progress);
+        },
+        error);
+}
+
+// The journal's run checked and marked applying: a fresh run, or an interrupted one resumed
+// (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
+bool startApply(RewriteJournal &journal, const RewriteConfig &config, const QString &writer,
+                RewriteStep *step)
+{
+    const RewriteJournal::Run run = journal.readRun(&step->error);
+    if (step->error.isError())
+        return false;
+    if (!run.problem.isEmpty()) {
+        step->error = usage(run.problem);
+        return false;
+    }
+    if (run.present) {
+        switch (run.state) {
+        case RewriteState::Applied:
+            step->error = usage(QStringLiteral("%1 is applied already: verify it, or roll it "
+                                               "back")
+                                    .arg(config.describe()));
+            return false;
+        case RewriteState::RollingBack:
+            step->error = usage(QStringLiteral("a rollback of %1 was interrupted: run the "
+                                               "rollback again first")
+                                    .arg(config.describe()));
+            return false;
+        case RewriteState::Applying:
+            if (run.config != config) {
+                step->error = usage(QStringLiteral("an interrupted %1 is in the journal: apply "
+                                                   "it again as it was, or roll it back")
+                                        .arg(run.config.describe()));
+                return false;
+            }
+            // No fence here: a late write of the killed run is the one this run makes (the
+            // same guarded update, the same journal entry); a rollback waits for it instead.
+            step->progress.notes << QStringLiteral("resuming an interrupted rewrite");
+            break;
+        case RewriteState::RolledBack:
+            if (!journal.clearEntries(&step->error))
+                return false;
+            break;
+        }
+    }
+    return journal.writeRun(RewriteState::Applying, std::nullopt,
+                            writer.isEmpty() ? std::nullopt : std::optional<QString>(writer),
+                            &step->error);
+}
+
+// One round of the scan: each value rewritten, journaled (pending), written where the
+// document still holds it, and read back.
+bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
+                const RewriteConfig &config, const RewriteOptions &options, RewriteTarget &target,
+                RewriteJournal &journal, RewriteStep *step)
+{
+    RewriteProgress &progress = step->progress;
+    std::vector<RewriteEntry> entries;
+    std::vector<QByteArray> ids;
+    for (const auto &[id, value] : values) {
+        ++progress.examined;
+        const RewriteResult r = ValueRewriter::rewrite(config, value);
+        if (r.outcome == RewriteResult::Outcome::Unchanged) {
+            ++progress.unchanged;
+            continue;
+        }
+        const bool tooLarge = value.size() + r.after.size() > RewriteJournal::kEntryLimit;
+        if (r.outcome == RewriteResult::Outcome::Cannot || tooLarge) {
+            ++progress.cannot;
+            list(&progress.rows,
+                 rowOf(RewriteRow::Kind::Cannot, id, value, {},
+                       tooLarge ? QStringLiteral("too large to journal (%1 bytes before and "
+                                                 "after): left as it is")
+                                      .arg(value.size() + r.after.size())
+                                : r.why));
+            continue;
+        }
+        entries.push_back({id, value, r.after, RewriteEntryState::Pending});
+        ids.push_back(id);
+    }
+    if (entries.empty())
+        return true;
+    if (!journal.record(entries, &step->error))
+        return false;
+    if (options.beforeWrite)
+        options.beforeWrite(ids);
+    return settleEntries(target, journal, entries, true, &progress, &step->error);
+}
+} // namespace
+
+RewriteSession::RewriteSession(ConnectionSettings settings, QString database, RewriteConfig config)
+    : m_settings(std::move(settings)), m_database(std::move(database)), m_config(std::move(config))
+{
+}
+
+RewriteSession::~RewriteSession() = default;
+
+bool RewriteSession::connect(RewriteStep *step)
+{
+    if (const QString problem = m_config.problem(); !problem.isEmpty()) {
+        step->error = usage(problem);
+        return false;
+    }
+    if (!m_connection) {
+        ConnectionSettings settings = m_settings;
+        settings.appName = RunFence::writerName(settings.appName);
+        m_connection = MongoConnection::open(settings, &step->error);
+        if (!m_connection)
+            return false;
+        m_writer = m_connection->appName() == settings.appName ? settings.appName : QString();
+    }
+    ServerInfo info;
+    SourceError ignored;
+    if (ServerProbe::probe(*m_connection, m_database, &info, &ignored) && info.isFerretDb)
+        step->progress.notes << QStringLiteral(
+            "FerretDB applies an update without atomicity: an application writing the same "
+            "field at the same moment may see its write lost; stop its writes while this runs");
+    RewriteTarget target(*m_connection, m_database, m_config);
+    const bool exists = target.exists(&step->error);
+    if (!exists && !step->error.isError())
+        step->error =
+            usage(QStringLiteral("%1.%2: no such collection").arg(m_database, m_config.collection));
+    return exists;
+}
+
+RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)> &onRow,
+                                    const std::atomic<bool> *cancel)
+{
+    RewriteStep step;
+    if (!connect(&step))
+        return step;
+    RewritePreview &preview = step.preview;
+    preview.notes = step.progress.notes;
+    RewriteTarget target(*m_connection, m_database, m_config);
+    const auto keep = [&](RewriteRow row) {
+        if (onRow)
+            onRow(row);
+        if (preview.rows.size() < RewritePreview::kRowLimit)
+            preview.rows.push_back(std::move(row));
+        else
+            preview.truncated = true;
+    };
+    const bool read = target.scan(
+        500, cancel,
+        [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
+            for (const auto &[id, value] : values) {
+                ++preview.examined;
+                const RewriteResult r = ValueRewriter::rewrite(m_config, value);
+                if (r.outcome == RewriteResult::Outcome::Changed) {
+                    ++preview.changes;
+                    keep(rowOf(RewriteRow::Kind::Change, id, value, r.after));
+                } else if (r.outcome == RewriteResult::Outcome::Cannot) {
+                    ++preview.cannot;
+                    keep(rowOf(RewriteRow::Kind::Cannot, id, value, {}, r.why));
+                } else {
+                    ++preview.unchanged;
+                }
+            }
+            return true;
+        },
+        &step.error);
+    step.progress.stopped = cancel && cancel->load();
+    step.ok = read;
+    return step;
+}
+
+RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atomic<bool> *cancel,
+                                  const RewriteProgressCallback &callback)
+{
+    RewriteStep step;
+    if (!connect(&step))
+        return step;
+    QElapsedTimer clock;
+    clock.start();
+    RewriteProgress &progress = step.progress;
+    RewriteJournal journal(*m_connection, m_database, m_config);
+    RewriteTarget target(*m_connection, m_database, m_config);
+    if (!startApply(journal, m_config, m_writer, &step))
+        return step;
+    const std::size_t batch = std::max<std::size_t>(1, options.batch);
+    const DocumentPace pace(options.maxDocsPerSecond);
+    // What an interrupted run left pending first: each is written, found written, or found
+    // changed by the application.
+    bool ok = journal.forEach(
+        {RewriteEntryState::Pending}, batch,
+        [&](std::vector<RewriteEntry> &entries) {
+            progress.resumed += entries.size();
+            return settleEntries(target, journal, entries, true, &progress, &step.error);
+        },
+        &step.error);
+    ok = ok && target.scan(
+                   batch, cancel,
+                   [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
+                       if (!applyRound(values, m_config, options, target, journal, &step))
+                           return false;
+                       pace.after(progress.examined, cancel);
+                       progress.seconds = double(clock.elapsed()) / 1000.0;
+                       if (callback)
+                           callback(progress);
+                       return true;
+                   },
+                   &step.error);
+    progress.seconds = double(clock.elapsed()) / 1000.0;
+    if (!ok)
+        return step; // the run stays "applying", its writer recorded: apply again resumes
+    progress.stopped = cancel && cancel->load();
+    if (progress.stopped) { // stopped cleanly: resumable, nothing of it still running
+        step.ok = journal.writeRun(RewriteState::Applying, std::nullopt, std::nullopt, &step.error);
+        return step;
+    }
+    const std::uint64_t documents = journal.count(&step.error);
+    step.ok = !step.error.isError() &&
+              journal.writeRun(RewriteState::Applied, documents, std::nullopt, &step.error);
+    return step;
+}
+
+RewriteStep RewriteSession::verify()
+{
+    RewriteStep step;
+    if (!connect(&step))
+        return step;
+    RewriteJournal journal(*m_connection, m_database, m_config);
+    const RewriteJournal::Run run = journal.readRun(&step.error);
+    if (step.error.isError())
+        return step;
+    if (!run.present || !run.problem.isEmpty() || run.state != RewriteState::Applied) {
+        step.error = usage(
+            !run.present ? QStringLiteral("the journal holds no %1").arg(m_config.describe())
+            : !run.problem.isEmpty()
+                ? run.problem
+                : QStringLiteral("%1 is %2, not applied: apply it again to finish "
+                                 "it, or roll it back")
+                      .arg(run.config.describe(), QString::fromLatin1(journalWord(run.state))));
+        return step;
+    }
+    RewriteVerify &verify = step.verify;
+    verify.recorded = run.documents;
+    verify.entries = journal.count(&step.error);
+    RewriteTarget target(*m_connection, m_database, run.config);
+    const bool ok = journal.forEach(
+        {RewriteEntryState::Applied}, 500,
+        [&](std::vector<RewriteEntry> &entries) {
+            std::vector<QByteArray> ids;
+            for (const RewriteEntry &e : entries)
+                ids.push_back(e.id);
+            RewriteTarget::Values values;
+            if (!target.valuesOf(ids, &values, &step.error))
+                return false;
+            for (const RewriteEntry &e : entries) {
+                const RewriteResult again = ValueRewriter::rewrite(run.config, e.before);
+                const std::optional<QByteArray> &now = values[e.id];
+                if (again.outcome != RewriteResult::Outcome::Changed || again.after != e.after) {
+                    ++verify.mismatched;
+                    list(&verify.rows,
+                         rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
+                               QStringLiteral("the journal's after is not the rewrite of its "
+                                              "before")));
+                } else if (!now) {
+                    ++verify.deleted;
+                    list(&verify.rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
+                                             QStringLiteral("deleted since")));
+                } else if (*now == e.after) {
+                    ++verify.matching;
+                } else {
+                    ++verify.changedSince;
+                    list(&verify.rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, *now,
+                                             QStringLiteral("the application rewrote it since")));
+                }
+            }
+            return true;
+        },
+        &step.error);
+    step.ok = ok && !step.error.isError();
+    return step;
+}
+
+RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::atomic<bool> *cancel,
+                                     const RewriteProgressCallback &callback)
+{
+    RewriteStep step;
+    if (!connect(&step))
+        return step;
+    QElapsedTimer clock;
+    clock.start();
+    RewriteJournal journal(*m_connection, m_database, m_config);
+    const RewriteJournal::Run run = journal.readRun(&step.error);
+    if (step.error.isError())
+        return step;
+    if (!run.present || !run.problem.isEmpty() || run.state == RewriteState::RolledBack) {
+        step.error =
+            usage(!run.present ? QStringLiteral("the journal holds no %1").arg(m_config.describe())
+                  : !run.problem.isEmpty()
+                      ? run.problem
+                      : QStringLiteral("%1 is rolled back already").arg(run.config.describe()));
+        return step;
+    }
+    if (!fenceOff(*m_connection, run, cancel, callback, &step.progress, &step.error) ||
+        !journal.writeRun(RewriteState::RollingBack, run.documents,
+                          m_writer.isEmpty() ? std::nullopt : std::optional<QString>(m_writer),
+                          &step.error))
+        return step;
+    RewriteTarget target(*m_connection, m_database, run.config);
+    RewriteProgress &progress = step.progress;
+    const DocumentPace pace(options.maxDocsPerSecond);
+    const bool ok = journal.forEach(
+        {RewriteEntryState::Pending, RewriteEntryState::Applied},
+        std::max<std::size_t>(1, options.batch),
+        [&](std::vector<RewriteEntry> &entries) {
+            progress.examined += entries.size();
+            if (!settleEntries(target, journal, entries, false, &progress, &step.error))
+                return false;
+            pace.after(progress.examined, cancel);
+            progress.seconds = double(clock.elapsed()) / 1000.0;
+            if (callback)
+                callback(progress);
+            return !(cancel && cancel->load());
+        },
+        &step.error);
+    progress.seconds = double(clock.elapsed()) / 1000.0;
+    if (!ok)
+        return step;
+    progress.stopped = cancel && cancel->load();
+    step.ok =
+        journal.writeRun(progress.stopped ? RewriteState::RollingBack : RewriteState::RolledBack,
+                         run.documents, std::nullopt, &step.error);
+    return step;
+}
+
+} // namespace oe

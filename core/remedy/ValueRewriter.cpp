@@ -1,0 +1,259 @@
+#include "remedy/ValueRewriter.h"
+
+#include "bson/BsonTypes.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <system_error>
+
+namespace oe {
+
+namespace {
+
+// Whether a double holds `n` exactly (every integer up to 2^53 does; past it, some).
+bool exactInDouble(std::int64_t n)
+{
+    const double d = double(n);
+    return d >= -9223372036854775808.0 && d < 9223372036854775808.0 && std::int64_t(d) == n;
+}
+
+QString typeName(int type)
+{
+    return BsonTypes::names(BsonTypes::bit(type)).value(0, QStringLiteral("unknown"));
+}
+
+// Calls `use` with an iterator on `raw`, held in a one-field document.
+template <typename Use> auto withIter(const QByteArray &raw, Use use)
+{
+    BsonDocument holder;
+    bson_iter_t it;
+    const bool ok =
+        bsonraw::append(holder.get(), "v", 1, raw) && bson_iter_init_find(&it, holder.get(), "v");
+    return use(ok ? &it : nullptr);
+}
+
+// The raw value of what `build` appends under "v".
+template <typename Build> QByteArray rawOf(Build build)
+{
+    BsonDocument holder;
+    build(holder.get());
+    bson_iter_t it;
+    return bson_iter_init_find(&it, holder.get(), "v") ? bsonraw::valueOf(&it) : QByteArray();
+}
+
+RewriteResult changed(QByteArray after)
+{
+    return {RewriteResult::Outcome::Changed, std::move(after), {}};
+}
+
+RewriteResult unchanged(const QString &why)
+{
+    return {RewriteResult::Outcome::Unchanged, {}, why};
+}
+
+RewriteResult cannot(const QString &why)
+{
+    return {RewriteResult::Outcome::Cannot, {}, why};
+}
+
+RewriteResult keysToArray(const RewriteConfig &config, const bson_iter_t *value)
+{
+    if (!BSON_ITER_HOLDS_DOCUMENT(value))
+        return unchanged(QStringLiteral("not an object (%1)").arg(typeName(bson_iter_type(value))));
+    const QByteArray key = config.keyName.toUtf8();
+    const QByteArray val = config.valueName.toUtf8();
+    return changed(rawOf([&](bson_t *out) {
+        bson_t list;
+        bson_iter_t field;
+        bson_append_array_begin(out, "v", 1, &list);
+        bson_iter_recurse(value, &field);
+        for (std::uint32_t i = 0; bson_iter_next(&field); ++i) {
+            const std::string index = std::to_string(i);
+            bson_t pair;
+            bson_append_document_begin(&list, index.c_str(), -1, &pair);
+            bson_append_utf8(&pair, key.constData(), int(key.size()), bson_iter_key(&field),
+                             int(bson_iter_key_len(&field)));
+            bson_append_iter(&pair, val.constData(), int(val.size()), &field);
+            bson_append_document_end(&list, &pair);
+        }
+        bson_append_array_end(out, &list);
+    }));
+}
+
+// A whole string as a number of type T: no white space, no part of it, no "nan".
+template <typename T> std::optional<T> parseWhole(const char *text, std::size_t length)
+{
+    T out{};
+    const auto [end, error] = std::from_chars(text, text + length, out);
+    if (error != std::errc() || end != text + length)
+        return std::nullopt;
+    if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(out))
+            return std::nullopt;
+    }
+    return out;
+}
+
+// An exact integer of `value` within [low, high], or nullopt.
+std::optional<std::int64_t> exactInteger(const bson_iter_t *value, std::int64_t low,
+                                         std::int64_t high)
+{
+    std::optional<std::int64_t> n;
+    switch (bson_iter_type(value)) {
+    case BSON_TYPE_INT32:
+        n = bson_iter_int32(value);
+        break;
+    case BSON_TYPE_INT64:
+        n = bson_iter_int64(value);
+        break;
+    case BSON_TYPE_DOUBLE: {
+        const double d = bson_iter_double(value);
+        // 2^63 is the first double past int64's range.
+        if (std::isfinite(d) && std::trunc(d) == d && d >= -9223372036854775808.0 &&
+            d < 9223372036854775808.0)
+            n = std::int64_t(d);
+        break;
+    }
+    case BSON_TYPE_UTF8: {
+        std::uint32_t length = 0;
+        const char *text = bson_iter_utf8(value, &length);
+        n = parseWhole<std::int64_t>(text, length);
+        break;
+    }
+    default:
+        break;
+    }
+    if (n && (*n < low || *n > high))
+        return std::nullopt;
+    return n;
+}
+
+RewriteResult toDouble(const bson_iter_t *value)
+{
+    switch (bson_iter_type(value)) {
+    case BSON_TYPE_INT32:
+        return changed(rawOf(
+            [&](bson_t *out) { bson_append_double(out, "v", 1, double(bson_iter_int32(value))); }));
+    case BSON_TYPE_INT64: {
+        const std::int64_t n = bson_iter_int64(value);
+        if (!exactInDouble(n))
+            return cannot(QStringLiteral("the long %1 has no exact double").arg(n));
+        return changed(rawOf([&](bson_t *out) { bson_append_double(out, "v", 1, double(n)); }));
+    }
+    case BSON_TYPE_UTF8: {
+        std::uint32_t length = 0;
+        const char *text = bson_iter_utf8(value, &length);
+        const auto d = parseWhole<double>(text, length);
+        if (!d)
+            return cannot(QStringLiteral("the string %1 is not a number")
+                              .arg(ValueRewriter::toJson(bsonraw::valueOf(value))));
+        return changed(rawOf([&](bson_t *out) { bson_append_double(out, "v", 1, *d); }));
+    }
+    default:
+        return cannot(QStringLiteral("a %1 is not a number").arg(typeName(bson_iter_type(value))));
+    }
+}
+
+RewriteResult toInteger(const bson_iter_t *value, bool isLong)
+{
+    const std::int64_t low = isLong ? std::numeric_limits<std::int64_t>::min()
+                                    : std::numeric_limits<std::int32_t>::min();
+    const std::int64_t high = isLong ? std::numeric_limits<std::int64_t>::max()
+                                     : std::numeric_limits<std::int32_t>::max();
+    const auto n = exactInteger(value, low, high);
+    if (!n)
+        return cannot(QStringLiteral("%1 is not a whole number in the %2 range")
+                          .arg(ValueRewriter::toJson(bsonraw::valueOf(value)),
+                               isLong ? QStringLiteral("long") : QStringLiteral("int")));
+    return changed(rawOf([&](bson_t *out) {
+        if (isLong)
+            bson_append_int64(out, "v", 1, *n);
+        else
+            bson_append_int32(out, "v", 1, std::int32_t(*n));
+    }));
+}
+
+RewriteResult toText(const bson_iter_t *value)
+{
+    std::string text;
+    switch (bson_iter_type(value)) {
+    case BSON_TYPE_INT32:
+        text = std::to_string(bson_iter_int32(value));
+        break;
+    case BSON_TYPE_INT64:
+        text = std::to_string(bson_iter_int64(value));
+        break;
+    case BSON_TYPE_DOUBLE: {
+        char buffer[64];
+        const double d = bson_iter_double(value);
+        if (!std::isfinite(d))
+            return cannot(QStringLiteral("the double %1 has no number text").arg(d));
+        const auto result = std::to_chars(buffer, buffer + sizeof buffer, d); // shortest exact
+        text.assign(buffer, result.ptr);
+        break;
+    }
+    case BSON_TYPE_DECIMAL128: {
+        bson_decimal128_t dec;
+        char buffer[BSON_DECIMAL128_STRING];
+        bson_iter_decimal128(value, &dec);
+        bson_decimal128_to_string(&dec, buffer);
+        text = buffer;
+        break;
+    }
+    case BSON_TYPE_BOOL:
+        text = bson_iter_bool(value) ? "true" : "false";
+        break;
+    default:
+        return cannot(
+            QStringLiteral("a %1 has no text of its own").arg(typeName(bson_iter_type(value))));
+    }
+    return changed(
+        rawOf([&](bson_t *out) { bson_append_utf8(out, "v", 1, text.data(), int(text.size())); }));
+}
+
+RewriteResult convert(const RewriteConfig &config, const bson_iter_t *value)
+{
+    const int type = bson_iter_type(value);
+    if (type == BSON_TYPE_NULL)
+        return unchanged(QStringLiteral("null is left as it is"));
+    if (typeName(type) == config.targetType)
+        return unchanged(QStringLiteral("already %1").arg(config.targetType));
+    if (config.targetType == QLatin1String("double"))
+        return toDouble(value);
+    if (config.targetType == QLatin1String("int") || config.targetType == QLatin1String("long"))
+        return toInteger(value, config.targetType == QLatin1String("long"));
+    return toText(value);
+}
+
+} // namespace
+
+RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArray &raw)
+{
+    return withIter(raw, [&](const bson_iter_t *value) {
+        if (!value)
+            return cannot(QStringLiteral("not a BSON value"));
+        return config.kind == RewriteKind::KeysToArray ? keysToArray(config, value)
+                                                       : convert(config, value);
+    });
+}
+
+QString ValueRewriter::toJson(const QByteArray &raw)
+{
+    BsonDocument holder;
+    if (!bsonraw::append(holder.get(), "v", 1, raw))
+        return {};
+    char *text = bson_as_relaxed_extended_json(holder.get(), nullptr);
+    QString json = QString::fromUtf8(text);
+    bson_free(text);
+    // { "v" : VALUE }
+    const qsizetype colon = json.indexOf(QLatin1Char(':'));
+    return json.mid(colon + 2, json.size() - colon - 4);
+}
+
+} // namespace oe

@@ -1,0 +1,72 @@
+#pragma once
+
+// Internal to core: a rewrite's journal, <collection>_outlier_rewrites. One run document a
+// rewrite ({_id: "run:<kind>:<path>", version, its config, state, writer while it runs,
+// documents once applied}) and one entry a document ({_id: {run, doc: <the _id>}, before: {v},
+// after: {v}, state}): values are kept whole, as raw BSON, so a rollback puts back the bytes.
+
+#include "mongo/internal/CollectionOps.h"
+#include "remedy/RewriteConfig.h"
+#include "remedy/RewriteState.h"
+#include "source/SourceError.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace oe {
+
+class MongoConnection;
+
+struct RewriteEntry
+{
+    QByteArray id;     // raw _id value
+    QByteArray before; // raw values
+    QByteArray after;
+    RewriteEntryState state = RewriteEntryState::Pending;
+};
+
+class RewriteJournal
+{
+public:
+    static constexpr int kVersion = 1;
+    // A journal entry holds the value twice: past this, the document is left alone (listed).
+    static constexpr qsizetype kEntryLimit = 15 * 1024 * 1024;
+
+    struct Run
+    {
+        bool present = false;
+        RewriteState state = RewriteState::Applying;
+        std::optional<QString> writer;
+        std::uint64_t documents = 0; // entries the run wrote (once applied)
+        RewriteConfig config;        // as recorded
+        QString problem;             // a run document this version cannot read
+    };
+
+    RewriteJournal(MongoConnection &connection, const QString &database,
+                   const RewriteConfig &config);
+
+    Run readRun(SourceError *error);
+    bool writeRun(RewriteState state, std::optional<std::uint64_t> documents,
+                  const std::optional<QString> &writer, SourceError *error);
+    bool clearEntries(SourceError *error); // a new run after a rollback
+    bool record(const std::vector<RewriteEntry> &entries, SourceError *error);
+    bool mark(const std::vector<RewriteEntry> &entries, SourceError *error);
+    // The run's entries in `states`, in _id order, `batch` at a time; `visit` may mark them.
+    bool forEach(const std::vector<RewriteEntryState> &states, std::size_t batch,
+                 const std::function<bool(std::vector<RewriteEntry> &)> &visit, SourceError *error);
+    std::uint64_t count(SourceError *error);
+
+private:
+    QByteArray entryFilter(const QByteArray &id) const;
+
+    CollectionOps m_ops;
+    RewriteConfig m_config;
+    QString m_run;
+};
+
+} // namespace oe

@@ -1,0 +1,185 @@
+#include "remedy/internal/RewriteTarget.h"
+
+#include "bson/BsonTypes.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+
+#include <string>
+
+namespace oe {
+
+namespace {
+
+using bsonraw::view;
+
+// The raw value at the dotted `path` of a document (through sub-documents only), or empty.
+QByteArray valueAt(const bson_t *doc, const QByteArray &path)
+{
+    bson_iter_t it, found;
+    if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path.constData(), &found))
+        return {};
+    return bsonraw::valueOf(&found);
+}
+
+QByteArray idOf(const bson_t *doc)
+{
+    bson_iter_t it;
+    return bson_iter_init_find(&it, doc, "_id") ? bsonraw::valueOf(&it) : QByteArray();
+}
+
+QByteArray projection(const QByteArray &path)
+{
+    BsonDocument opts;
+    bson_t fields;
+    bson_append_document_begin(opts.get(), "projection", -1, &fields);
+    bson_append_int32(&fields, path.constData(), int(path.size()), 1);
+    bson_append_document_end(opts.get(), &fields);
+    return opts.bytes();
+}
+
+} // namespace
+
+RewriteTarget::RewriteTarget(MongoConnection &connection, const QString &database,
+                             const RewriteConfig &config)
+    : m_ops(connection, database, config.collection), m_config(config)
+{
+}
+
+QByteArray RewriteTarget::scanFilter() const
+{
+    const QByteArray path = m_config.path.toUtf8();
+    BsonDocument filter;
+    bson_t condition;
+    bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
+    if (m_config.kind == RewriteKind::KeysToArray) {
+        // An array of sub-documents matches {$type: "object"} too (by its elements).
+        bson_t no;
+        bson_append_utf8(&condition, "$type", -1, "object", -1);
+        bson_append_document_begin(&condition, "$not", -1, &no);
+        bson_append_utf8(&no, "$type", -1, "array", -1);
+        bson_append_document_end(&condition, &no);
+    } else {
+        bson_append_bool(&condition, "$exists", -1, true);
+        bson_t no, types;
+        bson_append_document_begin(&condition, "$not", -1, &no);
+        bson_append_array_begin(&no, "$type", -1, &types);
+        bsonraw::appendText(&types, "0", m_config.targetType);
+        bson_append_utf8(&types, "1", -1, "null", -1);
+        bson_append_array_end(&no, &types);
+        bson_append_document_end(&condition, &no);
+    }
+    bson_append_document_end(filter.get(), &condition);
+    return filter.bytes();
+}
+
+bool RewriteTarget::scan(
+    std::size_t batch, const std::atomic<bool> *cancel,
+    const std::function<bool(std::vector<std::pair<QByteArray, QByteArray>> &)> &visit,
+    SourceError *error)
+{
+    const QByteArray path = m_config.path.toUtf8();
+    std::vector<std::pair<QByteArray, QByteArray>> pending;
+    bool stopped = false;
+    const bool read = m_ops.find(
+        scanFilter(), projection(path),
+        QStringLiteral("reading the documents with %1").arg(m_config.path),
+        [&](const QByteArray &bytes) {
+            bson_t doc;
+            if (!view(bytes, &doc))
+                return true;
+            pending.emplace_back(idOf(&doc), valueAt(&doc, path));
+            if (pending.size() < batch)
+                return true;
+            stopped = !visit(pending) || (cancel && cancel->load());
+            pending.clear();
+            return !stopped;
+        },
+        error);
+    if (!read || error->isError())
+        return false;
+    if (!stopped && !pending.empty())
+        return visit(pending);
+    return true;
+}
+
+bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error)
+{
+    const QByteArray path = m_config.path.toUtf8();
+    for (const QByteArray &id : ids)
+        (*values)[id] = std::nullopt;
+    BsonDocument filter;
+    bson_t condition, list;
+    bson_append_document_begin(filter.get(), "_id", -1, &condition);
+    bson_append_array_begin(&condition, "$in", -1, &list);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        bsonraw::append(&list, std::to_string(i).c_str(), -1, ids[i]);
+    bson_append_array_end(&condition, &list);
+    bson_append_document_end(filter.get(), &condition);
+    return m_ops.find(
+        filter.bytes(), projection(path),
+        QStringLiteral("reading back the values of %1").arg(m_config.path),
+        [&](const QByteArray &bytes) {
+            bson_t doc;
+            if (view(bytes, &doc))
+                (*values)[idOf(&doc)] = valueAt(&doc, path);
+            return true;
+        },
+        error);
+}
+
+bool RewriteTarget::write(const std::vector<Move> &moves, SourceError *error)
+{
+    const QByteArray path = m_config.path.toUtf8();
+    std::vector<CollectionOps::Write> writes;
+    for (const Move &move : moves) {
+        BsonDocument filter, update;
+        bsonraw::append(filter.get(), "_id", 3, move.id);
+        bson_t condition, set;
+        bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
+        bsonraw::append(&condition, "$eq", 3, move.from);
+        bson_append_int32(&condition, "$type", -1, int(std::uint8_t(move.from.at(0))));
+        bson_append_document_end(filter.get(), &condition);
+        bson_append_document_begin(update.get(), "$set", -1, &set);
+        bsonraw::append(&set, path.constData(), int(path.size()), move.to);
+        bson_append_document_end(update.get(), &set);
+        writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes()});
+    }
+    return writes.empty() ||
+           m_ops.bulk(writes, QStringLiteral("rewriting %1").arg(m_config.path), error);
+}
+
+std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move> &moves,
+                                                         SourceError *error)
+{
+    std::vector<Landed> landed(moves.size(), Landed::ChangedSince);
+    std::vector<std::size_t> open(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i)
+        open[i] = i;
+    for (int round = 0; round < kMaxRounds && !open.empty(); ++round) {
+        std::vector<Move> writes;
+        std::vector<QByteArray> ids;
+        for (std::size_t i : open) {
+            writes.push_back(moves[i]);
+            ids.push_back(moves[i].id);
+        }
+        Values values;
+        if (!write(writes, error) || !valuesOf(ids, &values, error))
+            return {};
+        std::vector<std::size_t> again;
+        for (std::size_t i : open) {
+            const std::optional<QByteArray> &now = values[moves[i].id];
+            if (!now)
+                landed[i] = Landed::Deleted;
+            else if (*now == moves[i].to)
+                landed[i] = Landed::Done;
+            else if (*now == moves[i].from)
+                again.push_back(i); // its update did not land yet (a racing write came and went)
+            else
+                landed[i] = Landed::ChangedSince;
+        }
+        open = std::move(again);
+    }
+    return landed;
+}
+
+} // namespace oe

@@ -1,0 +1,61 @@
+#pragma once
+
+// Internal to core: the rewritten collection as a rewrite reads and writes it: the documents
+// holding the field, the value each holds now, and guarded writes that land only where the
+// document still holds the value the rewrite read (an application's write in between wins).
+
+#include "mongo/internal/CollectionOps.h"
+#include "remedy/RewriteConfig.h"
+#include "source/SourceError.h"
+
+#include <QByteArray>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace oe {
+
+class RewriteTarget
+{
+public:
+    // What a document holds at the path: nothing (deleted), or its value (empty: no field).
+    using Values = std::map<QByteArray, std::optional<QByteArray>>;
+    struct Move
+    {
+        QByteArray id, from, to; // raw values
+    };
+    enum class Landed
+    {
+        Done,         // the document holds `to`
+        ChangedSince, // it holds neither: someone else's write won
+        Deleted
+    };
+
+    RewriteTarget(MongoConnection &connection, const QString &database,
+                  const RewriteConfig &config);
+
+    // The documents the rewrite may change ({_id, value} pairs, `batch` at a time).
+    bool scan(std::size_t batch, const std::atomic<bool> *cancel,
+              const std::function<bool(std::vector<std::pair<QByteArray, QByteArray>> &)> &visit,
+              SourceError *error);
+    bool valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error);
+    // Each document to `to` where it holds `from` (retried while it still does), then read
+    // back: what each holds decides.
+    std::vector<Landed> settle(const std::vector<Move> &moves, SourceError *error);
+    bool exists(SourceError *error) { return m_ops.exists(error); }
+
+    static constexpr int kMaxRounds = 5;
+
+private:
+    QByteArray scanFilter() const;
+    bool write(const std::vector<Move> &moves, SourceError *error);
+
+    CollectionOps m_ops;
+    RewriteConfig m_config;
+};
+
+} // namespace oe

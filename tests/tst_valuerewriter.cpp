@@ -1,0 +1,164 @@
+// What a rewrite makes of one value (ValueRewriter), on raw BSON values: keys to an array of
+// {k, v} in the object's order with each value's bytes kept; each conversion exact or refused
+// with its reason (a string that is not wholly a number, a long past 2^53, a fraction to int,
+// an int past int32, "nan"), and null and values already of the type left alone.
+#include "bson/internal/BsonRaw.h"
+#include "remedy/RewriteConfig.h"
+#include "remedy/ValueRewriter.h"
+
+#include <QtTest>
+
+namespace {
+
+// The raw value (type byte, value bytes) of `json`, read as {v: <json>}'s v.
+QByteArray rawOf(const QString &json)
+{
+    const QByteArray text = QStringLiteral("{\"v\": %1}").arg(json).toUtf8();
+    bson_t doc;
+    bson_error_t error;
+    if (!bson_init_from_json(&doc, text.constData(), text.size(), &error))
+        return {};
+    bson_iter_t it;
+    const QByteArray raw =
+        bson_iter_init_find(&it, &doc, "v") ? oe::bsonraw::valueOf(&it) : QByteArray();
+    bson_destroy(&doc);
+    return raw;
+}
+
+oe::RewriteConfig convertTo(const QString &type)
+{
+    oe::RewriteConfig config;
+    config.collection = QStringLiteral("c");
+    config.path = QStringLiteral("price");
+    config.kind = oe::RewriteKind::ConvertType;
+    config.targetType = type;
+    return config;
+}
+
+} // namespace
+
+class TestValueRewriter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void keysToArray()
+    {
+        oe::RewriteConfig config;
+        config.collection = QStringLiteral("c");
+        config.path = QStringLiteral("daily");
+        config.keyName = QStringLiteral("day");
+        config.valueName = QStringLiteral("n");
+        const oe::RewriteResult r = oe::ValueRewriter::rewrite(
+            config, rawOf(QStringLiteral("{\"b\": 1, \"a\": {\"$numberLong\": \"2\"}, \"\": "
+                                         "[null, {\"x\": \"y\"}]}")));
+        QCOMPARE(int(r.outcome), int(oe::RewriteResult::Outcome::Changed));
+        QCOMPARE(oe::ValueRewriter::toJson(r.after),
+                 QStringLiteral("[ { \"day\" : \"b\", \"n\" : 1 }, { \"day\" : \"a\", \"n\" : 2 "
+                                "}, { \"day\" : \"\", \"n\" : [ null, { \"x\" : \"y\" } ] } ]"));
+        // The long stays a long (its bytes are kept, not its relaxed JSON).
+        QVERIFY(r.after.contains(rawOf(QStringLiteral("{\"$numberLong\": \"2\"}")).mid(1)));
+        QCOMPARE(oe::ValueRewriter::toJson(
+                     oe::ValueRewriter::rewrite(config, rawOf(QStringLiteral("{}"))).after),
+                 QStringLiteral("[  ]"));
+        const oe::RewriteResult notObject =
+            oe::ValueRewriter::rewrite(config, rawOf(QStringLiteral("[1]")));
+        QCOMPARE(int(notObject.outcome), int(oe::RewriteResult::Outcome::Unchanged));
+        QCOMPARE(notObject.why, QStringLiteral("not an object (array)"));
+    }
+
+    void convert_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<QString>("result"); // the after's JSON, or a part of why
+        const int changed = int(oe::RewriteResult::Outcome::Changed);
+        const int unchanged = int(oe::RewriteResult::Outcome::Unchanged);
+        const int cannot = int(oe::RewriteResult::Outcome::Cannot);
+        const auto row = [](const char *name, const char *type, const char *value, int outcome,
+                            const char *result) {
+            QTest::newRow(name) << QString::fromLatin1(type) << QString::fromUtf8(value) << outcome
+                                << QString::fromUtf8(result);
+        };
+        row("string to double", "double", "\"12.50\"", changed, "12.5");
+        row("exponent", "double", "\"1e3\"", changed, "1000.0");
+        row("int to double", "double", "7", changed, "7.0");
+        row("long to double", "double", "{\"$numberLong\": \"9007199254740992\"}", changed,
+            "9007199254740992.0");
+        row("long past 2^53", "double", "{\"$numberLong\": \"9007199254740993\"}", cannot,
+            "has no exact double");
+        row("long with an exact double", "double", "{\"$numberLong\": \"9007199254740994\"}",
+            changed, "9007199254740994.0");
+        row("text", "double", "\"n/a\"", cannot, "is not a number");
+        row("spaces", "double", "\" 12\"", cannot, "is not a number");
+        row("part of it", "double", "\"12abc\"", cannot, "is not a number");
+        row("nan", "double", "\"nan\"", cannot, "is not a number");
+        row("bool", "double", "true", cannot, "a bool is not a number");
+        row("null", "double", "null", unchanged, "null is left as it is");
+        row("already", "double", "1.5", unchanged, "already double");
+        row("whole double to int", "int", "12.0", changed, "12");
+        row("fraction to int", "int", "12.5", cannot, "not a whole number in the int range");
+        row("past int32", "int", "{\"$numberLong\": \"2147483648\"}", cannot, "int range");
+        row("string to int", "int", "\"-42\"", changed, "-42");
+        row("int to long", "long", "5", changed, "5");
+        row("double to long", "long", "1e15", changed, "1000000000000000");
+        row("int to string", "string", "42", changed, "\"42\"");
+        row("double to string", "string", "0.1", changed, "\"0.1\"");
+        row("decimal to string", "string", "{\"$numberDecimal\": \"1.10\"}", changed, "\"1.10\"");
+        row("object to string", "string", "{\"a\": 1}", cannot, "has no text of its own");
+    }
+    void convert()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, value);
+        QFETCH(int, outcome);
+        QFETCH(QString, result);
+        const QByteArray raw = rawOf(value);
+        QVERIFY(!raw.isEmpty());
+        const oe::RewriteResult r = oe::ValueRewriter::rewrite(convertTo(type), raw);
+        QCOMPARE(int(r.outcome), outcome);
+        if (outcome == int(oe::RewriteResult::Outcome::Changed)) {
+            QCOMPARE(oe::ValueRewriter::toJson(r.after), result);
+            QCOMPARE(oe::ValueRewriter::toJson(r.after).isEmpty(), false);
+        } else {
+            QVERIFY2(r.why.contains(result) && !r.why.contains(QLatin1Char('\n')),
+                     qPrintable(r.why));
+        }
+    }
+
+    // The type each conversion makes is the target's (a long from an int, not an int).
+    void convertedTypes()
+    {
+        const auto typeOf = [](const QString &target, const char *value) {
+            const QByteArray after =
+                oe::ValueRewriter::rewrite(convertTo(target), rawOf(QString::fromLatin1(value)))
+                    .after;
+            return after.isEmpty() ? -1 : int(std::uint8_t(after.at(0)));
+        };
+        QCOMPARE(typeOf(QStringLiteral("long"), "5"), int(BSON_TYPE_INT64));
+        QCOMPARE(typeOf(QStringLiteral("int"), "{\"$numberLong\": \"5\"}"), int(BSON_TYPE_INT32));
+        QCOMPARE(typeOf(QStringLiteral("double"), "5"), int(BSON_TYPE_DOUBLE));
+        QCOMPARE(typeOf(QStringLiteral("string"), "5"), int(BSON_TYPE_UTF8));
+    }
+
+    void configProblems()
+    {
+        oe::RewriteConfig config = convertTo(QStringLiteral("date"));
+        QVERIFY(config.problem().contains(QStringLiteral("type 'date'")));
+        config = convertTo(QStringLiteral("double"));
+        QVERIFY(config.problem().isEmpty());
+        config.path = QStringLiteral("_id");
+        QVERIFY(config.problem().contains(QStringLiteral("_id")));
+        config.path = QStringLiteral("a.$b");
+        QVERIFY(config.problem().contains(QStringLiteral("cannot name it")));
+        config.kind = oe::RewriteKind::KeysToArray;
+        config.path = QStringLiteral("daily");
+        config.valueName = config.keyName;
+        QVERIFY(config.problem().contains(QStringLiteral("both named 'k'")));
+        QCOMPARE(config.runId(), QStringLiteral("keys_to_array:daily"));
+        QCOMPARE(config.indexSuggestion(), QStringLiteral("{\"daily.k\":1}"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValueRewriter)
+#include "tst_valuerewriter.moc"

@@ -463,7 +463,7 @@ private slots:
         QStringList commands;
         for (const QString &line : list.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             commands << line.trimmed().section(QLatin1Char(' '), 0, 0);
-        QCOMPARE(commands.size(), 14);
+        QCOMPARE(commands.size(), 15);
         for (const QString &command : commands) {
             const Run r = cli({command, QStringLiteral("--help")});
             QCOMPARE(r.exitCode, 0);

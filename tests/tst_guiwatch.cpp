@@ -3,12 +3,14 @@
 // that grew between them and compares the two runs; Watch lists a document the moment a check
 // finds it over the size threshold, notifies, and opens it on a double-click; on a replica set
 // (a change stream) the watch ends, saying so, when its collection is dropped. The Shape tab's
-// Guard type… plans, applies and removes a type guard on a mixed-type field.
+// Guard type… plans, applies and removes a type guard on a mixed-type field; its Rewrite… turns
+// keys used as data into an array and back.
 #include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "charts/TrendsChart.h"
+#include "dialogs/RewriteDialog.h"
 #include "dialogs/TrendsDialog.h"
 #include "dialogs/TypeGuardDialog.h"
 #include "dialogs/WatchDialog.h"
@@ -99,6 +101,30 @@ class TestGuiWatch : public QObject
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runAnalysis();
         return finished.wait(120000);
+    }
+
+    // The window on oe_trends.`collection`, read whole on the client (the shape is measured), its
+    // Shape tab shown; null when any step fails.
+    ShapePage *shapeOf(MainWindow &window, const QString &collection) const
+    {
+        if (!showCollection(window, m_uri, collection, m_db, collection))
+            return nullptr;
+        window.optionsBar()->measureBox()->setCurrentIndex(
+            window.optionsBar()->measureBox()->findData(int(MeasureMode::Client)));
+        CollectionView *view = window.collectionView();
+        if (!analyseWhole(window) || !QTest::qWaitFor([&] { return view->isApplied(); }, 10000) ||
+            !view->showTab(QStringLiteral("shape")))
+            return nullptr;
+        return view->shape();
+    }
+    // The row of the flag of `kind` at `path`, or -1.
+    static int flagRow(ShapePage *shape, const QString &kind, const QString &path)
+    {
+        for (int r = 0; r < shape->flagsTable()->rowCount(); ++r)
+            if (shape->flagsTable()->item(r, ShapePage::Kind)->text() == kind &&
+                shape->flagsTable()->item(r, ShapePage::Path)->text() == path)
+                return r;
+        return -1;
     }
 
 private slots:
@@ -256,21 +282,9 @@ private slots:
                                    &error),
                  qPrintable(error));
         MainWindow window;
-        QVERIFY(showCollection(window, m_uri, QStringLiteral("prices"), m_db,
-                               QStringLiteral("prices")));
-        window.optionsBar()->measureBox()->setCurrentIndex(
-            window.optionsBar()->measureBox()->findData(int(MeasureMode::Client)));
-        QVERIFY(analyseWhole(window));
-        CollectionView *view = window.collectionView();
-        QVERIFY(QTest::qWaitFor([&] { return view->isApplied(); }, 10000));
-        QVERIFY(view->showTab(QStringLiteral("shape")));
-        ShapePage *shape = view->shape();
-        int row = -1;
-        for (int r = 0; r < shape->flagsTable()->rowCount(); ++r)
-            if (shape->flagsTable()->item(r, ShapePage::Kind)->text() ==
-                    QStringLiteral("mixed_types") &&
-                shape->flagsTable()->item(r, ShapePage::Path)->text() == QStringLiteral("price"))
-                row = r;
+        ShapePage *shape = shapeOf(window, QStringLiteral("prices"));
+        QVERIFY(shape);
+        const int row = flagRow(shape, QStringLiteral("mixed_types"), QStringLiteral("price"));
         QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
         shape->flagsTable()->setCurrentCell(row, 0);
         QVERIFY(shape->typeGuardButton()->isEnabled());
@@ -325,6 +339,70 @@ private slots:
                      QByteArray("{\"insert\": \"prices\", \"documents\": [{\"price\": \"free\"}]}"),
                      &error),
                  qPrintable(error));
+    }
+
+    // Shape tab → keys used as data → Rewrite…: the dialog previews every document's change
+    // before anything is written (the same count as the CLI's preview), applies it journaled,
+    // verifies it, and rolls it back to the same bytes.
+    void rewriteFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 60; ++i) {
+            QStringList days;
+            for (int d = 0; d < 3; ++d)
+                days << QStringLiteral("\"%1\": {\"views\": %2}")
+                            .arg(QDate(2026, 1, 1).addDays(i + d).toString(Qt::ISODate))
+                            .arg(i * d);
+            docs << QStringLiteral("{\"_id\": %1, \"daily\": {%2}}").arg(i).arg(days.join(u','));
+        }
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QStringLiteral("{\"insert\": \"visits\", \"documents\": [%1]}")
+                                       .arg(docs.join(QLatin1Char(',')))
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("visits"));
+        MainWindow window;
+        ShapePage *shape = shapeOf(window, QStringLiteral("visits"));
+        QVERIFY(shape);
+        const int row = flagRow(shape, QStringLiteral("keys_as_data"), QStringLiteral("daily"));
+        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
+        QCOMPARE(shape->flagsTable()->item(row, ShapePage::Path)->text(), QStringLiteral("daily"));
+        shape->flagsTable()->setCurrentCell(row, 0);
+        QVERIFY(!shape->typeGuardButton()->isEnabled());
+        QVERIFY(shape->rewriteButton()->isEnabled());
+        QTest::mouseClick(shape->rewriteButton(), Qt::LeftButton);
+        RewriteDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<RewriteDialog *>()) != nullptr);
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(60));
+        QCOMPARE(dialog->rows()->rowCount(), 60);
+        QCOMPARE(dialog->rows()->item(0, 1)->text(), QStringLiteral("change"));
+        QVERIFY(dialog->status()->text().contains(QStringLiteral("{\"daily.k\":1}")));
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("visits"), QStringLiteral("--path"),
+                                   QStringLiteral("daily"), QStringLiteral("--keys-to-array")});
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 60;")), qPrintable(cli.out));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
+        dialog->resize(900, 580);
+        saveScreenshot(dialog, QStringLiteral("rewrite.png"));
+
+        dialog->run(RewriteDialog::Action::Apply);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(60));
+        dialog->run(RewriteDialog::Action::Verify);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 60,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(dialog->status()->text().startsWith(QStringLiteral("Verified: 60 entries of 60")));
+        dialog->run(RewriteDialog::Action::Rollback);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
     }
 
     // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,

@@ -73,6 +73,24 @@ bool connectionSettings(const QCommandLineParser &parser, oe::ConnectionSettings
     return true;
 }
 
+bool liveCollection(const QCommandLineParser &parser, const QString &command,
+                    LiveCollection *target)
+{
+    if (!parser.isSet(QStringLiteral("uri"))) {
+        fail(ExitUsage, QStringLiteral("%1 needs --uri URI").arg(command));
+        return false;
+    }
+    if (!connectionSettings(parser, &target->settings))
+        return false;
+    target->database = databaseOf(parser, target->settings);
+    target->collection = parser.value(QStringLiteral("collection"));
+    if (target->database.isEmpty() || target->collection.isEmpty()) {
+        fail(ExitUsage, QStringLiteral("%1 needs --db and --collection").arg(command));
+        return false;
+    }
+    return namespaceNames(target->database, target->collection);
+}
+
 bool namespaceNames(const QString &database, const QString &collection,
                     const QString &collectionOption)
 {

@@ -20,4 +20,14 @@ QString databaseOf(const QCommandLineParser &parser, const oe::ConnectionSetting
 bool namespaceNames(const QString &database, const QString &collection,
                     const QString &collectionOption = QStringLiteral("--collection"));
 
+// One live collection a command works on: --uri, --db (or the URI's) and --collection, each
+// checked; false after a usage line naming `command`.
+struct LiveCollection
+{
+    oe::ConnectionSettings settings;
+    QString database, collection;
+};
+bool liveCollection(const QCommandLineParser &parser, const QString &command,
+                    LiveCollection *target);
+
 } // namespace cli

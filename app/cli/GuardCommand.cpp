@@ -238,17 +238,12 @@ int GuardCommand::run(const QStringList &arguments)
     addGuardOptions(parser);
     if (const auto exit = cli::parseOrHelp(parser, arguments))
         return *exit;
-    if (!parser.isSet(QStringLiteral("uri")))
-        return cli::fail(ExitUsage, QStringLiteral("guard needs --uri URI"));
-    oe::ConnectionSettings settings;
-    if (!cli::connectionSettings(parser, &settings))
+    cli::LiveCollection live;
+    if (!cli::liveCollection(parser, QStringLiteral("guard"), &live))
         return ExitUsage;
-    const QString database = cli::databaseOf(parser, settings);
-    const QString collection = parser.value(QStringLiteral("collection"));
-    if (database.isEmpty() || collection.isEmpty())
-        return cli::fail(ExitUsage, QStringLiteral("guard needs --db and --collection"));
-    if (!cli::namespaceNames(database, collection))
-        return ExitUsage;
+    const oe::ConnectionSettings &settings = live.settings;
+    const QString &database = live.database;
+    const QString &collection = live.collection;
     if (parser.isSet(QStringLiteral("remove")))
         return remove(settings, database, collection, parser.isSet(QStringLiteral("force")));
     return applyGuard(parser, settings, database, collection);

@@ -250,17 +250,11 @@ int RewriteCommand::run(const QStringList &arguments)
     addRewriteOptions(parser);
     if (const auto exit = cli::parseOrHelp(parser, arguments))
         return *exit;
-    if (!parser.isSet(QStringLiteral("uri")))
-        return cli::fail(ExitUsage, QStringLiteral("rewrite needs --uri URI"));
-    oe::ConnectionSettings settings;
-    if (!cli::connectionSettings(parser, &settings))
+    cli::LiveCollection live;
+    if (!cli::liveCollection(parser, QStringLiteral("rewrite"), &live))
         return ExitUsage;
-    const QString database = cli::databaseOf(parser, settings);
-    const QString collection = parser.value(QStringLiteral("collection"));
-    if (database.isEmpty() || collection.isEmpty())
-        return cli::fail(ExitUsage, QStringLiteral("rewrite needs --db and --collection"));
-    if (!cli::namespaceNames(database, collection))
-        return ExitUsage;
+    const QString &database = live.database;
+    const QString &collection = live.collection;
     const auto config = configFrom(parser, collection);
     if (!config)
         return ExitUsage;
@@ -275,7 +269,7 @@ int RewriteCommand::run(const QStringList &arguments)
     if (!paceOk || options.maxDocsPerSecond < 0)
         return cli::fail(ExitUsage, QStringLiteral("--max-docs-per-sec: '%1' is not a rate")
                                         .arg(parser.value(QStringLiteral("max-docs-per-sec"))));
-    oe::RewriteSession session(settings, database, *config);
+    oe::RewriteSession session(live.settings, database, *config);
     print(QStringLiteral("rewrite %1.%2: %3").arg(database, collection, config->describe()));
     const bool yes = parser.isSet(QStringLiteral("yes"));
     if (parser.isSet(QStringLiteral("verify")))

@@ -1,5 +1,8 @@
 #include "remedy/RewriteConfig.h"
 
+#include "analysis/FieldProfile.h"
+#include "guard/GuardRule.h"
+#include "shape/ShapeFlag.h"
 #include "shape/ShapeQuery.h"
 
 #include <QJsonDocument>
@@ -22,6 +25,32 @@ QStringList RewriteConfig::convertibleTypes()
 {
     return {QStringLiteral("double"), QStringLiteral("int"), QStringLiteral("long"),
             QStringLiteral("string")};
+}
+
+std::optional<RewriteConfig> RewriteConfig::forShapeFlag(const ShapeFlag &flag,
+                                                         const FieldProfile &field,
+                                                         const QString &collection)
+{
+    RewriteConfig config;
+    config.collection = collection;
+    config.path = QString::fromStdString(flag.path);
+    if (flag.kind == ShapeFlag::Kind::KeysAsData) {
+        config.kind = RewriteKind::KeysToArray;
+    } else if (flag.kind == ShapeFlag::Kind::MixedTypes) {
+        config.kind = RewriteKind::ConvertType;
+        for (const QString &type : GuardRule::forMixedType(flag, field).types)
+            if (convertibleTypes().contains(type)) {
+                config.targetType = type;
+                break;
+            }
+        if (config.targetType.isEmpty())
+            return std::nullopt;
+    } else {
+        return std::nullopt;
+    }
+    if (field.insideArray || !config.problem().isEmpty())
+        return std::nullopt;
+    return config;
 }
 
 QString RewriteConfig::problem() const

@@ -3,7 +3,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace oe {
+
+struct FieldProfile;
+struct ShapeFlag;
 
 // What an in-place rewrite does to one field of every document that has it.
 enum class RewriteKind
@@ -39,6 +44,11 @@ struct RewriteConfig
     // KeysToArray: the index the array's keys want, "{\"metrics.k\": 1}"; else empty.
     QString indexSuggestion() const;
     static QStringList convertibleTypes(); // double, int, long, string
+    // The rewrite a shape flag suggests: keys used as data to an array; a mixed type converted
+    // to the first convertible type the rest of its values hold. nullopt for any other flag, or
+    // a path a rewrite cannot name.
+    static std::optional<RewriteConfig>
+    forShapeFlag(const ShapeFlag &flag, const FieldProfile &field, const QString &collection);
 
     bool operator==(const RewriteConfig &) const = default;
 };

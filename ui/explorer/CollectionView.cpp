@@ -48,6 +48,7 @@ CollectionView::CollectionView(QWidget *parent)
     connect(m_outliers, &OutliersPage::documentRequested, this, &CollectionView::documentRequested);
     connect(m_shape, &ShapePage::documentRequested, this, &CollectionView::documentRequested);
     connect(m_shape, &ShapePage::typeGuardRequested, this, &CollectionView::typeGuardRequested);
+    connect(m_shape, &ShapePage::rewriteRequested, this, &CollectionView::rewriteRequested);
     connect(m_shape, &ShapePage::documentsRequested, this, [this](const QString &filter) {
         m_tabs->setCurrentWidget(m_documents);
         m_documents->showQuery(filter);

@@ -3,6 +3,7 @@
 #include "explore/AnalysisResult.h"
 #include "guard/GuardRule.h"
 #include "jobs/AnalysisProgress.h"
+#include "remedy/RewriteConfig.h"
 #include "workspace/SourceState.h"
 
 #include <QList>
@@ -63,6 +64,7 @@ signals:
     void resultApplied();
     void migrateRequested(); // the Split preview's Migrate…, an outlier's context menu
     void typeGuardRequested(const oe::SourceRef &source, const oe::GuardRule &rule);
+    void rewriteRequested(const oe::SourceRef &source, const oe::RewriteConfig &config);
 
 private:
     SourceState *shown() const;

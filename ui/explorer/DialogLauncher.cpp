@@ -1,6 +1,7 @@
 #include "explorer/DialogLauncher.h"
 
 #include "dialogs/MigrationsDialog.h"
+#include "dialogs/RewriteDialog.h"
 #include "dialogs/TrendsDialog.h"
 #include "dialogs/TypeGuardDialog.h"
 #include "dialogs/UserGuide.h"
@@ -110,6 +111,13 @@ TypeGuardDialog *DialogLauncher::typeGuard(const SourceRef &source, const GuardR
     connect(dialog, &TypeGuardDialog::documentRequested, m_documents,
             [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
     return dialog;
+}
+
+RewriteDialog *DialogLauncher::rewrite(const SourceRef &source, const RewriteConfig &config)
+{
+    if (source.kind != SourceRef::Kind::Collection)
+        return nullptr;
+    return shown(new RewriteDialog(source, config, m_window));
 }
 
 UserGuide *DialogLauncher::userGuide()

@@ -2,6 +2,7 @@
 
 #include "analysis/SourceRef.h"
 #include "guard/GuardRule.h"
+#include "remedy/RewriteConfig.h"
 
 #include <QModelIndex>
 #include <QObject>
@@ -17,6 +18,7 @@ class MigrationFollower;
 class MigrationsDialog;
 class SourceTreeModel;
 class TrendsDialog;
+class RewriteDialog;
 class TypeGuardDialog;
 class UserGuide;
 class WatchDialog;
@@ -43,6 +45,8 @@ public:
     WatchDialog *watch();
     // The type guard of a live collection's field (the Shape tab's Guard type…).
     TypeGuardDialog *typeGuard(const SourceRef &source, const GuardRule &rule);
+    // The in-place rewrite of a live collection's field (the Shape tab's Rewrite…).
+    RewriteDialog *rewrite(const SourceRef &source, const RewriteConfig &config);
     UserGuide *userGuide();
 
 private:

@@ -194,6 +194,10 @@ void MainWindow::wire()
     connect(m_workspace, &Workspace::finished, this, &MainWindow::showResult);
     connect(m_view, &CollectionView::documentRequested, this, &MainWindow::openDocument);
     connect(m_view, &CollectionView::migrateRequested, this, [this] { openMigrationWizard(); });
+    connect(m_view, &CollectionView::rewriteRequested, m_dialogs,
+            [this](const SourceRef &source, const RewriteConfig &config) {
+                m_dialogs->rewrite(source, config);
+            });
     connect(m_view, &CollectionView::typeGuardRequested, m_dialogs,
             [this](const SourceRef &source, const GuardRule &rule) {
                 m_dialogs->typeGuard(source, rule);

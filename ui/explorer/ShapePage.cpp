@@ -42,7 +42,8 @@ ShapePage::ShapePage(QWidget *parent)
     : SourcePage(parent), m_summary(new QLabel(this)), m_flags(new QTableWidget(this)),
       m_query(new QLineEdit(this)), m_reach(new QLabel(this)),
       m_showDocuments(new QPushButton(tr("Show in Documents"), this)),
-      m_guardType(new QPushButton(tr("&Guard type…"), this)), m_tree(new ShapeFieldTree(this)),
+      m_guardType(new QPushButton(tr("&Guard type…"), this)),
+      m_rewrite(new QPushButton(tr("&Rewrite…"), this)), m_tree(new ShapeFieldTree(this)),
       m_document(new QComboBox(this)), m_anatomy(new AnatomyChart(this)),
       m_anatomyNote(new QLabel(this)), m_job(new LatestJob(this))
 {
@@ -70,6 +71,9 @@ ShapePage::ShapePage(QWidget *parent)
     queryRow->addWidget(m_query, 1);
     queryRow->addWidget(m_showDocuments);
     queryRow->addWidget(m_guardType);
+    queryRow->addWidget(m_rewrite);
+    m_rewrite->setToolTip(tr("Rewrite this field in place: keys used as data to an array, or a "
+                             "mixed type to one (a live collection's flag)"));
     m_guardType->setToolTip(tr("Hold this field to its own types with a validator (a live "
                                "collection's mixed-type flag)"));
     auto *top = new QWidget(this);
@@ -108,6 +112,10 @@ ShapePage::ShapePage(QWidget *parent)
     connect(m_showDocuments, &QPushButton::clicked, this,
             [this] { activateFlag(m_flags->currentRow()); });
     connect(m_document, &QComboBox::activated, this, &ShapePage::loadAnatomy);
+    connect(m_rewrite, &QPushButton::clicked, this, [this] {
+        if (const auto it = m_rewrites.find(m_flags->currentRow()); it != m_rewrites.end())
+            emit rewriteRequested(m_source, it->second);
+    });
     connect(m_guardType, &QPushButton::clicked, this, [this] {
         if (const auto it = m_typeRules.find(m_flags->currentRow()); it != m_typeRules.end())
             emit typeGuardRequested(m_source, it->second);
@@ -130,7 +138,9 @@ void ShapePage::clear()
     m_reach->clear();
     m_showDocuments->setEnabled(false);
     m_typeRules.clear();
+    m_rewrites.clear();
     m_guardType->setEnabled(false);
+    m_rewrite->setEnabled(false);
     m_document->clear();
     m_anatomy->clearAnatomy(tr("Choose a document to see what makes it big."));
     m_anatomyNote->clear();
@@ -160,6 +170,11 @@ void ShapePage::showResult(const AnalysisResult &result)
         const FieldProfile *field = result.profile.field(flag.path);
         if (GuardRule::offersTypeRule(flag) && field)
             m_typeRules.emplace(r, GuardRule::forMixedType(flag, *field));
+        if (!field)
+            continue;
+        if (auto rewrite =
+                RewriteConfig::forShapeFlag(flag, *field, result.request.source.collectionName()))
+            m_rewrites.emplace(r, *rewrite);
     }
     for (int r = 0; r < int(m_shown.size()); ++r) {
         const ShapeFlag &flag = m_shown[std::size_t(r)];
@@ -256,6 +271,7 @@ void ShapePage::selectFlag(int row)
     m_showDocuments->setEnabled(live ? query.reach != ShapeQuery::Reach::None
                                      : !flag.examples.empty());
     m_guardType->setEnabled(live && m_typeRules.count(row) > 0);
+    m_rewrite->setEnabled(live && m_rewrites.count(row) > 0);
     if (!flag.path.empty())
         m_tree->reveal(flag.path);
     std::vector<Choice> examples;

@@ -4,6 +4,7 @@
 #include "bson/SizeAnatomy.h"
 #include "explorer/SourcePage.h"
 #include "guard/GuardRule.h"
+#include "remedy/RewriteConfig.h"
 #include "shape/ShapeQuery.h"
 
 #include <map>
@@ -52,6 +53,7 @@ public:
     QLineEdit *queryEdit() const { return m_query; }
     QPushButton *documentsButton() const { return m_showDocuments; }
     QPushButton *typeGuardButton() const { return m_guardType; }
+    QPushButton *rewriteButton() const { return m_rewrite; }
     QComboBox *documentBox() const { return m_document; }
     AnatomyChart *anatomyChart() const { return m_anatomy; }
     QLabel *anatomyLabel() const { return m_anatomyNote; }
@@ -67,6 +69,8 @@ signals:
     void anatomyShown();
     // A live collection's mixed-type flag: Guard type… with the rule it suggests.
     void typeGuardRequested(const oe::SourceRef &source, const oe::GuardRule &rule);
+    // A live collection's keys-as-data or mixed-type flag: Rewrite… with the rewrite it suggests.
+    void rewriteRequested(const oe::SourceRef &source, const oe::RewriteConfig &config);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -89,6 +93,7 @@ private:
     QLabel *m_reach;
     QPushButton *m_showDocuments;
     QPushButton *m_guardType;
+    QPushButton *m_rewrite;
     ShapeFieldTree *m_tree;
     QComboBox *m_document;
     AnatomyChart *m_anatomy;
@@ -96,7 +101,8 @@ private:
     LatestJob *m_job;
     SourceRef m_source;
     std::vector<ShapeFlag> m_shown;
-    std::map<int, GuardRule> m_typeRules; // by row: the type rule a mixed-type flag suggests
+    std::map<int, GuardRule> m_typeRules;    // by row: the type rule a mixed-type flag suggests
+    std::map<int, RewriteConfig> m_rewrites; // by row: the rewrite a flag suggests
     std::vector<OutlierRow> m_outliers;
     std::vector<Choice> m_choices;
     SizeAnatomy m_shownAnatomy;

@@ -7,6 +7,7 @@
 #include "bson/internal/BsonIter.h"
 
 #include <QByteArray>
+#include <QString>
 
 #include <bson/bson.h>
 
@@ -88,6 +89,15 @@ inline QByteArray subdocumentOf(const bson_iter_t *it)
         bson_iter_document(it, &length, &data);
     return data ? QByteArray(reinterpret_cast<const char *>(data), qsizetype(length))
                 : QByteArray();
+}
+
+// The string under `key` of `doc`; empty when there is none or it is not a string.
+inline QString textOf(const bson_t *doc, const char *key)
+{
+    bson_iter_t it;
+    return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
+               ? QString::fromUtf8(bson_iter_utf8(&it, nullptr))
+               : QString();
 }
 
 // Appends `value` as a UTF-8 string (evaluated once).

@@ -13,15 +13,8 @@ namespace oe {
 
 namespace {
 
+using bsonraw::textOf;
 using bsonraw::view;
-
-QString textOf(const bson_t *doc, const char *key)
-{
-    bson_iter_t it;
-    return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
-               ? QString::fromUtf8(bson_iter_utf8(&it, nullptr))
-               : QString();
-}
 
 std::int64_t integerOf(const bson_t *doc, const char *key)
 {

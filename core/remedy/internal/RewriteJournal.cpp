@@ -10,15 +10,8 @@ namespace oe {
 namespace {
 
 using bsonraw::appendText;
+using bsonraw::textOf;
 using bsonraw::view;
-
-QString textOf(const bson_t *doc, const char *key)
-{
-    bson_iter_t it;
-    return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
-               ? QString::fromUtf8(bson_iter_utf8(&it, nullptr))
-               : QString();
-}
 
 // The raw value under `key`.v of `doc`.
 QByteArray wrapped(const bson_t *doc, const char *key)
@@ -115,8 +108,9 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
         appendText(run.get(), "writer", *writer);
     if (documents)
         bson_append_int64(run.get(), "documents", -1, std::int64_t(*documents));
-    return m_ops.bulk({{CollectionOps::Write::Kind::ReplaceUpsert, runFilter(m_run), run.bytes()}},
-                      QStringLiteral("recording the rewrite %1").arg(QLatin1String(journalWord(state))), error);
+    return m_ops.bulk(
+        {{CollectionOps::Write::Kind::ReplaceUpsert, runFilter(m_run), run.bytes()}},
+        QStringLiteral("recording the rewrite %1").arg(QLatin1String(journalWord(state))), error);
 }
 
 bool RewriteJournal::clearEntries(SourceError *error)

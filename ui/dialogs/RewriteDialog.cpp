@@ -1,0 +1,276 @@
+#include "dialogs/RewriteDialog.h"
+
+#include "jobs/LatestJob.h"
+#include "remedy/RewriteSession.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace oe {
+
+namespace {
+
+QString outcomeText(RewriteRow::Kind kind)
+{
+    switch (kind) {
+    case RewriteRow::Kind::Change:
+        return QObject::tr("change");
+    case RewriteRow::Kind::Cannot:
+        return QObject::tr("left as it is");
+    case RewriteRow::Kind::ChangedSince:
+        return QObject::tr("the application's value kept");
+    case RewriteRow::Kind::Deleted:
+        return QObject::tr("deleted");
+    case RewriteRow::Kind::Mismatch:
+        return QObject::tr("mismatch");
+    }
+    return {};
+}
+
+QLabel *plainLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText); // names and values are data
+    label->setWordWrap(true);
+    return label;
+}
+
+} // namespace
+
+RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &suggested,
+                             QWidget *parent)
+    : QDialog(parent), m_source(source), m_suggested(suggested), m_kind(new QComboBox(this)),
+      m_type(new QComboBox(this)), m_keyName(new QLineEdit(suggested.keyName, this)),
+      m_valueName(new QLineEdit(suggested.valueName, this)), m_rows(new QTableWidget(0, 4, this)),
+      m_status(plainLabel(QString(), this)), m_progress(new QProgressBar(this)),
+      m_preview(new QPushButton(tr("&Preview"), this)),
+      m_apply(new QPushButton(tr("&Apply"), this)), m_verify(new QPushButton(tr("&Verify"), this)),
+      m_rollback(new QPushButton(tr("&Roll back"), this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_job(new LatestJob(this))
+{
+    setWindowTitle(tr("Rewrite: %1").arg(suggested.path));
+    setAttribute(Qt::WA_DeleteOnClose);
+    resize(860, 580);
+    m_kind->addItem(tr("Keys to an array of {k, v} (the attribute pattern)"));
+    m_kind->addItem(tr("Convert to one type (where that is exact)"));
+    m_kind->setCurrentIndex(suggested.kind == RewriteKind::KeysToArray ? 0 : 1);
+    m_type->addItems(RewriteConfig::convertibleTypes());
+    m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
+                                                          : suggested.targetType);
+    m_rows->setHorizontalHeaderLabels({tr("_id"), tr("Outcome"), tr("Before"), tr("After / why")});
+    m_rows->horizontalHeader()->setStretchLastSection(true);
+    m_rows->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_rows->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_rows->setColumnWidth(2, 320);
+    m_rows->verticalHeader()->hide();
+    m_rows->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rows->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_progress->setRange(0, 0);
+    m_progress->hide();
+
+    auto *form = new QFormLayout;
+    form->addRow(
+        tr("Field:"),
+        plainLabel(
+            QStringLiteral("%1.%2 → %3").arg(source.database, source.collection, suggested.path),
+            this));
+    form->addRow(tr("&Rewrite:"), m_kind);
+    form->addRow(tr("&Type:"), m_type);
+    auto *names = new QHBoxLayout;
+    names->addWidget(m_keyName);
+    names->addWidget(m_valueName);
+    form->addRow(tr("Element fields:"), names);
+    auto *buttons = new QHBoxLayout;
+    for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    buttons->addWidget(m_progress);
+    buttons->addWidget(m_cancel);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_rows, 1);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+    layout->addWidget(close);
+
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &RewriteDialog::updateKind);
+    connect(m_preview, &QPushButton::clicked, this, [this] { run(Action::Preview); });
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        if (QMessageBox::question(this, tr("Rewrite"),
+                                  tr("Rewrite %1 in %2.%3? Each value is journaled first; Roll "
+                                     "back puts them back.")
+                                      .arg(config().describe(), m_source.database,
+                                           m_source.collection)) == QMessageBox::Yes)
+            run(Action::Apply);
+    });
+    connect(m_verify, &QPushButton::clicked, this, [this] { run(Action::Verify); });
+    connect(m_rollback, &QPushButton::clicked, this, [this] { run(Action::Rollback); });
+    connect(m_cancel, &QPushButton::clicked, this, &RewriteDialog::cancel);
+    updateKind();
+    setRunning(false);
+    run(Action::Preview);
+}
+
+QPushButton *RewriteDialog::button(Action action) const
+{
+    switch (action) {
+    case Action::Preview:
+        return m_preview;
+    case Action::Apply:
+        return m_apply;
+    case Action::Verify:
+        return m_verify;
+    case Action::Rollback:
+        return m_rollback;
+    }
+    return nullptr;
+}
+
+RewriteConfig RewriteDialog::config() const
+{
+    RewriteConfig config = m_suggested;
+    config.kind = m_kind->currentIndex() == 0 ? RewriteKind::KeysToArray : RewriteKind::ConvertType;
+    config.targetType = config.kind == RewriteKind::ConvertType ? m_type->currentText() : QString();
+    config.keyName = m_keyName->text();
+    config.valueName = m_valueName->text();
+    return config;
+}
+
+void RewriteDialog::updateKind()
+{
+    const bool keys = m_kind->currentIndex() == 0;
+    m_type->setEnabled(!keys);
+    m_keyName->setEnabled(keys);
+    m_valueName->setEnabled(keys);
+}
+
+void RewriteDialog::setRunning(bool running)
+{
+    for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
+        b->setEnabled(!running);
+    m_kind->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    m_progress->setVisible(running);
+}
+
+void RewriteDialog::cancel()
+{
+    m_job->cancel();
+    setRunning(false);
+    m_status->setText(tr("Cancelled: stopped after the batch it was writing; Apply (or Roll "
+                         "back) again goes on from there."));
+}
+
+void RewriteDialog::run(Action action)
+{
+    const RewriteConfig chosen = config();
+    if (const QString problem = chosen.problem(); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
+    setRunning(true);
+    m_status->setText(tr("Working…"));
+    const SourceRef source = m_source;
+    m_job->startWithProgress<RewriteProgress>(
+        [source, chosen, action](const std::atomic<bool> &cancel, const auto &report) {
+            RewriteSession session(source.settings, source.database, chosen);
+            switch (action) {
+            case Action::Preview:
+                return session.preview({}, &cancel);
+            case Action::Apply:
+                return session.apply({}, &cancel, report);
+            case Action::Verify:
+                return session.verify();
+            case Action::Rollback:
+                return session.rollback({}, &cancel, report);
+            }
+            return RewriteStep{};
+        },
+        [this, action](const RewriteStep &step) { showStep(action, step); },
+        [this](const RewriteProgress &p) {
+            m_status->setText(tr("%1 documents, %2 rewritten…").arg(p.examined).arg(p.rewritten));
+        });
+}
+
+void RewriteDialog::showRows(const std::vector<RewriteRow> &rows)
+{
+    m_rows->setRowCount(0);
+    for (const RewriteRow &row : rows) {
+        const int r = m_rows->rowCount();
+        m_rows->insertRow(r);
+        const QStringList cells{row.id, outcomeText(row.kind), row.before,
+                                row.kind == RewriteRow::Kind::Change ? row.after : row.why};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);
+            m_rows->setItem(r, c, item);
+        }
+    }
+}
+
+void RewriteDialog::showStep(Action action, const RewriteStep &step)
+{
+    m_last = step;
+    setRunning(false);
+    if (!step.ok) {
+        m_status->setText(step.error.message);
+        emit finished(action, false);
+        return;
+    }
+    QStringList lines = step.progress.notes;
+    if (action == Action::Preview) {
+        const RewritePreview &p = step.preview;
+        showRows(p.rows);
+        lines.prepend(tr("%1 documents looked at: %2 to rewrite, %3 already so, %4 left as they "
+                         "are (no exact rewrite). Nothing is written before Apply.")
+                          .arg(p.examined)
+                          .arg(p.changes)
+                          .arg(p.unchanged)
+                          .arg(p.cannot));
+        if (const QString index = config().indexSuggestion(); !index.isEmpty())
+            lines << tr("Index suggestion: %1").arg(index);
+    } else if (action == Action::Verify) {
+        const RewriteVerify &v = step.verify;
+        showRows(v.rows);
+        lines.prepend(tr("%1: %2 entries of %3; %4 hold the rewrite, %5 rewritten by the "
+                         "application since, %6 deleted, %7 mismatched.")
+                          .arg(v.ok() ? tr("Verified") : tr("Not verified"))
+                          .arg(v.entries)
+                          .arg(v.recorded)
+                          .arg(v.matching)
+                          .arg(v.changedSince)
+                          .arg(v.deleted)
+                          .arg(v.mismatched));
+    } else {
+        const RewriteProgress &p = step.progress;
+        showRows(p.rows);
+        lines.prepend((action == Action::Apply ? tr("Rewritten: %1; left as they are: %2; the "
+                                                    "application's writes won: %3; deleted: %4.")
+                                                     .arg(p.rewritten)
+                                                     .arg(p.cannot)
+                                                     .arg(p.changedSince)
+                                                     .arg(p.deleted)
+                                               : tr("Restored: %1; the application's value kept: "
+                                                    "%2; deleted: %3.")
+                                                     .arg(p.rewritten)
+                                                     .arg(p.changedSince)
+                                                     .arg(p.deleted)) +
+                      (p.stopped ? tr(" Stopped: run it again to go on.") : QString()));
+    }
+    m_status->setText(lines.join(QLatin1Char('\n')));
+    emit finished(action, true);
+}
+
+} // namespace oe

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "analysis/SourceRef.h"
+#include "remedy/RewriteConfig.h"
+#include "remedy/RewriteReport.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace oe {
+
+class LatestJob;
+
+// Shape → a keys-as-data or mixed-type flag → Rewrite…: the in-place rewrite of the field
+// (core's RewriteSession, as `outlier-explorer-cli rewrite`): keys used as data to an array of
+// {k, v}, or a mixed-type field converted to one type where that is exact. Preview lists every
+// change and every value it cannot rewrite before anything is written; Apply rewrites,
+// journaled (progress, Cancel stops after the batch: Apply again resumes); Verify checks it;
+// Roll back puts the values back (those the application rewrote since are kept, listed).
+class RewriteDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum class Action
+    {
+        Preview,
+        Apply,
+        Verify,
+        Rollback
+    };
+    RewriteDialog(const SourceRef &source, const RewriteConfig &suggested,
+                  QWidget *parent = nullptr);
+
+    void run(Action action);
+    void cancel();
+    RewriteConfig config() const;
+
+    QComboBox *kindBox() const { return m_kind; }
+    QComboBox *typeBox() const { return m_type; }
+    QTableWidget *rows() const { return m_rows; }
+    QLabel *status() const { return m_status; }
+    QPushButton *button(Action action) const;
+    const RewriteStep &lastStep() const { return m_last; }
+
+signals:
+    void finished(oe::RewriteDialog::Action action, bool ok);
+
+private:
+    void showStep(Action action, const RewriteStep &step);
+    void showRows(const std::vector<RewriteRow> &rows);
+    void setRunning(bool running);
+    void updateKind();
+
+    SourceRef m_source;
+    RewriteConfig m_suggested;
+    QComboBox *m_kind;
+    QComboBox *m_type;
+    QLineEdit *m_keyName;
+    QLineEdit *m_valueName;
+    QTableWidget *m_rows;
+    QLabel *m_status;
+    QProgressBar *m_progress;
+    QPushButton *m_preview, *m_apply, *m_verify, *m_rollback, *m_cancel;
+    LatestJob *m_job;
+    RewriteStep m_last;
+};
+
+} // namespace oe

@@ -458,7 +458,10 @@ void TestPackage::bashCompletionOffersCommandsOptionsAndValues()
              "bash-completion is not installed (packaging/setup-debian.sh installs it)");
     QCOMPARE(complete({QStringLiteral("sp")}), QStringList{QStringLiteral("split")});
     QCOMPARE(complete({QStringLiteral("r")}),
-             (QStringList{QStringLiteral("rollback"), QStringLiteral("report")}));
+             (QStringList{QStringLiteral("rollback"), QStringLiteral("rewrite"),
+                          QStringLiteral("report")}));
+    QCOMPARE(complete({QStringLiteral("rewrite"), QStringLiteral("--conv")}),
+             QStringList{QStringLiteral("--convert-to")});
     QCOMPARE(complete({QStringLiteral("split"), QStringLiteral("--ke")}),
              QStringList{QStringLiteral("--keep")});
     QCOMPARE(complete({QStringLiteral("analyze"), QStringLiteral("--method"), QString()}),

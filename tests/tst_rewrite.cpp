@@ -262,6 +262,30 @@ private slots:
         const oe::RewriteStep verify = session.verify();
         QVERIFY(verify.ok && verify.verify.ok());
         QCOMPARE(verify.verify.matching, std::uint64_t(10));
+
+        // An application turning the value into an array that holds it ({$eq} alone would
+        // still match): its array is kept.
+        config.path = QStringLiteral("price");
+        config.kind = oe::RewriteKind::ConvertType;
+        config.targetType = QStringLiteral("double");
+        oe::RewriteSession convert(settings, kDb, config);
+        options.beforeWrite = [&](const std::vector<QByteArray> &ids) {
+            for (const QByteArray &raw : ids) {
+                const qint32 id = qFromLittleEndian<qint32>(raw.constData() + 1);
+                run(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": %2}, "
+                                   "\"u\": [{\"$set\": {\"price\": [\"$price\", \"app\"]}}]}]}")
+                        .arg(c)
+                        .arg(id));
+            }
+        };
+        const oe::RewriteStep converted = convert.apply(options);
+        QVERIFY2(converted.ok, qPrintable(converted.error.message));
+        QCOMPARE(converted.progress.rewritten, std::uint64_t(0));
+        QCOMPARE(converted.progress.changedSince, std::uint64_t(4)); // _ids 3, 5, 13, 15
+        int arrays = 0;
+        for (const auto &[id, doc] : read(c))
+            arrays += fieldJson(doc, "price").contains(QStringLiteral("\"app\" ]"));
+        QCOMPARE(arrays, 4);
     }
 
     // Killed with -9 at random moments (paced, so a fast server is interrupted too), the
@@ -283,8 +307,12 @@ private slots:
                                 mongod ? QStringLiteral("25") : QStringLiteral("5"),
                                 QStringLiteral("--max-docs-per-sec"),
                                 mongod ? QStringLiteral("100") : QStringLiteral("20")};
-        const KillTrials kills = KillTrials::run(qEnvironmentVariable("OE_CLI"), keys + paced, 4);
-        QCOMPARE(kills.killed, 4);
+        // A resumed run waits for the killed one to be gone: on FerretDB, which lists no
+        // connections, that is a settling time, so fewer kills there.
+        const int applyKills = mongod ? 4 : 2;
+        const KillTrials kills =
+            KillTrials::run(qEnvironmentVariable("OE_CLI"), keys + paced, applyKills);
+        QCOMPARE(kills.killed, applyKills);
         CliRun r = runCli(keys + QStringList{QStringLiteral("--yes")});
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resuming an interrupted "
                                                                   "rewrite")),
@@ -297,11 +325,12 @@ private slots:
                  qPrintable(r.out + r.err));
         const QStringList rollback = keys + QStringList{QStringLiteral("--rollback")};
         // A rollback after a killed run waits for it to be gone: FerretDB lists no connections,
-        // so that is its settling time, once a kill.
-        const int rollbackKillCount = m_server.isMongod() ? 2 : 1;
-        const KillTrials rollbackKills =
-            KillTrials::run(qEnvironmentVariable("OE_CLI"), rollback + paced, rollbackKillCount);
-        QCOMPARE(rollbackKills.killed, rollbackKillCount);
+        // so that is a settling time a kill; its killed rollback is proven on mongod.
+        if (mongod) {
+            const KillTrials rollbackKills =
+                KillTrials::run(qEnvironmentVariable("OE_CLI"), rollback + paced, 2);
+            QCOMPARE(rollbackKills.killed, 2);
+        }
         r = runCli(rollback + QStringList{QStringLiteral("--yes")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(read(c) == before, "the collection differs from the one before the rewrite");

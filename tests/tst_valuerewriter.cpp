@@ -89,6 +89,9 @@ private slots:
             "has no exact double");
         row("long with an exact double", "double", "{\"$numberLong\": \"9007199254740994\"}",
             changed, "9007199254740994.0");
+        row("16 digits", "double", "\"9007199254740993\"", cannot, "more than 15 significant");
+        row("15 digits", "double", "\"123456789012345\"", changed, "123456789012345.0");
+        row("trailing zeros", "double", "\"100000000000000000000\"", changed, "1e+20");
         row("text", "double", "\"n/a\"", cannot, "is not a number");
         row("spaces", "double", "\" 12\"", cannot, "is not a number");
         row("part of it", "double", "\"12abc\"", cannot, "is not a number");

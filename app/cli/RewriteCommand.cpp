@@ -193,6 +193,10 @@ void printProgress(const oe::RewriteProgress &p, bool rollingBack)
 
 int finish(const oe::RewriteStep &step, bool rollingBack, const QString &again)
 {
+    if (!step.ok && !step.error.isError()) // cancelled while waiting for a killed run
+        return cli::fail(ExitInterrupted, QStringLiteral("interrupted before anything was "
+                                                         "written; %1")
+                                              .arg(again));
     if (!step.ok)
         return failWith(step.error);
     printProgress(step.progress, rollingBack);

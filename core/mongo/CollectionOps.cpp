@@ -75,9 +75,13 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
         case Write::Kind::ReplaceUpsert:
             ok = mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc, upsert, &e);
             break;
-        case Write::Kind::UpdateOne:
-            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, nullptr, &e);
+        case Write::Kind::UpdateOne: {
+            bson_t options;
+            const bool hasOptions = !w.options.isEmpty() && view(w.options, &options);
+            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc,
+                                                            hasOptions ? &options : nullptr, &e);
             break;
+        }
         case Write::Kind::UpdateMany:
             ok = mongoc_bulk_operation_update_many_with_opts(bulk, &filter, &doc, nullptr, &e);
             break;

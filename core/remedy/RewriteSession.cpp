@@ -59,6 +59,7 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
     const std::vector<RewriteTarget::Landed> landed = target.settle(moves, error);
     if (landed.size() != entries.size())
         return false;
+    std::size_t stuck = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         RewriteEntry &e = entries[i];
         switch (landed[i]) {
@@ -82,9 +83,20 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
             list(&progress->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
                                         QStringLiteral("deleted meanwhile")));
             break;
+        case RewriteTarget::Landed::Stuck: // left pending: the next run settles it
+            ++stuck;
+            break;
         }
     }
-    return journal.mark(entries, error);
+    if (!journal.mark(entries, error))
+        return false;
+    if (stuck > 0)
+        *error = SourceError::io(
+            QString(), QStringLiteral("%1 documents held their old value again each time they "
+                                      "were written (an application writing them back and "
+                                      "forth): they are left journaled as pending; run it again")
+                           .arg(stuck));
+    return stuck == 0;
 }
 
 // Waits for an interrupted run of this rewrite to be gone from the server (RunFence), so its
@@ -107,8 +119,9 @@ bool fenceOff(MongoConnection &connection, const RewriteJournal::Run &run,
 
 // The journal's run checked and marked applying: a fresh run, or an interrupted one resumed
 // (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
-bool startApply(RewriteJournal &journal, const RewriteConfig &config, const QString &writer,
-                RewriteStep *step)
+bool startApply(MongoConnection &connection, RewriteJournal &journal, const RewriteConfig &config,
+                const QString &writer, const std::atomic<bool> *cancel,
+                const RewriteProgressCallback &callback, RewriteStep *step)
 {
     const RewriteJournal::Run run = journal.readRun(&step->error);
     if (step->error.isError())
@@ -136,9 +149,11 @@ bool startApply(RewriteJournal &journal, const RewriteConfig &config, const QStr
                                         .arg(run.config.describe()));
                 return false;
             }
-            // No fence here: a late write of the killed run is the one this run makes (the
-            // same guarded update, the same journal entry); a rollback waits for it instead.
+            // The interrupted run gone first: a run still writing is not interrupted, and two
+            // runs would each take the other's journal entries back to pending.
             step->progress.notes << QStringLiteral("resuming an interrupted rewrite");
+            if (!fenceOff(connection, run, cancel, callback, &step->progress, &step->error))
+                return false;
             break;
         case RewriteState::RolledBack:
             if (!journal.clearEntries(&step->error))
@@ -149,6 +164,18 @@ bool startApply(RewriteJournal &journal, const RewriteConfig &config, const QStr
     return journal.writeRun(RewriteState::Applying, std::nullopt,
                             writer.isEmpty() ? std::nullopt : std::optional<QString>(writer),
                             &step->error);
+}
+
+// The rewrite of the value a document holds at the path; a document with none there (the path
+// passes through an array in it) cannot be rewritten.
+RewriteResult rewriteAt(const RewriteConfig &config, const QByteArray &value)
+{
+    if (value.isEmpty())
+        return {RewriteResult::Outcome::Cannot,
+                {},
+                QStringLiteral("no one value at %1: the path passes through an array here")
+                    .arg(config.path)};
+    return ValueRewriter::rewrite(config, value);
 }
 
 // One round of the scan: each value rewritten, journaled (pending), written where the
@@ -162,7 +189,7 @@ bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
     std::vector<QByteArray> ids;
     for (const auto &[id, value] : values) {
         ++progress.examined;
-        const RewriteResult r = ValueRewriter::rewrite(config, value);
+        const RewriteResult r = rewriteAt(config, value);
         if (r.outcome == RewriteResult::Outcome::Unchanged) {
             ++progress.unchanged;
             continue;
@@ -214,11 +241,12 @@ bool RewriteSession::connect(RewriteStep *step)
     }
     ServerInfo info;
     SourceError ignored;
-    if (ServerProbe::probe(*m_connection, m_database, &info, &ignored) && info.isFerretDb)
+    m_ferretDb = ServerProbe::probe(*m_connection, m_database, &info, &ignored) && info.isFerretDb;
+    if (m_ferretDb)
         step->progress.notes << QStringLiteral(
             "FerretDB applies an update without atomicity: an application writing the same "
             "field at the same moment may see its write lost; stop its writes while this runs");
-    RewriteTarget target(*m_connection, m_database, m_config);
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
     const bool exists = target.exists(&step->error);
     if (!exists && !step->error.isError())
         step->error =
@@ -234,7 +262,7 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
         return step;
     RewritePreview &preview = step.preview;
     preview.notes = step.progress.notes;
-    RewriteTarget target(*m_connection, m_database, m_config);
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
     const auto keep = [&](RewriteRow row) {
         if (onRow)
             onRow(row);
@@ -248,7 +276,7 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
         [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
             for (const auto &[id, value] : values) {
                 ++preview.examined;
-                const RewriteResult r = ValueRewriter::rewrite(m_config, value);
+                const RewriteResult r = rewriteAt(m_config, value);
                 if (r.outcome == RewriteResult::Outcome::Changed) {
                     ++preview.changes;
                     keep(rowOf(RewriteRow::Kind::Change, id, value, r.after));
@@ -277,8 +305,8 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
     clock.start();
     RewriteProgress &progress = step.progress;
     RewriteJournal journal(*m_connection, m_database, m_config);
-    RewriteTarget target(*m_connection, m_database, m_config);
-    if (!startApply(journal, m_config, m_writer, &step))
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
+    if (!startApply(*m_connection, journal, m_config, m_writer, cancel, callback, &step))
         return step;
     const std::size_t batch = std::max<std::size_t>(1, options.batch);
     const DocumentPace pace(options.maxDocsPerSecond);
@@ -339,7 +367,7 @@ RewriteStep RewriteSession::verify()
     RewriteVerify &verify = step.verify;
     verify.recorded = run.documents;
     verify.entries = journal.count(&step.error);
-    RewriteTarget target(*m_connection, m_database, run.config);
+    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
     const bool ok = journal.forEach(
         {RewriteEntryState::Applied}, 500,
         [&](std::vector<RewriteEntry> &entries) {
@@ -397,20 +425,22 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
                       : QStringLiteral("%1 is rolled back already").arg(run.config.describe()));
         return step;
     }
+    // The run as it was recorded (its target type, its names), whatever was asked now.
+    RewriteJournal recorded(*m_connection, m_database, run.config);
     if (!fenceOff(*m_connection, run, cancel, callback, &step.progress, &step.error) ||
-        !journal.writeRun(RewriteState::RollingBack, run.documents,
-                          m_writer.isEmpty() ? std::nullopt : std::optional<QString>(m_writer),
-                          &step.error))
+        !recorded.writeRun(RewriteState::RollingBack, run.documents,
+                           m_writer.isEmpty() ? std::nullopt : std::optional<QString>(m_writer),
+                           &step.error))
         return step;
-    RewriteTarget target(*m_connection, m_database, run.config);
+    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
     RewriteProgress &progress = step.progress;
     const DocumentPace pace(options.maxDocsPerSecond);
-    const bool ok = journal.forEach(
+    const bool ok = recorded.forEach(
         {RewriteEntryState::Pending, RewriteEntryState::Applied},
         std::max<std::size_t>(1, options.batch),
         [&](std::vector<RewriteEntry> &entries) {
             progress.examined += entries.size();
-            if (!settleEntries(target, journal, entries, false, &progress, &step.error))
+            if (!settleEntries(target, recorded, entries, false, &progress, &step.error))
                 return false;
             pace.after(progress.examined, cancel);
             progress.seconds = double(clock.elapsed()) / 1000.0;
@@ -424,8 +454,8 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
         return step;
     progress.stopped = cancel && cancel->load();
     step.ok =
-        journal.writeRun(progress.stopped ? RewriteState::RollingBack : RewriteState::RolledBack,
-                         run.documents, std::nullopt, &step.error);
+        recorded.writeRun(progress.stopped ? RewriteState::RollingBack : RewriteState::RolledBack,
+                          run.documents, std::nullopt, &step.error);
     return step;
 }
 

@@ -53,6 +53,7 @@ private:
     QString m_database;
     RewriteConfig m_config;
     QString m_writer; // this run's application name (RunFence), empty when the URI names one
+    bool m_ferretDb = false;
     std::unique_ptr<MongoConnection> m_connection;
 };
 

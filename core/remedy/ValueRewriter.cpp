@@ -86,6 +86,29 @@ RewriteResult keysToArray(const RewriteConfig &config, const bson_iter_t *value)
     }));
 }
 
+// The significant digits of a decimal number's text (from its first non-zero digit to its last,
+// before any exponent): a double keeps up to 15 of them exactly.
+int significantDigits(const char *text, std::size_t length)
+{
+    int first = -1, last = -1, position = 0;
+    for (std::size_t i = 0; i < length; ++i) {
+        const char c = text[i];
+        if (c == 'e' || c == 'E')
+            break;
+        if (c < '0' || c > '9')
+            continue;
+        if (c != '0') {
+            if (first < 0)
+                first = position;
+            last = position;
+        }
+        ++position;
+    }
+    return first < 0 ? 0 : last - first + 1;
+}
+
+constexpr int kDoubleDigits = 15;
+
 // A whole string as a number of type T: no white space, no part of it, no "nan".
 template <typename T> std::optional<T> parseWhole(const char *text, std::size_t length)
 {
@@ -153,6 +176,11 @@ RewriteResult toDouble(const bson_iter_t *value)
         if (!d)
             return cannot(QStringLiteral("the string %1 is not a number")
                               .arg(ValueRewriter::toJson(bsonraw::valueOf(value))));
+        if (significantDigits(text, length) > kDoubleDigits)
+            return cannot(QStringLiteral("the string %1 has more than %2 significant digits: a "
+                                         "double would round it")
+                              .arg(ValueRewriter::toJson(bsonraw::valueOf(value)))
+                              .arg(kDoubleDigits));
         return changed(rawOf([&](bson_t *out) { bson_append_double(out, "v", 1, *d); }));
     }
     default:

@@ -123,6 +123,12 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     run(Action::Preview);
 }
 
+RewriteDialog::~RewriteDialog()
+{
+    if (m_stop)
+        m_stop->store(true);
+}
+
 QPushButton *RewriteDialog::button(Action action) const
 {
     switch (action) {
@@ -167,10 +173,10 @@ void RewriteDialog::setRunning(bool running)
 
 void RewriteDialog::cancel()
 {
-    m_job->cancel();
-    setRunning(false);
-    m_status->setText(tr("Cancelled: stopped after the batch it was writing; Apply (or Roll "
-                         "back) again goes on from there."));
+    if (m_stop)
+        m_stop->store(true);
+    m_cancel->setEnabled(false);
+    m_status->setText(tr("Stopping after the batch it is writing…"));
 }
 
 void RewriteDialog::run(Action action)
@@ -183,18 +189,19 @@ void RewriteDialog::run(Action action)
     setRunning(true);
     m_status->setText(tr("Working…"));
     const SourceRef source = m_source;
+    m_stop = std::make_shared<std::atomic<bool>>(false);
     m_job->startWithProgress<RewriteProgress>(
-        [source, chosen, action](const std::atomic<bool> &cancel, const auto &report) {
+        [source, chosen, action, stop = m_stop](const std::atomic<bool> &, const auto &report) {
             RewriteSession session(source.settings, source.database, chosen);
             switch (action) {
             case Action::Preview:
-                return session.preview({}, &cancel);
+                return session.preview({}, stop.get());
             case Action::Apply:
-                return session.apply({}, &cancel, report);
+                return session.apply({}, stop.get(), report);
             case Action::Verify:
                 return session.verify();
             case Action::Rollback:
-                return session.rollback({}, &cancel, report);
+                return session.rollback({}, stop.get(), report);
             }
             return RewriteStep{};
         },
@@ -239,6 +246,9 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
                           .arg(p.changes)
                           .arg(p.unchanged)
                           .arg(p.cannot));
+        if (p.truncated)
+            lines << tr("The first %1 are listed (`rewrite --preview-csv FILE` writes them all).")
+                         .arg(p.rows.size());
         if (const QString index = config().indexSuggestion(); !index.isEmpty())
             lines << tr("Index suggestion: %1").arg(index);
     } else if (action == Action::Verify) {

@@ -6,6 +6,9 @@
 
 #include <QDialog>
 
+#include <atomic>
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -36,6 +39,7 @@ public:
     };
     RewriteDialog(const SourceRef &source, const RewriteConfig &suggested,
                   QWidget *parent = nullptr);
+    ~RewriteDialog() override; // a step still running stops after its batch
 
     void run(Action action);
     void cancel();
@@ -68,6 +72,9 @@ private:
     QProgressBar *m_progress;
     QPushButton *m_preview, *m_apply, *m_verify, *m_rollback, *m_cancel;
     LatestJob *m_job;
+    // The running step's own stop flag: Cancel stops it after its batch, and its result (what
+    // it did, "stopped") still comes back before the buttons do.
+    std::shared_ptr<std::atomic<bool>> m_stop;
     RewriteStep m_last;
 };
 

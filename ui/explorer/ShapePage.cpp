@@ -43,7 +43,7 @@ ShapePage::ShapePage(QWidget *parent)
       m_query(new QLineEdit(this)), m_reach(new QLabel(this)),
       m_showDocuments(new QPushButton(tr("Show in Documents"), this)),
       m_guardType(new QPushButton(tr("&Guard type…"), this)),
-      m_rewrite(new QPushButton(tr("&Rewrite…"), this)), m_tree(new ShapeFieldTree(this)),
+      m_rewrite(new QPushButton(tr("Re&write…"), this)), m_tree(new ShapeFieldTree(this)),
       m_document(new QComboBox(this)), m_anatomy(new AnatomyChart(this)),
       m_anatomyNote(new QLabel(this)), m_job(new LatestJob(this))
 {

@@ -41,6 +41,7 @@ public:
         QByteArray filter;         // BSON
         QByteArray document;       // replacement, update, or inserted document (BSON)
         std::size_t documents = 1; // at most this many documents written (UpdateMany: its guards)
+        QByteArray options{};      // UpdateOne: the statement's options (BSON), e.g. a collation
     };
     // Unordered bulk write, sent in commands writing at most the connection's
     // writePacer().perCommand() documents each (one statement may exceed it alone); false with

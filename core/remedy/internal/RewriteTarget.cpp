@@ -40,8 +40,9 @@ QByteArray projection(const QByteArray &path)
 } // namespace
 
 RewriteTarget::RewriteTarget(MongoConnection &connection, const QString &database,
-                             const RewriteConfig &config)
-    : m_ops(connection, database, config.collection), m_config(config)
+                             const RewriteConfig &config, bool simpleCollation)
+    : m_ops(connection, database, config.collection), m_config(config),
+      m_simpleCollation(simpleCollation)
 {
 }
 
@@ -130,19 +131,49 @@ bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values,
 bool RewriteTarget::write(const std::vector<Move> &moves, SourceError *error)
 {
     const QByteArray path = m_config.path.toUtf8();
+    QByteArray options;
+    if (m_simpleCollation) {
+        BsonDocument opts;
+        bson_t collation;
+        bson_append_document_begin(opts.get(), "collation", -1, &collation);
+        bson_append_utf8(&collation, "locale", -1, "simple", -1);
+        bson_append_document_end(opts.get(), &collation);
+        options = opts.bytes();
+    }
     std::vector<CollectionOps::Write> writes;
     for (const Move &move : moves) {
+        if (move.from.isEmpty() || move.to.isEmpty())
+            continue; // no value to guard on: never written
         BsonDocument filter, update;
         bsonraw::append(filter.get(), "_id", 3, move.id);
         bson_t condition, set;
         bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
         bsonraw::append(&condition, "$eq", 3, move.from);
-        bson_append_int32(&condition, "$type", -1, int(std::uint8_t(move.from.at(0))));
+        const int type = int(std::uint8_t(move.from.at(0)));
+        if (type == BSON_TYPE_ARRAY) {
+            // {$eq: [..]} also matches an array holding it as an element: its length too.
+            bson_iter_t it, child;
+            BsonDocument holder;
+            std::int32_t length = 0;
+            if (bsonraw::append(holder.get(), "v", 1, move.from) &&
+                bson_iter_init_find(&it, holder.get(), "v") && bson_iter_recurse(&it, &child))
+                while (bson_iter_next(&child))
+                    ++length;
+            bson_append_int32(&condition, "$size", -1, length);
+        } else {
+            // {$eq: v, $type: t} also match an array holding v: not an array.
+            bson_t no;
+            bson_append_int32(&condition, "$type", -1, type);
+            bson_append_document_begin(&condition, "$not", -1, &no);
+            bson_append_utf8(&no, "$type", -1, "array", -1);
+            bson_append_document_end(&condition, &no);
+        }
         bson_append_document_end(filter.get(), &condition);
         bson_append_document_begin(update.get(), "$set", -1, &set);
         bsonraw::append(&set, path.constData(), int(path.size()), move.to);
         bson_append_document_end(update.get(), &set);
-        writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes()});
+        writes.push_back(
+            {CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes(), 1, options});
     }
     return writes.empty() ||
            m_ops.bulk(writes, QStringLiteral("rewriting %1").arg(m_config.path), error);
@@ -179,6 +210,8 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
         }
         open = std::move(again);
     }
+    for (std::size_t i : open)
+        landed[i] = Landed::Stuck;
     return landed;
 }
 

@@ -32,11 +32,14 @@ public:
     {
         Done,         // the document holds `to`
         ChangedSince, // it holds neither: someone else's write won
-        Deleted
+        Deleted,
+        Stuck // it held `from` again after every round (a value changing back and forth)
     };
 
-    RewriteTarget(MongoConnection &connection, const QString &database,
-                  const RewriteConfig &config);
+    // `simpleCollation`: compare strings byte for byte in the guards whatever the collection's
+    // default collation (a server without collations, FerretDB, has nothing to set).
+    RewriteTarget(MongoConnection &connection, const QString &database, const RewriteConfig &config,
+                  bool simpleCollation);
 
     // The documents the rewrite may change ({_id, value} pairs, `batch` at a time).
     bool scan(std::size_t batch, const std::atomic<bool> *cancel,
@@ -44,7 +47,8 @@ public:
               SourceError *error);
     bool valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error);
     // Each document to `to` where it holds `from` (retried while it still does), then read
-    // back: what each holds decides.
+    // back: what each holds decides. The guard names the value and its type, and that it is
+    // not an array holding it (an array value: its length), in a simple collation.
     std::vector<Landed> settle(const std::vector<Move> &moves, SourceError *error);
     bool exists(SourceError *error) { return m_ops.exists(error); }
 
@@ -56,6 +60,7 @@ private:
 
     CollectionOps m_ops;
     RewriteConfig m_config;
+    bool m_simpleCollation;
 };
 
 } // namespace oe

@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 namespace {
@@ -42,6 +43,27 @@ void addRewriteOptions(QCommandLineParser &parser)
          QStringLiteral("Convert the field to double, int, long or string where that is exact; "
                         "what cannot be converted is listed and left as it is."),
          QStringLiteral("TYPE")},
+        {QStringLiteral("extract"),
+         QStringLiteral("Move the field (a big string, binary or sub-document) to a side "
+                        "collection, {_id: the document's _id, <name>: the value}; the document "
+                        "keeps an excerpt of the same type and a flag (the subset pattern).")},
+        {QStringLiteral("side"),
+         QStringLiteral("--extract: the side collection (<collection>_<path>_full); it must be "
+                        "empty."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("flag"),
+         QStringLiteral("--extract: the top-level flag set true in each document whose value "
+                        "moved (has_full_<path>)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("min-bytes"),
+         QStringLiteral("--extract: move only values of at least N bytes (0: every one)."),
+         QStringLiteral("N"), QStringLiteral("0")},
+        {QStringLiteral("excerpt-chars"),
+         QStringLiteral("--extract: a string keeps its first N characters (0)."),
+         QStringLiteral("N"), QStringLiteral("0")},
+        {QStringLiteral("excerpt-keys"),
+         QStringLiteral("--extract: a sub-document keeps these keys (comma-separated)."),
+         QStringLiteral("K1,K2")},
         {QStringLiteral("preview-csv"),
          QStringLiteral("Write every change and every value it cannot rewrite to FILE."),
          QStringLiteral("FILE")},
@@ -57,20 +79,53 @@ void addRewriteOptions(QCommandLineParser &parser)
     });
 }
 
+// A whole number of 0 or more from --name, or a one-line usage error.
+std::optional<qint64> countOption(const QCommandLineParser &parser, const QString &name)
+{
+    bool ok = false;
+    const qint64 n = parser.value(name).toLongLong(&ok);
+    if (!ok || n < 0 || n > std::numeric_limits<int>::max()) {
+        cli::fail(ExitUsage,
+                  QStringLiteral("--%1: '%2' is not a count").arg(name, parser.value(name)));
+        return std::nullopt;
+    }
+    return n;
+}
+
+bool extractFrom(const QCommandLineParser &parser, oe::RewriteConfig *config)
+{
+    const auto minBytes = countOption(parser, QStringLiteral("min-bytes"));
+    const auto chars = minBytes ? countOption(parser, QStringLiteral("excerpt-chars")) : std::nullopt;
+    if (!chars)
+        return false;
+    config->sideCollection = parser.value(QStringLiteral("side"));
+    config->flagField = parser.value(QStringLiteral("flag"));
+    config->minBytes = *minBytes;
+    config->excerptChars = int(*chars);
+    if (parser.isSet(QStringLiteral("excerpt-keys")))
+        config->excerptKeys = parser.value(QStringLiteral("excerpt-keys")).split(QLatin1Char(','));
+    return true;
+}
+
 std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
                                             const QString &collection)
 {
     const bool keys = parser.isSet(QStringLiteral("keys-to-array"));
     const bool convert = parser.isSet(QStringLiteral("convert-to"));
-    if (keys == convert) {
-        cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array and "
-                                            "--convert-to TYPE"));
+    const bool extract = parser.isSet(QStringLiteral("extract"));
+    if (int(keys) + int(convert) + int(extract) != 1) {
+        cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array, --convert-to "
+                                            "TYPE and --extract"));
         return std::nullopt;
     }
     oe::RewriteConfig config;
     config.collection = collection;
     config.path = parser.value(QStringLiteral("path"));
-    config.kind = keys ? oe::RewriteKind::KeysToArray : oe::RewriteKind::ConvertType;
+    config.kind = keys      ? oe::RewriteKind::KeysToArray
+                  : convert ? oe::RewriteKind::ConvertType
+                            : oe::RewriteKind::Extract;
+    if (extract && !extractFrom(parser, &config))
+        return std::nullopt;
     config.targetType = parser.value(QStringLiteral("convert-to"));
     config.keyName = parser.value(QStringLiteral("key-name"));
     config.valueName = parser.value(QStringLiteral("value-name"));
@@ -127,6 +182,20 @@ QString csvKind(oe::RewriteRow::Kind kind)
                                                 : QStringLiteral("cannot");
 }
 
+// What the scan reads: "an object", "not double or null", "there (without has_full_body)".
+QString subject(const oe::RewriteConfig &config)
+{
+    switch (config.kind) {
+    case oe::RewriteKind::KeysToArray:
+        return QStringLiteral("an object");
+    case oe::RewriteKind::ConvertType:
+        return QStringLiteral("not %1 or null").arg(config.targetType);
+    case oe::RewriteKind::Extract:
+        break;
+    }
+    return QStringLiteral("there (without %1)").arg(config.flag());
+}
+
 int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
 {
     oe::CsvWriter csv({QStringLiteral("_id"), QStringLiteral("outcome"), QStringLiteral("before"),
@@ -142,9 +211,7 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     const oe::RewriteConfig &config = session.config();
     print(QStringLiteral("documents whose %1 is %2: %3; to rewrite: %4; already so: %5; cannot "
                          "be rewritten: %6")
-              .arg(config.path, config.kind == oe::RewriteKind::KeysToArray
-                                    ? QStringLiteral("an object")
-                                    : QStringLiteral("not %1 or null").arg(config.targetType))
+              .arg(config.path, subject(config))
               .arg(p.examined)
               .arg(p.changes)
               .arg(p.unchanged)
@@ -152,6 +219,10 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     printRows(p.rows, oe::RewriteRow::Kind::Change, QStringLiteral("changes"), p.changes);
     printRows(p.rows, oe::RewriteRow::Kind::Cannot,
               QStringLiteral("left as they are (no exact rewrite)"), p.cannot);
+    if (config.kind == oe::RewriteKind::Extract)
+        print(QStringLiteral("each value moves to %1 as {_id, %2}; its document keeps an excerpt "
+                             "and %3: true")
+                  .arg(config.side(), config.sideLeaf(), config.flag()));
     if (const QString index = session.config().indexSuggestion(); !index.isEmpty())
         print(QStringLiteral("index suggestion: %1 (the keys as values: one index serves every "
                              "key)")
@@ -247,7 +318,8 @@ int RewriteCommand::run(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Rewrite one field of a live collection in place, journaled, resumable and reversible: "
-        "keys used as data to an array of {k, v}, or a mixed-type field to one type."));
+        "keys used as data to an array of {k, v}, a mixed-type field to one type, or a big field "
+        "extracted to a side collection."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);

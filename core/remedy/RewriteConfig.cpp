@@ -2,6 +2,7 @@
 
 #include "analysis/FieldProfile.h"
 #include "guard/GuardRule.h"
+#include "mongo/NamespaceNames.h"
 #include "shape/ShapeFlag.h"
 #include "shape/ShapeQuery.h"
 
@@ -12,8 +13,52 @@ namespace oe {
 
 QString rewriteKindName(RewriteKind kind)
 {
-    return kind == RewriteKind::KeysToArray ? QStringLiteral("keys_to_array")
-                                            : QStringLiteral("convert");
+    switch (kind) {
+    case RewriteKind::KeysToArray:
+        return QStringLiteral("keys_to_array");
+    case RewriteKind::ConvertType:
+        return QStringLiteral("convert");
+    case RewriteKind::Extract:
+        break;
+    }
+    return QStringLiteral("extract");
+}
+
+namespace {
+
+QString underscored(const QString &path)
+{
+    QString out = path;
+    return out.replace(QLatin1Char('.'), QLatin1Char('_'));
+}
+
+QString plainNameProblem(const QString &what, const QString &name)
+{
+    if (name.isEmpty() || name.startsWith(QLatin1Char('$')) || name.contains(QLatin1Char('.')) ||
+        name.contains(QChar(0)))
+        return QStringLiteral("%1 '%2': it must be a plain name (not empty, no '$' first, no "
+                              "'.')")
+            .arg(what, name);
+    return {};
+}
+
+} // namespace
+
+QString RewriteConfig::side() const
+{
+    return sideCollection.isEmpty()
+               ? collection + QLatin1Char('_') + underscored(path) + QStringLiteral("_full")
+               : sideCollection;
+}
+
+QString RewriteConfig::flag() const
+{
+    return flagField.isEmpty() ? QStringLiteral("has_full_") + underscored(path) : flagField;
+}
+
+QString RewriteConfig::sideLeaf() const
+{
+    return path.section(QLatin1Char('.'), -1);
 }
 
 QString RewriteConfig::runId() const
@@ -69,14 +114,33 @@ QString RewriteConfig::problem() const
             .arg(targetType, convertibleTypes().join(QStringLiteral(", ")));
     if (kind == RewriteKind::KeysToArray) {
         for (const QString &name : {keyName, valueName})
-            if (name.isEmpty() || name.startsWith(QLatin1Char('$')) ||
-                name.contains(QLatin1Char('.')))
-                return QStringLiteral("element field name '%1': it must be a plain name (not "
-                                      "empty, no '$' first, no '.')")
-                    .arg(name);
+            if (QString p = plainNameProblem(QStringLiteral("element field name"), name);
+                !p.isEmpty())
+                return p;
         if (keyName == valueName)
             return QStringLiteral("the key and value fields are both named '%1'").arg(keyName);
     }
+    return kind == RewriteKind::Extract ? extractProblem() : QString();
+}
+
+QString RewriteConfig::extractProblem() const
+{
+    if (QString p = NamespaceNames::collectionProblem(QStringLiteral("the side collection"), side());
+        !p.isEmpty())
+        return p;
+    if (side() == collection || isJournal(side()))
+        return QStringLiteral("the side collection '%1' is the collection or a journal: name "
+                              "another")
+            .arg(side());
+    if (QString p = plainNameProblem(QStringLiteral("flag field"), flag()); !p.isEmpty())
+        return p;
+    if (flag() == QLatin1String("_id") || flag() == path.section(QLatin1Char('.'), 0, 0))
+        return QStringLiteral("flag field '%1' collides with _id or with '%2'").arg(flag(), path);
+    if (minBytes < 0 || excerptChars < 0)
+        return QStringLiteral("the smallest size and the excerpt's length must be 0 or more");
+    for (const QString &key : excerptKeys)
+        if (QString p = plainNameProblem(QStringLiteral("excerpt key"), key); !p.isEmpty())
+            return p;
     return {};
 }
 
@@ -84,6 +148,8 @@ QString RewriteConfig::describe() const
 {
     if (kind == RewriteKind::KeysToArray)
         return QStringLiteral("%1: keys to an array of {%2, %3}").arg(path, keyName, valueName);
+    if (kind == RewriteKind::Extract)
+        return QStringLiteral("%1: extracted to %2").arg(path, side());
     return QStringLiteral("%1: to %2").arg(path, targetType);
 }
 

@@ -14,7 +14,10 @@ struct ShapeFlag;
 enum class RewriteKind
 {
     KeysToArray, // the attribute pattern: {a: 1, b: 2} -> [{k: "a", v: 1}, {k: "b", v: 2}]
-    ConvertType  // a mixed-type field to one type: "12.50" -> 12.5 (what cannot be, is not)
+    ConvertType, // a mixed-type field to one type: "12.50" -> 12.5 (what cannot be, is not)
+    Extract      // the subset pattern: a big string, binary or sub-document moved to a side
+                 // collection ({_id: the parent's _id, <leaf>: the value}); the document keeps
+                 // an excerpt of the same type in its place and a flag
 };
 
 // One in-place rewrite of a field (core's RewriteSession applies, verifies and rolls it back,
@@ -28,8 +31,23 @@ struct RewriteConfig
     QString targetType; // ConvertType: double, int, long or string
     QString keyName = QStringLiteral("k");
     QString valueName = QStringLiteral("v");
+    // Extract: where the values go (empty: "<collection>_<path, '.' as '_'>_full"), the flag
+    // set beside each moved value's document at the top level (empty: "has_full_<path, '_'>"),
+    // the smallest value moved (its BSON bytes; 0: every string, binary and sub-document), and
+    // the excerpt kept: a string's first characters, a sub-document's named keys (a binary
+    // keeps an empty binary of its subtype).
+    QString sideCollection;
+    QString flagField;
+    qint64 minBytes = 0;
+    int excerptChars = 0;
+    QStringList excerptKeys;
 
-    // The journal's name for this rewrite: "keys_to_array:<path>", "convert:<path>".
+    QString side() const;     // sideCollection, or its default
+    QString flag() const;     // flagField, or its default
+    QString sideLeaf() const; // the value's field in a side document: the path's last name
+
+    // The journal's name for this rewrite: "keys_to_array:<path>", "convert:<path>",
+    // "extract:<path>".
     QString runId() const;
     QString journalCollection() const { return collection + journalSuffix(); }
     static QString journalSuffix() { return QStringLiteral("_outlier_rewrites"); }
@@ -39,7 +57,8 @@ struct RewriteConfig
     }
     // One line naming what is wrong (the path, the type, the names), empty when usable.
     QString problem() const;
-    // "metrics: keys to an array of {k, v}", "price: to double".
+    // "metrics: keys to an array of {k, v}", "price: to double",
+    // "body: extracted to posts_body_full".
     QString describe() const;
     // KeysToArray: the index the array's keys want, "{\"metrics.k\": 1}"; else empty.
     QString indexSuggestion() const;
@@ -51,8 +70,11 @@ struct RewriteConfig
     forShapeFlag(const ShapeFlag &flag, const FieldProfile &field, const QString &collection);
 
     bool operator==(const RewriteConfig &) const = default;
+
+private:
+    QString extractProblem() const;
 };
 
-QString rewriteKindName(RewriteKind kind); // "keys_to_array", "convert"
+QString rewriteKindName(RewriteKind kind); // "keys_to_array", "convert", "extract"
 
 } // namespace oe

@@ -1,10 +1,12 @@
 #include "remedy/RewriteSession.h"
 
+#include "bson/BsonTypes.h"
 #include "migration/RunFence.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/ServerInfo.h"
 #include "mongo/ServerProbe.h"
 #include "remedy/ValueRewriter.h"
+#include "remedy/internal/ExtractSide.h"
 #include "remedy/internal/RewriteJournal.h"
 #include "remedy/internal/RewriteTarget.h"
 #include "source/DocumentPace.h"
@@ -17,8 +19,15 @@ namespace {
 
 constexpr int kShownChars = 500;
 
+constexpr qsizetype kShownBytes = 64 * 1024; // past this, a value is shown by its size
+
 QString shown(const QByteArray &raw)
 {
+    if (raw.size() > kShownBytes)
+        return QStringLiteral("(%1 of %2 bytes)")
+            .arg(BsonTypes::names(BsonTypes::bit(std::uint8_t(raw.at(0))))
+                     .value(0, QStringLiteral("a value")))
+            .arg(raw.size() - 1);
     QString json = ValueRewriter::toJson(raw);
     if (json.size() > kShownChars)
         json = json.left(kShownChars) + QStringLiteral("…");
@@ -48,7 +57,37 @@ SourceError usage(const QString &message)
 
 // The journaled entries of a round moved (forward: before -> after; back: after -> before),
 // their states recorded, and what the application's writes won counted and listed.
-bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
+// An extraction's side collection: each value stored before its document is changed; taken
+// away where the document kept it (the application's write won, or it was deleted) or got it
+// back (rolled back). A value the application rewrote after the extraction stays there.
+bool putSide(ExtractSide *side, const std::vector<RewriteEntry> &entries, bool forward,
+             SourceError *error)
+{
+    if (!side || !forward)
+        return true;
+    std::vector<std::pair<QByteArray, QByteArray>> values;
+    for (const RewriteEntry &e : entries)
+        values.emplace_back(e.id, e.before);
+    return side->put(values, error);
+}
+
+bool tidySide(ExtractSide *side, const std::vector<RewriteEntry> &entries,
+              const std::vector<RewriteTarget::Landed> &landed, bool forward, SourceError *error)
+{
+    if (!side)
+        return true;
+    std::vector<QByteArray> ids;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const bool done = landed[i] == RewriteTarget::Landed::Done;
+        const bool gone = landed[i] == RewriteTarget::Landed::Deleted;
+        const bool kept = landed[i] == RewriteTarget::Landed::ChangedSince;
+        if (forward ? (kept || gone) : (done || gone))
+            ids.push_back(entries[i].id);
+    }
+    return side->remove(ids, error);
+}
+
+bool settleEntries(RewriteTarget &target, RewriteJournal &journal, ExtractSide *side,
                    std::vector<RewriteEntry> &entries, bool forward, RewriteProgress *progress,
                    SourceError *error)
 {
@@ -56,9 +95,13 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
     for (const RewriteEntry &e : entries)
         moves.push_back(forward ? RewriteTarget::Move{e.id, e.before, e.after}
                                 : RewriteTarget::Move{e.id, e.after, e.before});
-    const std::vector<RewriteTarget::Landed> landed = target.settle(moves, error);
-    if (landed.size() != entries.size())
+    if (!putSide(side, entries, forward, error))
         return false;
+    const std::vector<RewriteTarget::Landed> landed = target.settle(moves, forward, error);
+    if (landed.size() != entries.size() || !tidySide(side, entries, landed, forward, error))
+        return false;
+    const QString keptWhere =
+        side ? QStringLiteral(" (the extracted value stays in the side collection)") : QString();
     std::size_t stuck = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         RewriteEntry &e = entries[i];
@@ -75,7 +118,8 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal,
                        forward ? QStringLiteral("the application rewrote it first: its value "
                                                 "is kept")
                                : QStringLiteral("the application rewrote it after the "
-                                                "rewrite: its value is kept")));
+                                                "rewrite: its value is kept") +
+                                     keptWhere));
             break;
         case RewriteTarget::Landed::Deleted:
             e.state = RewriteEntryState::Deleted;
@@ -117,11 +161,29 @@ bool fenceOff(MongoConnection &connection, const RewriteJournal::Run &run,
         error);
 }
 
+// A new extraction's side collection holds nothing: never mixed with other data (or with
+// values an earlier rollback kept there because the application had rewritten their field).
+bool sideIsFree(ExtractSide *side, const RewriteConfig &config, RewriteStep *step)
+{
+    if (!side)
+        return true;
+    const std::int64_t held = side->count(&step->error);
+    if (step->error.isError())
+        return false;
+    if (held > 0)
+        step->error = usage(QStringLiteral("the side collection %1 holds %2 documents already: "
+                                           "name another (--side), or empty it first")
+                                .arg(config.side())
+                                .arg(held));
+    return held == 0;
+}
+
 // The journal's run checked and marked applying: a fresh run, or an interrupted one resumed
 // (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
-bool startApply(MongoConnection &connection, RewriteJournal &journal, const RewriteConfig &config,
-                const QString &writer, const std::atomic<bool> *cancel,
-                const RewriteProgressCallback &callback, RewriteStep *step)
+bool startApply(MongoConnection &connection, RewriteJournal &journal, ExtractSide *side,
+                const RewriteConfig &config, const QString &writer,
+                const std::atomic<bool> *cancel, const RewriteProgressCallback &callback,
+                RewriteStep *step)
 {
     const RewriteJournal::Run run = journal.readRun(&step->error);
     if (step->error.isError())
@@ -161,6 +223,9 @@ bool startApply(MongoConnection &connection, RewriteJournal &journal, const Rewr
             break;
         }
     }
+    const bool fresh = !run.present || run.state == RewriteState::RolledBack;
+    if (fresh && !sideIsFree(side, config, step))
+        return false;
     return journal.writeRun(RewriteState::Applying, std::nullopt,
                             writer.isEmpty() ? std::nullopt : std::optional<QString>(writer),
                             &step->error);
@@ -182,7 +247,7 @@ RewriteResult rewriteAt(const RewriteConfig &config, const QByteArray &value)
 // document still holds it, and read back.
 bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
                 const RewriteConfig &config, const RewriteOptions &options, RewriteTarget &target,
-                RewriteJournal &journal, RewriteStep *step)
+                RewriteJournal &journal, ExtractSide *side, RewriteStep *step)
 {
     RewriteProgress &progress = step->progress;
     std::vector<RewriteEntry> entries;
@@ -194,7 +259,7 @@ bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
             ++progress.unchanged;
             continue;
         }
-        const bool tooLarge = value.size() + r.after.size() > RewriteJournal::kEntryLimit;
+        const bool tooLarge = !journal.fits(id, value, r.after);
         if (r.outcome == RewriteResult::Outcome::Cannot || tooLarge) {
             ++progress.cannot;
             list(&progress.rows,
@@ -214,8 +279,48 @@ bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
         return false;
     if (options.beforeWrite)
         options.beforeWrite(ids);
-    return settleEntries(target, journal, entries, true, &progress, &step->error);
+    return settleEntries(target, journal, side, entries, true, &progress, &step->error);
 }
+// One applied entry checked: its after recomputed from its before, the document holding the
+// after (or rewritten since, or gone), and an extraction's value whole in its side collection.
+void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
+                 const std::optional<QByteArray> &now, const std::optional<QByteArray> &stored,
+                 RewriteVerify *verify)
+{
+    const RewriteResult again = ValueRewriter::rewrite(config, e.before);
+    if (again.outcome != RewriteResult::Outcome::Changed || again.after != e.after) {
+        ++verify->mismatched;
+        list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
+                                  QStringLiteral("the journal's after is not the rewrite of its "
+                                                 "before")));
+    } else if (!now) {
+        ++verify->deleted;
+        list(&verify->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
+                                  QStringLiteral("deleted since")));
+    } else if (stored != e.before) {
+        ++verify->mismatched;
+        list(&verify->rows,
+             rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
+                   QStringLiteral("the side collection %1 does not hold its value")
+                       .arg(config.side())));
+    } else if (*now == e.after) {
+        ++verify->matching;
+    } else {
+        ++verify->changedSince;
+        list(&verify->rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, *now,
+                                  QStringLiteral("the application rewrote it since")));
+    }
+}
+
+// An extraction's side collection (none for the other rewrites).
+std::optional<ExtractSide> sideOf(MongoConnection &connection, const QString &database,
+                                  const RewriteConfig &config)
+{
+    if (config.kind != RewriteKind::Extract)
+        return std::nullopt;
+    return std::optional<ExtractSide>(std::in_place, connection, database, config);
+}
+
 } // namespace
 
 RewriteSession::RewriteSession(ConnectionSettings settings, QString database, RewriteConfig config)
@@ -306,7 +411,9 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
     RewriteProgress &progress = step.progress;
     RewriteJournal journal(*m_connection, m_database, m_config);
     RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
-    if (!startApply(*m_connection, journal, m_config, m_writer, cancel, callback, &step))
+    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, m_config);
+    ExtractSide *side = sideStore ? &*sideStore : nullptr;
+    if (!startApply(*m_connection, journal, side, m_config, m_writer, cancel, callback, &step))
         return step;
     const std::size_t batch = std::max<std::size_t>(1, options.batch);
     const DocumentPace pace(options.maxDocsPerSecond);
@@ -316,13 +423,14 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
         {RewriteEntryState::Pending}, batch,
         [&](std::vector<RewriteEntry> &entries) {
             progress.resumed += entries.size();
-            return settleEntries(target, journal, entries, true, &progress, &step.error);
+            return settleEntries(target, journal, side, entries, true, &progress, &step.error);
         },
         &step.error);
     ok = ok && target.scan(
                    batch, cancel,
                    [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
-                       if (!applyRound(values, m_config, options, target, journal, &step))
+                       if (!applyRound(values, m_config, options, target, journal, side,
+                                       &step))
                            return false;
                        pace.after(progress.examined, cancel);
                        progress.seconds = double(clock.elapsed()) / 1000.0;
@@ -368,36 +476,21 @@ RewriteStep RewriteSession::verify()
     verify.recorded = run.documents;
     verify.entries = journal.count(&step.error);
     RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
+    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, run.config);
+    ExtractSide *side = sideStore ? &*sideStore : nullptr;
     const bool ok = journal.forEach(
         {RewriteEntryState::Applied}, 500,
         [&](std::vector<RewriteEntry> &entries) {
             std::vector<QByteArray> ids;
             for (const RewriteEntry &e : entries)
                 ids.push_back(e.id);
-            RewriteTarget::Values values;
-            if (!target.valuesOf(ids, &values, &step.error))
+            RewriteTarget::Values values, sideValues;
+            if (!target.valuesOf(ids, &values, &step.error) ||
+                (side && !side->valuesOf(ids, &sideValues, &step.error)))
                 return false;
-            for (const RewriteEntry &e : entries) {
-                const RewriteResult again = ValueRewriter::rewrite(run.config, e.before);
-                const std::optional<QByteArray> &now = values[e.id];
-                if (again.outcome != RewriteResult::Outcome::Changed || again.after != e.after) {
-                    ++verify.mismatched;
-                    list(&verify.rows,
-                         rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
-                               QStringLiteral("the journal's after is not the rewrite of its "
-                                              "before")));
-                } else if (!now) {
-                    ++verify.deleted;
-                    list(&verify.rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
-                                             QStringLiteral("deleted since")));
-                } else if (*now == e.after) {
-                    ++verify.matching;
-                } else {
-                    ++verify.changedSince;
-                    list(&verify.rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, *now,
-                                             QStringLiteral("the application rewrote it since")));
-                }
-            }
+            for (const RewriteEntry &e : entries)
+                verifyEntry(run.config, e, values[e.id],
+                            side ? sideValues[e.id] : std::optional<QByteArray>(e.before), &verify);
             return true;
         },
         &step.error);
@@ -433,6 +526,8 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
                            &step.error))
         return step;
     RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
+    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, run.config);
+    ExtractSide *side = sideStore ? &*sideStore : nullptr;
     RewriteProgress &progress = step.progress;
     const DocumentPace pace(options.maxDocsPerSecond);
     const bool ok = recorded.forEach(
@@ -440,7 +535,7 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
         std::max<std::size_t>(1, options.batch),
         [&](std::vector<RewriteEntry> &entries) {
             progress.examined += entries.size();
-            if (!settleEntries(target, recorded, entries, false, &progress, &step.error))
+            if (!settleEntries(target, recorded, side, entries, false, &progress, &step.error))
                 return false;
             pace.after(progress.examined, cancel);
             progress.seconds = double(clock.elapsed()) / 1000.0;

@@ -259,6 +259,73 @@ RewriteResult convert(const RewriteConfig &config, const bson_iter_t *value)
     return toText(value);
 }
 
+// The first `chars` characters (code points) of UTF-8 text, as bytes.
+std::size_t prefixBytes(const char *text, std::size_t length, int chars)
+{
+    std::size_t at = 0;
+    for (int n = 0; n < chars && at < length; ++n) {
+        ++at;
+        while (at < length && (std::uint8_t(text[at]) & 0xC0) == 0x80)
+            ++at; // continuation bytes
+    }
+    return at;
+}
+
+QByteArray excerptOf(const RewriteConfig &config, const bson_iter_t *value)
+{
+    return rawOf([&](bson_t *out) {
+        switch (bson_iter_type(value)) {
+        case BSON_TYPE_UTF8: {
+            std::uint32_t length = 0;
+            const char *text = bson_iter_utf8(value, &length);
+            bson_append_utf8(out, "v", 1, text,
+                             int(prefixBytes(text, length, config.excerptChars)));
+            break;
+        }
+        case BSON_TYPE_BINARY: {
+            bson_subtype_t subtype;
+            std::uint32_t length = 0;
+            const std::uint8_t *data = nullptr;
+            bson_iter_binary(value, &subtype, &length, &data);
+            // Empty, of the same subtype (libbson writes subtype 2's inner length itself).
+            static const std::uint8_t kNone = 0;
+            bson_append_binary(out, "v", 1, subtype, &kNone, 0);
+            break;
+        }
+        default: { // a sub-document: its named keys, in its own order
+            bson_t kept;
+            bson_iter_t field;
+            bson_append_document_begin(out, "v", 1, &kept);
+            bson_iter_recurse(value, &field);
+            while (bson_iter_next(&field))
+                if (config.excerptKeys.contains(QString::fromUtf8(bson_iter_key(&field))))
+                    bson_append_iter(&kept, bson_iter_key(&field), -1, &field);
+            bson_append_document_end(out, &kept);
+            break;
+        }
+        }
+    });
+}
+
+RewriteResult extract(const RewriteConfig &config, const QByteArray &raw, const bson_iter_t *value)
+{
+    const int type = bson_iter_type(value);
+    if (type == BSON_TYPE_ARRAY)
+        return cannot(QStringLiteral("an array: the outlier pattern's split moves its elements"));
+    if (type != BSON_TYPE_UTF8 && type != BSON_TYPE_BINARY && type != BSON_TYPE_DOCUMENT)
+        return cannot(QStringLiteral("a %1 is not extracted (a string, a binary or a "
+                                     "sub-document is)")
+                          .arg(typeName(type)));
+    const qint64 bytes = raw.size() - 1; // the value's bytes, without its type byte
+    if (bytes < config.minBytes)
+        return unchanged(
+            QStringLiteral("%1 bytes, under the %2 to extract").arg(bytes).arg(config.minBytes));
+    QByteArray excerpt = excerptOf(config, value);
+    if (excerpt == raw)
+        return unchanged(QStringLiteral("no larger than its excerpt"));
+    return changed(std::move(excerpt));
+}
+
 } // namespace
 
 RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArray &raw)
@@ -266,8 +333,15 @@ RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArr
     return withIter(raw, [&](const bson_iter_t *value) {
         if (!value)
             return cannot(QStringLiteral("not a BSON value"));
-        return config.kind == RewriteKind::KeysToArray ? keysToArray(config, value)
-                                                       : convert(config, value);
+        switch (config.kind) {
+        case RewriteKind::KeysToArray:
+            return keysToArray(config, value);
+        case RewriteKind::ConvertType:
+            return convert(config, value);
+        case RewriteKind::Extract:
+            break;
+        }
+        return extract(config, raw, value);
     });
 }
 

@@ -31,6 +31,37 @@ void appendWrapped(bson_t *doc, const char *key, const QByteArray &raw)
     bson_append_document_end(doc, &inner);
 }
 
+// An extraction's settings in its run document (the names as given: empty means the default).
+void appendExtract(bson_t *run, const RewriteConfig &config)
+{
+    appendText(run, "side", config.sideCollection);
+    appendText(run, "flag", config.flagField);
+    bson_append_int64(run, "minBytes", -1, config.minBytes);
+    bson_append_int32(run, "excerptChars", -1, config.excerptChars);
+    bson_t keys;
+    bson_append_array_begin(run, "excerptKeys", -1, &keys);
+    for (int i = 0; i < config.excerptKeys.size(); ++i)
+        appendText(&keys, std::to_string(i).c_str(), config.excerptKeys[i]);
+    bson_append_array_end(run, &keys);
+}
+
+void readExtract(const bson_t *run, RewriteConfig *config)
+{
+    bson_iter_t it, key;
+    config->sideCollection = textOf(run, "side");
+    config->flagField = textOf(run, "flag");
+    if (bson_iter_init_find(&it, run, "minBytes") && BSON_ITER_HOLDS_NUMBER(&it))
+        config->minBytes = bson_iter_as_int64(&it);
+    if (bson_iter_init_find(&it, run, "excerptChars") && BSON_ITER_HOLDS_NUMBER(&it))
+        config->excerptChars = int(bson_iter_as_int64(&it));
+    config->excerptKeys.clear();
+    if (bson_iter_init_find(&it, run, "excerptKeys") && BSON_ITER_HOLDS_ARRAY(&it) &&
+        bson_iter_recurse(&it, &key))
+        while (bson_iter_next(&key))
+            if (BSON_ITER_HOLDS_UTF8(&key))
+                config->excerptKeys << QString::fromUtf8(bson_iter_utf8(&key, nullptr));
+}
+
 QByteArray runFilter(const QString &run)
 {
     BsonDocument filter;
@@ -45,6 +76,15 @@ RewriteJournal::RewriteJournal(MongoConnection &connection, const QString &datab
     : m_ops(connection, database, config.journalCollection()), m_config(config),
       m_run(config.runId())
 {
+}
+
+bool RewriteJournal::fits(const QByteArray &id, const QByteArray &before,
+                          const QByteArray &after) const
+{
+    constexpr qsizetype kMaxDocument = 16 * 1024 * 1024;
+    constexpr qsizetype kOverhead = 128; // the entry's names, lengths and state
+    return id.size() + m_run.toUtf8().size() + before.size() + after.size() + kOverhead <=
+           kMaxDocument;
 }
 
 QByteArray RewriteJournal::entryFilter(const QByteArray &id) const
@@ -86,6 +126,7 @@ RewriteJournal::Run RewriteJournal::readRun(SourceError *error)
             run.config.targetType = textOf(&doc, "target");
             run.config.keyName = textOf(&doc, "keyName");
             run.config.valueName = textOf(&doc, "valueName");
+            readExtract(&doc, &run.config);
             return false;
         },
         error);
@@ -103,6 +144,8 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     appendText(run.get(), "target", m_config.targetType);
     appendText(run.get(), "keyName", m_config.keyName);
     appendText(run.get(), "valueName", m_config.valueName);
+    if (m_config.kind == RewriteKind::Extract)
+        appendExtract(run.get(), m_config);
     bson_append_utf8(run.get(), "state", -1, journalWord(state), -1);
     if (writer)
         appendText(run.get(), "writer", *writer);
@@ -186,6 +229,8 @@ bool RewriteJournal::forEach(const std::vector<RewriteEntryState> &states, std::
         bson_append_document_end(opts.get(), &sort);
         bson_append_int64(opts.get(), "limit", -1, std::int64_t(batch));
         std::vector<RewriteEntry> entries;
+        qsizetype held = 0;
+        bool full = false; // a round's bytes reached kRoundBytes: the rest on the next page
         const bool read = m_ops.find(
             filter.bytes(), opts.bytes(), QStringLiteral("reading the rewrite journal"),
             [&](const QByteArray &bytes) {
@@ -203,7 +248,9 @@ bool RewriteJournal::forEach(const std::vector<RewriteEntryState> &states, std::
                 entry.state = rewriteEntryStateFrom(textOf(&doc, "state"))
                                   .value_or(RewriteEntryState::Pending);
                 entries.push_back(std::move(entry));
-                return true;
+                held += entries.back().before.size() + entries.back().after.size();
+                full = held >= kRoundBytes;
+                return !full;
             },
             error);
         if (!read)
@@ -212,7 +259,7 @@ bool RewriteJournal::forEach(const std::vector<RewriteEntryState> &states, std::
             return true;
         if (!visit(entries))
             return !error->isError();
-        if (entries.size() < batch)
+        if (entries.size() < batch && !full)
             return true;
     }
 }

@@ -34,8 +34,11 @@ class RewriteJournal
 {
 public:
     static constexpr int kVersion = 1;
-    // A journal entry holds the value twice: past this, the document is left alone (listed).
-    static constexpr qsizetype kEntryLimit = 15 * 1024 * 1024;
+    // A round of entries holds at most this many bytes of values (big values: fewer a round).
+    static constexpr qsizetype kRoundBytes = 64 * 1024 * 1024;
+    // Whether an entry for this value fits in one journal document (16 MiB, holding the _id,
+    // the value before and after): one that does not is left alone, listed.
+    bool fits(const QByteArray &id, const QByteArray &before, const QByteArray &after) const;
 
     struct Run
     {

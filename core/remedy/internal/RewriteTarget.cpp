@@ -3,6 +3,7 @@
 #include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
+#include "remedy/internal/RewriteJournal.h"
 
 #include <string>
 
@@ -27,12 +28,14 @@ QByteArray idOf(const bson_t *doc)
     return bson_iter_init_find(&it, doc, "_id") ? bsonraw::valueOf(&it) : QByteArray();
 }
 
-QByteArray projection(const QByteArray &path)
+QByteArray projection(const QByteArray &path, const QByteArray &flag = {})
 {
     BsonDocument opts;
     bson_t fields;
     bson_append_document_begin(opts.get(), "projection", -1, &fields);
     bson_append_int32(&fields, path.constData(), int(path.size()), 1);
+    if (!flag.isEmpty())
+        bson_append_int32(&fields, flag.constData(), int(flag.size()), 1);
     bson_append_document_end(opts.get(), &fields);
     return opts.bytes();
 }
@@ -52,6 +55,14 @@ QByteArray RewriteTarget::scanFilter() const
     BsonDocument filter;
     bson_t condition;
     bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
+    if (m_config.kind == RewriteKind::Extract) {
+        // Every value (what is not a string, a binary or a sub-document is listed), but not in
+        // a document with the flag: extracted already, or the name is the document's own.
+        bson_append_bool(&condition, "$exists", -1, true);
+        bson_append_document_end(filter.get(), &condition);
+        guardFlag(filter.get(), true);
+        return filter.bytes();
+    }
     if (m_config.kind == RewriteKind::KeysToArray) {
         // An array of sub-documents matches {$type: "object"} too (by its elements).
         bson_t no;
@@ -80,6 +91,7 @@ bool RewriteTarget::scan(
 {
     const QByteArray path = m_config.path.toUtf8();
     std::vector<std::pair<QByteArray, QByteArray>> pending;
+    qsizetype held = 0; // bytes of the values pending
     bool stopped = false;
     const bool read = m_ops.find(
         scanFilter(), projection(path),
@@ -89,8 +101,10 @@ bool RewriteTarget::scan(
             if (!view(bytes, &doc))
                 return true;
             pending.emplace_back(idOf(&doc), valueAt(&doc, path));
-            if (pending.size() < batch)
+            held += pending.back().second.size();
+            if (pending.size() < batch && held < RewriteJournal::kRoundBytes)
                 return true;
+            held = 0;
             stopped = !visit(pending) || (cancel && cancel->load());
             pending.clear();
             return !stopped;
@@ -103,9 +117,12 @@ bool RewriteTarget::scan(
     return true;
 }
 
-bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error)
+bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error,
+                             std::map<QByteArray, FlagState> *flagged)
 {
     const QByteArray path = m_config.path.toUtf8();
+    const QByteArray flag =
+        m_config.kind == RewriteKind::Extract ? m_config.flag().toUtf8() : QByteArray();
     for (const QByteArray &id : ids)
         (*values)[id] = std::nullopt;
     BsonDocument filter;
@@ -117,18 +134,68 @@ bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values,
     bson_append_array_end(&condition, &list);
     bson_append_document_end(filter.get(), &condition);
     return m_ops.find(
-        filter.bytes(), projection(path),
+        filter.bytes(), projection(path, flag),
         QStringLiteral("reading back the values of %1").arg(m_config.path),
         [&](const QByteArray &bytes) {
             bson_t doc;
-            if (view(bytes, &doc))
-                (*values)[idOf(&doc)] = valueAt(&doc, path);
+            bson_iter_t it;
+            if (!view(bytes, &doc))
+                return true;
+            (*values)[idOf(&doc)] = valueAt(&doc, path);
+            if (flagged && !flag.isEmpty() && bson_iter_init_find(&it, &doc, flag.constData()))
+                (*flagged)[idOf(&doc)] = BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it)
+                                             ? FlagState::True
+                                             : FlagState::Other;
             return true;
         },
         error);
 }
 
-bool RewriteTarget::write(const std::vector<Move> &moves, SourceError *error)
+bool RewriteTarget::flagMoved(FlagState flag, bool forward) const
+{
+    // An extraction's guard holds the flag too: a document whose flag an application set (or
+    // took away) is the application's, never written again.
+    if (m_config.kind != RewriteKind::Extract)
+        return false;
+    return forward ? flag != FlagState::Absent : flag != FlagState::True;
+}
+
+void RewriteTarget::guardFlag(bson_t *filter, bool forward) const
+{
+    if (m_config.kind != RewriteKind::Extract)
+        return;
+    const QByteArray flag = m_config.flag().toUtf8();
+    bson_t condition;
+    bson_append_document_begin(filter, flag.constData(), int(flag.size()), &condition);
+    if (forward)
+        bson_append_bool(&condition, "$exists", -1, false);
+    else
+        bson_append_bool(&condition, "$eq", -1, true);
+    bson_append_document_end(filter, &condition);
+}
+
+QByteArray RewriteTarget::updateOf(const Move &move, bool forward) const
+{
+    const QByteArray path = m_config.path.toUtf8();
+    const QByteArray flag = m_config.flag().toUtf8();
+    const bool extract = m_config.kind == RewriteKind::Extract;
+    BsonDocument update;
+    bson_t set;
+    bson_append_document_begin(update.get(), "$set", -1, &set);
+    bsonraw::append(&set, path.constData(), int(path.size()), move.to);
+    if (extract && forward)
+        bson_append_bool(&set, flag.constData(), int(flag.size()), true);
+    bson_append_document_end(update.get(), &set);
+    if (extract && !forward) {
+        bson_t unset;
+        bson_append_document_begin(update.get(), "$unset", -1, &unset);
+        bson_append_utf8(&unset, flag.constData(), int(flag.size()), "", 0);
+        bson_append_document_end(update.get(), &unset);
+    }
+    return update.bytes();
+}
+
+bool RewriteTarget::write(const std::vector<Move> &moves, bool forward, SourceError *error)
 {
     const QByteArray path = m_config.path.toUtf8();
     QByteArray options;
@@ -144,9 +211,9 @@ bool RewriteTarget::write(const std::vector<Move> &moves, SourceError *error)
     for (const Move &move : moves) {
         if (move.from.isEmpty() || move.to.isEmpty())
             continue; // no value to guard on: never written
-        BsonDocument filter, update;
+        BsonDocument filter;
         bsonraw::append(filter.get(), "_id", 3, move.id);
-        bson_t condition, set;
+        bson_t condition;
         bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
         bsonraw::append(&condition, "$eq", 3, move.from);
         const int type = int(std::uint8_t(move.from.at(0)));
@@ -169,18 +236,16 @@ bool RewriteTarget::write(const std::vector<Move> &moves, SourceError *error)
             bson_append_document_end(&condition, &no);
         }
         bson_append_document_end(filter.get(), &condition);
-        bson_append_document_begin(update.get(), "$set", -1, &set);
-        bsonraw::append(&set, path.constData(), int(path.size()), move.to);
-        bson_append_document_end(update.get(), &set);
-        writes.push_back(
-            {CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes(), 1, options});
+        guardFlag(filter.get(), forward);
+        writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(),
+                          updateOf(move, forward), 1, options});
     }
     return writes.empty() ||
            m_ops.bulk(writes, QStringLiteral("rewriting %1").arg(m_config.path), error);
 }
 
 std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move> &moves,
-                                                         SourceError *error)
+                                                         bool forward, SourceError *error)
 {
     std::vector<Landed> landed(moves.size(), Landed::ChangedSince);
     std::vector<std::size_t> open(moves.size());
@@ -194,7 +259,8 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
             ids.push_back(moves[i].id);
         }
         Values values;
-        if (!write(writes, error) || !valuesOf(ids, &values, error))
+        std::map<QByteArray, FlagState> flagged;
+        if (!write(writes, forward, error) || !valuesOf(ids, &values, error, &flagged))
             return {};
         std::vector<std::size_t> again;
         for (std::size_t i : open) {
@@ -203,7 +269,7 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
                 landed[i] = Landed::Deleted;
             else if (*now == moves[i].to)
                 landed[i] = Landed::Done;
-            else if (*now == moves[i].from)
+            else if (*now == moves[i].from && !flagMoved(flagged[moves[i].id], forward))
                 again.push_back(i); // its update did not land yet (a racing write came and went)
             else
                 landed[i] = Landed::ChangedSince;

@@ -45,18 +45,32 @@ public:
     bool scan(std::size_t batch, const std::atomic<bool> *cancel,
               const std::function<bool(std::vector<std::pair<QByteArray, QByteArray>> &)> &visit,
               SourceError *error);
-    bool valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error);
+    // An extraction's flag in a document: none, true, or another value (the application's).
+    enum class FlagState
+    {
+        Absent,
+        True,
+        Other
+    };
+    // `flagged`: an extraction's flag in each document read (Absent unless listed).
+    bool valuesOf(const std::vector<QByteArray> &ids, Values *values, SourceError *error,
+                  std::map<QByteArray, FlagState> *flagged = nullptr);
     // Each document to `to` where it holds `from` (retried while it still does), then read
     // back: what each holds decides. The guard names the value and its type, and that it is
     // not an array holding it (an array value: its length), in a simple collation.
-    std::vector<Landed> settle(const std::vector<Move> &moves, SourceError *error);
+    // An extraction's moves also set its flag (forward: where the document has none) or take it
+    // away (back: where the document holds it).
+    std::vector<Landed> settle(const std::vector<Move> &moves, bool forward, SourceError *error);
     bool exists(SourceError *error) { return m_ops.exists(error); }
 
     static constexpr int kMaxRounds = 5;
 
 private:
     QByteArray scanFilter() const;
-    bool write(const std::vector<Move> &moves, SourceError *error);
+    bool write(const std::vector<Move> &moves, bool forward, SourceError *error);
+    void guardFlag(bson_t *filter, bool forward) const;
+    bool flagMoved(FlagState flag, bool forward) const;
+    QByteArray updateOf(const Move &move, bool forward) const;
 
     CollectionOps m_ops;
     RewriteConfig m_config;

@@ -405,6 +405,65 @@ private slots:
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
     }
 
+    // A big string: Shape tab -> its big_scalar flag -> Rewrite... offers the extraction with the
+    // flag's threshold; the preview lists the 3 big bodies, Apply moves them to the side
+    // collection (the CLI's preview agrees before), Verify, and Roll back to the same bytes.
+    void extractFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 40; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
+                        .arg(i)
+                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QStringLiteral("{\"insert\": \"articles\", \"documents\": [%1]}")
+                                       .arg(docs.join(QLatin1Char(',')))
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("articles"));
+        MainWindow window;
+        ShapePage *shape = shapeOf(window, QStringLiteral("articles"));
+        QVERIFY(shape);
+        const int row = flagRow(shape, QStringLiteral("big_scalar"), QStringLiteral("body"));
+        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
+        shape->flagsTable()->setCurrentCell(row, 0);
+        QVERIFY(shape->rewriteButton()->isEnabled());
+        QTest::mouseClick(shape->rewriteButton(), Qt::LeftButton);
+        RewriteDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<RewriteDialog *>()) != nullptr);
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        QCOMPARE(dialog->config().kind, RewriteKind::Extract);
+        QCOMPARE(dialog->config().minBytes, qint64(256 * 1024));
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4)); // _ids 0, 13, 26, 39
+        QCOMPARE(dialog->lastStep().preview.unchanged, std::uint64_t(36));
+        const CliRun cli = runCli(
+            {QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+             m_db, QStringLiteral("--collection"), QStringLiteral("articles"),
+             QStringLiteral("--path"), QStringLiteral("body"), QStringLiteral("--extract"),
+             QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 4; already so: 36;")),
+                 qPrintable(cli.out));
+        dialog->resize(900, 640);
+        saveScreenshot(dialog, QStringLiteral("extract.png"));
+
+        dialog->run(RewriteDialog::Action::Apply);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles_body_full")).size(),
+                 std::size_t(4));
+        dialog->run(RewriteDialog::Action::Verify);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 4,
+                 qPrintable(dialog->status()->text()));
+        dialog->run(RewriteDialog::Action::Rollback);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
+    }
+
     // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,
     // the dialog says so and stops (Start is back, nothing is retried).
     void watchEndsWhenTheCollectionIsDropped()

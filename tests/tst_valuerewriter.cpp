@@ -161,6 +161,57 @@ private slots:
         QCOMPARE(config.runId(), QStringLiteral("keys_to_array:daily"));
         QCOMPARE(config.indexSuggestion(), QStringLiteral("{\"daily.k\":1}"));
     }
+
+    // Extraction's excerpt keeps the value's type: a string's first characters (whole code
+    // points, four-byte ones too), a sub-document's named keys in its order, an empty binary of
+    // the same subtype (subtype 2 with its inner length); what is not big or not of those types
+    // is left alone with its reason.
+    void extractExcerpts()
+    {
+        oe::RewriteConfig config;
+        config.collection = QStringLiteral("posts");
+        config.kind = oe::RewriteKind::Extract;
+        config.path = QStringLiteral("meta.body");
+        config.excerptChars = 3;
+        config.excerptKeys = {QStringLiteral("title"), QStringLiteral("by")};
+        QVERIFY2(config.problem().isEmpty(), qPrintable(config.problem()));
+        QCOMPARE(config.side(), QStringLiteral("posts_meta_body_full"));
+        QCOMPARE(config.flag(), QStringLiteral("has_full_meta_body"));
+        QCOMPARE(config.sideLeaf(), QStringLiteral("body"));
+        QCOMPARE(config.runId(), QStringLiteral("extract:meta.body"));
+        const auto after = [&](const char *json) {
+            return oe::ValueRewriter::toJson(
+                oe::ValueRewriter::rewrite(config, rawOf(QString::fromUtf8(json))).after);
+        };
+        QCOMPARE(after("\"a\U0001F600\u00e9xyz\""), QString::fromUtf8("\"a\U0001F600\u00e9\""));
+        QCOMPARE(after("{\"by\": 1, \"text\": \"long\", \"title\": \"t\"}"),
+                 QStringLiteral("{ \"by\" : 1, \"title\" : \"t\" }"));
+        const oe::RewriteResult binary = oe::ValueRewriter::rewrite(
+            config, rawOf(QStringLiteral("{\"$binary\": {\"base64\": \"AAEC\", \"subType\": "
+                                         "\"80\"}}")));
+        QCOMPARE(binary.after, QByteArray("\x05\x00\x00\x00\x00\x80", 6));
+        const oe::RewriteResult old = oe::ValueRewriter::rewrite(
+            config, rawOf(QStringLiteral("{\"$binary\": {\"base64\": \"AwAAAAABAg==\", "
+                                         "\"subType\": \"02\"}}")));
+        QCOMPARE(old.after, QByteArray("\x05\x04\x00\x00\x00\x02\x00\x00\x00\x00", 10));
+        const auto outcome = [&](const char *json) {
+            return oe::ValueRewriter::rewrite(config, rawOf(QString::fromUtf8(json)));
+        };
+        QCOMPARE(int(outcome("\"ab\"").outcome), int(oe::RewriteResult::Outcome::Unchanged));
+        QVERIFY(outcome("[1]").why.contains(QStringLiteral("split")));
+        QCOMPARE(int(outcome("12").outcome), int(oe::RewriteResult::Outcome::Cannot));
+        QVERIFY(outcome("12").why.contains(QStringLiteral("is not extracted")));
+        config.minBytes = 100;
+        QVERIFY(outcome("\"abcdef\"").why.contains(QStringLiteral("under the 100")));
+
+        config.flagField = QStringLiteral("meta");
+        QVERIFY(config.problem().contains(QStringLiteral("collides")));
+        config.flagField.clear();
+        config.sideCollection = QStringLiteral("posts_outlier_rewrites");
+        QVERIFY(config.problem().contains(QStringLiteral("is the collection or a journal")));
+        config.sideCollection = QStringLiteral("bad$name");
+        QVERIFY(!config.problem().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestValueRewriter)

@@ -74,7 +74,8 @@ QStringList RewriteConfig::convertibleTypes()
 
 std::optional<RewriteConfig> RewriteConfig::forShapeFlag(const ShapeFlag &flag,
                                                          const FieldProfile &field,
-                                                         const QString &collection)
+                                                         const QString &collection,
+                                                         qint64 bigScalarBytes)
 {
     RewriteConfig config;
     config.collection = collection;
@@ -90,6 +91,9 @@ std::optional<RewriteConfig> RewriteConfig::forShapeFlag(const ShapeFlag &flag,
             }
         if (config.targetType.isEmpty())
             return std::nullopt;
+    } else if (flag.kind == ShapeFlag::Kind::BigScalar) {
+        config.kind = RewriteKind::Extract;
+        config.minBytes = bigScalarBytes;
     } else {
         return std::nullopt;
     }

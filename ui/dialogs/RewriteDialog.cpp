@@ -1,5 +1,6 @@
 #include "dialogs/RewriteDialog.h"
 
+#include "dialogs/ExtractOptionsBox.h"
 #include "jobs/LatestJob.h"
 #include "remedy/RewriteSession.h"
 
@@ -51,7 +52,8 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
                              QWidget *parent)
     : QDialog(parent), m_source(source), m_suggested(suggested), m_kind(new QComboBox(this)),
       m_type(new QComboBox(this)), m_keyName(new QLineEdit(suggested.keyName, this)),
-      m_valueName(new QLineEdit(suggested.valueName, this)), m_rows(new QTableWidget(0, 4, this)),
+      m_valueName(new QLineEdit(suggested.valueName, this)),
+      m_extract(new ExtractOptionsBox(suggested, this)), m_rows(new QTableWidget(0, 4, this)),
       m_status(plainLabel(QString(), this)), m_progress(new QProgressBar(this)),
       m_preview(new QPushButton(tr("&Preview"), this)),
       m_apply(new QPushButton(tr("&Apply"), this)), m_verify(new QPushButton(tr("&Verify"), this)),
@@ -63,7 +65,8 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     resize(860, 580);
     m_kind->addItem(tr("Keys to an array of {k, v} (the attribute pattern)"));
     m_kind->addItem(tr("Convert to one type (where that is exact)"));
-    m_kind->setCurrentIndex(suggested.kind == RewriteKind::KeysToArray ? 0 : 1);
+    m_kind->addItem(tr("Extract to a side collection (the subset pattern)"));
+    m_kind->setCurrentIndex(int(suggested.kind)); // the items in RewriteKind's order
     m_type->addItems(RewriteConfig::convertibleTypes());
     m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
                                                           : suggested.targetType);
@@ -90,6 +93,7 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     names->addWidget(m_keyName);
     names->addWidget(m_valueName);
     form->addRow(tr("Element fields:"), names);
+    form->addRow(m_extract);
     auto *buttons = new QHBoxLayout;
     for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
         buttons->addWidget(b);
@@ -147,19 +151,23 @@ QPushButton *RewriteDialog::button(Action action) const
 RewriteConfig RewriteDialog::config() const
 {
     RewriteConfig config = m_suggested;
-    config.kind = m_kind->currentIndex() == 0 ? RewriteKind::KeysToArray : RewriteKind::ConvertType;
+    config.kind = RewriteKind(m_kind->currentIndex());
     config.targetType = config.kind == RewriteKind::ConvertType ? m_type->currentText() : QString();
     config.keyName = m_keyName->text();
     config.valueName = m_valueName->text();
+    if (config.kind == RewriteKind::Extract)
+        m_extract->applyTo(&config);
     return config;
 }
 
 void RewriteDialog::updateKind()
 {
-    const bool keys = m_kind->currentIndex() == 0;
-    m_type->setEnabled(!keys);
+    const auto kind = RewriteKind(m_kind->currentIndex());
+    const bool keys = kind == RewriteKind::KeysToArray;
+    m_type->setEnabled(kind == RewriteKind::ConvertType);
     m_keyName->setEnabled(keys);
     m_valueName->setEnabled(keys);
+    m_extract->setVisible(kind == RewriteKind::Extract);
 }
 
 void RewriteDialog::setRunning(bool running)
@@ -167,6 +175,7 @@ void RewriteDialog::setRunning(bool running)
     for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
         b->setEnabled(!running);
     m_kind->setEnabled(!running);
+    m_extract->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_progress->setVisible(running);
 }
@@ -251,6 +260,11 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
                          .arg(p.rows.size());
         if (const QString index = config().indexSuggestion(); !index.isEmpty())
             lines << tr("Index suggestion: %1").arg(index);
+        if (const RewriteConfig c = config(); c.kind == RewriteKind::Extract)
+            lines << tr("Each value moves to %1 as {_id, %2}; its document keeps the excerpt "
+                        "(After) and %3: true. Already so: smaller than the size, or no larger "
+                        "than the excerpt.")
+                         .arg(c.side(), c.sideLeaf(), c.flag());
     } else if (action == Action::Verify) {
         const RewriteVerify &v = step.verify;
         showRows(v.rows);

@@ -18,11 +18,13 @@ class QTableWidget;
 
 namespace oe {
 
+class ExtractOptionsBox;
 class LatestJob;
 
-// Shape → a keys-as-data or mixed-type flag → Rewrite…: the in-place rewrite of the field
-// (core's RewriteSession, as `outlier-explorer-cli rewrite`): keys used as data to an array of
-// {k, v}, or a mixed-type field converted to one type where that is exact. Preview lists every
+// Shape → a keys-as-data, mixed-type or big-scalar flag → Rewrite…: the in-place rewrite of
+// the field (core's RewriteSession, as `outlier-explorer-cli rewrite`): keys used as data to an
+// array of {k, v}, a mixed-type field converted to one type where that is exact, or a big value
+// extracted to a side collection (the subset pattern). Preview lists every
 // change and every value it cannot rewrite before anything is written; Apply rewrites,
 // journaled (progress, Cancel stops after the batch: Apply again resumes); Verify checks it;
 // Roll back puts the values back (those the application rewrote since are kept, listed).
@@ -67,6 +69,7 @@ private:
     QComboBox *m_type;
     QLineEdit *m_keyName;
     QLineEdit *m_valueName;
+    ExtractOptionsBox *m_extract;
     QTableWidget *m_rows;
     QLabel *m_status;
     QProgressBar *m_progress;

@@ -47,6 +47,12 @@ void addRewriteOptions(QCommandLineParser &parser)
          QStringLiteral("Move the field (a big string, binary or sub-document) to a side "
                         "collection, {_id: the document's _id, <name>: the value}; the document "
                         "keeps an excerpt of the same type and a flag (the subset pattern).")},
+        {QStringLiteral("gridfs"),
+         QStringLiteral("Move the field's binaries of at least --min-bytes into files of a GridFS "
+                        "bucket; the document keeps the file's _id (an ObjectId).")},
+        {QStringLiteral("bucket"), QStringLiteral("--gridfs: the bucket (fs)."),
+         QStringLiteral("NAME"), QStringLiteral("fs")},
+        {QStringLiteral("strings"), QStringLiteral("--gridfs: strings go too (as UTF-8 files).")},
         {QStringLiteral("side"),
          QStringLiteral("--extract: the side collection (<collection>_<path>_full); it must be "
                         "empty."),
@@ -56,7 +62,8 @@ void addRewriteOptions(QCommandLineParser &parser)
                         "moved (has_full_<path>)."),
          QStringLiteral("NAME")},
         {QStringLiteral("min-bytes"),
-         QStringLiteral("--extract: move only values of at least N bytes (0: every one)."),
+         QStringLiteral("--extract, --gridfs: move only values of at least N bytes (0: every "
+                        "one)."),
          QStringLiteral("N"), QStringLiteral("0")},
         {QStringLiteral("excerpt-chars"),
          QStringLiteral("--extract: a string keeps its first N characters (0)."),
@@ -102,6 +109,8 @@ bool extractFrom(const QCommandLineParser &parser, oe::RewriteConfig *config)
     config->flagField = parser.value(QStringLiteral("flag"));
     config->minBytes = *minBytes;
     config->excerptChars = int(*chars);
+    config->bucket = parser.value(QStringLiteral("bucket"));
+    config->gridfsStrings = parser.isSet(QStringLiteral("strings"));
     if (parser.isSet(QStringLiteral("excerpt-keys")))
         config->excerptKeys = parser.value(QStringLiteral("excerpt-keys")).split(QLatin1Char(','));
     return true;
@@ -113,9 +122,10 @@ std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
     const bool keys = parser.isSet(QStringLiteral("keys-to-array"));
     const bool convert = parser.isSet(QStringLiteral("convert-to"));
     const bool extract = parser.isSet(QStringLiteral("extract"));
-    if (int(keys) + int(convert) + int(extract) != 1) {
+    const bool gridfs = parser.isSet(QStringLiteral("gridfs"));
+    if (int(keys) + int(convert) + int(extract) + int(gridfs) != 1) {
         cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array, --convert-to "
-                                            "TYPE and --extract"));
+                                            "TYPE, --extract and --gridfs"));
         return std::nullopt;
     }
     oe::RewriteConfig config;
@@ -123,8 +133,9 @@ std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
     config.path = parser.value(QStringLiteral("path"));
     config.kind = keys      ? oe::RewriteKind::KeysToArray
                   : convert ? oe::RewriteKind::ConvertType
-                            : oe::RewriteKind::Extract;
-    if (extract && !extractFrom(parser, &config))
+                  : extract ? oe::RewriteKind::Extract
+                            : oe::RewriteKind::GridFs;
+    if ((extract || gridfs) && !extractFrom(parser, &config))
         return std::nullopt;
     config.targetType = parser.value(QStringLiteral("convert-to"));
     config.keyName = parser.value(QStringLiteral("key-name"));
@@ -190,6 +201,9 @@ QString subject(const oe::RewriteConfig &config)
         return QStringLiteral("an object");
     case oe::RewriteKind::ConvertType:
         return QStringLiteral("not %1 or null").arg(config.targetType);
+    case oe::RewriteKind::GridFs:
+        return config.gridfsStrings ? QStringLiteral("a binary or a string")
+                                    : QStringLiteral("a binary");
     case oe::RewriteKind::Extract:
         break;
     }
@@ -219,6 +233,10 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     printRows(p.rows, oe::RewriteRow::Kind::Change, QStringLiteral("changes"), p.changes);
     printRows(p.rows, oe::RewriteRow::Kind::Cannot,
               QStringLiteral("left as they are (no exact rewrite)"), p.cannot);
+    if (config.kind == oe::RewriteKind::GridFs)
+        print(QStringLiteral("each value moves to a file of the GridFS bucket %1 (%1.files, "
+                             "%1.chunks); its document keeps the file's _id")
+                  .arg(config.bucket));
     if (config.kind == oe::RewriteKind::Extract)
         print(QStringLiteral("each value moves to %1 as {_id, %2}; its document keeps an excerpt "
                              "and %3: true")
@@ -319,7 +337,7 @@ int RewriteCommand::run(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Rewrite one field of a live collection in place, journaled, resumable and reversible: "
         "keys used as data to an array of {k, v}, a mixed-type field to one type, or a big field "
-        "extracted to a side collection."));
+        "extracted to a side collection or to GridFS."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);

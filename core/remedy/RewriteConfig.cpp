@@ -19,9 +19,11 @@ QString rewriteKindName(RewriteKind kind)
     case RewriteKind::ConvertType:
         return QStringLiteral("convert");
     case RewriteKind::Extract:
+        return QStringLiteral("extract");
+    case RewriteKind::GridFs:
         break;
     }
-    return QStringLiteral("extract");
+    return QStringLiteral("gridfs");
 }
 
 namespace {
@@ -54,6 +56,12 @@ QString RewriteConfig::side() const
 QString RewriteConfig::flag() const
 {
     return flagField.isEmpty() ? QStringLiteral("has_full_") + underscored(path) : flagField;
+}
+
+QString RewriteConfig::storeName() const
+{
+    return kind == RewriteKind::GridFs ? QStringLiteral("the GridFS bucket %1").arg(bucket)
+                                       : QStringLiteral("the side collection %1").arg(side());
 }
 
 QString RewriteConfig::sideLeaf() const
@@ -124,6 +132,14 @@ QString RewriteConfig::problem() const
         if (keyName == valueName)
             return QStringLiteral("the key and value fields are both named '%1'").arg(keyName);
     }
+    if (kind == RewriteKind::GridFs) {
+        if (QString p = NamespaceNames::collectionProblem(QStringLiteral("the GridFS bucket"),
+                                                          bucket + QStringLiteral(".chunks"));
+            bucket.isEmpty() || !p.isEmpty())
+            return QStringLiteral("GridFS bucket '%1': not a name a bucket can have").arg(bucket);
+        if (minBytes < 0)
+            return QStringLiteral("the smallest size must be 0 or more");
+    }
     return kind == RewriteKind::Extract ? extractProblem() : QString();
 }
 
@@ -154,6 +170,8 @@ QString RewriteConfig::describe() const
         return QStringLiteral("%1: keys to an array of {%2, %3}").arg(path, keyName, valueName);
     if (kind == RewriteKind::Extract)
         return QStringLiteral("%1: extracted to %2").arg(path, side());
+    if (kind == RewriteKind::GridFs)
+        return QStringLiteral("%1: to GridFS bucket %2").arg(path, bucket);
     return QStringLiteral("%1: to %2").arg(path, targetType);
 }
 

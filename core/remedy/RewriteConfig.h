@@ -15,9 +15,11 @@ enum class RewriteKind
 {
     KeysToArray, // the attribute pattern: {a: 1, b: 2} -> [{k: "a", v: 1}, {k: "b", v: 2}]
     ConvertType, // a mixed-type field to one type: "12.50" -> 12.5 (what cannot be, is not)
-    Extract      // the subset pattern: a big string, binary or sub-document moved to a side
+    Extract,     // the subset pattern: a big string, binary or sub-document moved to a side
                  // collection ({_id: the parent's _id, <leaf>: the value}); the document keeps
                  // an excerpt of the same type in its place and a flag
+    GridFs       // a big binary (a string, when asked) moved to a GridFS bucket's file; the
+                 // document keeps the file's _id (an ObjectId) in its place
 };
 
 // One in-place rewrite of a field (core's RewriteSession applies, verifies and rolls it back,
@@ -41,10 +43,16 @@ struct RewriteConfig
     qint64 minBytes = 0;
     int excerptChars = 0;
     QStringList excerptKeys;
+    // GridFs: the bucket (fs: fs.files and fs.chunks) and whether strings go too (as UTF-8).
+    QString bucket = QStringLiteral("fs");
+    bool gridfsStrings = false;
 
     QString side() const;     // sideCollection, or its default
     QString flag() const;     // flagField, or its default
     QString sideLeaf() const; // the value's field in a side document: the path's last name
+    // Where the values go, in words: "the side collection posts_body_full", "the GridFS
+    // bucket fs".
+    QString storeName() const;
 
     // The journal's name for this rewrite: "keys_to_array:<path>", "convert:<path>",
     // "extract:<path>".

@@ -7,6 +7,7 @@
 #include "mongo/ServerProbe.h"
 #include "remedy/ValueRewriter.h"
 #include "remedy/internal/ExtractSide.h"
+#include "remedy/internal/GridFsSide.h"
 #include "remedy/internal/RewriteJournal.h"
 #include "remedy/internal/RewriteTarget.h"
 #include "source/DocumentPace.h"
@@ -60,34 +61,29 @@ SourceError usage(const QString &message)
 // An extraction's side collection: each value stored before its document is changed; taken
 // away where the document kept it (the application's write won, or it was deleted) or got it
 // back (rolled back). A value the application rewrote after the extraction stays there.
-bool putSide(ExtractSide *side, const std::vector<RewriteEntry> &entries, bool forward,
+bool putSide(SideStore *side, const std::vector<RewriteEntry> &entries, bool forward,
              SourceError *error)
 {
-    if (!side || !forward)
-        return true;
-    std::vector<std::pair<QByteArray, QByteArray>> values;
-    for (const RewriteEntry &e : entries)
-        values.emplace_back(e.id, e.before);
-    return side->put(values, error);
+    return !side || !forward || side->put(entries, error);
 }
 
-bool tidySide(ExtractSide *side, const std::vector<RewriteEntry> &entries,
+bool tidySide(SideStore *side, const std::vector<RewriteEntry> &entries,
               const std::vector<RewriteTarget::Landed> &landed, bool forward, SourceError *error)
 {
     if (!side)
         return true;
-    std::vector<QByteArray> ids;
+    std::vector<RewriteEntry> taken;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const bool done = landed[i] == RewriteTarget::Landed::Done;
         const bool gone = landed[i] == RewriteTarget::Landed::Deleted;
         const bool kept = landed[i] == RewriteTarget::Landed::ChangedSince;
         if (forward ? (kept || gone) : (done || gone))
-            ids.push_back(entries[i].id);
+            taken.push_back(entries[i]);
     }
-    return side->remove(ids, error);
+    return taken.empty() || side->remove(taken, error);
 }
 
-bool settleEntries(RewriteTarget &target, RewriteJournal &journal, ExtractSide *side,
+bool settleEntries(RewriteTarget &target, RewriteJournal &journal, SideStore *side,
                    std::vector<RewriteEntry> &entries, bool forward, RewriteProgress *progress,
                    SourceError *error)
 {
@@ -163,24 +159,14 @@ bool fenceOff(MongoConnection &connection, const RewriteJournal::Run &run,
 
 // A new extraction's side collection holds nothing: never mixed with other data (or with
 // values an earlier rollback kept there because the application had rewritten their field).
-bool sideIsFree(ExtractSide *side, const RewriteConfig &config, RewriteStep *step)
+bool sideIsFree(SideStore *side, RewriteStep *step)
 {
-    if (!side)
-        return true;
-    const std::int64_t held = side->count(&step->error);
-    if (step->error.isError())
-        return false;
-    if (held > 0)
-        step->error = usage(QStringLiteral("the side collection %1 holds %2 documents already: "
-                                           "name another (--side), or empty it first")
-                                .arg(config.side())
-                                .arg(held));
-    return held == 0;
+    return !side || side->isFree(&step->error);
 }
 
 // The journal's run checked and marked applying: a fresh run, or an interrupted one resumed
 // (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
-bool startApply(MongoConnection &connection, RewriteJournal &journal, ExtractSide *side,
+bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore *side,
                 const RewriteConfig &config, const QString &writer,
                 const std::atomic<bool> *cancel, const RewriteProgressCallback &callback,
                 RewriteStep *step)
@@ -224,7 +210,7 @@ bool startApply(MongoConnection &connection, RewriteJournal &journal, ExtractSid
         }
     }
     const bool fresh = !run.present || run.state == RewriteState::RolledBack;
-    if (fresh && !sideIsFree(side, config, step))
+    if (fresh && !sideIsFree(side, step))
         return false;
     return journal.writeRun(RewriteState::Applying, std::nullopt,
                             writer.isEmpty() ? std::nullopt : std::optional<QString>(writer),
@@ -247,7 +233,7 @@ RewriteResult rewriteAt(const RewriteConfig &config, const QByteArray &value)
 // document still holds it, and read back.
 bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
                 const RewriteConfig &config, const RewriteOptions &options, RewriteTarget &target,
-                RewriteJournal &journal, ExtractSide *side, RewriteStep *step)
+                RewriteJournal &journal, SideStore *side, RewriteStep *step)
 {
     RewriteProgress &progress = step->progress;
     std::vector<RewriteEntry> entries;
@@ -288,7 +274,11 @@ void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
                  RewriteVerify *verify)
 {
     const RewriteResult again = ValueRewriter::rewrite(config, e.before);
-    if (again.outcome != RewriteResult::Outcome::Changed || again.after != e.after) {
+    // A GridFS file's id is new each time: the journal's after is one.
+    const bool same = config.kind == RewriteKind::GridFs
+                          ? !e.after.isEmpty() && e.after.at(0) == char(BSON_TYPE_OID)
+                          : again.after == e.after;
+    if (again.outcome != RewriteResult::Outcome::Changed || !same) {
         ++verify->mismatched;
         list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
                                   QStringLiteral("the journal's after is not the rewrite of its "
@@ -301,8 +291,7 @@ void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
         ++verify->mismatched;
         list(&verify->rows,
              rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
-                   QStringLiteral("the side collection %1 does not hold its value")
-                       .arg(config.side())));
+                   QStringLiteral("%1 does not hold its value").arg(config.storeName())));
     } else if (*now == e.after) {
         ++verify->matching;
     } else {
@@ -313,12 +302,14 @@ void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
 }
 
 // An extraction's side collection (none for the other rewrites).
-std::optional<ExtractSide> sideOf(MongoConnection &connection, const QString &database,
+std::unique_ptr<SideStore> sideOf(MongoConnection &connection, const QString &database,
                                   const RewriteConfig &config)
 {
-    if (config.kind != RewriteKind::Extract)
-        return std::nullopt;
-    return std::optional<ExtractSide>(std::in_place, connection, database, config);
+    if (config.kind == RewriteKind::Extract)
+        return std::make_unique<ExtractSide>(connection, database, config);
+    if (config.kind == RewriteKind::GridFs)
+        return std::make_unique<GridFsSide>(connection, database, config);
+    return nullptr;
 }
 
 } // namespace
@@ -411,8 +402,8 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
     RewriteProgress &progress = step.progress;
     RewriteJournal journal(*m_connection, m_database, m_config);
     RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
-    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, m_config);
-    ExtractSide *side = sideStore ? &*sideStore : nullptr;
+    const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, m_config);
+    SideStore *side = sideStore.get();
     if (!startApply(*m_connection, journal, side, m_config, m_writer, cancel, callback, &step))
         return step;
     const std::size_t batch = std::max<std::size_t>(1, options.batch);
@@ -476,8 +467,8 @@ RewriteStep RewriteSession::verify()
     verify.recorded = run.documents;
     verify.entries = journal.count(&step.error);
     RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
-    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, run.config);
-    ExtractSide *side = sideStore ? &*sideStore : nullptr;
+    const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, run.config);
+    SideStore *side = sideStore.get();
     const bool ok = journal.forEach(
         {RewriteEntryState::Applied}, 500,
         [&](std::vector<RewriteEntry> &entries) {
@@ -486,7 +477,7 @@ RewriteStep RewriteSession::verify()
                 ids.push_back(e.id);
             RewriteTarget::Values values, sideValues;
             if (!target.valuesOf(ids, &values, &step.error) ||
-                (side && !side->valuesOf(ids, &sideValues, &step.error)))
+                (side && !side->stored(entries, &sideValues, &step.error)))
                 return false;
             for (const RewriteEntry &e : entries)
                 verifyEntry(run.config, e, values[e.id],
@@ -526,8 +517,8 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
                            &step.error))
         return step;
     RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
-    std::optional<ExtractSide> sideStore = sideOf(*m_connection, m_database, run.config);
-    ExtractSide *side = sideStore ? &*sideStore : nullptr;
+    const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, run.config);
+    SideStore *side = sideStore.get();
     RewriteProgress &progress = step.progress;
     const DocumentPace pace(options.maxDocsPerSecond);
     const bool ok = recorded.forEach(

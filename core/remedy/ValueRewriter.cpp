@@ -326,6 +326,26 @@ RewriteResult extract(const RewriteConfig &config, const QByteArray &raw, const 
     return changed(std::move(excerpt));
 }
 
+// A binary (a string, when asked) of at least minBytes goes to a GridFS file: the document
+// keeps the file's _id, a new ObjectId.
+RewriteResult toGridFs(const RewriteConfig &config, const QByteArray &raw, const bson_iter_t *value)
+{
+    const int type = bson_iter_type(value);
+    if (type != BSON_TYPE_BINARY && !(type == BSON_TYPE_UTF8 && config.gridfsStrings))
+        return cannot(QStringLiteral("a %1 is not stored in GridFS (a binary is; a string, "
+                                     "when strings are asked for)")
+                          .arg(typeName(type)));
+    const qint64 bytes = raw.size() - 1;
+    if (bytes < config.minBytes)
+        return unchanged(
+            QStringLiteral("%1 bytes, under the %2 to store").arg(bytes).arg(config.minBytes));
+    return changed(rawOf([](bson_t *out) {
+        bson_oid_t oid;
+        bson_oid_init(&oid, nullptr);
+        bson_append_oid(out, "v", 1, &oid);
+    }));
+}
+
 } // namespace
 
 RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArray &raw)
@@ -338,6 +358,8 @@ RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArr
             return keysToArray(config, value);
         case RewriteKind::ConvertType:
             return convert(config, value);
+        case RewriteKind::GridFs:
+            return toGridFs(config, raw, value);
         case RewriteKind::Extract:
             break;
         }

@@ -20,15 +20,17 @@ QByteArray idFilter(const QByteArray &id)
 
 ExtractSide::ExtractSide(MongoConnection &connection, const QString &database,
                          const RewriteConfig &config)
-    : m_ops(connection, database, config.side()), m_leaf(config.sideLeaf().toUtf8())
+    : m_ops(connection, database, config.side()), m_leaf(config.sideLeaf().toUtf8()),
+      m_name(config.side())
 {
 }
 
-bool ExtractSide::put(const std::vector<std::pair<QByteArray, QByteArray>> &values,
-                      SourceError *error)
+bool ExtractSide::put(const std::vector<RewriteEntry> &entries, SourceError *error)
 {
     std::vector<CollectionOps::Write> writes;
-    for (const auto &[id, value] : values) {
+    for (const RewriteEntry &entry : entries) {
+        const QByteArray &id = entry.id;
+        const QByteArray &value = entry.before;
         BsonDocument doc;
         bsonraw::append(doc.get(), "_id", 3, id);
         bsonraw::append(doc.get(), m_leaf.constData(), int(m_leaf.size()), value);
@@ -38,27 +40,27 @@ bool ExtractSide::put(const std::vector<std::pair<QByteArray, QByteArray>> &valu
            m_ops.bulk(writes, QStringLiteral("storing the values in %1").arg(m_ops.ns()), error);
 }
 
-bool ExtractSide::remove(const std::vector<QByteArray> &ids, SourceError *error)
+bool ExtractSide::remove(const std::vector<RewriteEntry> &entries, SourceError *error)
 {
     std::vector<CollectionOps::Write> writes;
-    for (const QByteArray &id : ids)
-        writes.push_back({CollectionOps::Write::Kind::DeleteMany, idFilter(id), {}});
+    for (const RewriteEntry &entry : entries)
+        writes.push_back({CollectionOps::Write::Kind::DeleteMany, idFilter(entry.id), {}});
     return writes.empty() ||
            m_ops.bulk(writes, QStringLiteral("removing values from %1").arg(m_ops.ns()), error);
 }
 
-bool ExtractSide::valuesOf(const std::vector<QByteArray> &ids,
-                           std::map<QByteArray, std::optional<QByteArray>> *values,
-                           SourceError *error)
+bool ExtractSide::stored(const std::vector<RewriteEntry> &entries,
+                         std::map<QByteArray, std::optional<QByteArray>> *values,
+                         SourceError *error)
 {
-    for (const QByteArray &id : ids)
-        (*values)[id] = std::nullopt;
+    for (const RewriteEntry &entry : entries)
+        (*values)[entry.id] = std::nullopt;
     BsonDocument filter;
     bson_t condition, list;
     bson_append_document_begin(filter.get(), "_id", -1, &condition);
     bson_append_array_begin(&condition, "$in", -1, &list);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        bsonraw::append(&list, std::to_string(i).c_str(), -1, ids[i]);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        bsonraw::append(&list, std::to_string(i).c_str(), -1, entries[i].id);
     bson_append_array_end(&condition, &list);
     bson_append_document_end(filter.get(), &condition);
     return m_ops.find(
@@ -77,10 +79,21 @@ bool ExtractSide::valuesOf(const std::vector<QByteArray> &ids,
         error);
 }
 
-std::int64_t ExtractSide::count(SourceError *error)
+bool ExtractSide::isFree(SourceError *error)
 {
-    return m_ops.count(BsonDocument().bytes(),
-                       QStringLiteral("counting the documents in %1").arg(m_ops.ns()), error);
+    const std::int64_t held = m_ops.count(
+        BsonDocument().bytes(), QStringLiteral("counting the documents in %1").arg(m_ops.ns()),
+        error);
+    if (error->isError())
+        return false;
+    if (held > 0) {
+        error->kind = SourceError::Kind::Usage;
+        error->message = QStringLiteral("the side collection %1 holds %2 documents already: "
+                                        "name another (--side), or empty it first")
+                             .arg(m_name)
+                             .arg(held);
+    }
+    return held == 0;
 }
 
 } // namespace oe

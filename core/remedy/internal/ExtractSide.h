@@ -7,33 +7,26 @@
 
 #include "mongo/internal/CollectionOps.h"
 #include "remedy/RewriteConfig.h"
-#include "source/SourceError.h"
-
-#include <QByteArray>
-
-#include <map>
-#include <optional>
-#include <utility>
-#include <vector>
+#include "remedy/internal/SideStore.h"
 
 namespace oe {
 
-class ExtractSide
+class ExtractSide : public SideStore
 {
 public:
     ExtractSide(MongoConnection &connection, const QString &database, const RewriteConfig &config);
 
-    // Each (parent _id, value) stored, replacing what that _id held.
-    bool put(const std::vector<std::pair<QByteArray, QByteArray>> &values, SourceError *error);
-    bool remove(const std::vector<QByteArray> &ids, SourceError *error);
-    // The value each parent's side document holds (nullopt: none).
-    bool valuesOf(const std::vector<QByteArray> &ids,
-                  std::map<QByteArray, std::optional<QByteArray>> *values, SourceError *error);
-    std::int64_t count(SourceError *error);
+    bool put(const std::vector<RewriteEntry> &entries, SourceError *error) override;
+    bool remove(const std::vector<RewriteEntry> &entries, SourceError *error) override;
+    bool stored(const std::vector<RewriteEntry> &entries,
+                std::map<QByteArray, std::optional<QByteArray>> *values,
+                SourceError *error) override;
+    bool isFree(SourceError *error) override;
 
 private:
     CollectionOps m_ops;
     QByteArray m_leaf;
+    QString m_name;
 };
 
 } // namespace oe

@@ -43,6 +43,8 @@ void appendExtract(bson_t *run, const RewriteConfig &config)
     for (int i = 0; i < config.excerptKeys.size(); ++i)
         appendText(&keys, std::to_string(i).c_str(), config.excerptKeys[i]);
     bson_append_array_end(run, &keys);
+    appendText(run, "bucket", config.bucket);
+    bson_append_bool(run, "strings", -1, config.gridfsStrings);
 }
 
 void readExtract(const bson_t *run, RewriteConfig *config)
@@ -54,6 +56,10 @@ void readExtract(const bson_t *run, RewriteConfig *config)
         config->minBytes = bson_iter_as_int64(&it);
     if (bson_iter_init_find(&it, run, "excerptChars") && BSON_ITER_HOLDS_NUMBER(&it))
         config->excerptChars = int(bson_iter_as_int64(&it));
+    if (bson_iter_init_find(&it, run, "bucket") && BSON_ITER_HOLDS_UTF8(&it))
+        config->bucket = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+    config->gridfsStrings = bson_iter_init_find(&it, run, "strings") &&
+                            BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
     config->excerptKeys.clear();
     if (bson_iter_init_find(&it, run, "excerptKeys") && BSON_ITER_HOLDS_ARRAY(&it) &&
         bson_iter_recurse(&it, &key))
@@ -144,7 +150,7 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     appendText(run.get(), "target", m_config.targetType);
     appendText(run.get(), "keyName", m_config.keyName);
     appendText(run.get(), "valueName", m_config.valueName);
-    if (m_config.kind == RewriteKind::Extract)
+    if (m_config.kind == RewriteKind::Extract || m_config.kind == RewriteKind::GridFs)
         appendExtract(run.get(), m_config);
     bson_append_utf8(run.get(), "state", -1, journalWord(state), -1);
     if (writer)

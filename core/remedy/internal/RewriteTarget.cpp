@@ -63,7 +63,18 @@ QByteArray RewriteTarget::scanFilter() const
         guardFlag(filter.get(), true);
         return filter.bytes();
     }
-    if (m_config.kind == RewriteKind::KeysToArray) {
+    if (m_config.kind == RewriteKind::GridFs) {
+        // The binaries (and strings) only: a file id left by a run is not read again.
+        bson_t types, no;
+        bson_append_array_begin(&condition, "$type", -1, &types);
+        bson_append_utf8(&types, "0", -1, "binData", -1);
+        if (m_config.gridfsStrings)
+            bson_append_utf8(&types, "1", -1, "string", -1);
+        bson_append_array_end(&condition, &types);
+        bson_append_document_begin(&condition, "$not", -1, &no);
+        bson_append_utf8(&no, "$type", -1, "array", -1);
+        bson_append_document_end(&condition, &no);
+    } else if (m_config.kind == RewriteKind::KeysToArray) {
         // An array of sub-documents matches {$type: "object"} too (by its elements).
         bson_t no;
         bson_append_utf8(&condition, "$type", -1, "object", -1);

@@ -1,0 +1,37 @@
+#pragma once
+
+// Internal to core: a GridFS bucket as the store of the values a `gridfs` rewrite moves: each
+// value one file (libmongoc's mongoc_gridfs_bucket_t, so fs.files and fs.chunks as every driver
+// reads them), its _id the ObjectId the document keeps, its metadata naming the document
+// ({collection, path, parent: _id, type, subtype}). Files of others in the bucket are never
+// read or touched: every step names its file by its _id.
+
+#include "mongo/MongoConnection.h"
+#include "remedy/RewriteConfig.h"
+#include "remedy/internal/SideStore.h"
+
+namespace oe {
+
+class GridFsSide : public SideStore
+{
+public:
+    GridFsSide(MongoConnection &connection, QString database, RewriteConfig config);
+
+    bool put(const std::vector<RewriteEntry> &entries, SourceError *error) override;
+    bool remove(const std::vector<RewriteEntry> &entries, SourceError *error) override;
+    bool stored(const std::vector<RewriteEntry> &entries,
+                std::map<QByteArray, std::optional<QByteArray>> *values,
+                SourceError *error) override;
+    bool isFree(SourceError *) override { return true; } // others' files stay as they are
+
+private:
+    bool putOne(struct _mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entry,
+                SourceError *error);
+    bool dropChunks(const QByteArray &fileId, SourceError *error);
+
+    MongoConnection &m_connection;
+    QString m_database;
+    RewriteConfig m_config;
+};
+
+} // namespace oe

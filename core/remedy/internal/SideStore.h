@@ -1,0 +1,34 @@
+#pragma once
+
+// Internal to core: where an extraction keeps the values it moves out of their documents (a
+// side collection, or a GridFS bucket). A value is stored before its document is changed and
+// taken away where the document kept it or got it back.
+
+#include "remedy/internal/RewriteJournal.h"
+#include "source/SourceError.h"
+
+#include <QByteArray>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace oe {
+
+class SideStore
+{
+public:
+    virtual ~SideStore() = default;
+
+    // Each entry's before stored (replacing what the store held for it).
+    virtual bool put(const std::vector<RewriteEntry> &entries, SourceError *error) = 0;
+    virtual bool remove(const std::vector<RewriteEntry> &entries, SourceError *error) = 0;
+    // The raw value the store holds for each entry (by its document's _id; nullopt: none).
+    virtual bool stored(const std::vector<RewriteEntry> &entries,
+                        std::map<QByteArray, std::optional<QByteArray>> *values,
+                        SourceError *error) = 0;
+    // Whether a new run may use the store (a side collection: empty); false with `error` set.
+    virtual bool isFree(SourceError *error) = 0;
+};
+
+} // namespace oe

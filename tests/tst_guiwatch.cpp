@@ -33,6 +33,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <QCheckBox>
 #include <QtTest>
 
 using namespace oe;
@@ -462,6 +463,26 @@ private slots:
         QVERIFY(finished.wait(30000));
         QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
+
+        // The same bodies to GridFS (strings asked for): 4 files, then back.
+        dialog->kindBox()->setCurrentIndex(int(RewriteKind::GridFs));
+        QCheckBox *strings = dialog->findChild<QCheckBox *>();
+        QVERIFY(strings && strings->isVisible());
+        strings->setChecked(true);
+        dialog->run(RewriteDialog::Action::Preview);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4));
+        dialog->run(RewriteDialog::Action::Apply);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
+                 std::size_t(4));
+        dialog->run(RewriteDialog::Action::Rollback);
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
+                 std::size_t(0));
     }
 
     // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,

@@ -1,5 +1,6 @@
 #include "dialogs/ExtractOptionsBox.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -12,8 +13,11 @@ ExtractOptionsBox::ExtractOptionsBox(const RewriteConfig &suggested, QWidget *pa
     : QWidget(parent), m_minBytes(new QSpinBox(this)), m_excerptChars(new QSpinBox(this)),
       m_excerptKeys(new QLineEdit(suggested.excerptKeys.join(QLatin1Char(',')), this)),
       m_side(new QLineEdit(suggested.sideCollection, this)),
-      m_flag(new QLineEdit(suggested.flagField, this))
+      m_flag(new QLineEdit(suggested.flagField, this)),
+      m_bucket(new QLineEdit(suggested.bucket, this)),
+      m_strings(new QCheckBox(tr("Strin&gs too (as UTF-8 files)"), this)), m_form(nullptr)
 {
+    m_strings->setChecked(suggested.gridfsStrings);
     m_minBytes->setRange(0, 16 * 1024 * 1024);
     m_minBytes->setSuffix(tr(" bytes"));
     m_minBytes->setValue(int(std::clamp<qint64>(suggested.minBytes, 0, 16 * 1024 * 1024)));
@@ -25,13 +29,26 @@ ExtractOptionsBox::ExtractOptionsBox(const RewriteConfig &suggested, QWidget *pa
     m_excerptKeys->setPlaceholderText(tr("a sub-document's keys kept, comma-separated"));
     m_side->setPlaceholderText(suggested.side());
     m_flag->setPlaceholderText(suggested.flag());
-    auto *form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("&Moves values of:"), m_minBytes);
-    form->addRow(tr("E&xcerpt kept:"), m_excerptChars);
-    form->addRow(tr("Excerpt &keys:"), m_excerptKeys);
-    form->addRow(tr("&Side collection:"), m_side);
-    form->addRow(tr("F&lag:"), m_flag);
+    m_form = new QFormLayout(this);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->addRow(tr("&Moves values of:"), m_minBytes);
+    m_form->addRow(tr("E&xcerpt kept:"), m_excerptChars);
+    m_form->addRow(tr("Excerpt &keys:"), m_excerptKeys);
+    m_form->addRow(tr("&Side collection:"), m_side);
+    m_form->addRow(tr("F&lag:"), m_flag);
+    m_form->addRow(tr("&Bucket:"), m_bucket);
+    m_form->addRow(QString(), m_strings);
+    showFor(suggested.kind);
+}
+
+void ExtractOptionsBox::showFor(RewriteKind kind)
+{
+    const bool gridfs = kind == RewriteKind::GridFs;
+    for (QWidget *w : {static_cast<QWidget *>(m_excerptChars), static_cast<QWidget *>(m_excerptKeys),
+                       static_cast<QWidget *>(m_side), static_cast<QWidget *>(m_flag)})
+        m_form->setRowVisible(w, !gridfs);
+    for (QWidget *w : {static_cast<QWidget *>(m_bucket), static_cast<QWidget *>(m_strings)})
+        m_form->setRowVisible(w, gridfs);
 }
 
 void ExtractOptionsBox::applyTo(RewriteConfig *config) const
@@ -44,6 +61,8 @@ void ExtractOptionsBox::applyTo(RewriteConfig *config) const
         key = key.trimmed();
     config->sideCollection = m_side->text().trimmed();
     config->flagField = m_flag->text().trimmed();
+    config->bucket = m_bucket->text().trimmed();
+    config->gridfsStrings = m_strings->isChecked();
 }
 
 } // namespace oe

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+class QCheckBox;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -11,7 +13,7 @@ namespace oe {
 
 // An extraction's settings in the Rewrite dialog: the smallest value moved, the excerpt kept (a
 // string's first characters, a sub-document's keys), the side collection and the flag (empty:
-// their defaults, shown as placeholders).
+// their defaults, shown as placeholders); for GridFS, the bucket and whether strings go too.
 class ExtractOptionsBox : public QWidget
 {
     Q_OBJECT
@@ -20,6 +22,7 @@ public:
     ExtractOptionsBox(const RewriteConfig &suggested, QWidget *parent = nullptr);
 
     void applyTo(RewriteConfig *config) const;
+    void showFor(RewriteKind kind); // the rows of an extraction, or of GridFS
 
 private:
     QSpinBox *m_minBytes;
@@ -27,6 +30,9 @@ private:
     QLineEdit *m_excerptKeys;
     QLineEdit *m_side;
     QLineEdit *m_flag;
+    QLineEdit *m_bucket;
+    QCheckBox *m_strings;
+    QFormLayout *m_form;
 };
 
 } // namespace oe

@@ -66,6 +66,7 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     m_kind->addItem(tr("Keys to an array of {k, v} (the attribute pattern)"));
     m_kind->addItem(tr("Convert to one type (where that is exact)"));
     m_kind->addItem(tr("Extract to a side collection (the subset pattern)"));
+    m_kind->addItem(tr("Store in GridFS (large binaries)"));
     m_kind->setCurrentIndex(int(suggested.kind)); // the items in RewriteKind's order
     m_type->addItems(RewriteConfig::convertibleTypes());
     m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
@@ -155,7 +156,7 @@ RewriteConfig RewriteDialog::config() const
     config.targetType = config.kind == RewriteKind::ConvertType ? m_type->currentText() : QString();
     config.keyName = m_keyName->text();
     config.valueName = m_valueName->text();
-    if (config.kind == RewriteKind::Extract)
+    if (config.kind == RewriteKind::Extract || config.kind == RewriteKind::GridFs)
         m_extract->applyTo(&config);
     return config;
 }
@@ -167,7 +168,8 @@ void RewriteDialog::updateKind()
     m_type->setEnabled(kind == RewriteKind::ConvertType);
     m_keyName->setEnabled(keys);
     m_valueName->setEnabled(keys);
-    m_extract->setVisible(kind == RewriteKind::Extract);
+    m_extract->setVisible(kind == RewriteKind::Extract || kind == RewriteKind::GridFs);
+    m_extract->showFor(kind);
 }
 
 void RewriteDialog::setRunning(bool running)
@@ -260,7 +262,11 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
                          .arg(p.rows.size());
         if (const QString index = config().indexSuggestion(); !index.isEmpty())
             lines << tr("Index suggestion: %1").arg(index);
-        if (const RewriteConfig c = config(); c.kind == RewriteKind::Extract)
+        if (const RewriteConfig c = config(); c.kind == RewriteKind::GridFs)
+            lines << tr("Each value moves to a file of the GridFS bucket %1 (%1.files, "
+                        "%1.chunks); its document keeps the file's _id.")
+                         .arg(c.bucket);
+        else if (c.kind == RewriteKind::Extract)
             lines << tr("Each value moves to %1 as {_id, %2}; its document keeps the excerpt "
                         "(After) and %3: true. Already so: smaller than the size, or no larger "
                         "than the excerpt.")

@@ -233,6 +233,15 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     printRows(p.rows, oe::RewriteRow::Kind::Change, QStringLiteral("changes"), p.changes);
     printRows(p.rows, oe::RewriteRow::Kind::Cannot,
               QStringLiteral("left as they are (no exact rewrite)"), p.cannot);
+    if (p.changes > 0)
+        print(QStringLiteral("the values rewritten: %1 bytes now, %2 bytes after (%3 bytes %4 "
+                             "the documents)")
+                  .arg(p.bytesBefore)
+                  .arg(p.bytesAfter)
+                  .arg(p.bytesBefore > p.bytesAfter ? p.bytesBefore - p.bytesAfter
+                                                    : p.bytesAfter - p.bytesBefore)
+                  .arg(p.bytesBefore >= p.bytesAfter ? QStringLiteral("out of")
+                                                     : QStringLiteral("into")));
     if (config.kind == oe::RewriteKind::GridFs)
         print(QStringLiteral("each value moves to a file of the GridFS bucket %1 (%1.files, "
                              "%1.chunks); its document keeps the file's _id")

@@ -37,6 +37,8 @@ struct RewritePreview
 {
     static constexpr std::size_t kRowLimit = 10000;
     std::uint64_t examined = 0, changes = 0, unchanged = 0, cannot = 0;
+    // The changed values' bytes before and after (an extraction: what leaves the documents).
+    std::uint64_t bytesBefore = 0, bytesAfter = 0;
     std::vector<RewriteRow> rows;
     bool truncated = false; // more rows than kRowLimit (the counts are whole)
     QStringList notes;

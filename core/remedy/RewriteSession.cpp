@@ -375,6 +375,8 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
                 const RewriteResult r = rewriteAt(m_config, value);
                 if (r.outcome == RewriteResult::Outcome::Changed) {
                     ++preview.changes;
+                    preview.bytesBefore += std::uint64_t(value.size());
+                    preview.bytesAfter += std::uint64_t(r.after.size());
                     keep(rowOf(RewriteRow::Kind::Change, id, value, r.after));
                 } else if (r.outcome == RewriteResult::Outcome::Cannot) {
                     ++preview.cannot;

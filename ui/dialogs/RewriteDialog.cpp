@@ -2,6 +2,7 @@
 
 #include "dialogs/ExtractOptionsBox.h"
 #include "jobs/LatestJob.h"
+#include "charts/Format.h"
 #include "remedy/RewriteSession.h"
 
 #include <QComboBox>
@@ -257,6 +258,10 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
                           .arg(p.changes)
                           .arg(p.unchanged)
                           .arg(p.cannot));
+        if (p.changes > 0 && p.bytesBefore > p.bytesAfter)
+            lines << tr("The documents shed %1 (the rewritten values: %2 now, %3 after).")
+                         .arg(Format::bytes(p.bytesBefore - p.bytesAfter),
+                              Format::bytes(p.bytesBefore), Format::bytes(p.bytesAfter));
         if (p.truncated)
             lines << tr("The first %1 are listed (`rewrite --preview-csv FILE` writes them all).")
                          .arg(p.rows.size());

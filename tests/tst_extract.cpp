@@ -44,10 +44,16 @@ class TestExtract : public QObject
     }
     QStringList bare(const QString &collection) const
     {
-        return {QStringLiteral("rewrite"), QStringLiteral("--uri"),        m_uri,
-                QStringLiteral("--db"),    kDb,
-                QStringLiteral("--collection"), collection,
-                QStringLiteral("--path"),  QStringLiteral("body"),        QStringLiteral("--extract")};
+        return {QStringLiteral("rewrite"),
+                QStringLiteral("--uri"),
+                m_uri,
+                QStringLiteral("--db"),
+                kDb,
+                QStringLiteral("--collection"),
+                collection,
+                QStringLiteral("--path"),
+                QStringLiteral("body"),
+                QStringLiteral("--extract")};
     }
     QStringList extract(const QString &collection, const QStringList &more = {}) const
     {
@@ -137,8 +143,8 @@ private slots:
                  qPrintable(r.out));
         QVERIFY(read(c) == before);
 
-        r = runCli(extract(c, {QStringLiteral("--yes"), QStringLiteral("--batch"),
-                               QStringLiteral("4")}));
+        r = runCli(
+            extract(c, {QStringLiteral("--yes"), QStringLiteral("--batch"), QStringLiteral("4")}));
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 10; already so: "
                                                                   "20; cannot be rewritten: 2")),
                  qPrintable(r.out + r.err));
@@ -183,11 +189,11 @@ private slots:
         const auto before = read(c);
         QVERIFY(run(QStringLiteral("{\"insert\": \"elsewhere\", \"documents\": [{\"_id\": 0, "
                                    "\"body\": \"not ours\"}]}")));
-        const CliRun r = runCli(
-            extract(c, {QStringLiteral("--side"), QStringLiteral("elsewhere"),
-                        QStringLiteral("--yes")}));
-        QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("the side collection elsewhere "
-                                                                  "holds 1 documents already")) &&
+        const CliRun r = runCli(extract(
+            c, {QStringLiteral("--side"), QStringLiteral("elsewhere"), QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 2 &&
+                     r.err.contains(QStringLiteral("the side collection elsewhere "
+                                                   "holds 1 documents already")) &&
                      r.err.trimmed().count(QLatin1Char('\n')) == 0,
                  qPrintable(r.out + r.err));
         QVERIFY(read(c) == before);

@@ -73,13 +73,20 @@ class TestGridFs : public QObject
     QStringList gridfs(const QString &collection, const QString &bucket,
                        const QStringList &more = {}) const
     {
-        return QStringList{QStringLiteral("rewrite"),      QStringLiteral("--uri"),
-                           m_uri,                          QStringLiteral("--db"),
-                           kDb,                            QStringLiteral("--collection"),
-                           collection,                     QStringLiteral("--path"),
-                           QStringLiteral("scan"),         QStringLiteral("--gridfs"),
-                           QStringLiteral("--bucket"),     bucket,
-                           QStringLiteral("--min-bytes"),  QStringLiteral("100000")} +
+        return QStringList{QStringLiteral("rewrite"),
+                           QStringLiteral("--uri"),
+                           m_uri,
+                           QStringLiteral("--db"),
+                           kDb,
+                           QStringLiteral("--collection"),
+                           collection,
+                           QStringLiteral("--path"),
+                           QStringLiteral("scan"),
+                           QStringLiteral("--gridfs"),
+                           QStringLiteral("--bucket"),
+                           bucket,
+                           QStringLiteral("--min-bytes"),
+                           QStringLiteral("100000")} +
                more;
     }
     QString python(const char *script, const QString &bucket) const
@@ -88,8 +95,8 @@ class TestGridFs : public QObject
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("PYTHONPATH"), m_python);
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral("python3"), {QStringLiteral("-c"), QString::fromUtf8(script),
-                                            m_uri, kDb, bucket});
+        p.start(QStringLiteral("python3"),
+                {QStringLiteral("-c"), QString::fromUtf8(script), m_uri, kDb, bucket});
         if (!p.waitForFinished(120000) || p.exitCode() != 0)
             return QStringLiteral("error: ") + QString::fromUtf8(p.readAllStandardError());
         return QString::fromUtf8(p.readAllStandardOutput());
@@ -187,8 +194,8 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("to rewrite: 5;")), qPrintable(r.out + r.err));
         QVERIFY(read(c) == before);
 
-        r = runCli(gridfs(c, bucket, {QStringLiteral("--yes"), QStringLiteral("--batch"),
-                                      QStringLiteral("3")}));
+        r = runCli(gridfs(
+            c, bucket, {QStringLiteral("--yes"), QStringLiteral("--batch"), QStringLiteral("3")}));
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 4;")),
                  qPrintable(r.out + r.err));
         const QJsonObject files = filesOf(bucket);

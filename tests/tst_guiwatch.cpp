@@ -24,6 +24,7 @@
 #include "history/HistoryStore.h"
 #include "workspace/SourceState.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -33,7 +34,6 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
-#include <QCheckBox>
 #include <QtTest>
 
 using namespace oe;
@@ -440,11 +440,11 @@ private slots:
         QCOMPARE(dialog->config().minBytes, qint64(256 * 1024));
         QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4)); // _ids 0, 13, 26, 39
         QCOMPARE(dialog->lastStep().preview.unchanged, std::uint64_t(36));
-        const CliRun cli = runCli(
-            {QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
-             m_db, QStringLiteral("--collection"), QStringLiteral("articles"),
-             QStringLiteral("--path"), QStringLiteral("body"), QStringLiteral("--extract"),
-             QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("articles"), QStringLiteral("--path"),
+                                   QStringLiteral("body"), QStringLiteral("--extract"),
+                                   QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
         QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 4; already so: 36;")),
                  qPrintable(cli.out));
         dialog->resize(900, 640);

@@ -102,7 +102,8 @@ std::optional<qint64> countOption(const QCommandLineParser &parser, const QStrin
 bool extractFrom(const QCommandLineParser &parser, oe::RewriteConfig *config)
 {
     const auto minBytes = countOption(parser, QStringLiteral("min-bytes"));
-    const auto chars = minBytes ? countOption(parser, QStringLiteral("excerpt-chars")) : std::nullopt;
+    const auto chars =
+        minBytes ? countOption(parser, QStringLiteral("excerpt-chars")) : std::nullopt;
     if (!chars)
         return false;
     config->sideCollection = parser.value(QStringLiteral("side"));

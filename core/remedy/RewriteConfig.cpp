@@ -145,7 +145,8 @@ QString RewriteConfig::problem() const
 
 QString RewriteConfig::extractProblem() const
 {
-    if (QString p = NamespaceNames::collectionProblem(QStringLiteral("the side collection"), side());
+    if (QString p =
+            NamespaceNames::collectionProblem(QStringLiteral("the side collection"), side());
         !p.isEmpty())
         return p;
     if (side() == collection || isJournal(side()))

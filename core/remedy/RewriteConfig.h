@@ -72,9 +72,9 @@ struct RewriteConfig
     QString indexSuggestion() const;
     static QStringList convertibleTypes(); // double, int, long, string
     // The rewrite a shape flag suggests: keys used as data to an array; a mixed type converted
-    // to the first convertible type the rest of its values hold; a big scalar extracted. nullopt for any other flag, or
-    // a path a rewrite cannot name.
-    // A big scalar: extracted where it holds at least `bigScalarBytes` (the flag's threshold).
+    // to the first convertible type the rest of its values hold; a big scalar extracted. nullopt
+    // for any other flag, or a path a rewrite cannot name. A big scalar: extracted where it holds
+    // at least `bigScalarBytes` (the flag's threshold).
     static std::optional<RewriteConfig> forShapeFlag(const ShapeFlag &flag,
                                                      const FieldProfile &field,
                                                      const QString &collection,

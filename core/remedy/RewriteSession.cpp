@@ -167,9 +167,8 @@ bool sideIsFree(SideStore *side, RewriteStep *step)
 // The journal's run checked and marked applying: a fresh run, or an interrupted one resumed
 // (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
 bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore *side,
-                const RewriteConfig &config, const QString &writer,
-                const std::atomic<bool> *cancel, const RewriteProgressCallback &callback,
-                RewriteStep *step)
+                const RewriteConfig &config, const QString &writer, const std::atomic<bool> *cancel,
+                const RewriteProgressCallback &callback, RewriteStep *step)
 {
     const RewriteJournal::Run run = journal.readRun(&step->error);
     if (step->error.isError())
@@ -422,8 +421,7 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
     ok = ok && target.scan(
                    batch, cancel,
                    [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
-                       if (!applyRound(values, m_config, options, target, journal, side,
-                                       &step))
+                       if (!applyRound(values, m_config, options, target, journal, side, &step))
                            return false;
                        pace.after(progress.examined, cancel);
                        progress.seconds = double(clock.elapsed()) / 1000.0;

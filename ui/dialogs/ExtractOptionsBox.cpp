@@ -44,8 +44,9 @@ ExtractOptionsBox::ExtractOptionsBox(const RewriteConfig &suggested, QWidget *pa
 void ExtractOptionsBox::showFor(RewriteKind kind)
 {
     const bool gridfs = kind == RewriteKind::GridFs;
-    for (QWidget *w : {static_cast<QWidget *>(m_excerptChars), static_cast<QWidget *>(m_excerptKeys),
-                       static_cast<QWidget *>(m_side), static_cast<QWidget *>(m_flag)})
+    for (QWidget *w :
+         {static_cast<QWidget *>(m_excerptChars), static_cast<QWidget *>(m_excerptKeys),
+          static_cast<QWidget *>(m_side), static_cast<QWidget *>(m_flag)})
         m_form->setRowVisible(w, !gridfs);
     for (QWidget *w : {static_cast<QWidget *>(m_bucket), static_cast<QWidget *>(m_strings)})
         m_form->setRowVisible(w, gridfs);

@@ -1,8 +1,8 @@
 #include "dialogs/RewriteDialog.h"
 
+#include "charts/Format.h"
 #include "dialogs/ExtractOptionsBox.h"
 #include "jobs/LatestJob.h"
-#include "charts/Format.h"
 #include "remedy/RewriteSession.h"
 
 #include <QComboBox>

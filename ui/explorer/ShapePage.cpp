@@ -172,9 +172,9 @@ void ShapePage::showResult(const AnalysisResult &result)
             m_typeRules.emplace(r, GuardRule::forMixedType(flag, *field));
         if (!field)
             continue;
-        if (auto rewrite = RewriteConfig::forShapeFlag(
-                flag, *field, result.request.source.collectionName(),
-                qint64(result.request.shape.bigScalarBytes)))
+        if (auto rewrite =
+                RewriteConfig::forShapeFlag(flag, *field, result.request.source.collectionName(),
+                                            qint64(result.request.shape.bigScalarBytes)))
             m_rewrites.emplace(r, *rewrite);
     }
     for (int r = 0; r < int(m_shown.size()); ++r) {

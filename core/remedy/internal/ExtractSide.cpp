@@ -81,9 +81,9 @@ bool ExtractSide::stored(const std::vector<RewriteEntry> &entries,
 
 bool ExtractSide::isFree(SourceError *error)
 {
-    const std::int64_t held = m_ops.count(
-        BsonDocument().bytes(), QStringLiteral("counting the documents in %1").arg(m_ops.ns()),
-        error);
+    const std::int64_t held =
+        m_ops.count(BsonDocument().bytes(),
+                    QStringLiteral("counting the documents in %1").arg(m_ops.ns()), error);
     if (error->isError())
         return false;
     if (held > 0) {

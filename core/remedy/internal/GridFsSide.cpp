@@ -64,10 +64,10 @@ QByteArray rawLike(const bson_iter_t *like, const QByteArray &bytes)
         const std::uint8_t *data = nullptr;
         bson_iter_binary(like, &subtype, &length, &data);
         static const std::uint8_t kNone = 0;
-        bson_append_binary(holder.get(), "v", 1, subtype,
-                           bytes.isEmpty() ? &kNone
-                                           : reinterpret_cast<const std::uint8_t *>(bytes.constData()),
-                           std::uint32_t(bytes.size()));
+        bson_append_binary(
+            holder.get(), "v", 1, subtype,
+            bytes.isEmpty() ? &kNone : reinterpret_cast<const std::uint8_t *>(bytes.constData()),
+            std::uint32_t(bytes.size()));
     }
     bson_iter_t it;
     return bson_iter_init_find(&it, holder.get(), "v") ? bsonraw::valueOf(&it) : QByteArray();
@@ -89,8 +89,8 @@ GridFsSide::GridFsSide(MongoConnection &connection, QString database, RewriteCon
 static BucketHandle openBucket(MongoConnection &connection, const QString &database,
                                const QString &bucket, SourceError *error)
 {
-    const DatabaseHandle db(mongoc_client_get_database(MongoDriver::client(connection),
-                                                       database.toUtf8().constData()));
+    const DatabaseHandle db(
+        mongoc_client_get_database(MongoDriver::client(connection), database.toUtf8().constData()));
     BsonDocument opts;
     bsonraw::appendText(opts.get(), "bucketName", bucket);
     bson_error_t e;
@@ -131,7 +131,8 @@ bool GridFsSide::putOne(mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entr
     const QByteArray name = (m_config.collection + QLatin1Char('.') + m_config.path +
                              QLatin1Char(' ') + ValueRewriter::toJson(entry.id).left(200))
                                 .toUtf8();
-    const QString step = QStringLiteral("storing a file in the GridFS bucket %1").arg(m_config.bucket);
+    const QString step =
+        QStringLiteral("storing a file in the GridFS bucket %1").arg(m_config.bucket);
     const StreamHandle stream(mongoc_gridfs_bucket_open_upload_stream_with_id(
         bucket, fileId.value(), name.constData(), opts.get(), &e));
     if (!stream) {
@@ -139,9 +140,10 @@ bool GridFsSide::putOne(mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entr
         return false;
     }
     QByteArray content = contentOf(value.iter());
-    const bool wrote = content.isEmpty() ||
-                       mongoc_stream_write(stream.get(), content.data(), std::size_t(content.size()),
-                                           kTimeoutMs) == ssize_t(content.size());
+    const bool wrote =
+        content.isEmpty() ||
+        mongoc_stream_write(stream.get(), content.data(), std::size_t(content.size()),
+                            kTimeoutMs) == ssize_t(content.size());
     const bool closed = mongoc_stream_close(stream.get()) == 0;
     if (!wrote || !closed) {
         if (!mongoc_gridfs_bucket_stream_error(stream.get(), &e))
@@ -183,9 +185,9 @@ bool GridFsSide::remove(const std::vector<RewriteEntry> &entries, SourceError *e
         // A file already gone (a run killed after removing it) is what was asked.
         if (fileId.ok() && !mongoc_gridfs_bucket_delete_by_id(bucket.get(), fileId.value(), &e) &&
             e.code != MONGOC_ERROR_GRIDFS_BUCKET_FILE_NOT_FOUND) {
-            *error = failure(m_connection, e,
-                             QStringLiteral("removing a file from the GridFS bucket %1")
-                                 .arg(m_config.bucket));
+            *error = failure(
+                m_connection, e,
+                QStringLiteral("removing a file from the GridFS bucket %1").arg(m_config.bucket));
             return false;
         }
         if (fileId.ok() && !dropChunks(entry.after, error))
@@ -195,8 +197,7 @@ bool GridFsSide::remove(const std::vector<RewriteEntry> &entries, SourceError *e
 }
 
 bool GridFsSide::stored(const std::vector<RewriteEntry> &entries,
-                        std::map<QByteArray, std::optional<QByteArray>> *values,
-                        SourceError *error)
+                        std::map<QByteArray, std::optional<QByteArray>> *values, SourceError *error)
 {
     const BucketHandle bucket = openBucket(m_connection, m_database, m_config.bucket, error);
     if (!bucket)
@@ -217,9 +218,9 @@ bool GridFsSide::stored(const std::vector<RewriteEntry> &entries,
             bytes.append(buffer, qsizetype(n));
         if (n < 0) {
             mongoc_gridfs_bucket_stream_error(stream.get(), &e);
-            *error = failure(m_connection, e,
-                             QStringLiteral("reading a file of the GridFS bucket %1")
-                                 .arg(m_config.bucket));
+            *error = failure(
+                m_connection, e,
+                QStringLiteral("reading a file of the GridFS bucket %1").arg(m_config.bucket));
             return false;
         }
         (*values)[entry.id] = rawLike(value.iter(), bytes);

@@ -58,8 +58,8 @@ void readExtract(const bson_t *run, RewriteConfig *config)
         config->excerptChars = int(bson_iter_as_int64(&it));
     if (bson_iter_init_find(&it, run, "bucket") && BSON_ITER_HOLDS_UTF8(&it))
         config->bucket = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
-    config->gridfsStrings = bson_iter_init_find(&it, run, "strings") &&
-                            BSON_ITER_HOLDS_BOOL(&it) && bson_iter_bool(&it);
+    config->gridfsStrings = bson_iter_init_find(&it, run, "strings") && BSON_ITER_HOLDS_BOOL(&it) &&
+                            bson_iter_bool(&it);
     config->excerptKeys.clear();
     if (bson_iter_init_find(&it, run, "excerptKeys") && BSON_ITER_HOLDS_ARRAY(&it) &&
         bson_iter_recurse(&it, &key))

@@ -118,6 +118,37 @@ class TestGuiWatch : public QObject
             return nullptr;
         return view->shape();
     }
+    bool insertAll(const QString &collection, const QStringList &docs, QString *error) const
+    {
+        return fixtures::command(m_uri, m_db,
+                                 QStringLiteral("{\"insert\": \"%1\", \"documents\": [%2]}")
+                                     .arg(collection, docs.join(QLatin1Char(',')))
+                                     .toUtf8(),
+                                 error);
+    }
+    // Shape tab -> the flag of `kind` at `path` -> Rewrite...: the dialog, or null.
+    RewriteDialog *openRewrite(MainWindow &window, const QString &collection, const QString &kind,
+                               const QString &path) const
+    {
+        ShapePage *shape = shapeOf(window, collection);
+        const int row = shape ? flagRow(shape, kind, path) : -1;
+        if (row < 0)
+            return nullptr;
+        shape->flagsTable()->setCurrentCell(row, 0);
+        if (!shape->rewriteButton()->isEnabled())
+            return nullptr;
+        QTest::mouseClick(shape->rewriteButton(), Qt::LeftButton);
+        RewriteDialog *dialog = nullptr;
+        const bool opened = QTest::qWaitFor(
+            [&] { return (dialog = window.findChild<RewriteDialog *>()) != nullptr; });
+        return opened ? dialog : nullptr;
+    }
+    // Runs one of the dialog's steps and waits for it: whether it went well.
+    static bool step(RewriteDialog *dialog, QSignalSpy &finished, RewriteDialog::Action action)
+    {
+        dialog->run(action);
+        return finished.wait(30000) && finished.last().at(1).toBool();
+    }
     // The row of the flag of `kind` at `path`, or -1.
     static int flagRow(ShapePage *shape, const QString &kind, const QString &path)
     {
@@ -357,25 +388,14 @@ private slots:
             docs << QStringLiteral("{\"_id\": %1, \"daily\": {%2}}").arg(i).arg(days.join(u','));
         }
         QString error;
-        QVERIFY2(fixtures::command(m_uri, m_db,
-                                   QStringLiteral("{\"insert\": \"visits\", \"documents\": [%1]}")
-                                       .arg(docs.join(QLatin1Char(',')))
-                                       .toUtf8(),
-                                   &error),
-                 qPrintable(error));
+        QVERIFY2(insertAll(QStringLiteral("visits"), docs, &error), qPrintable(error));
         const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("visits"));
         MainWindow window;
-        ShapePage *shape = shapeOf(window, QStringLiteral("visits"));
-        QVERIFY(shape);
-        const int row = flagRow(shape, QStringLiteral("keys_as_data"), QStringLiteral("daily"));
-        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
-        QCOMPARE(shape->flagsTable()->item(row, ShapePage::Path)->text(), QStringLiteral("daily"));
-        shape->flagsTable()->setCurrentCell(row, 0);
-        QVERIFY(!shape->typeGuardButton()->isEnabled());
-        QVERIFY(shape->rewriteButton()->isEnabled());
-        QTest::mouseClick(shape->rewriteButton(), Qt::LeftButton);
-        RewriteDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = window.findChild<RewriteDialog *>()) != nullptr);
+        RewriteDialog *dialog =
+            openRewrite(window, QStringLiteral("visits"), QStringLiteral("keys_as_data"),
+                        QStringLiteral("daily"));
+        QVERIFY(dialog);
+        QVERIFY(!window.collectionView()->shape()->typeGuardButton()->isEnabled());
         QSignalSpy finished(dialog, &RewriteDialog::finished);
         QVERIFY(finished.wait(30000)); // the preview, on opening
         QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(60));
@@ -391,18 +411,15 @@ private slots:
         dialog->resize(900, 580);
         saveScreenshot(dialog, QStringLiteral("rewrite.png"));
 
-        dialog->run(RewriteDialog::Action::Apply);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
         QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(60));
-        dialog->run(RewriteDialog::Action::Verify);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 60,
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 60,
                  qPrintable(dialog->status()->text()));
         QVERIFY(dialog->status()->text().startsWith(QStringLiteral("Verified: 60 entries of 60")));
-        dialog->run(RewriteDialog::Action::Rollback);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
     }
 
@@ -417,23 +434,12 @@ private slots:
                         .arg(i)
                         .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
         QString error;
-        QVERIFY2(fixtures::command(m_uri, m_db,
-                                   QStringLiteral("{\"insert\": \"articles\", \"documents\": [%1]}")
-                                       .arg(docs.join(QLatin1Char(',')))
-                                       .toUtf8(),
-                                   &error),
-                 qPrintable(error));
+        QVERIFY2(insertAll(QStringLiteral("articles"), docs, &error), qPrintable(error));
         const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("articles"));
         MainWindow window;
-        ShapePage *shape = shapeOf(window, QStringLiteral("articles"));
-        QVERIFY(shape);
-        const int row = flagRow(shape, QStringLiteral("big_scalar"), QStringLiteral("body"));
-        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
-        shape->flagsTable()->setCurrentCell(row, 0);
-        QVERIFY(shape->rewriteButton()->isEnabled());
-        QTest::mouseClick(shape->rewriteButton(), Qt::LeftButton);
-        RewriteDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = window.findChild<RewriteDialog *>()) != nullptr);
+        RewriteDialog *dialog = openRewrite(window, QStringLiteral("articles"),
+                                            QStringLiteral("big_scalar"), QStringLiteral("body"));
+        QVERIFY(dialog);
         QSignalSpy finished(dialog, &RewriteDialog::finished);
         QVERIFY(finished.wait(30000)); // the preview, on opening
         QCOMPARE(dialog->config().kind, RewriteKind::Extract);
@@ -450,18 +456,15 @@ private slots:
         dialog->resize(900, 640);
         saveScreenshot(dialog, QStringLiteral("extract.png"));
 
-        dialog->run(RewriteDialog::Action::Apply);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
         QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles_body_full")).size(),
                  std::size_t(4));
-        dialog->run(RewriteDialog::Action::Verify);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 4,
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 4,
                  qPrintable(dialog->status()->text()));
-        dialog->run(RewriteDialog::Action::Rollback);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
 
         // The same bodies to GridFS (strings asked for): 4 files, then back.
@@ -469,17 +472,14 @@ private slots:
         QCheckBox *strings = dialog->findChild<QCheckBox *>();
         QVERIFY(strings && strings->isVisible());
         strings->setChecked(true);
-        dialog->run(RewriteDialog::Action::Preview);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(step(dialog, finished, RewriteDialog::Action::Preview));
         QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4));
-        dialog->run(RewriteDialog::Action::Apply);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
         QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
                  std::size_t(4));
-        dialog->run(RewriteDialog::Action::Rollback);
-        QVERIFY(finished.wait(30000));
-        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
         QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
                  std::size_t(0));

@@ -4,6 +4,7 @@
 // by the value's bytes exactly as they appear in a document.
 
 #include "bson/DocumentId.h"
+#include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonIter.h"
 
 #include <QByteArray>
@@ -13,6 +14,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace oe::bsonraw {
 
@@ -122,6 +124,20 @@ inline QByteArray idOf(const QByteArray &document)
         !bson_iter_init_find(&it, &doc, "_id"))
         return {};
     return valueOf(&it);
+}
+
+// The filter {_id: {$in: [ids…]}} (raw values), as BSON bytes.
+inline QByteArray idsIn(const std::vector<QByteArray> &ids)
+{
+    BsonDocument filter;
+    bson_t condition, list;
+    bson_append_document_begin(filter.get(), "_id", -1, &condition);
+    bson_append_array_begin(&condition, "$in", -1, &list);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        append(&list, std::to_string(i).c_str(), -1, ids[i]);
+    bson_append_array_end(&condition, &list);
+    bson_append_document_end(filter.get(), &condition);
+    return filter.bytes();
 }
 
 } // namespace oe::bsonraw

@@ -55,16 +55,11 @@ bool ExtractSide::stored(const std::vector<RewriteEntry> &entries,
 {
     for (const RewriteEntry &entry : entries)
         (*values)[entry.id] = std::nullopt;
-    BsonDocument filter;
-    bson_t condition, list;
-    bson_append_document_begin(filter.get(), "_id", -1, &condition);
-    bson_append_array_begin(&condition, "$in", -1, &list);
-    for (std::size_t i = 0; i < entries.size(); ++i)
-        bsonraw::append(&list, std::to_string(i).c_str(), -1, entries[i].id);
-    bson_append_array_end(&condition, &list);
-    bson_append_document_end(filter.get(), &condition);
+    std::vector<QByteArray> ids;
+    for (const RewriteEntry &entry : entries)
+        ids.push_back(entry.id);
     return m_ops.find(
-        filter.bytes(), {}, QStringLiteral("reading back %1").arg(m_ops.ns()),
+        bsonraw::idsIn(ids), {}, QStringLiteral("reading back %1").arg(m_ops.ns()),
         [&](const QByteArray &bytes) {
             bson_t doc;
             bson_iter_t it;

@@ -136,16 +136,8 @@ bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values,
         m_config.kind == RewriteKind::Extract ? m_config.flag().toUtf8() : QByteArray();
     for (const QByteArray &id : ids)
         (*values)[id] = std::nullopt;
-    BsonDocument filter;
-    bson_t condition, list;
-    bson_append_document_begin(filter.get(), "_id", -1, &condition);
-    bson_append_array_begin(&condition, "$in", -1, &list);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        bsonraw::append(&list, std::to_string(i).c_str(), -1, ids[i]);
-    bson_append_array_end(&condition, &list);
-    bson_append_document_end(filter.get(), &condition);
     return m_ops.find(
-        filter.bytes(), projection(path, flag),
+        bsonraw::idsIn(ids), projection(path, flag),
         QStringLiteral("reading back the values of %1").arg(m_config.path),
         [&](const QByteArray &bytes) {
             bson_t doc;

@@ -273,12 +273,14 @@ void device(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &r
         bson_append_document_end(doc, &channels);
     }
     if (i == documents / 6) {
-        std::vector<bson_t> levels(30);
+        // An array keeps bson_t's alignment (a std::vector<bson_t> would not promise it).
+        constexpr std::size_t kLevels = 30;
+        bson_t levels[kLevels];
         BSON_APPEND_DOCUMENT_BEGIN(doc, "config", &levels[0]);
-        for (std::size_t l = 1; l < levels.size(); ++l)
+        for (std::size_t l = 1; l < kLevels; ++l)
             BSON_APPEND_DOCUMENT_BEGIN(&levels[l - 1], "inner", &levels[l]);
-        BSON_APPEND_BOOL(&levels.back(), "enabled", true);
-        for (std::size_t l = levels.size() - 1; l > 0; --l)
+        BSON_APPEND_BOOL(&levels[kLevels - 1], "enabled", true);
+        for (std::size_t l = kLevels - 1; l > 0; --l)
             bson_append_document_end(&levels[l - 1], &levels[l]);
         bson_append_document_end(doc, &levels[0]);
     }

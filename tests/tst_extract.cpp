@@ -332,6 +332,56 @@ private slots:
         QCOMPARE(read(QStringLiteral("killed_body_full")).size(), std::size_t(0));
     }
 
+    // A killed run's entries left pending, each in a state the run could not see: an update
+    // that landed and whose excerpt the application edited before the run marked it (the flag
+    // is set: its side value is the one the document points to, kept by the resume and by the
+    // rollback), and one that never landed before the application wrote its own value (no
+    // flag: the rollback takes its side value away).
+    void aKilledRunsEntriesSettle()
+    {
+        const QString c = QStringLiteral("settling");
+        const QString side = QStringLiteral("settling_body_full");
+        makePosts(c, 12); // big bodies: _ids 0, 3, 6, 9
+        CliRun r = runCli(extract(c, {QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 4;")),
+                 qPrintable(r.out + r.err));
+        const auto killed = [&]() {
+            return run(QStringLiteral(
+                           "{\"update\": \"%1_outlier_rewrites\", \"updates\": ["
+                           "{\"q\": {\"_id\": \"run:extract:body\"}, \"u\": {\"$set\": "
+                           "{\"state\": \"applying\"}}}, {\"q\": {\"_id.run\": \"extract:body\"}, "
+                           "\"u\": {\"$set\": {\"state\": \"pending\"}}, \"multi\": true}]}")
+                           .arg(c));
+        };
+        QVERIFY(killed());
+        QVERIFY(run(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": 0}, "
+                                   "\"u\": {\"$set\": {\"body\": \"edited excerpt\"}}}]}")
+                        .arg(c)));
+        r = runCli(extract(c, {QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resuming an interrupted")) &&
+                     r.out.contains(QStringLiteral("rewritten: 4;")),
+                 qPrintable(r.out + r.err));
+        QCOMPARE(read(side).size(), std::size_t(4));
+
+        QVERIFY(killed());
+        QVERIFY(run(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": 3}, "
+                                   "\"u\": {\"$set\": {\"body\": \"its own\"}, \"$unset\": "
+                                   "{\"has_full_body\": \"\"}}}]}")
+                        .arg(c)));
+        r = runCli(extract(c, {QStringLiteral("--rollback"), QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("restored: 2;")),
+                 qPrintable(r.out + r.err));
+        const auto left = read(side);
+        QCOMPARE(left.size(), std::size_t(1));
+        QCOMPARE(left.begin()->first, intId(0));
+        const auto docs = read(c);
+        QCOMPARE(textOf(docs.at(intId(0)), QStringLiteral("body")),
+                 QStringLiteral("edited excerpt"));
+        QVERIFY(!fixtures::fieldOf(docs.at(intId(0)), QStringLiteral("has_full_body")).isEmpty());
+        QCOMPARE(textOf(docs.at(intId(3)), QStringLiteral("body")), QStringLiteral("its own"));
+        drop(c);
+    }
+
     // Bad names: one line each, nothing written.
     void badInputSaysWhere()
     {

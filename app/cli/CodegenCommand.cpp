@@ -1,8 +1,11 @@
 #include "CodegenCommand.h"
 
 #include "CliSupport.h"
+#include "ExtractOptions.h"
 #include "LayoutOptions.h"
 #include "codegen/CodeGenerator.h"
+#include "codegen/ExtractSnippet.h"
+#include "remedy/RewriteConfig.h"
 #include "split/SplitLayoutPreset.h"
 
 #include <cstdio>
@@ -13,7 +16,8 @@ void addOptions(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Write the application's read and write paths for a split layout (the outlier "
-        "pattern's guarded append and paged read) with the language's official driver."));
+        "pattern's guarded append and paged read) with the language's official driver; with "
+        "--extract, the read and write paths of an extracted field (the subset pattern)."));
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("lang"), QStringLiteral("js, python, java, c, go or mongosh."),
@@ -26,19 +30,33 @@ void addOptions(QCommandLineParser &parser)
          QStringLiteral("NAME")},
         {QStringLiteral("out"), QStringLiteral("Write to this file (default: standard output)."),
          QStringLiteral("FILE")},
+        {QStringLiteral("extract"),
+         QStringLiteral("The layout `rewrite --extract` leaves: the document whole again on "
+                        "read, the value to the side collection and its excerpt on write.")},
+        {QStringLiteral("path"), QStringLiteral("--extract: the extracted field (dot notation)."),
+         QStringLiteral("PATH")},
     });
     cli::addLayoutOptions(parser);
+    cli::addExtractOptions(parser);
+}
+
+std::optional<oe::CodeLanguage> languageFrom(const QCommandLineParser &parser)
+{
+    const auto lang = oe::codelanguage::parse(parser.value(QStringLiteral("lang")));
+    if (!lang)
+        cli::fail(ExitUsage, QStringLiteral("--lang expects one of %1, got '%2'")
+                                 .arg(oe::codelanguage::names().join(QStringLiteral(", ")),
+                                      parser.value(QStringLiteral("lang"))));
+    return lang;
 }
 
 // --lang, --collection, --field, --keep (or a preset's), then the layout's own checks.
 int configFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
                oe::SplitConfig *config)
 {
-    const auto lang = oe::codelanguage::parse(parser.value(QStringLiteral("lang")));
+    const auto lang = languageFrom(parser);
     if (!lang)
-        return cli::fail(ExitUsage, QStringLiteral("--lang expects one of %1, got '%2'")
-                                        .arg(oe::codelanguage::names().join(QStringLiteral(", ")),
-                                             parser.value(QStringLiteral("lang"))));
+        return ExitUsage;
     *language = *lang;
     config->collection = parser.value(QStringLiteral("collection"));
     if (config->collection.isEmpty())
@@ -65,6 +83,27 @@ int configFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
     return ExitSuccess;
 }
 
+// codegen --extract: --lang, --collection, --path and the extraction's names.
+int extractFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
+                oe::RewriteConfig *config)
+{
+    const auto lang = languageFrom(parser);
+    if (!lang)
+        return ExitUsage;
+    *language = *lang;
+    config->kind = oe::RewriteKind::Extract;
+    config->collection = parser.value(QStringLiteral("collection"));
+    config->path = parser.value(QStringLiteral("path"));
+    if (config->collection.isEmpty() || config->path.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("codegen --extract needs --collection NAME "
+                                                   "and --path PATH"));
+    if (!cli::extractFrom(parser, config))
+        return ExitUsage;
+    if (const QString problem = config->problem(); !problem.isEmpty())
+        return cli::fail(ExitUsage, problem);
+    return ExitSuccess;
+}
+
 int write(const QString &path, const QString &code)
 {
     const QByteArray utf8 = code.toUtf8();
@@ -86,6 +125,13 @@ int run(const QStringList &arguments)
     if (const auto exit = cli::parseOrHelp(parser, arguments))
         return *exit;
     oe::CodeLanguage language{};
+    if (parser.isSet(QStringLiteral("extract"))) {
+        oe::RewriteConfig extract;
+        if (const int rc = extractFrom(parser, &language, &extract); rc != ExitSuccess)
+            return rc;
+        return write(parser.value(QStringLiteral("out")),
+                     oe::ExtractSnippet::generate(language, extract.extractLayout()));
+    }
     oe::SplitConfig config;
     if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)
         return rc;

@@ -184,4 +184,9 @@ QString RewriteConfig::indexSuggestion() const
     return QString::fromUtf8(QJsonDocument(index).toJson(QJsonDocument::Compact));
 }
 
+ExtractLayout RewriteConfig::extractLayout() const
+{
+    return {collection, path, side(), sideLeaf(), flag(), excerptChars, excerptKeys};
+}
+
 } // namespace oe

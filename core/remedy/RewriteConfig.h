@@ -1,5 +1,7 @@
 #pragma once
 
+#include "codegen/ExtractLayout.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -50,6 +52,8 @@ struct RewriteConfig
     QString side() const;     // sideCollection, or its default
     QString flag() const;     // flagField, or its default
     QString sideLeaf() const; // the value's field in a side document: the path's last name
+    // An extraction's names, resolved: what its generated read and write paths need.
+    ExtractLayout extractLayout() const;
     // Where the values go, in words: "the side collection posts_body_full", "the GridFS
     // bucket fs".
     QString storeName() const;

@@ -77,7 +77,8 @@ bool tidySide(SideStore *side, const std::vector<RewriteEntry> &entries,
         const bool done = landed[i] == RewriteTarget::Landed::Done;
         const bool gone = landed[i] == RewriteTarget::Landed::Deleted;
         const bool kept = landed[i] == RewriteTarget::Landed::ChangedSince;
-        if (forward ? (kept || gone) : (done || gone))
+        const bool unflagged = landed[i] == RewriteTarget::Landed::ChangedUnflagged;
+        if (forward ? (kept || gone) : (done || gone || unflagged))
             taken.push_back(entries[i]);
     }
     return taken.empty() || side->remove(taken, error);
@@ -107,15 +108,18 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal, SideStore *si
             ++progress->rewritten;
             break;
         case RewriteTarget::Landed::ChangedSince:
+        case RewriteTarget::Landed::ChangedUnflagged:
             e.state = forward ? RewriteEntryState::ChangedSince : RewriteEntryState::Kept;
             ++progress->changedSince;
             list(&progress->rows,
                  rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, e.after,
-                       forward ? QStringLiteral("the application rewrote it first: its value "
-                                                "is kept")
-                               : QStringLiteral("the application rewrote it after the "
-                                                "rewrite: its value is kept") +
-                                     keptWhere));
+                       forward
+                           ? QStringLiteral("the application rewrote it first: its value "
+                                            "is kept")
+                           : QStringLiteral("the application rewrote it after the "
+                                            "rewrite: its value is kept") +
+                                 (landed[i] == RewriteTarget::Landed::ChangedSince ? keptWhere
+                                                                                   : QString())));
             break;
         case RewriteTarget::Landed::Deleted:
             e.state = RewriteEntryState::Deleted;
@@ -203,13 +207,15 @@ bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore 
                 return false;
             break;
         case RewriteState::RolledBack:
-            if (!journal.clearEntries(&step->error))
-                return false;
             break;
         }
     }
+    // A run rolled back before leaves its journal until the side store is found free: the
+    // entries it kept say which values there the application's documents still point to.
     const bool fresh = !run.present || run.state == RewriteState::RolledBack;
     if (fresh && !sideIsFree(side, step))
+        return false;
+    if (run.present && run.state == RewriteState::RolledBack && !journal.clearEntries(&step->error))
         return false;
     return journal.writeRun(RewriteState::Applying, std::nullopt,
                             writer.isEmpty() ? std::nullopt : std::optional<QString>(writer),

@@ -83,8 +83,9 @@ bool ExtractSide::isFree(SourceError *error)
         return false;
     if (held > 0) {
         error->kind = SourceError::Kind::Usage;
-        error->message = QStringLiteral("the side collection %1 holds %2 documents already: "
-                                        "name another (--side), or empty it first")
+        error->message = QStringLiteral("the side collection %1 holds %2 documents already "
+                                        "(other data, or values a rollback kept for documents "
+                                        "that still point to them): name another with --side")
                              .arg(m_name)
                              .arg(held);
     }

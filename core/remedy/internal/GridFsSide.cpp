@@ -73,6 +73,14 @@ QByteArray rawLike(const bson_iter_t *like, const QByteArray &bytes)
     return bson_iter_init_find(&it, holder.get(), "v") ? bsonraw::valueOf(&it) : QByteArray();
 }
 
+bool notFound(const bson_error_t &e)
+{
+    // Older libmongoc said INVALID_FILENAME for a missing id.
+    return e.domain == MONGOC_ERROR_GRIDFS &&
+           (e.code == MONGOC_ERROR_GRIDFS_BUCKET_FILE_NOT_FOUND ||
+            e.code == MONGOC_ERROR_GRIDFS_INVALID_FILENAME);
+}
+
 SourceError failure(const MongoConnection &connection, const bson_error_t &e, const QString &step)
 {
     return MongoDriver::errorFrom(connection, e, step);
@@ -107,9 +115,13 @@ bool GridFsSide::putOne(mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entr
     if (!fileId.ok() || !value.ok() || !parent.ok())
         return true; // nothing to store: never written
     bson_error_t e;
-    // A run killed after storing it (or while: chunks without their file): the same file
-    // again, whole.
-    mongoc_gridfs_bucket_delete_by_id(bucket, fileId.value(), &e);
+    QByteArray content = contentOf(value.iter());
+    // A run killed after storing it: the file is there whole (its files document is written
+    // last), so the document may point to it already. Killed while storing it: chunks without
+    // their file, taken away before it is stored again whole.
+    const std::int64_t whole = isStored(entry.after, content.size(), error);
+    if (whole != 0)
+        return whole > 0;
     if (!dropChunks(entry.after, error))
         return false;
     BsonDocument opts;
@@ -139,7 +151,6 @@ bool GridFsSide::putOne(mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entr
         *error = failure(m_connection, e, step);
         return false;
     }
-    QByteArray content = contentOf(value.iter());
     const bool wrote =
         content.isEmpty() ||
         mongoc_stream_write(stream.get(), content.data(), std::size_t(content.size()),
@@ -152,6 +163,17 @@ bool GridFsSide::putOne(mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entr
         return false;
     }
     return true;
+}
+
+std::int64_t GridFsSide::isStored(const QByteArray &fileId, qsizetype length, SourceError *error)
+{
+    CollectionOps files(m_connection, m_database, m_config.bucket + QStringLiteral(".files"));
+    BsonDocument filter;
+    bsonraw::append(filter.get(), "_id", 3, fileId);
+    bson_append_int64(filter.get(), "length", -1, std::int64_t(length));
+    const std::int64_t found = files.count(
+        filter.bytes(), QStringLiteral("looking for a stored file in %1").arg(files.ns()), error);
+    return error->isError() ? -1 : found;
 }
 
 bool GridFsSide::dropChunks(const QByteArray &fileId, SourceError *error)
@@ -184,7 +206,7 @@ bool GridFsSide::remove(const std::vector<RewriteEntry> &entries, SourceError *e
         bson_error_t e;
         // A file already gone (a run killed after removing it) is what was asked.
         if (fileId.ok() && !mongoc_gridfs_bucket_delete_by_id(bucket.get(), fileId.value(), &e) &&
-            e.code != MONGOC_ERROR_GRIDFS_BUCKET_FILE_NOT_FOUND) {
+            !notFound(e)) {
             *error = failure(
                 m_connection, e,
                 QStringLiteral("removing a file from the GridFS bucket %1").arg(m_config.bucket));
@@ -209,6 +231,12 @@ bool GridFsSide::stored(const std::vector<RewriteEntry> &entries,
         const StreamHandle stream(fileId.ok() ? mongoc_gridfs_bucket_open_download_stream(
                                                     bucket.get(), fileId.value(), &e)
                                               : nullptr);
+        if (!stream && fileId.ok() && !notFound(e)) {
+            *error = failure(
+                m_connection, e,
+                QStringLiteral("opening a file of the GridFS bucket %1").arg(m_config.bucket));
+            return false;
+        }
         if (!stream || !value.ok())
             continue; // no such file
         QByteArray bytes;

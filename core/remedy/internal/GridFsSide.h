@@ -28,6 +28,8 @@ private:
     bool putOne(struct _mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entry,
                 SourceError *error);
     bool dropChunks(const QByteArray &fileId, SourceError *error);
+    // 1: the file is stored whole (its files document holds its length); 0: not; -1: error.
+    std::int64_t isStored(const QByteArray &fileId, qsizetype length, SourceError *error);
 
     MongoConnection &m_connection;
     QString m_database;

@@ -163,6 +163,17 @@ bool RewriteTarget::flagMoved(FlagState flag, bool forward) const
     return forward ? flag != FlagState::Absent : flag != FlagState::True;
 }
 
+RewriteTarget::Landed RewriteTarget::changed(FlagState flag, bool forward) const
+{
+    if (m_config.kind != RewriteKind::Extract)
+        return Landed::ChangedSince;
+    // Going forward, a flag set means the update landed (its excerpt edited since, or edited
+    // before a killed run could mark it): the side value is the one the flag points to.
+    if (forward)
+        return flag == FlagState::True ? Landed::Done : Landed::ChangedSince;
+    return flag == FlagState::True ? Landed::ChangedSince : Landed::ChangedUnflagged;
+}
+
 void RewriteTarget::guardFlag(bson_t *filter, bool forward) const
 {
     if (m_config.kind != RewriteKind::Extract)
@@ -272,10 +283,12 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
                 landed[i] = Landed::Deleted;
             else if (*now == moves[i].to)
                 landed[i] = Landed::Done;
-            else if (*now == moves[i].from && !flagMoved(flagged[moves[i].id], forward))
+            else if (*now != moves[i].from)
+                landed[i] = changed(flagged[moves[i].id], forward);
+            else if (!flagMoved(flagged[moves[i].id], forward))
                 again.push_back(i); // its update did not land yet (a racing write came and went)
             else
-                landed[i] = Landed::ChangedSince;
+                landed[i] = Landed::ChangedSince; // the application's flag
         }
         open = std::move(again);
     }

@@ -30,8 +30,11 @@ public:
     };
     enum class Landed
     {
-        Done,         // the document holds `to`
+        Done,         // the document holds `to` (an extraction: or its flag, then another value)
         ChangedSince, // it holds neither: someone else's write won
+        // Coming back: an extraction's document holds another value and not its flag, so it
+        // refers to no extracted value (the application put its own, or the move never landed).
+        ChangedUnflagged,
         Deleted,
         Stuck // it held `from` again after every round (a value changing back and forth)
     };
@@ -70,6 +73,7 @@ private:
     bool write(const std::vector<Move> &moves, bool forward, SourceError *error);
     void guardFlag(bson_t *filter, bool forward) const;
     bool flagMoved(FlagState flag, bool forward) const;
+    Landed changed(FlagState flag, bool forward) const;
     QByteArray updateOf(const Move &move, bool forward) const;
 
     CollectionOps m_ops;

@@ -142,6 +142,7 @@ private slots:
                                                    "documents)")),
                  qPrintable(r.out));
         QVERIFY(read(c) == before);
+        const QString predicted = r.out;
 
         r = runCli(
             extract(c, {QStringLiteral("--yes"), QStringLiteral("--batch"), QStringLiteral("4")}));
@@ -160,6 +161,27 @@ private slots:
                      QByteArray("\x08\x01", 2));
         }
         QVERIFY(after.at(intId(1)) == before.at(intId(1))); // a short body stays whole
+        // The preview's sizes after (measured on mongod, read whole on FerretDB) are the sizes
+        // the documents have now, in bytes.
+        const auto sizes = [](const std::map<QByteArray, QByteArray> &docs) {
+            qsizetype largest = 0, total = 0;
+            for (const auto &[id, doc] : docs) {
+                largest = std::max(largest, doc.size());
+                total += doc.size();
+            }
+            return std::pair{largest, total};
+        };
+        const auto [largestBefore, totalBefore] = sizes(before);
+        const auto [largestAfter, totalAfter] = sizes(after);
+        QVERIFY(totalAfter < totalBefore);
+        QVERIFY2(predicted.contains(QStringLiteral("the 32 documents' sizes: largest %1 bytes now, "
+                                                   "%2 bytes after; in all %3 bytes now, %4 "
+                                                   "bytes after")
+                                        .arg(largestBefore)
+                                        .arg(largestAfter)
+                                        .arg(totalBefore)
+                                        .arg(totalAfter)),
+                 qPrintable(predicted));
         r = runCli(extract(c, {QStringLiteral("--verify")}));
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("10 entries (the run recorded "
                                                                   "10); holding the rewrite: 10")),

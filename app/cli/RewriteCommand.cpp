@@ -193,6 +193,14 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
                                                     : p.bytesAfter - p.bytesBefore)
                   .arg(p.bytesBefore >= p.bytesAfter ? QStringLiteral("out of")
                                                      : QStringLiteral("into")));
+    if (p.sizesBefore.count() > 0)
+        print(QStringLiteral("the %1 documents' sizes: largest %2 bytes now, %3 bytes after; in "
+                             "all %4 bytes now, %5 bytes after")
+                  .arg(p.sizesBefore.count())
+                  .arg(p.sizesBefore.max())
+                  .arg(p.sizesAfter.max())
+                  .arg(p.sizesBefore.sum())
+                  .arg(p.sizesAfter.sum()));
     if (config.kind == oe::RewriteKind::GridFs)
         print(QStringLiteral("each value moves to a file of the GridFS bucket %1 (%1.files, "
                              "%1.chunks); its document keeps the file's _id")

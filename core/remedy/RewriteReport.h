@@ -1,6 +1,7 @@
 #pragma once
 
 #include "source/SourceError.h"
+#include "stats/Distribution.h"
 
 #include <QByteArray>
 #include <QString>
@@ -39,6 +40,9 @@ struct RewritePreview
     std::uint64_t examined = 0, changes = 0, unchanged = 0, cannot = 0;
     // The changed values' bytes before and after (an extraction: what leaves the documents).
     std::uint64_t bytesBefore = 0, bytesAfter = 0;
+    // The sizes of the documents examined (those holding the field) now and as the rewrite
+    // would leave them (an extraction: its excerpt and flag counted).
+    Distribution sizesBefore, sizesAfter;
     std::vector<RewriteRow> rows;
     bool truncated = false; // more rows than kRowLimit (the counts are whole)
     QStringList notes;

@@ -9,6 +9,7 @@
 #include "remedy/internal/ExtractSide.h"
 #include "remedy/internal/GridFsSide.h"
 #include "remedy/internal/RewriteJournal.h"
+#include "remedy/internal/RewriteSteps.h"
 #include "remedy/internal/RewriteTarget.h"
 #include "source/DocumentPace.h"
 
@@ -18,35 +19,10 @@ namespace oe {
 
 namespace {
 
-constexpr int kShownChars = 500;
-
-constexpr qsizetype kShownBytes = 64 * 1024; // past this, a value is shown by its size
-
-QString shown(const QByteArray &raw)
-{
-    if (raw.size() > kShownBytes)
-        return QStringLiteral("(%1 of %2 bytes)")
-            .arg(BsonTypes::names(BsonTypes::bit(std::uint8_t(raw.at(0))))
-                     .value(0, QStringLiteral("a value")))
-            .arg(raw.size() - 1);
-    QString json = ValueRewriter::toJson(raw);
-    if (json.size() > kShownChars)
-        json = json.left(kShownChars) + QStringLiteral("…");
-    return json;
-}
-
-RewriteRow rowOf(RewriteRow::Kind kind, const QByteArray &id, const QByteArray &before,
-                 const QByteArray &after = {}, const QString &why = {})
-{
-    return {kind, ValueRewriter::toJson(id), before.isEmpty() ? QString() : shown(before),
-            after.isEmpty() ? QString() : shown(after), why};
-}
-
-void list(std::vector<RewriteRow> *rows, RewriteRow row)
-{
-    if (rows->size() < RewriteSession::kListedRows)
-        rows->push_back(std::move(row));
-}
+using rewritesteps::list;
+using rewritesteps::rowOf;
+using rewritesteps::settleEntries;
+using rewritesteps::verifyEntry;
 
 SourceError usage(const QString &message)
 {
@@ -54,93 +30,6 @@ SourceError usage(const QString &message)
     error.kind = SourceError::Kind::Usage;
     error.message = message;
     return error;
-}
-
-// The journaled entries of a round moved (forward: before -> after; back: after -> before),
-// their states recorded, and what the application's writes won counted and listed.
-// An extraction's side collection: each value stored before its document is changed; taken
-// away where the document kept it (the application's write won, or it was deleted) or got it
-// back (rolled back). A value the application rewrote after the extraction stays there.
-bool putSide(SideStore *side, const std::vector<RewriteEntry> &entries, bool forward,
-             SourceError *error)
-{
-    return !side || !forward || side->put(entries, error);
-}
-
-bool tidySide(SideStore *side, const std::vector<RewriteEntry> &entries,
-              const std::vector<RewriteTarget::Landed> &landed, bool forward, SourceError *error)
-{
-    if (!side)
-        return true;
-    std::vector<RewriteEntry> taken;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const bool done = landed[i] == RewriteTarget::Landed::Done;
-        const bool gone = landed[i] == RewriteTarget::Landed::Deleted;
-        const bool kept = landed[i] == RewriteTarget::Landed::ChangedSince;
-        const bool unflagged = landed[i] == RewriteTarget::Landed::ChangedUnflagged;
-        if (forward ? (kept || gone) : (done || gone || unflagged))
-            taken.push_back(entries[i]);
-    }
-    return taken.empty() || side->remove(taken, error);
-}
-
-bool settleEntries(RewriteTarget &target, RewriteJournal &journal, SideStore *side,
-                   std::vector<RewriteEntry> &entries, bool forward, RewriteProgress *progress,
-                   SourceError *error)
-{
-    std::vector<RewriteTarget::Move> moves;
-    for (const RewriteEntry &e : entries)
-        moves.push_back(forward ? RewriteTarget::Move{e.id, e.before, e.after}
-                                : RewriteTarget::Move{e.id, e.after, e.before});
-    if (!putSide(side, entries, forward, error))
-        return false;
-    const std::vector<RewriteTarget::Landed> landed = target.settle(moves, forward, error);
-    if (landed.size() != entries.size() || !tidySide(side, entries, landed, forward, error))
-        return false;
-    const QString keptWhere =
-        side ? QStringLiteral(" (the extracted value stays in the side collection)") : QString();
-    std::size_t stuck = 0;
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        RewriteEntry &e = entries[i];
-        switch (landed[i]) {
-        case RewriteTarget::Landed::Done:
-            e.state = forward ? RewriteEntryState::Applied : RewriteEntryState::RolledBack;
-            ++progress->rewritten;
-            break;
-        case RewriteTarget::Landed::ChangedSince:
-        case RewriteTarget::Landed::ChangedUnflagged:
-            e.state = forward ? RewriteEntryState::ChangedSince : RewriteEntryState::Kept;
-            ++progress->changedSince;
-            list(&progress->rows,
-                 rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, e.after,
-                       forward
-                           ? QStringLiteral("the application rewrote it first: its value "
-                                            "is kept")
-                           : QStringLiteral("the application rewrote it after the "
-                                            "rewrite: its value is kept") +
-                                 (landed[i] == RewriteTarget::Landed::ChangedSince ? keptWhere
-                                                                                   : QString())));
-            break;
-        case RewriteTarget::Landed::Deleted:
-            e.state = RewriteEntryState::Deleted;
-            ++progress->deleted;
-            list(&progress->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
-                                        QStringLiteral("deleted meanwhile")));
-            break;
-        case RewriteTarget::Landed::Stuck: // left pending: the next run settles it
-            ++stuck;
-            break;
-        }
-    }
-    if (!journal.mark(entries, error))
-        return false;
-    if (stuck > 0)
-        *error = SourceError::io(
-            QString(), QStringLiteral("%1 documents held their old value again each time they "
-                                      "were written (an application writing them back and "
-                                      "forth): they are left journaled as pending; run it again")
-                           .arg(stuck));
-    return stuck == 0;
 }
 
 // Waits for an interrupted run of this rewrite to be gone from the server (RunFence), so its
@@ -236,14 +125,14 @@ RewriteResult rewriteAt(const RewriteConfig &config, const QByteArray &value)
 
 // One round of the scan: each value rewritten, journaled (pending), written where the
 // document still holds it, and read back.
-bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
-                const RewriteConfig &config, const RewriteOptions &options, RewriteTarget &target,
-                RewriteJournal &journal, SideStore *side, RewriteStep *step)
+bool applyRound(const std::vector<RewriteTarget::Scanned> &values, const RewriteConfig &config,
+                const RewriteOptions &options, RewriteTarget &target, RewriteJournal &journal,
+                SideStore *side, RewriteStep *step)
 {
     RewriteProgress &progress = step->progress;
     std::vector<RewriteEntry> entries;
     std::vector<QByteArray> ids;
-    for (const auto &[id, value] : values) {
+    for (const auto &[id, value, size] : values) {
         ++progress.examined;
         const RewriteResult r = rewriteAt(config, value);
         if (r.outcome == RewriteResult::Outcome::Unchanged) {
@@ -272,40 +161,6 @@ bool applyRound(const std::vector<std::pair<QByteArray, QByteArray>> &values,
         options.beforeWrite(ids);
     return settleEntries(target, journal, side, entries, true, &progress, &step->error);
 }
-// One applied entry checked: its after recomputed from its before, the document holding the
-// after (or rewritten since, or gone), and an extraction's value whole in its side collection.
-void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
-                 const std::optional<QByteArray> &now, const std::optional<QByteArray> &stored,
-                 RewriteVerify *verify)
-{
-    const RewriteResult again = ValueRewriter::rewrite(config, e.before);
-    // A GridFS file's id is new each time: the journal's after is one.
-    const bool same = config.kind == RewriteKind::GridFs
-                          ? !e.after.isEmpty() && e.after.at(0) == char(BSON_TYPE_OID)
-                          : again.after == e.after;
-    if (again.outcome != RewriteResult::Outcome::Changed || !same) {
-        ++verify->mismatched;
-        list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
-                                  QStringLiteral("the journal's after is not the rewrite of its "
-                                                 "before")));
-    } else if (!now) {
-        ++verify->deleted;
-        list(&verify->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
-                                  QStringLiteral("deleted since")));
-    } else if (stored != e.before) {
-        ++verify->mismatched;
-        list(&verify->rows,
-             rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
-                   QStringLiteral("%1 does not hold its value").arg(config.storeName())));
-    } else if (*now == e.after) {
-        ++verify->matching;
-    } else {
-        ++verify->changedSince;
-        list(&verify->rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, *now,
-                                  QStringLiteral("the application rewrote it since")));
-    }
-}
-
 // An extraction's side collection (none for the other rewrites).
 std::unique_ptr<SideStore> sideOf(MongoConnection &connection, const QString &database,
                                   const RewriteConfig &config)
@@ -342,7 +197,9 @@ bool RewriteSession::connect(RewriteStep *step)
     }
     ServerInfo info;
     SourceError ignored;
-    m_ferretDb = ServerProbe::probe(*m_connection, m_database, &info, &ignored) && info.isFerretDb;
+    const bool probed = ServerProbe::probe(*m_connection, m_database, &info, &ignored);
+    m_ferretDb = probed && info.isFerretDb;
+    m_bsonSize = probed && info.supportsBsonSize;
     if (m_ferretDb)
         step->progress.notes << QStringLiteral(
             "FerretDB applies an update without atomicity: an application writing the same "
@@ -372,18 +229,31 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
         else
             preview.truncated = true;
     };
+    // An extraction's document also gains its flag (a true boolean).
+    const std::uint64_t flagBytes = m_config.kind == RewriteKind::Extract
+                                        ? std::uint64_t(3 + m_config.flag().toUtf8().size())
+                                        : 0;
+    if (!m_bsonSize)
+        preview.notes << QStringLiteral("no $bsonSize on this server: each document is read "
+                                        "whole to measure the sizes after");
     const bool read = target.scan(
         500, cancel,
-        [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
-            for (const auto &[id, value] : values) {
+        [&](std::vector<RewriteTarget::Scanned> &values) {
+            for (const auto &[id, value, size] : values) {
                 ++preview.examined;
                 const RewriteResult r = rewriteAt(m_config, value);
+                preview.sizesBefore.add(size);
                 if (r.outcome == RewriteResult::Outcome::Changed) {
                     ++preview.changes;
                     preview.bytesBefore += std::uint64_t(value.size());
                     preview.bytesAfter += std::uint64_t(r.after.size());
+                    preview.sizesAfter.add(size + std::uint64_t(r.after.size()) + flagBytes -
+                                           std::uint64_t(value.size()));
                     keep(rowOf(RewriteRow::Kind::Change, id, value, r.after));
-                } else if (r.outcome == RewriteResult::Outcome::Cannot) {
+                    continue;
+                }
+                preview.sizesAfter.add(size);
+                if (r.outcome == RewriteResult::Outcome::Cannot) {
                     ++preview.cannot;
                     keep(rowOf(RewriteRow::Kind::Cannot, id, value, {}, r.why));
                 } else {
@@ -392,7 +262,7 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
             }
             return true;
         },
-        &step.error);
+        &step.error, m_bsonSize ? RewriteTarget::Sizes::Server : RewriteTarget::Sizes::Whole);
     step.progress.stopped = cancel && cancel->load();
     step.ok = read;
     return step;
@@ -426,7 +296,7 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
         &step.error);
     ok = ok && target.scan(
                    batch, cancel,
-                   [&](std::vector<std::pair<QByteArray, QByteArray>> &values) {
+                   [&](std::vector<RewriteTarget::Scanned> &values) {
                        if (!applyRound(values, m_config, options, target, journal, side, &step))
                            return false;
                        pace.after(progress.examined, cancel);

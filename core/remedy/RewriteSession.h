@@ -54,6 +54,7 @@ private:
     RewriteConfig m_config;
     QString m_writer; // this run's application name (RunFence), empty when the URI names one
     bool m_ferretDb = false;
+    bool m_bsonSize = false; // the server sizes documents itself ($bsonSize)
     std::unique_ptr<MongoConnection> m_connection;
 };
 

@@ -28,14 +28,21 @@ QByteArray idOf(const bson_t *doc)
     return bson_iter_init_find(&it, doc, "_id") ? bsonraw::valueOf(&it) : QByteArray();
 }
 
-QByteArray projection(const QByteArray &path, const QByteArray &flag = {})
+// The path (and an extraction's flag), and with `sizeKey` each document's size ($bsonSize).
+QByteArray projection(const QByteArray &path, const QByteArray &flag = {},
+                      const QByteArray &sizeKey = {})
 {
     BsonDocument opts;
-    bson_t fields;
+    bson_t fields, size;
     bson_append_document_begin(opts.get(), "projection", -1, &fields);
     bson_append_int32(&fields, path.constData(), int(path.size()), 1);
     if (!flag.isEmpty())
         bson_append_int32(&fields, flag.constData(), int(flag.size()), 1);
+    if (!sizeKey.isEmpty()) {
+        bson_append_document_begin(&fields, sizeKey.constData(), int(sizeKey.size()), &size);
+        bson_append_utf8(&size, "$bsonSize", -1, "$$ROOT", -1);
+        bson_append_document_end(&fields, &size);
+    }
     bson_append_document_end(opts.get(), &fields);
     return opts.bytes();
 }
@@ -95,24 +102,35 @@ QByteArray RewriteTarget::scanFilter() const
     return filter.bytes();
 }
 
-bool RewriteTarget::scan(
-    std::size_t batch, const std::atomic<bool> *cancel,
-    const std::function<bool(std::vector<std::pair<QByteArray, QByteArray>> &)> &visit,
-    SourceError *error)
+bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
+                         const std::function<bool(std::vector<Scanned> &)> &visit,
+                         SourceError *error, Sizes sizes)
 {
     const QByteArray path = m_config.path.toUtf8();
-    std::vector<std::pair<QByteArray, QByteArray>> pending;
+    // The size's name in the projection: never the path's own first name.
+    const QByteArray sizeKey = path.split('.').constFirst() == "oe_document_bytes"
+                                   ? QByteArray("oe_document_bytes_")
+                                   : QByteArray("oe_document_bytes");
+    std::vector<Scanned> pending;
     qsizetype held = 0; // bytes of the values pending
     bool stopped = false;
     const bool read = m_ops.find(
-        scanFilter(), projection(path),
+        scanFilter(),
+        sizes == Sizes::Whole    ? QByteArray()
+        : sizes == Sizes::Server ? projection(path, {}, sizeKey)
+                                 : projection(path),
         QStringLiteral("reading the documents with %1").arg(m_config.path),
         [&](const QByteArray &bytes) {
             bson_t doc;
+            bson_iter_t it;
             if (!view(bytes, &doc))
                 return true;
-            pending.emplace_back(idOf(&doc), valueAt(&doc, path));
-            held += pending.back().second.size();
+            pending.push_back({idOf(&doc), valueAt(&doc, path), 0});
+            if (sizes == Sizes::Whole)
+                pending.back().documentBytes = std::uint64_t(bytes.size());
+            else if (sizes == Sizes::Server && bson_iter_init_find(&it, &doc, sizeKey.constData()))
+                pending.back().documentBytes = std::uint64_t(bson_iter_as_int64(&it));
+            held += pending.back().value.size();
             if (pending.size() < batch && held < RewriteJournal::kRoundBytes)
                 return true;
             held = 0;

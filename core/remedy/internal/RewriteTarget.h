@@ -44,10 +44,25 @@ public:
     RewriteTarget(MongoConnection &connection, const QString &database, const RewriteConfig &config,
                   bool simpleCollation);
 
-    // The documents the rewrite may change ({_id, value} pairs, `batch` at a time).
+    // One document the rewrite may change: its _id and value (raw), and its size in bytes
+    // when the scan measures it.
+    struct Scanned
+    {
+        QByteArray id, value;
+        std::uint64_t documentBytes = 0;
+    };
+    // How a scan measures each document: not at all, on the server ($bsonSize, MongoDB 4.4+:
+    // only the number travels), or by reading it whole (a server without $bsonSize).
+    enum class Sizes
+    {
+        None,
+        Server,
+        Whole
+    };
+    // The documents the rewrite may change, `batch` at a time.
     bool scan(std::size_t batch, const std::atomic<bool> *cancel,
-              const std::function<bool(std::vector<std::pair<QByteArray, QByteArray>> &)> &visit,
-              SourceError *error);
+              const std::function<bool(std::vector<Scanned> &)> &visit, SourceError *error,
+              Sizes sizes = Sizes::None);
     // An extraction's flag in a document: none, true, or another value (the application's).
     enum class FlagState
     {

@@ -9,6 +9,7 @@
 #include "GuiFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "charts/Format.h"
 #include "charts/TrendsChart.h"
 #include "dialogs/RewriteDialog.h"
 #include "dialogs/TrendsDialog.h"
@@ -22,6 +23,9 @@
 #include "explorer/ShapePage.h"
 #include "explorer/SourceTreeModel.h"
 #include "history/HistoryStore.h"
+#include "wizard/MigrationWizard.h"
+#include "wizard/WizardAnalysisPage.h"
+#include "wizard/WizardRemedyPage.h"
 #include "workspace/SourceState.h"
 
 #include <QCheckBox>
@@ -50,8 +54,10 @@ class TestGuiWatch : public QObject
     void saveScreenshot(QWidget *widget, const QString &name) const
     {
         const QString dir = qEnvironmentVariable("OE_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            widget->grab().save(QDir(dir).filePath(name));
+        if (dir.isEmpty())
+            return;
+        QTest::qWait(300); // the layout and the charts' queued replots, for the picture only
+        widget->grab().save(QDir(dir).filePath(name));
     }
     bool pushTo(const QString &id, int elements) const
     {
@@ -483,6 +489,93 @@ private slots:
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
         QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
                  std::size_t(0));
+    }
+
+    // The wizard on a collection whose outliers are big strings, no array: the analysis page
+    // lists them under the other outliers; choosing the row leads to the remedy page, which
+    // previews the extraction over every document (the CLI's counts and sizes) with the sizes
+    // after it beside those now; GridFS previews the same bodies; Apply… opens the Rewrite
+    // dialog on the wizard, which applies and rolls back.
+    void wizardCuresABigValue()
+    {
+        QStringList docs;
+        for (int i = 0; i < 40; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
+                        .arg(i)
+                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("notes"), docs, &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("notes"));
+        MainWindow window;
+        QVERIFY(shapeOf(window, QStringLiteral("notes")));
+        MigrationWizard *wizard = window.openMigrationWizard();
+        QVERIFY(wizard);
+        QTRY_VERIFY(wizard->currentPage()->isComplete());
+        wizard->next();
+        auto *analysis = qobject_cast<WizardAnalysisPage *>(wizard->currentPage());
+        QVERIFY(analysis);
+        QCOMPARE(analysis->table()->rowCount(), 0); // no array to split
+        QTableWidget *others = analysis->others();
+        int row = -1;
+        for (int r = 0; r < others->rowCount(); ++r)
+            if (others->item(r, 0)->text() == QStringLiteral("body"))
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(others->item(row, 1)->text(), QStringLiteral("big values"));
+        QVERIFY(!analysis->isComplete());
+        QTest::mouseClick(others->viewport(), Qt::LeftButton, {},
+                          others->visualItemRect(others->item(row, 1)).center());
+        QVERIFY(analysis->isComplete());
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(MigrationWizard::RemedyPageId));
+        QVERIFY(wizard->button(QWizard::BackButton)->isVisible()); // a wrong row is one step away
+        auto *remedy = qobject_cast<WizardRemedyPage *>(wizard->currentPage());
+        QSignalSpy previewed(remedy, &WizardRemedyPage::previewed);
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        const RewritePreview &p = remedy->lastPreview().preview;
+        QCOMPARE(p.changes, std::uint64_t(4)); // _ids 0, 13, 26, 39
+        QCOMPARE(p.sizesBefore.count(), std::uint64_t(40));
+        QVERIFY(p.sizesAfter.max() < 1024 && p.sizesBefore.max() > 300 * 1024);
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("notes"), QStringLiteral("--path"),
+                                   QStringLiteral("body"), QStringLiteral("--extract"),
+                                   QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
+        const QString sizes = QStringLiteral("the 40 documents' sizes: largest %1 bytes now, %2 "
+                                             "bytes after; in all %3 bytes now, %4 bytes after")
+                                  .arg(p.sizesBefore.max())
+                                  .arg(p.sizesAfter.max())
+                                  .arg(p.sizesBefore.sum())
+                                  .arg(p.sizesAfter.sum());
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 4; already so: 36;")) &&
+                     cli.out.contains(sizes),
+                 qPrintable(cli.out + QStringLiteral(" / ") + sizes));
+        QVERIFY2(
+            remedy->summary()->text().contains(
+                QStringLiteral("largest %1 bytes now").arg(Format::count(p.sizesBefore.max()))),
+            qPrintable(remedy->summary()->text()));
+        saveScreenshot(wizard, QStringLiteral("wizard-remedy.png"));
+
+        remedy->kindBox()->setCurrentIndex(1); // GridFS, the strings too
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        QCOMPARE(remedy->config().kind, RewriteKind::GridFs);
+        QCOMPARE(remedy->lastPreview().preview.changes, std::uint64_t(4));
+        remedy->kindBox()->setCurrentIndex(0);
+        QVERIFY(previewed.wait(30000));
+
+        QTest::mouseClick(remedy->applyButton(), Qt::LeftButton);
+        RewriteDialog *dialog = nullptr;
+        QVERIFY(QTest::qWaitFor([&] { return (dialog = wizard->findChild<RewriteDialog *>()); }));
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // its preview, on opening
+        QCOMPARE(dialog->config().kind, RewriteKind::Extract);
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("notes_body_full")).size(),
+                 std::size_t(4));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("notes")) == before);
     }
 
     // Watch on a replica set (a change stream), driven by its buttons: the collection dropped,

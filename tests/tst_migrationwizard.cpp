@@ -93,7 +93,9 @@ private slots:
 
     void pageNamesAreTheScreenshotOnes()
     {
-        QCOMPARE(MigrationWizard::pageNames().size(), 10);
+        QCOMPARE(MigrationWizard::pageNames().size(), 11);
+        QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("remedy")),
+                 int(MigrationWizard::RemedyPageId));
         QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("safety")),
                  int(MigrationWizard::SafetyPageId));
         QCOMPARE(MigrationWizard::pageIdOf(QStringLiteral("nope")), -1);

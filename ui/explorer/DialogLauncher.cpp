@@ -103,21 +103,23 @@ WatchDialog *DialogLauncher::watch()
     return dialog;
 }
 
-TypeGuardDialog *DialogLauncher::typeGuard(const SourceRef &source, const GuardRule &rule)
+TypeGuardDialog *DialogLauncher::typeGuard(const SourceRef &source, const GuardRule &rule,
+                                           QWidget *parent)
 {
     if (source.kind != SourceRef::Kind::Collection)
         return nullptr;
-    auto *dialog = shown(new TypeGuardDialog(source, rule, m_window));
+    auto *dialog = shown(new TypeGuardDialog(source, rule, parent ? parent : m_window));
     connect(dialog, &TypeGuardDialog::documentRequested, m_documents,
             [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
     return dialog;
 }
 
-RewriteDialog *DialogLauncher::rewrite(const SourceRef &source, const RewriteConfig &config)
+RewriteDialog *DialogLauncher::rewrite(const SourceRef &source, const RewriteConfig &config,
+                                       QWidget *parent)
 {
     if (source.kind != SourceRef::Kind::Collection)
         return nullptr;
-    return shown(new RewriteDialog(source, config, m_window));
+    return shown(new RewriteDialog(source, config, parent ? parent : m_window));
 }
 
 UserGuide *DialogLauncher::userGuide()

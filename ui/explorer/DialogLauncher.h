@@ -44,9 +44,12 @@ public:
     TrendsDialog *trends();
     WatchDialog *watch();
     // The type guard of a live collection's field (the Shape tab's Guard type…).
-    TypeGuardDialog *typeGuard(const SourceRef &source, const GuardRule &rule);
+    // `parent`: the window it belongs to (the migration wizard's remedy), else the main one.
+    TypeGuardDialog *typeGuard(const SourceRef &source, const GuardRule &rule,
+                               QWidget *parent = nullptr);
     // The in-place rewrite of a live collection's field (the Shape tab's Rewrite…).
-    RewriteDialog *rewrite(const SourceRef &source, const RewriteConfig &config);
+    RewriteDialog *rewrite(const SourceRef &source, const RewriteConfig &config,
+                           QWidget *parent = nullptr);
     UserGuide *userGuide();
 
 private:

@@ -29,6 +29,7 @@
 #include "mongo/UriRedactor.h"
 #include "report/ReportWriter.h"
 #include "wizard/MigrationWizard.h"
+#include "wizard/WizardRemedy.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
 
@@ -472,18 +473,28 @@ void MainWindow::updateActions()
     const bool analysed = state->hasResult() && state->result().profile.documents > 0;
     m_exportAction->setEnabled(analysed);
     m_exportReportAction->setEnabled(analysed);
-    m_migrateAction->setEnabled(analysed && !state->analysis().preferredSplitPath().empty());
+    m_migrateAction->setEnabled(analysed && (!state->analysis().preferredSplitPath().empty() ||
+                                             !WizardRemedy::candidates(state->analysis()).empty()));
 }
 
 MigrationWizard *MainWindow::openMigrationWizard()
 {
     SourceState *state = m_view->state();
-    if (!state->hasResult() || state->path().isEmpty()) {
-        m_status->setText(tr("Analyse a source with an array first: the wizard starts from it."));
+    if (!state->hasResult() ||
+        (state->path().isEmpty() && WizardRemedy::candidates(state->analysis()).empty())) {
+        m_status->setText(tr("Analyse a source with outliers first: the wizard starts from them."));
         return nullptr;
     }
     auto *wizard = new MigrationWizard(m_workspace, m_workspace->shown(), this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(wizard, &MigrationWizard::rewriteRequested, m_dialogs,
+            [this, wizard](const RewriteConfig &config) {
+                m_dialogs->rewrite(wizard->source(), config, wizard);
+            });
+    connect(wizard, &MigrationWizard::typeGuardRequested, m_dialogs,
+            [this, wizard](const GuardRule &rule) {
+                m_dialogs->typeGuard(wizard->source(), rule, wizard);
+            });
     m_follower->setWizard(wizard);
     wizard->open();
     return wizard;

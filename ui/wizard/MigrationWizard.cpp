@@ -7,6 +7,7 @@
 #include "wizard/WizardGuardPage.h"
 #include "wizard/WizardLayoutPage.h"
 #include "wizard/WizardPreviewPage.h"
+#include "wizard/WizardRemedyPage.h"
 #include "wizard/WizardSafetyPage.h"
 #include "wizard/WizardSourcePage.h"
 #include "wizard/WizardThresholdPage.h"
@@ -26,7 +27,7 @@ QStringList MigrationWizard::pageNames()
     return {QStringLiteral("source"), QStringLiteral("analysis"), QStringLiteral("threshold"),
             QStringLiteral("layout"), QStringLiteral("preview"),  QStringLiteral("safety"),
             QStringLiteral("apply"),  QStringLiteral("verify"),   QStringLiteral("guard"),
-            QStringLiteral("finish")};
+            QStringLiteral("finish"), QStringLiteral("remedy")};
 }
 
 int MigrationWizard::pageIdOf(const QString &name)
@@ -56,7 +57,11 @@ MigrationWizard::MigrationWizard(Workspace *workspace, const SourceRef &shown, Q
     setPage(VerifyPageId, new WizardVerifyPage(this));
     setPage(GuardPageId, new WizardGuardPage(this));
     setPage(FinishPageId, new WizardFinishPage(this));
+    setPage(RemedyPageId, new WizardRemedyPage(this));
     setStartId(SourcePageId);
+    // The remedy page is a last page too, but one chosen on the analysis page: Back stays.
+    connect(this, &QWizard::currentIdChanged, this,
+            [this](int id) { setOption(QWizard::NoBackButtonOnLastPage, id != RemedyPageId); });
     appendLog(tr("Migration of %1, opened %2")
                   .arg(source().displayName(), QDateTime::currentDateTime().toString(Qt::ISODate)));
 }

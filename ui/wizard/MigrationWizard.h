@@ -4,6 +4,7 @@
 #include "jobs/MigrationOutcome.h"
 #include "migration/MigrationOptions.h"
 #include "split/SplitConfig.h"
+#include "wizard/WizardRemedy.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
 
@@ -16,7 +17,8 @@ namespace oe {
 class MigrationRunner;
 
 // The guided migration, from "this collection is slow" to an applied, verified, reversible
-// split: source, analysis, threshold, layout, preview, safety, apply, verify, guard, finish. It
+// split: source, analysis, threshold, layout, preview, safety, apply, verify, guard, finish.
+// An outlier other than an array chosen on the analysis page goes to its remedy instead. It
 // starts from the source's state (its analysis, path, keep and page size, which the threshold page
 // edits like the Arrays tab) and drives the core MigrationSession through a MigrationRunner,
 // so the wizard and `outlier-explorer-cli split` apply the very same migration.
@@ -36,6 +38,7 @@ public:
         VerifyPageId,
         GuardPageId,
         FinishPageId,
+        RemedyPageId, // another outlier's cure, instead of the split's pages
     };
     // "source", "analysis", …, "finish": the names `--wizard PAGE` takes.
     static QStringList pageNames();
@@ -77,6 +80,10 @@ public:
     QString log() const { return m_log.join(QLatin1Char('\n')); }
     void appendLog(const QString &line);
 
+    // The other outlier chosen on the analysis page (none: an array is split).
+    const std::optional<WizardRemedy> &remedy() const { return m_remedy; }
+    void setRemedy(std::optional<WizardRemedy> remedy) { m_remedy = std::move(remedy); }
+
     // Scripted runs (screenshots, tests): what a user would type to confirm the apply.
     void confirmForScript();
 
@@ -85,6 +92,10 @@ public:
 
 signals:
     void confirmRequested();
+    // The remedy page's Apply… and Guard the type…: the window that owns the wizard opens the
+    // Rewrite and type guard dialogs (the wizard's room does not reach the dialogs').
+    void rewriteRequested(const oe::RewriteConfig &config);
+    void typeGuardRequested(const oe::GuardRule &rule);
     void outDirChanged(const QString &dir);
 
 private:
@@ -98,6 +109,7 @@ private:
     bool m_closing = false;         // stopping, to close once the running step has ended
     MigrationOutcome m_outcomes[5]; // one per MigrationOutcome::Step
     QStringList m_log;
+    std::optional<WizardRemedy> m_remedy;
 };
 
 } // namespace oe

@@ -52,10 +52,13 @@ constexpr int kBytesColumn = 2; // "Bytes that would move"
 
 WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
     : QWizardPage(wizard), m_wizard(wizard), m_summary(new QLabel(this)),
-      m_table(new QTableWidget(this)), m_rescan(new QPushButton(tr("Run a &full scan"), this))
+      m_table(new QTableWidget(this)), m_others(new QTableWidget(this)),
+      m_othersTitle(new QLabel(tr("Other outliers, cured without a split:"), this)),
+      m_rescan(new QPushButton(tr("Run a &full scan"), this))
 {
     setTitle(tr("Analysis"));
-    setSubTitle(tr("Which array to split: the fields whose outliers cost the most come first."));
+    setSubTitle(tr("Which outlier to cure: the arrays to split, those whose outliers cost the "
+                   "most first; then the other outliers and their remedies."));
     m_summary->setWordWrap(true);
     m_table->setColumnCount(5);
     m_table->setHorizontalHeaderLabels({tr("Array field"), tr("Documents over the keep"),
@@ -63,21 +66,27 @@ WizardAnalysisPage::WizardAnalysisPage(MigrationWizard *wizard)
                                         tr("Recommended keep")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_table->verticalHeader()->hide();
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_others->setObjectName(QStringLiteral("otherOutliers"));
+    m_others->setColumnCount(4);
+    m_others->setHorizontalHeaderLabels(
+        {tr("Field"), tr("Outlier"), tr("What the analysis found"), tr("Remedy")});
+    m_others->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_others->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    for (QTableWidget *table : {m_table, m_others}) {
+        table->verticalHeader()->hide();
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->setSelectionMode(QAbstractItemView::SingleSelection);
+    }
     m_rescan->setToolTip(tr("Read every document again (the current analysis may be a sample)."));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_table, 3);
+    layout->addWidget(m_othersTitle);
+    layout->addWidget(m_others, 2);
     layout->addWidget(m_rescan, 0, Qt::AlignLeft);
-    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) {
-        if (m_filling || row < 0 || !m_wizard->state())
-            return;
-        m_wizard->state()->choosePath(m_table->item(row, 0)->text());
-        emit completeChanged();
-    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &WizardAnalysisPage::chooseArray);
+    connect(m_others, &QTableWidget::itemSelectionChanged, this, &WizardAnalysisPage::chooseOther);
     connect(m_rescan, &QPushButton::clicked, this, &WizardAnalysisPage::runFullScan);
     // The chosen field's bytes: the plan's exact figure once it is current (KeepFigures).
     if (SourceState *state = m_wizard->state())
@@ -133,12 +142,75 @@ void WizardAnalysisPage::fill()
         if (cells[0] == state->path())
             current = i;
     }
+    fillOthers();
     m_filling = false;
-    if (current < 0 && !rows.empty())
-        current = 0;
-    if (current >= 0)
-        m_table->selectRow(current);
+    if (m_wizard->remedy()) {
+        for (int row = 0; row < m_others->rowCount(); ++row)
+            if (m_others->item(row, 0)->data(Qt::UserRole).toInt() == m_remedyRow)
+                m_others->selectRow(row);
+    } else {
+        if (current < 0 && !rows.empty())
+            current = 0;
+        if (current >= 0)
+            m_table->selectRow(current);
+    }
     emit completeChanged();
+}
+
+void WizardAnalysisPage::fillOthers()
+{
+    m_candidates = WizardRemedy::candidates(m_wizard->state()->analysis());
+    m_others->setRowCount(int(m_candidates.size()));
+    for (int i = 0; i < int(m_candidates.size()); ++i) {
+        const WizardRemedy &r = m_candidates[std::size_t(i)];
+        const QStringList cells{QString::fromStdString(r.flag.path), r.outlierName(), r.flag.detail,
+                                r.name()};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto *item = new QTableWidgetItem(Format::shortened(cells[col], 200));
+            item->setToolTip(cells[col]);
+            item->setData(Qt::UserRole, i);
+            m_others->setItem(i, col, item);
+        }
+    }
+    m_othersTitle->setVisible(!m_candidates.empty());
+    m_others->setVisible(!m_candidates.empty());
+}
+
+// An array row: the split, its field chosen (the other outliers' choice cleared).
+void WizardAnalysisPage::chooseArray()
+{
+    const QList<QTableWidgetItem *> chosen = m_table->selectedItems();
+    if (m_filling || chosen.isEmpty() || !m_wizard->state())
+        return;
+    m_filling = true;
+    m_others->clearSelection();
+    m_filling = false;
+    m_wizard->setRemedy(std::nullopt);
+    m_wizard->state()->choosePath(m_table->item(chosen.first()->row(), 0)->text());
+    emit completeChanged();
+}
+
+// Another outlier's row: its remedy, and no split.
+void WizardAnalysisPage::chooseOther()
+{
+    const QList<QTableWidgetItem *> chosen = m_others->selectedItems();
+    if (m_filling || chosen.isEmpty())
+        return;
+    m_filling = true;
+    m_table->clearSelection();
+    m_filling = false;
+    m_remedyRow = chosen.first()->data(Qt::UserRole).toInt();
+    m_wizard->setRemedy(m_candidates.at(std::size_t(m_remedyRow)));
+    m_wizard->appendLog(tr("Chosen: %1 at %2 (%3)")
+                            .arg(m_wizard->remedy()->outlierName(),
+                                 QString::fromStdString(m_wizard->remedy()->flag.path),
+                                 m_wizard->remedy()->name()));
+    emit completeChanged();
+}
+
+int WizardAnalysisPage::nextId() const
+{
+    return m_wizard->remedy() ? MigrationWizard::RemedyPageId : MigrationWizard::ThresholdPageId;
 }
 
 void WizardAnalysisPage::showBytesMoved()
@@ -162,6 +234,8 @@ bool WizardAnalysisPage::isComplete() const
     SourceState *state = m_wizard->state();
     if (!state || m_scanning)
         return false;
+    if (m_wizard->remedy())
+        return true;
     const SplitRecommendation *rec =
         state->analysis().recommendationFor(state->path().toStdString());
     return rec && rec->splittable;

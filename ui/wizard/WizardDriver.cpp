@@ -2,7 +2,10 @@
 
 #include "jobs/MigrationRunner.h"
 #include "wizard/MigrationWizard.h"
+#include "wizard/WizardAnalysisPage.h"
 #include "wizard/WizardPreviewPage.h"
+
+#include <QTableWidget>
 
 namespace oe {
 
@@ -49,6 +52,11 @@ void WizardDriver::step()
         return;
     if (id == MigrationWizard::SafetyPageId)
         m_wizard->confirmForScript();
+    // `--wizard remedy`: the first of the other outliers.
+    auto *analysis = qobject_cast<WizardAnalysisPage *>(m_wizard->currentPage());
+    if (analysis && m_target == MigrationWizard::RemedyPageId && !m_wizard->remedy() &&
+        analysis->others()->rowCount() > 0)
+        analysis->others()->selectRow(0);
     QWizardPage *page = m_wizard->currentPage();
     if (!page || !page->isComplete() || m_wizard->runner()->isRunning())
         return;

@@ -21,6 +21,7 @@ class WizardFinishPage : public QWizardPage
 public:
     explicit WizardFinishPage(MigrationWizard *wizard);
     void initializePage() override;
+    int nextId() const override { return -1; } // the remedy page comes after it, not next
     // Scripted runs pass the destination; otherwise a dialog asks.
     void exportReports(const QString &directory = {});
     void saveLog(const QString &file = {});

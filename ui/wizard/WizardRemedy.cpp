@@ -1,0 +1,68 @@
+#include "wizard/WizardRemedy.h"
+
+#include "explore/AnalysisResult.h"
+
+#include <QCoreApplication>
+
+namespace oe {
+
+std::vector<WizardRemedy> WizardRemedy::candidates(const AnalysisResult &result)
+{
+    std::vector<WizardRemedy> out;
+    for (const ShapeFlag &flag : result.shape.flags) {
+        const FieldProfile *field = result.profile.field(flag.path);
+        if (!field)
+            continue;
+        WizardRemedy remedy;
+        remedy.flag = flag;
+        remedy.rewrite =
+            RewriteConfig::forShapeFlag(flag, *field, result.request.source.collectionName(),
+                                        qint64(result.request.shape.bigScalarBytes));
+        if (GuardRule::offersTypeRule(flag))
+            remedy.typeRule = GuardRule::forMixedType(flag, *field);
+        if (remedy.rewrite || remedy.typeRule)
+            out.push_back(std::move(remedy));
+    }
+    return out;
+}
+
+QString WizardRemedy::name() const
+{
+    const auto tr = [](const char *text) {
+        return QCoreApplication::translate("WizardRemedy", text);
+    };
+    if (typeRule)
+        return rewrite ? tr("Type guard (and a conversion)") : tr("Type guard");
+    if (!rewrite)
+        return {};
+    switch (rewrite->kind) {
+    case RewriteKind::KeysToArray:
+        return tr("Keys to an array of {k, v}");
+    case RewriteKind::Extract:
+    case RewriteKind::GridFs:
+        return tr("Extract to a side collection, or store in GridFS");
+    case RewriteKind::ConvertType:
+        return tr("Convert to one type");
+    }
+    return {};
+}
+
+QString WizardRemedy::outlierName() const
+{
+    const auto tr = [](const char *text) {
+        return QCoreApplication::translate("WizardRemedy", text);
+    };
+    switch (flag.kind) {
+    case ShapeFlag::Kind::BigScalar:
+        return tr("big values");
+    case ShapeFlag::Kind::KeysAsData:
+        return tr("keys used as data");
+    case ShapeFlag::Kind::MixedTypes:
+    case ShapeFlag::Kind::MixedElementTypes:
+        return tr("mixed types");
+    default:
+        return tr("shape");
+    }
+}
+
+} // namespace oe

@@ -1,0 +1,244 @@
+// The remedies in the window, against mongod: the Shape tab's Rewrite… turns keys used as
+// data into an array and back, and extracts big values to a side collection or GridFS and
+// back; the migration wizard lists a collection's other outliers, previews the remedy with the
+// sizes after it (the CLI's figures) and applies it through the Rewrite dialog.
+#include "CliRunner.h"
+#include "GuiLiveBench.h"
+#include "LiveDocuments.h"
+#include "charts/Format.h"
+#include "dialogs/RewriteDialog.h"
+#include "remedy/RewriteConfig.h"
+#include "wizard/MigrationWizard.h"
+#include "wizard/WizardAnalysisPage.h"
+#include "wizard/WizardRemedyPage.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QWizard>
+#include <QtTest>
+
+using namespace oe;
+
+class TestGuiRemedy : public QObject, public GuiLiveBench
+{
+    Q_OBJECT
+
+public:
+    TestGuiRemedy() : GuiLiveBench(QStringLiteral("oe_guiremedy")) {}
+
+private slots:
+    void initTestCase()
+    {
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, m_db, QByteArray("{\"dropDatabase\": 1}"), &error),
+                 qPrintable(error));
+    }
+
+    // Shape tab → keys used as data → Rewrite…: the dialog previews every document's change
+    // before anything is written (the same count as the CLI's preview), applies it journaled,
+    // verifies it, and rolls it back to the same bytes.
+    void rewriteFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 60; ++i) {
+            QStringList days;
+            for (int d = 0; d < 3; ++d)
+                days << QStringLiteral("\"%1\": {\"views\": %2}")
+                            .arg(QDate(2026, 1, 1).addDays(i + d).toString(Qt::ISODate))
+                            .arg(i * d);
+            docs << QStringLiteral("{\"_id\": %1, \"daily\": {%2}}").arg(i).arg(days.join(u','));
+        }
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("visits"), docs, &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("visits"));
+        MainWindow window;
+        RewriteDialog *dialog =
+            openRewrite(window, QStringLiteral("visits"), QStringLiteral("keys_as_data"),
+                        QStringLiteral("daily"));
+        QVERIFY(dialog);
+        QVERIFY(!window.collectionView()->shape()->typeGuardButton()->isEnabled());
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(60));
+        QCOMPARE(dialog->rows()->rowCount(), 60);
+        QCOMPARE(dialog->rows()->item(0, 1)->text(), QStringLiteral("change"));
+        QVERIFY(dialog->status()->text().contains(QStringLiteral("{\"daily.k\":1}")));
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("visits"), QStringLiteral("--path"),
+                                   QStringLiteral("daily"), QStringLiteral("--keys-to-array")});
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 60;")), qPrintable(cli.out));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
+        dialog->resize(900, 580);
+        saveScreenshot(dialog, QStringLiteral("rewrite.png"));
+
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(60));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 60,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(dialog->status()->text().startsWith(QStringLiteral("Verified: 60 entries of 60")));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
+    }
+
+    // A big string: Shape tab -> its big_scalar flag -> Rewrite... offers the extraction with the
+    // flag's threshold; the preview lists the 3 big bodies, Apply moves them to the side
+    // collection (the CLI's preview agrees before), Verify, and Roll back to the same bytes.
+    void extractFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 40; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
+                        .arg(i)
+                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("articles"), docs, &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("articles"));
+        MainWindow window;
+        RewriteDialog *dialog = openRewrite(window, QStringLiteral("articles"),
+                                            QStringLiteral("big_scalar"), QStringLiteral("body"));
+        QVERIFY(dialog);
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        QCOMPARE(dialog->config().kind, RewriteKind::Extract);
+        QCOMPARE(dialog->config().minBytes, qint64(256 * 1024));
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4)); // _ids 0, 13, 26, 39
+        QCOMPARE(dialog->lastStep().preview.unchanged, std::uint64_t(36));
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("articles"), QStringLiteral("--path"),
+                                   QStringLiteral("body"), QStringLiteral("--extract"),
+                                   QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 4; already so: 36;")),
+                 qPrintable(cli.out));
+        dialog->resize(900, 640);
+        saveScreenshot(dialog, QStringLiteral("extract.png"));
+
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles_body_full")).size(),
+                 std::size_t(4));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 4,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
+
+        // The same bodies to GridFS (strings asked for): 4 files, then back.
+        dialog->kindBox()->setCurrentIndex(int(RewriteKind::GridFs));
+        QCheckBox *strings = dialog->findChild<QCheckBox *>();
+        QVERIFY(strings && strings->isVisible());
+        strings->setChecked(true);
+        QVERIFY(step(dialog, finished, RewriteDialog::Action::Preview));
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(4));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
+                 std::size_t(4));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("articles")) == before);
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("fs.files")).size(),
+                 std::size_t(0));
+    }
+
+    // The wizard on a collection whose outliers are big strings, no array: the analysis page
+    // lists them under the other outliers; choosing the row leads to the remedy page, which
+    // previews the extraction over every document (the CLI's counts and sizes) with the sizes
+    // after it beside those now; GridFS previews the same bodies; Apply… opens the Rewrite
+    // dialog on the wizard, which applies and rolls back.
+    void wizardCuresABigValue()
+    {
+        QStringList docs;
+        for (int i = 0; i < 40; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
+                        .arg(i)
+                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("notes"), docs, &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("notes"));
+        MainWindow window;
+        QVERIFY(shapeOf(window, QStringLiteral("notes")));
+        MigrationWizard *wizard = window.openMigrationWizard();
+        QVERIFY(wizard);
+        QTRY_VERIFY(wizard->currentPage()->isComplete());
+        wizard->next();
+        auto *analysis = qobject_cast<WizardAnalysisPage *>(wizard->currentPage());
+        QVERIFY(analysis);
+        QCOMPARE(analysis->table()->rowCount(), 0); // no array to split
+        QTableWidget *others = analysis->others();
+        int row = -1;
+        for (int r = 0; r < others->rowCount(); ++r)
+            if (others->item(r, 0)->text() == QStringLiteral("body"))
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(others->item(row, 1)->text(), QStringLiteral("big values"));
+        QVERIFY(!analysis->isComplete());
+        QTest::mouseClick(others->viewport(), Qt::LeftButton, {},
+                          others->visualItemRect(others->item(row, 1)).center());
+        QVERIFY(analysis->isComplete());
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(MigrationWizard::RemedyPageId));
+        QVERIFY(wizard->button(QWizard::BackButton)->isVisible()); // a wrong row is one step away
+        auto *remedy = qobject_cast<WizardRemedyPage *>(wizard->currentPage());
+        QSignalSpy previewed(remedy, &WizardRemedyPage::previewed);
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        const RewritePreview &p = remedy->lastPreview().preview;
+        QCOMPARE(p.changes, std::uint64_t(4)); // _ids 0, 13, 26, 39
+        QCOMPARE(p.sizesBefore.count(), std::uint64_t(40));
+        QVERIFY(p.sizesAfter.max() < 1024 && p.sizesBefore.max() > 300 * 1024);
+        const CliRun cli = runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                                   QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                                   QStringLiteral("notes"), QStringLiteral("--path"),
+                                   QStringLiteral("body"), QStringLiteral("--extract"),
+                                   QStringLiteral("--min-bytes"), QString::number(256 * 1024)});
+        const QString sizes = QStringLiteral("the 40 documents' sizes: largest %1 bytes now, %2 "
+                                             "bytes after; in all %3 bytes now, %4 bytes after")
+                                  .arg(p.sizesBefore.max())
+                                  .arg(p.sizesAfter.max())
+                                  .arg(p.sizesBefore.sum())
+                                  .arg(p.sizesAfter.sum());
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 4; already so: 36;")) &&
+                     cli.out.contains(sizes),
+                 qPrintable(cli.out + QStringLiteral(" / ") + sizes));
+        QVERIFY2(
+            remedy->summary()->text().contains(
+                QStringLiteral("largest %1 bytes now").arg(Format::count(p.sizesBefore.max()))),
+            qPrintable(remedy->summary()->text()));
+        saveScreenshot(wizard, QStringLiteral("wizard-remedy.png"));
+
+        remedy->kindBox()->setCurrentIndex(1); // GridFS, the strings too
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        QCOMPARE(remedy->config().kind, RewriteKind::GridFs);
+        QCOMPARE(remedy->lastPreview().preview.changes, std::uint64_t(4));
+        remedy->kindBox()->setCurrentIndex(0);
+        QVERIFY(previewed.wait(30000));
+
+        QTest::mouseClick(remedy->applyButton(), Qt::LeftButton);
+        RewriteDialog *dialog = nullptr;
+        QVERIFY(QTest::qWaitFor([&] { return (dialog = wizard->findChild<RewriteDialog *>()); }));
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // its preview, on opening
+        QCOMPARE(dialog->config().kind, RewriteKind::Extract);
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(fixtures::readCollection(m_uri, m_db, QStringLiteral("notes_body_full")).size(),
+                 std::size_t(4));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("notes")) == before);
+    }
+};
+
+QTEST_MAIN(TestGuiRemedy)
+#include "tst_guiremedy.moc"

@@ -5,6 +5,7 @@
 #include "mongo/LiveCollectionSource.h"
 #include "mongo/MongoConnection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +17,13 @@ namespace fixtures {
 QString liveUri(const QString &variant)
 {
     return LiveServer::open(variant).uri();
+}
+
+QString codegenDrivers()
+{
+    return qEnvironmentVariable("OE_CACHE_DIR",
+                                QDir::homePath() + QStringLiteral("/.cache/outlier-explorer")) +
+           QStringLiteral("/codegen-drivers");
 }
 
 std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QString &database,

@@ -16,6 +16,9 @@ namespace fixtures {
 // The connection string of a running FerretDB fixture variant (OE_LIVE_DIR/<variant>/env), or
 // empty.
 QString liveUri(const QString &variant = QStringLiteral("plain"));
+// The official drivers packaging/install-codegen-drivers.sh installed (node/, python/, java/,
+// go/): $OE_CACHE_DIR (~/.cache/outlier-explorer)/codegen-drivers.
+QString codegenDrivers();
 // Every document of a collection by _id (raw value); empty if it cannot be read.
 std::map<QByteArray, QByteArray> readCollection(const QString &uri, const QString &database,
                                                 const QString &collection);

@@ -316,9 +316,7 @@ private slots:
         m_uri = fixtures::liveUri();
         QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
         m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
-        const QString cache = qEnvironmentVariable(
-            "OE_CACHE_DIR", QDir::homePath() + QStringLiteral("/.cache/outlier-explorer"));
-        m_drivers = cache + QStringLiteral("/codegen-drivers");
+        m_drivers = fixtures::codegenDrivers();
         QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
     }
 

@@ -166,9 +166,7 @@ private slots:
         m_server = fixtures::LiveServer::open();
         QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
         m_uri = m_server.uri();
-        const QString cache = qEnvironmentVariable(
-            "OE_CACHE_DIR", QDir::homePath() + QStringLiteral("/.cache/outlier-explorer"));
-        m_python = cache + QStringLiteral("/codegen-drivers/python");
+        m_python = fixtures::codegenDrivers() + QStringLiteral("/python");
         QVERIFY2(QFileInfo::exists(m_python + QStringLiteral("/gridfs")),
                  "no PyMongo: packaging/install-codegen-drivers.sh");
     }

@@ -26,6 +26,17 @@ class TestGuiRemedy : public QObject, public GuiLiveBench
 {
     Q_OBJECT
 
+    // 40 articles, 4 of them (_ids 0, 13, 26, 39) with a body of 300 KiB.
+    bool insertBigBodies(const QString &collection, QString *error) const
+    {
+        QStringList docs;
+        for (int i = 0; i < 40; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
+                        .arg(i)
+                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
+        return insertAll(collection, docs, error);
+    }
+
 public:
     TestGuiRemedy() : GuiLiveBench(QStringLiteral("oe_guiremedy")) {}
 
@@ -95,13 +106,8 @@ private slots:
     // collection (the CLI's preview agrees before), Verify, and Roll back to the same bytes.
     void extractFromTheShapeTab()
     {
-        QStringList docs;
-        for (int i = 0; i < 40; ++i)
-            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
-                        .arg(i)
-                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
         QString error;
-        QVERIFY2(insertAll(QStringLiteral("articles"), docs, &error), qPrintable(error));
+        QVERIFY2(insertBigBodies(QStringLiteral("articles"), &error), qPrintable(error));
         const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("articles"));
         MainWindow window;
         RewriteDialog *dialog = openRewrite(window, QStringLiteral("articles"),
@@ -159,13 +165,8 @@ private slots:
     // dialog on the wizard, which applies and rolls back.
     void wizardCuresABigValue()
     {
-        QStringList docs;
-        for (int i = 0; i < 40; ++i)
-            docs << QStringLiteral("{\"_id\": %1, \"title\": \"t%1\", \"body\": \"%2\"}")
-                        .arg(i)
-                        .arg(QString(i % 13 == 0 ? 300 * 1024 : 40, QLatin1Char('a' + i % 26)));
         QString error;
-        QVERIFY2(insertAll(QStringLiteral("notes"), docs, &error), qPrintable(error));
+        QVERIFY2(insertBigBodies(QStringLiteral("notes"), &error), qPrintable(error));
         const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("notes"));
         MainWindow window;
         QVERIFY(shapeOf(window, QStringLiteral("notes")));

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QWizard>
 #include <QtTest>
 
@@ -37,12 +38,56 @@ class TestGuiRemedy : public QObject, public GuiLiveBench
         return insertAll(collection, docs, error);
     }
 
+    // The window on `collection`, its wizard opened and driven as a user would to the remedy
+    // of the `outlier` at `path` (the Source page naming the remedies' journal, the analysis
+    // page's row clicked); the wizard and the page in the out-parameters.
+    void openRemedy(MainWindow &window, const QString &collection, const QString &path,
+                    const QString &outlier, MigrationWizard **wizardOut, WizardRemedyPage **out)
+    {
+        QVERIFY(shapeOf(window, collection));
+        MigrationWizard *wizard = window.openMigrationWizard();
+        QVERIFY(wizard);
+        QTRY_VERIFY(wizard->currentPage()->isComplete());
+        bool journalNamed = false; // the Source page says where the remedies journal
+        for (const QLabel *label : wizard->currentPage()->findChildren<QLabel *>())
+            journalNamed =
+                journalNamed ||
+                label->text().contains(QStringLiteral("journaled in <i>%1</i>")
+                                           .arg(collection + RewriteConfig::journalSuffix()));
+        QVERIFY(journalNamed);
+        wizard->next();
+        auto *analysis = qobject_cast<WizardAnalysisPage *>(wizard->currentPage());
+        QVERIFY(analysis);
+        QCOMPARE(analysis->table()->rowCount(), 0); // no array to split
+        QTableWidget *others = analysis->others();
+        int row = -1;
+        for (int r = 0; r < others->rowCount(); ++r)
+            if (others->item(r, 0)->text() == path)
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(others->item(row, 1)->text(), outlier);
+        QVERIFY(!analysis->isComplete());
+        QTest::mouseClick(others->viewport(), Qt::LeftButton, {},
+                          others->visualItemRect(others->item(row, 1)).center());
+        QVERIFY(analysis->isComplete());
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(MigrationWizard::RemedyPageId));
+        QVERIFY(wizard->button(QWizard::BackButton)->isVisible()); // a wrong row is one step away
+        *wizardOut = wizard;
+        *out = qobject_cast<WizardRemedyPage *>(wizard->currentPage());
+    }
+
+    QTemporaryDir m_dir;
+
 public:
     TestGuiRemedy() : GuiLiveBench(QStringLiteral("oe_guiremedy")) {}
 
 private slots:
     void initTestCase()
     {
+        // The analysis history of this run alone (the window records every analysis).
+        QVERIFY(m_dir.isValid());
+        qputenv("OE_HISTORY_DB", m_dir.filePath(QStringLiteral("history.sqlite")).toUtf8());
         m_server = fixtures::LiveServer::open();
         QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
         m_uri = m_server.uri();
@@ -169,29 +214,12 @@ private slots:
         QVERIFY2(insertBigBodies(QStringLiteral("notes"), &error), qPrintable(error));
         const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("notes"));
         MainWindow window;
-        QVERIFY(shapeOf(window, QStringLiteral("notes")));
-        MigrationWizard *wizard = window.openMigrationWizard();
-        QVERIFY(wizard);
-        QTRY_VERIFY(wizard->currentPage()->isComplete());
-        wizard->next();
-        auto *analysis = qobject_cast<WizardAnalysisPage *>(wizard->currentPage());
-        QVERIFY(analysis);
-        QCOMPARE(analysis->table()->rowCount(), 0); // no array to split
-        QTableWidget *others = analysis->others();
-        int row = -1;
-        for (int r = 0; r < others->rowCount(); ++r)
-            if (others->item(r, 0)->text() == QStringLiteral("body"))
-                row = r;
-        QVERIFY(row >= 0);
-        QCOMPARE(others->item(row, 1)->text(), QStringLiteral("big values"));
-        QVERIFY(!analysis->isComplete());
-        QTest::mouseClick(others->viewport(), Qt::LeftButton, {},
-                          others->visualItemRect(others->item(row, 1)).center());
-        QVERIFY(analysis->isComplete());
-        wizard->next();
-        QCOMPARE(wizard->currentId(), int(MigrationWizard::RemedyPageId));
-        QVERIFY(wizard->button(QWizard::BackButton)->isVisible()); // a wrong row is one step away
-        auto *remedy = qobject_cast<WizardRemedyPage *>(wizard->currentPage());
+        MigrationWizard *wizard = nullptr;
+        WizardRemedyPage *remedy = nullptr;
+        openRemedy(window, QStringLiteral("notes"), QStringLiteral("body"),
+                   QStringLiteral("big values"), &wizard, &remedy);
+        if (QTest::currentTestFailed())
+            return;
         QSignalSpy previewed(remedy, &WizardRemedyPage::previewed);
         QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
         const RewritePreview &p = remedy->lastPreview().preview;
@@ -238,6 +266,41 @@ private slots:
         QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
                  qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("notes")) == before);
+    }
+
+    // Keys used as data in the wizard: the remedy page previews keys to an array, with what it
+    // costs (the documents grow) and the index it suggests.
+    void wizardTurnsKeysIntoAnArray()
+    {
+        QStringList docs;
+        for (int i = 0; i < 60; ++i) {
+            QStringList days;
+            for (int k = 0; k < 3 + i % 5; ++k)
+                days << QStringLiteral("\"2026-%1-%2\": %3")
+                            .arg(1 + (i + k) % 12, 2, 10, QLatin1Char('0'))
+                            .arg(1 + (i * 7 + k) % 28, 2, 10, QLatin1Char('0'))
+                            .arg(k + 1);
+            docs << QStringLiteral("{\"_id\": %1, \"daily\": {%2}}")
+                        .arg(i)
+                        .arg(days.join(QStringLiteral(", ")));
+        }
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("daily_visits"), docs, &error), qPrintable(error));
+        MainWindow window;
+        MigrationWizard *wizard = nullptr;
+        WizardRemedyPage *remedy = nullptr;
+        openRemedy(window, QStringLiteral("daily_visits"), QStringLiteral("daily"),
+                   QStringLiteral("keys used as data"), &wizard, &remedy);
+        if (QTest::currentTestFailed())
+            return;
+        QSignalSpy previewed(remedy, &WizardRemedyPage::previewed);
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        QCOMPARE(remedy->config().kind, RewriteKind::KeysToArray);
+        const RewritePreview &p = remedy->lastPreview().preview;
+        QCOMPARE(p.changes, std::uint64_t(60));
+        QVERIFY(p.sizesAfter.sum() > p.sizesBefore.sum()); // the pattern's cost, shown
+        QVERIFY2(remedy->summary()->text().contains(QStringLiteral("daily.k")),
+                 qPrintable(remedy->summary()->text()));
     }
 };
 

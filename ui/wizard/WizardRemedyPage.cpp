@@ -164,6 +164,10 @@ void WizardRemedyPage::showPreview(const RewriteStep &step)
                      .arg(Format::count(p.sizesBefore.max()), Format::bytes(p.sizesBefore.max()),
                           Format::count(p.sizesAfter.max()), Format::bytes(p.sizesAfter.max()),
                           Format::count(p.sizesBefore.sum()), Format::count(p.sizesAfter.sum()));
+    if (const QString index = config().indexSuggestion(); !index.isEmpty())
+        lines << tr("Index suggestion: <code>%1</code> (the keys as values: one index serves "
+                    "every key).")
+                     .arg(index.toHtmlEscaped());
     for (const QString &note : p.notes)
         lines << note.toHtmlEscaped();
     m_summary->setText(lines.join(QStringLiteral("<br>")));

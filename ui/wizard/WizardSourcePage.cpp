@@ -2,6 +2,8 @@
 #include "split/SplitConfig.h"
 
 #include "wizard/MigrationWizard.h"
+#include "wizard/WizardRemedy.h"
+#include "workspace/SourceState.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -50,6 +52,9 @@ void WizardSourcePage::initializePage()
     m_outLabel->setVisible(!live);
     m_outDir->setVisible(!live);
     m_browse->setVisible(!live);
+    // The other outliers' remedies, when the analysis found some (chosen on the next page).
+    const bool others =
+        m_wizard->state() && !WizardRemedy::candidates(m_wizard->state()->analysis()).empty();
     if (live) {
         m_what->setText(
             tr("<b>%1</b><br>The split rewrites this collection in place: pages first, then each "
@@ -57,13 +62,21 @@ void WizardSourcePage::initializePage()
                "<i>%2</i>, so it can be resumed, verified and rolled back from any machine.")
                 .arg(source.displayName().toHtmlEscaped(),
                      QString(source.collectionName() + SplitConfig::journalSuffix())
-                         .toHtmlEscaped()));
+                         .toHtmlEscaped()) +
+            (others ? tr("<br>The other outliers' remedies rewrite it in place the same way, "
+                         "journaled in <i>%1</i>.")
+                          .arg(QString(source.collectionName() + RewriteConfig::journalSuffix())
+                                   .toHtmlEscaped())
+                    : QString()));
         return;
     }
     const QFileInfo dump(source.dumpPath);
     m_what->setText(tr("<b>%1</b><br>A mongodump file: it is read, never changed. The split "
                        "writes a new dump folder (all or nothing) that mongorestore loads.")
-                        .arg(dump.absoluteFilePath().toHtmlEscaped()));
+                        .arg(dump.absoluteFilePath().toHtmlEscaped()) +
+                    (others ? tr("<br>The other outliers' remedies rewrite a live collection: "
+                                 "restore the dump, or open the collection it came from.")
+                            : QString()));
     if (m_outDir->text().isEmpty())
         m_outDir->setText(m_wizard->outDir().isEmpty()
                               ? dump.absolutePath() + QLatin1Char('/') + source.collectionName() +

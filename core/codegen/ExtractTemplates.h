@@ -8,6 +8,8 @@ namespace oe {
 // for ExtractSnippet to fill.
 namespace ExtractTemplates {
 const char *text(CodeLanguage language);
+// Java, Go and C's (ExtractTemplatesCompiled.cpp); "" for the others.
+const char *compiled(CodeLanguage language);
 } // namespace ExtractTemplates
 
 } // namespace oe

@@ -11,7 +11,9 @@
 #include "explorer/DocumentOpener.h"
 #include "explorer/MigrationFollower.h"
 #include "explorer/SourceTreeModel.h"
+#include "wizard/MigrationWizard.h"
 #include "workspace/SourceState.h"
+#include "workspace/Workspace.h"
 
 #include <QMainWindow>
 #include <QMenuBar>
@@ -112,6 +114,20 @@ TypeGuardDialog *DialogLauncher::typeGuard(const SourceRef &source, const GuardR
     connect(dialog, &TypeGuardDialog::documentRequested, m_documents,
             [this](const SourceRef &where, const QString &id) { m_documents->open(where, 0, id); });
     return dialog;
+}
+
+MigrationWizard *DialogLauncher::migrationWizard(Workspace *workspace)
+{
+    auto *wizard = new MigrationWizard(workspace, workspace->shown(), m_window);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(
+        wizard, &MigrationWizard::rewriteRequested, this,
+        [this, wizard](const RewriteConfig &config) { rewrite(wizard->source(), config, wizard); });
+    connect(wizard, &MigrationWizard::typeGuardRequested, this,
+            [this, wizard](const GuardRule &rule) { typeGuard(wizard->source(), rule, wizard); });
+    m_follower->setWizard(wizard);
+    wizard->open();
+    return wizard;
 }
 
 RewriteDialog *DialogLauncher::rewrite(const SourceRef &source, const RewriteConfig &config,

@@ -15,6 +15,8 @@ namespace oe {
 class CollectionView;
 class DocumentOpener;
 class MigrationFollower;
+class MigrationWizard;
+class Workspace;
 class MigrationsDialog;
 class SourceTreeModel;
 class TrendsDialog;
@@ -36,6 +38,9 @@ public:
                    CollectionView *view, MigrationFollower *follower, DocumentOpener *documents);
 
     MigrationsDialog *migrations();
+    // The migration wizard on the workspace's shown source, followed (MigrationFollower), its
+    // remedy page's Rewrite and type guard dialogs opened over it.
+    MigrationWizard *migrationWizard(Workspace *workspace);
     // Migrations on the connection named `connection`, the run on database.collection selected
     // (the interrupted-run offer's Open: whatever the tree has selected); null without it.
     MigrationsDialog *migrationsOf(const QString &connection, const QString &database,

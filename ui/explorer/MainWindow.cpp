@@ -485,19 +485,7 @@ MigrationWizard *MainWindow::openMigrationWizard()
         m_status->setText(tr("Analyse a source with outliers first: the wizard starts from them."));
         return nullptr;
     }
-    auto *wizard = new MigrationWizard(m_workspace, m_workspace->shown(), this);
-    wizard->setAttribute(Qt::WA_DeleteOnClose);
-    connect(wizard, &MigrationWizard::rewriteRequested, m_dialogs,
-            [this, wizard](const RewriteConfig &config) {
-                m_dialogs->rewrite(wizard->source(), config, wizard);
-            });
-    connect(wizard, &MigrationWizard::typeGuardRequested, m_dialogs,
-            [this, wizard](const GuardRule &rule) {
-                m_dialogs->typeGuard(wizard->source(), rule, wizard);
-            });
-    m_follower->setWizard(wizard);
-    wizard->open();
-    return wizard;
+    return m_dialogs->migrationWizard(m_workspace);
 }
 
 void MainWindow::runAnalysis()

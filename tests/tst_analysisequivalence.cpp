@@ -153,7 +153,7 @@ private slots:
         QCOMPARE(viaGui(request, guiOut), QString());
 
         const QStringList files = QDir(cliOut).entryList(QDir::Files, QDir::Name);
-        QCOMPARE(files.size(), 9);
+        QCOMPARE(files.size(), 10);
         QCOMPARE(QDir(guiOut).entryList(QDir::Files, QDir::Name), files);
         for (const QString &name : files) {
             QFile a(QDir(cliOut).filePath(name)), b(QDir(guiOut).filePath(name));

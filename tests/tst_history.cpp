@@ -266,7 +266,7 @@ private slots:
         QFile::setPermissions(history, QFile::ReadOwner | QFile::WriteOwner);
         HistoryStore store(history);
         QVERIFY2(store.isOpen(), qPrintable(store.error()));
-        QCOMPARE(store.format(), 2);
+        QCOMPARE(store.format(), HistoryStore::kFormat);
         std::vector<HistoryRun> runs = store.runs();
         QCOMPARE(runs.size(), std::size_t(2));
         for (const HistoryRun &r : runs) {
@@ -295,13 +295,13 @@ private slots:
         QCOMPARE(runs.size(), std::size_t(3));
         QCOMPARE(runs.back().shapeFlags, std::optional<std::uint64_t>(10));
         QCOMPARE(store.shapeFlags(runs.back().id).size(), std::size_t(10));
-        // Opened again: already format 2, nothing to do.
+        // Opened again: already in the current format, nothing to do.
         const QByteArray before = hashOf(history);
-        QCOMPARE(HistoryStore(history).format(), 2);
+        QCOMPARE(HistoryStore(history).format(), HistoryStore::kFormat);
         QCOMPARE(hashOf(history), before);
     }
 
-    // A file a newer version wrote (format 3): the history is off for this run, with the
+    // A file a newer version wrote (format 4): the history is off for this run, with the
     // reason, and the file is not touched.
     void aFileANewerVersionWroteIsLeftAlone()
     {
@@ -313,7 +313,7 @@ private slots:
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("CREATE TABLE future (x INTEGER)")));
-            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 3")));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 4")));
             db.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("newer"));
@@ -322,7 +322,7 @@ private slots:
         QVERIFY(!store.isOpen());
         QCOMPARE(store.error(),
                  history + QStringLiteral(": written by a newer Outlier Explorer (history format "
-                                          "3; this version reads up to 2)"));
+                                          "4; this version reads up to 3)"));
         QVERIFY(store.runs().empty());
         QCOMPARE(hashOf(history), before);
     }

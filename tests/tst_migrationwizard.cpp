@@ -372,7 +372,7 @@ private slots:
         finish->exportReports(reports);
         QVERIFY(exported.wait(20000));
         QCOMPARE(exported.first().first().toBool(), true);
-        QCOMPARE(QDir(reports).entryList(QDir::Files).size(), 9);
+        QCOMPARE(QDir(reports).entryList(QDir::Files).size(), 10);
         const QString log = m_dir.filePath(QStringLiteral("migration.log"));
         finish->saveLog(log);
         const QByteArray logText = bytesOf(log);

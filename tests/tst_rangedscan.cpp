@@ -196,7 +196,7 @@ private slots:
                         filterArgs + QStringList{QStringLiteral("--parallel"), QString::number(n)});
             QVERIFY(!out.isEmpty());
             const auto files = reports(out);
-            QCOMPARE(files.size(), std::size_t(9));
+            QCOMPARE(files.size(), std::size_t(10));
             // The ground truth, for every N (equal reports would share a wrong figure).
             const QString differs = fixtures::reportDifferences(out, expected);
             QVERIFY2(differs.isEmpty(), qPrintable(differs));

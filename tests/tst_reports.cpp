@@ -70,7 +70,7 @@ private slots:
         QVERIFY2(ReportWriter::write(dir.filePath(QStringLiteral("reports/nested")),
                                      {profile, outliers, recs, detection, 5}, &error, &written),
                  qPrintable(error));
-        QCOMPARE(written.size(), 9);
+        QCOMPARE(written.size(), 10);
         auto read = [&](const char *name) {
             QFile f(dir.filePath(QStringLiteral("reports/nested/") + QString::fromLatin1(name)));
             if (!f.open(QIODevice::ReadOnly))
@@ -89,7 +89,11 @@ private slots:
                      .split(QLatin1Char(',')));
         QCOMPARE(read("shape_outliers.csv"),
                  (QList<QStringList>{QStringLiteral("kind,path,type,share,count,total,detail,"
-                                                    "example_ids,example_doc_indexes,query")
+                                                    "example_ids,example_doc_indexes,query,"
+                                                    "version,explained_by")
+                                         .split(QLatin1Char(','))}));
+        QCOMPARE(read("schema_versions.csv"),
+                 (QList<QStringList>{QStringLiteral("field,value,documents,share,flags,history")
                                          .split(QLatin1Char(','))}));
         QCOMPARE(read("array_histograms.csv").first(),
                  QStringLiteral("path,bin_lower,bin_upper,count").split(QLatin1Char(',')));

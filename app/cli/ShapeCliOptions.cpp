@@ -30,6 +30,12 @@ void addShapeOptions(QCommandLineParser &parser)
         {QStringLiteral("big-scalar-bytes"),
          QStringLiteral("Strings and binaries larger than BYTES are big scalars (default 262144)."),
          QStringLiteral("BYTES")},
+        {QStringLiteral("version-field"),
+         QStringLiteral("The top-level field holding each document's schema version: rare fields "
+                        "and mixed types are judged within each version (default: found among "
+                        "schema_version, schemaVersion, _v and version; 'none': the whole "
+                        "collection only)."),
+         QStringLiteral("NAME")},
         {QStringLiteral("anatomy"),
          QStringLiteral("Also write anatomy.csv: why the N largest outlier documents are big "
                         "(bytes by top-level field, where the weight sits). They are read again: "
@@ -37,6 +43,69 @@ void addShapeOptions(QCommandLineParser &parser)
          QStringLiteral("N")},
     });
 }
+
+namespace {
+
+// --version-field: a top-level name (what a filter can name: no dot, no leading '$'), or none.
+bool versionFrom(const QCommandLineParser &parser, oe::ShapeOptions *options)
+{
+    const QString name = parser.value(QStringLiteral("version-field"));
+    if (!parser.isSet(QStringLiteral("version-field")))
+        return true;
+    if (name == QLatin1String("none")) {
+        options->versions = oe::ShapeOptions::Versions::Off;
+        return true;
+    }
+    if (name.isEmpty() || name.contains(QLatin1Char('.')) || name.startsWith(QLatin1Char('$')) ||
+        name.contains(QChar(0))) {
+        fail(ExitUsage, QStringLiteral("--version-field: a top-level field name, without a dot or "
+                                       "a leading $ (got \"%1\")")
+                            .arg(name));
+        return false;
+    }
+    options->versions = oe::ShapeOptions::Versions::Named;
+    options->versionField = name.toStdString();
+    return true;
+}
+
+QString percentText(double share)
+{
+    return QString::number(100.0 * share, 'f', share < 0.001 ? 2 : 1) + QStringLiteral(" %");
+}
+
+void printVersions(const oe::ShapeReport &report)
+{
+    const oe::SchemaVersions &v = report.versions;
+    if (!v.inEffect()) {
+        if (report.options.versions == oe::ShapeOptions::Versions::Named)
+            std::printf("versions: %s\n", qPrintable(v.note));
+        return;
+    }
+    QStringList shares;
+    for (const oe::SchemaVersions::Share &s : v.shares)
+        shares
+            << QStringLiteral("%1 %2 (%3)").arg(s.value, percentText(v.share(s))).arg(s.documents);
+    std::printf("versions by %s (%s): %s; %zu flags of the whole collection explained by them\n",
+                v.field.c_str(), v.source == oe::SchemaVersions::Source::Named ? "named" : "found",
+                qPrintable(shares.join(QStringLiteral(", "))), report.explained());
+    if (v.history.size() < 2)
+        return;
+    QStringList moves;
+    for (const oe::SchemaVersions::Share &s : v.shares) {
+        QStringList steps;
+        for (const oe::SchemaVersions::Point &p : v.history) {
+            std::uint64_t n = 0;
+            for (const oe::SchemaVersions::Share &ps : p.shares)
+                n = ps.value == s.value ? ps.documents : n;
+            steps << percentText(p.documents ? double(n) / double(p.documents) : 0.0);
+        }
+        moves << QStringLiteral("%1 %2").arg(s.value, steps.join(QStringLiteral(" -> ")));
+    }
+    std::printf("versions over %zu analyses since %s: %s\n", v.history.size(),
+                qPrintable(v.history.front().at.toUTC().toString(Qt::ISODate)),
+                qPrintable(moves.join(QStringLiteral("; "))));
+}
+} // namespace
 
 bool shapeFrom(const QCommandLineParser &parser, oe::ShapeOptions *options)
 {
@@ -48,6 +117,8 @@ bool shapeFrom(const QCommandLineParser &parser, oe::ShapeOptions *options)
         return false;
     std::optional<std::uint64_t> anatomy; // checked before the analysis, read after it
     if (!unsignedOption(parser, QStringLiteral("anatomy"), anatomy, 1, kMaxAnatomy))
+        return false;
+    if (!versionFrom(parser, options))
         return false;
     options->rareShare = rare / 100;
     options->mixedShare = mixed / 100;
@@ -78,6 +149,7 @@ void printShape(const oe::ShapeReport &report)
             parts << QStringLiteral("%1 %2").arg(n).arg(QLatin1String(name));
     std::printf("shape: %s\n",
                 parts.isEmpty() ? "no outliers" : qPrintable(parts.join(QStringLiteral(", "))));
+    printVersions(report);
 }
 
 int readAnatomy(const QCommandLineParser &parser, const oe::AnalysisResult &result,

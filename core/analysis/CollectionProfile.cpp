@@ -51,6 +51,7 @@ void CollectionProfile::absorb(CollectionProfile &&other)
         longestArrays.merge(std::move(other.longestArrays));
     }
     shape.absorb(std::move(other.shape));
+    versions.absorb(std::move(other.versions));
     documents += other.documents;
     sizes.merge(other.sizes);
     std::vector<FieldProfile> merged;

@@ -2,6 +2,7 @@
 
 #include "analysis/DocumentShape.h"
 #include "analysis/FieldProfile.h"
+#include "analysis/VersionTally.h"
 #include "source/SourceError.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
@@ -40,6 +41,7 @@ struct CollectionProfile
     CandidateTail largestDocuments;   // by BSON size
     CandidateTail longestArrays;      // by each document's longest array (path in candidate)
     DocumentShape shape;              // fields and depth per document
+    VersionTally versions;            // the shape per schema version (a walk's)
     // What the scan tells the user about how it read (a parallel plan, a resumed state): shown
     // by the CLI and the window, never written into the reports.
     QStringList notes;
@@ -68,6 +70,7 @@ struct CollectionProfile
             for (ShapeExample &e : f.shape.examples)
                 e.docIndex = renumber(e.docIndex);
         }
+        versions.renumberDocuments(renumber);
     }
     const FieldProfile *field(const std::string &path) const;
     // Adds what `from` counted at the same path (in other documents) to `into`.

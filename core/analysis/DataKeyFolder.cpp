@@ -105,6 +105,7 @@ void DataKeyFolder::fold(CollectionProfile &profile)
         if (it != profile.fields.end() && it->path == path)
             foldOne(profile.fields, std::size_t(it - profile.fields.begin()));
     }
+    profile.versions.foldLike(profile);
 }
 
 } // namespace oe

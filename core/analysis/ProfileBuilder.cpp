@@ -3,6 +3,7 @@
 #include "analysis/PathSegment.h"
 
 #include "analysis/internal/FieldNode.h"
+#include "analysis/internal/VersionWatch.h"
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"
 #include "bson/internal/BsonIter.h"
@@ -48,7 +49,8 @@ struct ProfileBuilder::Walk
     std::uint64_t fields = 0;
     int arrayLevel = 0; // arrays the walk is inside
     int deepest = 0;
-    std::string rawId{}; // built for the first example that needs it
+    bool versioned = false; // the document has a watched version field (VersionWatch)
+    std::string rawId{};    // built for the first example that needs it
 
     const std::string &id()
     {
@@ -118,7 +120,8 @@ ProfileBuilder::ProfileBuilder() : ProfileBuilder(Limits{}) {}
 ProfileBuilder::ProfileBuilder(const Limits &limits)
     : m_limits(limits), m_root(std::make_unique<FieldNode>()),
       m_largestDocuments(limits.largestDocumentsCapacity, limits.keepDocumentsLargerThan),
-      m_longestArrays(limits.longestArraysCapacity, limits.keepArraysLongerThan)
+      m_longestArrays(limits.longestArraysCapacity, limits.keepArraysLongerThan),
+      m_versions(std::make_unique<VersionWatch>(limits.versionFields))
 {
     resetShape();
 }
@@ -154,8 +157,11 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     m_arrayNodes.clear();
     m_objectNodes.clear();
     m_bigNodes.clear();
+    m_versions->begin(iter);
+    walk.versioned = m_versions->active();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;
+    m_versions->finish();
     finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex, &walk);
     return true;
 }
@@ -340,6 +346,9 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
     const int slot = TypeCounts::slotOf(type);
     ++node->shape.types.n[std::size_t(slot)];
     maybeExample(node, slot);
+    if (versioned)
+        builder.m_versions->count(node, slot, false, builder.m_sequence, docIndex,
+                                  [this]() -> const std::string & { return id(); });
     ++node->values;
     const std::uint32_t elementBytes = bsoniter::elementLength(iter);
     node->bytes += elementBytes;
@@ -384,6 +393,9 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
         const int slot = TypeCounts::slotOf(type);
         ++arrayNode->shape.elementTypes.n[std::size_t(slot)];
         maybeExample(arrayNode, FieldShape::elementSlot(slot));
+        if (versioned)
+            builder.m_versions->count(arrayNode, slot, true, builder.m_sequence, docIndex,
+                                      [this]() -> const std::string & { return id(); });
         if (type == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
             if (!bson_iter_recurse(iter, &child)) {
@@ -486,6 +498,7 @@ void ProfileBuilder::merge(ProfileBuilder &&other)
 {
     m_root->flushKeys();
     other.m_root->flushKeys();
+    m_mergedVersions.absorb(other.m_versions->take());
     m_root->absorb(*other.m_root, m_limits.maxChildrenPerField);
     m_documents += other.m_documents;
     m_sizes.merge(other.m_sizes);

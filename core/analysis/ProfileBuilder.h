@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/CollectionProfile.h"
+#include "analysis/VersionTally.h"
 #include "measure/MeasurePlan.h"
 #include "measure/MeasureReply.h"
 #include "source/SourceError.h"
@@ -14,6 +15,7 @@
 namespace oe {
 
 struct FieldNode;
+class VersionWatch;
 
 // Walks documents (every field, into sub-documents and array elements) and accumulates a
 // CollectionProfile. One builder per worker thread; builders merge exactly.
@@ -35,6 +37,8 @@ public:
         // by their field count and by their depth.
         std::uint64_t bigScalarBytes = DocumentShape::kDefaultBigScalarBytes;
         std::size_t shapeDocumentsCapacity = 1024;
+        // The top-level fields that may hold a schema version (VersionTally).
+        std::vector<std::string> versionFields = VersionTally::knownNames();
     };
 
     explicit ProfileBuilder(const Limits &limits);
@@ -91,6 +95,8 @@ private:
     DocumentShape m_shape;
     std::shared_ptr<const MeasurePlan> m_plan;
     std::vector<FieldNode *> m_summaryNodes; // the plan's array paths, in its order
+    std::unique_ptr<VersionWatch> m_versions;
+    VersionTally m_mergedVersions; // what builders merged into this one counted
 };
 
 } // namespace oe

@@ -3,6 +3,7 @@
 #include "analysis/ProfileBuilder.h"
 
 #include "analysis/internal/FieldNode.h"
+#include "analysis/internal/VersionWatch.h"
 #include "bson/BsonTypes.h"
 
 #include <algorithm>
@@ -89,11 +90,15 @@ CollectionProfile ProfileBuilder::takeProfile()
             walked(*c);
         }
     };
+    VersionTally versions = m_versions->take();
+    versions.absorb(std::move(m_mergedVersions));
+    m_mergedVersions = VersionTally();
     if (m_plan) {
         measured(*m_root, nullptr);
     } else {
         walked(*m_root);
         profile.shape = std::move(m_shape);
+        profile.versions = std::move(versions); // (a measurement walks no document's fields)
     }
     resetShape();
     std::sort(profile.fields.begin(), profile.fields.end(),

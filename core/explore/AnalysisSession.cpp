@@ -27,6 +27,8 @@ AnalysisOptions scanOptions(const AnalysisRequest &request, std::shared_ptr<cons
     OutlierDetector::prepareScan(request.detection, options.limits.keepDocumentsLargerThan,
                                  options.limits.keepArraysLongerThan);
     options.limits.bigScalarBytes = request.shape.bigScalarBytes;
+    if (request.shape.versions == ShapeOptions::Versions::Named)
+        options.limits.versionFields.push_back(request.shape.versionField);
     return options;
 }
 
@@ -160,9 +162,16 @@ void AnalysisSession::keepInHistory(AnalysisResult *result)
         return;
     HistoryStore history(request.historyPath);
     if (!history.record(request.source, result->profile, result->outliers, &result->shape,
-                        request.origin))
+                        request.origin)) {
         result->profile.notes
             << QStringLiteral("not kept in the analysis history: %1").arg(history.error());
+        return;
+    }
+    // How each version's share moved, this analysis last (is a lazy migration progressing?).
+    SchemaVersions &versions = result->shape.versions;
+    if (versions.inEffect())
+        versions.history =
+            history.versionHistory(HistoryStore::sourceKeyOf(request.source), versions.field);
 }
 
 void AnalysisSession::release(const AnalysisResult &result)

@@ -47,6 +47,12 @@ const char *const kToFormat2[] = {
     " PRIMARY KEY (run_id, kind, path, type))",
 };
 
+const char *const kToFormat3[] = {
+    "CREATE TABLE IF NOT EXISTS version_shares ("
+    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, field TEXT NOT NULL,"
+    " value TEXT NOT NULL, documents INTEGER, PRIMARY KEY (run_id, field, value))",
+};
+
 qint64 asInt(std::uint64_t v)
 {
     return v > std::uint64_t(std::numeric_limits<qint64>::max())
@@ -162,6 +168,9 @@ bool HistoryStore::migrate()
     if (format() < 2)
         for (const char *statement : kToFormat2)
             ok = ok && exec(QString::fromLatin1(statement));
+    if (format() < 3)
+        for (const char *statement : kToFormat3)
+            ok = ok && exec(QString::fromLatin1(statement));
     ok = ok && exec(QStringLiteral("PRAGMA user_version = %1").arg(kFormat));
     if (ok && exec(QStringLiteral("COMMIT")))
         return true;
@@ -187,7 +196,53 @@ bool HistoryStore::recordShape(qint64 runId, const ShapeReport &shape)
             return false;
         }
     }
+    return recordVersions(runId, shape.versions);
+}
+
+bool HistoryStore::recordVersions(qint64 runId, const SchemaVersions &versions)
+{
+    if (!versions.inEffect())
+        return true;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO version_shares (run_id, field, value, "
+                             "documents) VALUES (?, ?, ?, ?)"));
+    for (const SchemaVersions::Share &s : versions.shares) {
+        q.addBindValue(runId);
+        q.addBindValue(notNull(QString::fromStdString(versions.field)));
+        q.addBindValue(notNull(s.value));
+        q.addBindValue(asInt(s.documents));
+        if (!q.exec()) {
+            m_error = QStringLiteral("%1: %2").arg(m_path, q.lastError().text());
+            return false;
+        }
+    }
     return true;
+}
+
+std::vector<SchemaVersions::Point> HistoryStore::versionHistory(const QString &sourceKey,
+                                                                const std::string &field) const
+{
+    std::vector<SchemaVersions::Point> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT r.id, r.at, r.documents, v.value, v.documents FROM runs r "
+                             "JOIN version_shares v ON v.run_id = r.id WHERE r.source_key = ? "
+                             "AND v.field = ? ORDER BY r.at, r.id"));
+    q.addBindValue(sourceKey);
+    q.addBindValue(notNull(QString::fromStdString(field)));
+    if (!isOpen() || !q.exec())
+        return out;
+    qint64 run = 0;
+    while (q.next()) {
+        if (out.empty() || q.value(0).toLongLong() != run) {
+            run = q.value(0).toLongLong();
+            SchemaVersions::Point p;
+            p.at = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
+            p.documents = asUnsigned(q.value(2));
+            out.push_back(std::move(p));
+        }
+        out.back().shares.push_back({{}, q.value(3).toString(), asUnsigned(q.value(4))});
+    }
+    return out;
 }
 
 HistoryStore::~HistoryStore()

@@ -24,8 +24,9 @@ class HistoryStore
 {
 public:
     static constexpr int kTopOutliers = 20;
-    // 1: runs, paths, outliers (no user_version set); 2: runs.shape_flags, shape_flags.
-    static constexpr int kFormat = 2;
+    // 1: runs, paths, outliers (no user_version set); 2: runs.shape_flags, shape_flags;
+    // 3: version_shares (each schema version's documents).
+    static constexpr int kFormat = 3;
 
     // $OE_HISTORY_DB when set ("off": empty, no history kept), else <XDG data
     // home>/outlier-explorer/history.sqlite.
@@ -52,6 +53,10 @@ public:
     std::vector<HistoryPath> paths(qint64 runId) const;
     std::vector<HistoryOutlier> outliers(qint64 runId) const;
     std::vector<HistoryShapeFlag> shapeFlags(qint64 runId) const;
+    // Each analysis of the source that counted versions by `field`, oldest first: its time,
+    // documents and each version's documents (Share::raw empty: the value's text is kept).
+    std::vector<SchemaVersions::Point> versionHistory(const QString &sourceKey,
+                                                      const std::string &field) const;
     // The file's format (user_version; 1 for a file without one).
     int format() const;
     QStringList sources() const;
@@ -60,6 +65,7 @@ private:
     bool exec(const QString &sql);
     bool migrate();
     bool recordShape(qint64 runId, const ShapeReport &shape);
+    bool recordVersions(qint64 runId, const SchemaVersions &versions);
 
     QString m_path;
     QString m_connection; // the QSqlDatabase connection name, this object's own

@@ -125,7 +125,12 @@ QList<QPair<QString, QString>> ReportWriter::summaryRows(const Report &r, Sample
     row("seconds", QString::number(p.seconds, 'f', 3));
     row("warnings", r.outliers.warnings.join(QStringLiteral("; ")));
     const bool shaped = r.shape && r.shape->measured;
-    row("shape_flags", shaped ? num(r.shape->flags.size()) : QString());
+    row("shape_flags", shaped ? num(r.shape->listed().size() - r.shape->explained()) : QString());
+    row("shape_explained_by_versions", shaped ? num(r.shape->explained()) : QString());
+    const bool versioned = shaped && r.shape->versions.inEffect();
+    row("version_field", versioned ? QString::fromStdString(r.shape->versions.field) : QString());
+    row("versions", versioned ? ShapeCsv::shares(r.shape->versions) : QString());
+    row("versions_note", shaped ? r.shape->versions.note : QString());
     row("shape_note", r.shape ? r.shape->why : QString());
     row("field_count_threshold", shaped ? num(r.shape->fieldCountThreshold.value) : QString());
     row("depth_threshold", shaped ? num(r.shape->depthThreshold.value) : QString());
@@ -318,6 +323,12 @@ bool ReportWriter::shapeOutliers(const Report &r, QIODevice *out)
     return ShapeCsv::outliers(r.shape ? *r.shape : none, out);
 }
 
+bool ReportWriter::schemaVersions(const Report &r, QIODevice *out)
+{
+    static const ShapeReport none;
+    return ShapeCsv::versions(r.shape ? *r.shape : none, out);
+}
+
 bool ReportWriter::write(const QString &directory, const Report &report, QString *error,
                          QStringList *written)
 {
@@ -337,6 +348,7 @@ bool ReportWriter::write(const QString &directory, const Report &report, QString
         {"recommendations.csv", &ReportWriter::recommendations},
         {"shards.csv", &ReportWriter::shards},
         {"shape_outliers.csv", &ReportWriter::shapeOutliers},
+        {"schema_versions.csv", &ReportWriter::schemaVersions},
         {"summary.csv", &ReportWriter::summary},
     };
     const QDir dir(directory);

@@ -77,6 +77,7 @@ public:
     // shape_outliers.csv: one row per schema outlier of shape (ShapeCsv); no rows when the
     // shape was not measured (summary.csv's shape_note says why).
     static bool shapeOutliers(const Report &report, QIODevice *out);
+    static bool schemaVersions(const Report &report, QIODevice *out);
 
     static QString typesText(const FieldProfile &field);
 };

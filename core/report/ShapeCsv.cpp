@@ -37,7 +37,9 @@ QStringList ShapeCsv::header()
             QStringLiteral("detail"),
             QStringLiteral("example_ids"),
             QStringLiteral("example_doc_indexes"),
-            QStringLiteral("query")};
+            QStringLiteral("query"),
+            QStringLiteral("version"),
+            QStringLiteral("explained_by")};
 }
 
 QStringList ShapeCsv::row(const ShapeFlag &f)
@@ -54,15 +56,56 @@ QStringList ShapeCsv::row(const ShapeFlag &f)
             f.detail,
             exampleIds(f),
             indexes.join(QLatin1Char(' ')),
-            ShapeQuery::of(f).filter};
+            ShapeQuery::of(f).filter,
+            f.version ? f.version->label : QString(),
+            f.explainedBy};
 }
 
 bool ShapeCsv::outliers(const ShapeReport &report, QIODevice *out)
 {
     CsvWriter csv(out, header());
-    for (const ShapeFlag &f : report.flags)
+    for (const ShapeFlag &f : report.listed())
         csv.addRow(row(f));
     return csv.flush();
+}
+
+QString ShapeCsv::shares(const SchemaVersions &versions)
+{
+    QStringList parts;
+    for (const SchemaVersions::Share &s : versions.shares)
+        parts << QStringLiteral("%1:%2").arg(s.value).arg(s.documents);
+    return parts.join(QLatin1Char('|'));
+}
+
+bool ShapeCsv::versions(const ShapeReport &report, QIODevice *out)
+{
+    CsvWriter csv(out,
+                  {QStringLiteral("field"), QStringLiteral("value"), QStringLiteral("documents"),
+                   QStringLiteral("share"), QStringLiteral("flags"), QStringLiteral("history")});
+    const SchemaVersions &v = report.versions;
+    for (const SchemaVersions::Share &s : v.shares) {
+        const auto flags = std::count_if(v.flags.begin(), v.flags.end(), [&](const ShapeFlag &f) {
+            return f.version && f.version->raw == s.raw;
+        });
+        csv.addRow({QString::fromStdString(v.field), s.value, QString::number(s.documents),
+                    QString::number(v.share(s), 'g', 6), QString::number(flags), history(v, s)});
+    }
+    return csv.flush();
+}
+
+QString ShapeCsv::history(const SchemaVersions &versions, const SchemaVersions::Share &share)
+{
+    QStringList points;
+    for (const SchemaVersions::Point &p : versions.history) {
+        std::uint64_t n = 0;
+        for (const SchemaVersions::Share &s : p.shares)
+            if (s.value == share.value)
+                n = s.documents;
+        points << QStringLiteral("%1 %2")
+                      .arg(p.at.toUTC().toString(Qt::ISODate))
+                      .arg(p.documents ? double(n) / double(p.documents) : 0.0, 0, 'g', 6);
+    }
+    return points.join(QLatin1Char('|'));
 }
 
 } // namespace oe

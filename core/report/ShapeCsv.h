@@ -9,9 +9,11 @@
 
 namespace oe {
 
-// The shape parts of the CSV reports: shape_outliers.csv (one row per flag: kind, path, type,
-// share, count, total, detail, example _ids and document numbers, and the query that finds
-// the documents: ShapeQuery) and fields.csv's type columns.
+// The shape parts of the CSV reports: shape_outliers.csv (one row per listed flag: kind, path,
+// type, share, count, total, detail, example _ids and document numbers, the query that finds
+// the documents (ShapeQuery), the schema version it is within, and for a difference between
+// versions what explains it), schema_versions.csv (each version's share, its flags and its
+// share in each analysis of the history) and fields.csv's type columns.
 class ShapeCsv
 {
 public:
@@ -25,6 +27,11 @@ public:
     // Example _ids as relaxed extended JSON, separated by spaces ("(none)" for a document
     // without an _id).
     static QString exampleIds(const ShapeFlag &flag);
+    static bool versions(const ShapeReport &report, QIODevice *out);
+    // "1:900|2:92|3:8": each version's documents (summary.csv).
+    static QString shares(const SchemaVersions &versions);
+    // "2026-11-20T09:00:00Z 0.95|...": a version's share in each analysis of the history.
+    static QString history(const SchemaVersions &versions, const SchemaVersions::Share &share);
 };
 
 } // namespace oe

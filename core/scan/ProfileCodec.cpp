@@ -7,11 +7,13 @@ namespace oe {
 
 namespace {
 constexpr quint32 kMagic = 0x4f455046; // "OEPF"
-constexpr quint32 kVersion = 3;
+constexpr quint32 kVersion = 4;
 // Version 1: fields without lengthsOnly (it reads as false). Version 2: each field ends with it.
 // Version 3: each field's shape after it, and the documents' shape after the fields (a state
 // of version 1 or 2 reads without them: its documents count as not walked, so the shape of a
-// scan resumed from it is not reported).
+// scan resumed from it is not reported). Version 4: the version tally last (a state of an
+// older version reads without it: no field was watched in its documents, so the versions of a
+// scan resumed from it are not reported).
 } // namespace
 
 struct ProfileCodec::Writer
@@ -82,6 +84,34 @@ struct ProfileCodec::Writer
         tail(s.mostKeys);
         out << quint64(s.bigValues);
         tail(s.biggestValues);
+    }
+    void examples(const std::vector<ShapeExample> &v)
+    {
+        out << quint64(v.size());
+        for (const ShapeExample &e : v) {
+            out << qint32(e.slot) << quint64(e.docIndex);
+            text(e.rawId);
+        }
+    }
+    void versions(const VersionTally &t)
+    {
+        out << quint64(t.fields.size());
+        for (const VersionTally::Field &f : t.fields) {
+            text(f.name);
+            out << quint64(f.watched) << quint64(f.present) << quint64(f.unfit) << f.tooManyValues
+                << quint64(f.groups.size());
+            for (const VersionTally::Group &g : f.groups) {
+                text(g.raw);
+                out << quint64(g.documents) << quint64(g.paths.size());
+                for (const VersionTally::Path &p : g.paths) {
+                    text(p.path);
+                    out << quint64(p.presentDocuments);
+                    types(p.types);
+                    types(p.elementTypes);
+                    examples(p.examples);
+                }
+            }
+        }
     }
     void documentShape(const DocumentShape &s)
     {
@@ -233,6 +263,63 @@ struct ProfileCodec::Reader
         s->bigValues = u64();
         return tail(&s->biggestValues);
     }
+    bool examples(std::vector<ShapeExample> *v)
+    {
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        v->resize(std::size_t(n));
+        for (ShapeExample &e : *v) {
+            qint32 slot = 0;
+            in >> slot;
+            if (slot < 0 || slot > FieldShape::presenceSlot)
+                return false;
+            e.slot = slot;
+            e.docIndex = u64();
+            e.rawId = text();
+        }
+        return in.status() == QDataStream::Ok;
+    }
+    bool versionGroup(VersionTally::Group *g)
+    {
+        g->raw = text();
+        g->documents = u64();
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        g->paths.resize(std::size_t(n));
+        for (VersionTally::Path &p : g->paths) {
+            p.path = text();
+            p.presentDocuments = u64();
+            types(&p.types);
+            types(&p.elementTypes);
+            if (!examples(&p.examples))
+                return false;
+        }
+        return true;
+    }
+    bool versions(VersionTally *t)
+    {
+        std::uint64_t n = 0;
+        if (!size(&n))
+            return false;
+        t->fields.resize(std::size_t(n));
+        for (VersionTally::Field &f : t->fields) {
+            f.name = text();
+            f.watched = u64();
+            f.present = u64();
+            f.unfit = u64();
+            f.tooManyValues = flag();
+            std::uint64_t groups = 0;
+            if (!size(&groups))
+                return false;
+            f.groups.resize(std::size_t(groups));
+            for (VersionTally::Group &g : f.groups)
+                if (!versionGroup(&g))
+                    return false;
+        }
+        return in.status() == QDataStream::Ok;
+    }
     bool documentShape(DocumentShape *s)
     {
         if (!distribution(&s->fieldCounts) || !distribution(&s->depths) || !tail(&s->mostFields) ||
@@ -257,6 +344,7 @@ QByteArray ProfileCodec::encode(const CollectionProfile &profile)
     for (const FieldProfile &f : profile.fields)
         w.field(f);
     w.documentShape(profile.shape);
+    w.versions(profile.versions);
     return bytes;
 }
 
@@ -283,6 +371,8 @@ std::optional<CollectionProfile> ProfileCodec::decode(const QByteArray &bytes)
         if (!r.field(&f))
             return std::nullopt;
     if (version >= 3 && !r.documentShape(&profile.shape))
+        return std::nullopt;
+    if (version >= 4 && !r.versions(&profile.versions))
         return std::nullopt;
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return std::nullopt;

@@ -1,6 +1,7 @@
 #include "shape/ShapeDetector.h"
 
 #include "bson/BsonTypes.h"
+#include "shape/VersionDetector.h"
 
 #include <algorithm>
 
@@ -186,7 +187,7 @@ struct Finder
         for (ShapeFlag &f : report.flags) {
             auto same = std::find_if(kept.begin(), kept.end(), [&](const ShapeFlag &k) {
                 return parentOf(k.path) == parentOf(f.path) && k.count == f.count &&
-                       indexes(k) == indexes(f);
+                       !k.examples.empty() && indexes(k) == indexes(f);
             });
             if (same == kept.end()) {
                 kept.push_back(std::move(f));
@@ -257,14 +258,8 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
     report.depthThreshold =
         thresholdOf(shape.depths, detection, medianDepth + 2,
                     QStringLiteral("the median + 2 levels, %1 (the method's threshold is lower)"));
+    report.flags = fieldFlags(profile, options);
     Finder find{profile, options, report};
-    for (const FieldProfile &f : profile.fields)
-        find.rareField(f);
-    find.groupRareFields();
-    for (const FieldProfile &f : profile.fields)
-        find.mixedTypes(f, f.shape.types, false);
-    for (const FieldProfile &f : profile.fields)
-        find.mixedTypes(f, f.shape.elementTypes, true);
     for (const FieldProfile &f : profile.fields)
         find.keysAsData(f);
     for (const FieldProfile &f : profile.fields)
@@ -273,7 +268,23 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
                      report.fieldCountThreshold, QStringLiteral("fields"));
     find.perDocument(ShapeFlag::Kind::DeepNesting, shape.depths, shape.deepest,
                      report.depthThreshold, QStringLiteral("levels deep"));
+    VersionDetector::apply(profile, options, report);
     return report;
+}
+
+std::vector<ShapeFlag> ShapeDetector::fieldFlags(const CollectionProfile &profile,
+                                                 const ShapeOptions &options)
+{
+    ShapeReport report;
+    Finder find{profile, options, report};
+    for (const FieldProfile &f : profile.fields)
+        find.rareField(f);
+    find.groupRareFields();
+    for (const FieldProfile &f : profile.fields)
+        find.mixedTypes(f, f.shape.types, false);
+    for (const FieldProfile &f : profile.fields)
+        find.mixedTypes(f, f.shape.elementTypes, true);
+    return std::move(report.flags);
 }
 
 } // namespace oe

@@ -17,6 +17,10 @@ class ShapeDetector
 public:
     static ShapeReport detect(const CollectionProfile &profile, const ShapeOptions &options,
                               const DetectionOptions &detection);
+    // The rare fields and mixed types (of values and of array elements) of a profile's fields,
+    // in that order: what differs between schema versions (VersionDetector).
+    static std::vector<ShapeFlag> fieldFlags(const CollectionProfile &profile,
+                                             const ShapeOptions &options);
 };
 
 } // namespace oe

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,14 @@ struct ShapeFlag
         std::uint64_t docIndex = 0;
     };
 
+    // The schema version whose documents a flag is about (SchemaVersions::flags).
+    struct Version
+    {
+        std::string field; // the top-level version field, UTF-8
+        std::string raw;   // its value, DocumentId's raw form; empty: the documents without one
+        QString label;     // "schema_version 2", "schema_version (none)"
+    };
+
     Kind kind = Kind::RareField;
     std::string path;        // UTF-8; empty for ManyFields and DeepNesting
     QString type;            // the minority type's name (MixedTypes, MixedElementTypes), else empty
@@ -37,6 +46,10 @@ struct ShapeFlag
     QString detail;             // one line, the figures in words
     std::uint64_t siblings = 0; // RareField: more rare fields beside it in the same documents
     std::vector<Example> examples;
+    std::optional<Version> version; // set for a flag of one version's documents
+    // A flag of the whole collection that no version has on its own (a field of one version, a
+    // type that changed between versions): not a defect; says how the versions differ.
+    QString explainedBy;
 
     // A flag's header: what, where, and how many of how many (the detail and examples follow).
     static ShapeFlag of(Kind kind, std::string path, std::uint64_t count, std::uint64_t total)
@@ -49,6 +62,12 @@ struct ShapeFlag
         return flag;
     }
     double share() const { return total ? double(count) / double(total) : 0.0; }
+    // Rare fields and mixed types: the kinds a schema version can explain.
+    bool isFieldKind() const
+    {
+        return kind == Kind::RareField || kind == Kind::MixedTypes ||
+               kind == Kind::MixedElementTypes;
+    }
     // shape_outliers.csv's kind column: rare_field, mixed_types, ...
     static QString kindName(Kind kind);
 };

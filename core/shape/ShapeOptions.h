@@ -3,6 +3,7 @@
 #include "analysis/DocumentShape.h"
 
 #include <cstdint>
+#include <string>
 
 namespace oe {
 
@@ -14,6 +15,16 @@ struct ShapeOptions
     // Strings and binaries larger than this are big scalars (known before the scan).
     std::uint64_t bigScalarBytes = DocumentShape::kDefaultBigScalarBytes;
     std::size_t examples = 3; // example _ids per flag
+    // The schema version field (SchemaVersions): found among the usual names, the one named,
+    // or none (the shape of the whole collection only).
+    enum class Versions
+    {
+        Detect,
+        Named,
+        Off
+    };
+    Versions versions = Versions::Detect;
+    std::string versionField; // Named: a top-level field name, UTF-8
 
     bool operator==(const ShapeOptions &) const = default;
 };

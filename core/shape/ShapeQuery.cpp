@@ -21,10 +21,31 @@ QString relaxed(const bson_t *doc)
     return text;
 }
 
-// {path: {op: {$type: alias}}} or {path: {$type: alias}}; {path: {$exists: true}}.
-BsonDocument condition(const std::string &path, ShapeFlag::Kind kind, const QString &type)
+// A version's documents: {field: value}, or {field: {$exists: false}} for those without one.
+void versionCondition(bson_t *filter, const ShapeFlag::Version &version)
 {
+    const std::string &field = version.field;
+    if (!version.raw.empty()) {
+        bsonraw::append(filter, field.data(), int(field.size()),
+                        bsonraw::fromDocumentId(version.raw));
+        return;
+    }
+    bson_t cond;
+    bson_append_document_begin(filter, field.data(), int(field.size()), &cond);
+    BSON_APPEND_BOOL(&cond, "$exists", false);
+    bson_append_document_end(filter, &cond);
+}
+
+// {path: {op: {$type: alias}}} or {path: {$type: alias}}; {path: {$exists: true}}; after the
+// version's condition for a flag of one version's documents.
+BsonDocument condition(const ShapeFlag &flag)
+{
+    const std::string &path = flag.path;
+    const ShapeFlag::Kind kind = flag.kind;
+    const QString &type = flag.type;
     BsonDocument filter;
+    if (flag.version)
+        versionCondition(filter.get(), *flag.version);
     bson_t cond, inner;
     bson_append_document_begin(filter.get(), path.data(), int(path.size()), &cond);
     const QByteArray alias = type.toUtf8();
@@ -68,8 +89,10 @@ ShapeQuery ShapeQuery::of(const ShapeFlag &flag)
     using Kind = ShapeFlag::Kind;
     const bool byPath = flag.kind == Kind::RareField || flag.kind == Kind::MixedTypes ||
                         flag.kind == Kind::MixedElementTypes;
-    if (byPath && nameable(flag.path) && (flag.kind == Kind::RareField || !flag.type.isEmpty()))
-        return {relaxed(condition(flag.path, flag.kind, flag.type).get()), Reach::Every};
+    const bool versionNameable = !flag.version || nameable(flag.version->field);
+    if (byPath && nameable(flag.path) && versionNameable &&
+        (flag.kind == Kind::RareField || !flag.type.isEmpty()))
+        return {relaxed(condition(flag).get()), Reach::Every};
 
     BsonDocument filter;
     bson_t cond, ids;

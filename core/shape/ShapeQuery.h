@@ -9,6 +9,8 @@ namespace oe {
 // The query that finds a flag's documents, as relaxed extended JSON for the Documents tab's
 // filter (and mongosh):
 // - a rare field: {path: {$exists: true}}, every document that has it;
+// - a flag of one schema version's documents: the same after {version_field: value} (or
+//   {version_field: {$exists: false}} for the documents without a version);
 // - a mixed type: {path: {$type: "string"}}; among array elements, {path: {$elemMatch:
 //   {$type: "string"}}};
 // - the rest (keys used as data, big scalars, many fields, deep nesting), and any path no

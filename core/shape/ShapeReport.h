@@ -1,5 +1,6 @@
 #pragma once
 
+#include "shape/SchemaVersions.h"
 #include "shape/ShapeFlag.h"
 #include "shape/ShapeOptions.h"
 #include "stats/StatisticalThreshold.h"
@@ -19,15 +20,17 @@ struct ShapeReport
     ShapeOptions options;
     StatisticalThreshold fieldCountThreshold; // documents with more fields are outliers
     StatisticalThreshold depthThreshold;      // documents nested deeper are outliers
-    std::vector<ShapeFlag> flags;
+    std::vector<ShapeFlag> flags;             // the whole collection's
+    SchemaVersions versions; // the shape per schema version, when a version field is in effect
 
-    std::size_t count(ShapeFlag::Kind kind) const
-    {
-        std::size_t n = 0;
-        for (const ShapeFlag &f : flags)
-            n += f.kind == kind;
-        return n;
-    }
+    // The flags every view lists (the CLI, the Shape tab, the report, shape_outliers.csv): the
+    // whole collection's, except that with a version field in effect its rare fields and mixed
+    // types are those within each version's documents, and the whole collection's that no
+    // version has come last, explained (ShapeFlag::explainedBy).
+    std::vector<ShapeFlag> listed() const;
+    // Listed flags of a kind, not counting the explained ones.
+    std::size_t count(ShapeFlag::Kind kind) const;
+    std::size_t explained() const;
 };
 
 } // namespace oe

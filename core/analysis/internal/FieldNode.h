@@ -3,6 +3,7 @@
 #include "analysis/PathSegment.h"
 
 #include "analysis/FieldShape.h"
+#include "analysis/internal/VersionNodeCounts.h"
 #include "measure/MeasurePlan.h"
 #include "stats/CandidateTail.h"
 #include "stats/Distribution.h"
@@ -44,6 +45,8 @@ struct FieldNode
     std::array<std::uint8_t, FieldShape::presenceSlot + 1> examplesHeld{};
     // A path the server summarises (server-side measurement): its arrays arrive as summaries.
     const MeasurePlan::Summary *summary = nullptr;
+    // Per version group of the documents (VersionWatch), what was counted here.
+    std::vector<VersionNodeCounts> versionCounts;
 
     // Per-document bookkeeping (sequence numbers of the builder's current document).
     std::uint64_t lastDocument = 0;

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "analysis/VersionTally.h"
+#include "analysis/internal/FieldNode.h"
+#include "analysis/internal/VersionNodeCounts.h"
+
+#include <bson/bson.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oe {
+
+// The builder's side of VersionTally: before each document's walk it reads the document's
+// version values (the top-level fields it watches), and while the walk visits a value it counts
+// it for each of those versions (VersionNodeCounts on the node). A document without any watched
+// field costs one look at its top-level keys.
+class VersionWatch
+{
+public:
+    static constexpr std::size_t kMaxNames = 8;
+
+    explicit VersionWatch(const std::vector<std::string> &names = {});
+
+    // Finds the version values of the document `iter` starts (a fresh top-level iterator).
+    void begin(bson_iter_t iter);
+    bool active() const { return m_activeCount > 0; }
+    // Counts a value of type `slot` (TypeCounts) at `node`, or an array element of that type
+    // (`element`), for each version of the current document; `id` gives its _id's raw form.
+    template <typename Id>
+    void count(FieldNode *node, int slot, bool element, std::uint64_t sequence,
+               std::uint64_t docIndex, Id &&id)
+    {
+        for (int i = 0; i < m_activeCount; ++i) {
+            VersionNodeCounts &c = countsAt(node, m_active[std::size_t(i)]);
+            if (!element && c.lastDocument != sequence) {
+                c.lastDocument = sequence;
+                ++c.counts.presentDocuments;
+                example(c, FieldShape::presenceSlot, docIndex, id);
+            }
+            if (element) {
+                ++c.counts.elementTypes.n[std::size_t(slot)];
+                example(c, FieldShape::elementSlot(slot), docIndex, id);
+            } else {
+                ++c.counts.types.n[std::size_t(slot)];
+                example(c, slot, docIndex, id);
+            }
+        }
+    }
+    // The document was walked whole: its versions count it.
+    void finish();
+    // What was counted, as paths (the nodes' counts are left spent).
+    VersionTally take();
+
+private:
+    struct Watched
+    {
+        std::string name;
+        std::uint64_t watched = 0, present = 0, unfit = 0;
+        bool tooManyValues = false;
+        std::vector<std::pair<std::string, int>> values; // raw value, group number
+    };
+    template <typename Id>
+    static void example(VersionNodeCounts &c, int slot, std::uint64_t docIndex, Id &&id)
+    {
+        std::uint8_t &held = c.examplesHeld[std::size_t(slot)];
+        if (held < FieldShape::kExamplesPerSlot) {
+            c.counts.examples.push_back({slot, docIndex, id()});
+            ++held;
+        }
+    }
+    VersionNodeCounts &countsAt(FieldNode *node, int group);
+    int groupOf(Watched &w, const bson_iter_t *iter);
+
+    std::vector<Watched> m_watched;
+    std::uint64_t m_lengths = 0; // bit n: a watched name has n bytes (a cheap first test)
+    std::vector<std::uint64_t> m_groupDocuments; // by group number
+    std::array<int, kMaxNames> m_active{};
+    int m_activeCount = 0;
+    std::vector<FieldNode *> m_nodes; // nodes holding counts
+};
+
+} // namespace oe

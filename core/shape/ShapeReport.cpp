@@ -1,0 +1,39 @@
+#include "shape/ShapeReport.h"
+
+#include <algorithm>
+
+namespace oe {
+
+std::vector<ShapeFlag> ShapeReport::listed() const
+{
+    if (!versions.inEffect())
+        return flags;
+    std::vector<ShapeFlag> out = versions.flags;
+    // By kind, then path; a path's versions in their order.
+    std::stable_sort(out.begin(), out.end(), [](const ShapeFlag &a, const ShapeFlag &b) {
+        return a.kind != b.kind ? a.kind < b.kind : a.path < b.path;
+    });
+    for (const ShapeFlag &f : flags)
+        if (!f.isFieldKind())
+            out.push_back(f);
+    for (const ShapeFlag &f : flags)
+        if (!f.explainedBy.isEmpty())
+            out.push_back(f);
+    return out;
+}
+
+std::size_t ShapeReport::count(ShapeFlag::Kind kind) const
+{
+    std::size_t n = 0;
+    for (const ShapeFlag &f : listed())
+        n += f.kind == kind && f.explainedBy.isEmpty();
+    return n;
+}
+
+std::size_t ShapeReport::explained() const
+{
+    return std::size_t(std::count_if(flags.begin(), flags.end(),
+                                     [](const ShapeFlag &f) { return !f.explainedBy.isEmpty(); }));
+}
+
+} // namespace oe

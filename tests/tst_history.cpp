@@ -7,6 +7,7 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "VersionDocuments.h"
 #include "demo/DemoDataGenerator.h"
 #include "explore/AnalysisSession.h"
 #include "history/GrowthForecast.h"
@@ -299,6 +300,51 @@ private slots:
         const QByteArray before = hashOf(history);
         QCOMPARE(HistoryStore(history).format(), HistoryStore::kFormat);
         QCOMPARE(hashOf(history), before);
+    }
+
+    // tests/data/history-format2.sqlite was written by the build at a9f1518 (history format 2:
+    // shape flags, no version shares), two analyses of a dump whose documents carry a
+    // schema_version. Opened now it gains version_shares; its runs read as before, without
+    // shares; the analyses after it keep theirs, and each one reads the shares' movement.
+    void aFormatTwoFileKeepsVersionSharesFromNowOn()
+    {
+        const QString history = m_dir.filePath(QStringLiteral("format2.sqlite"));
+        QVERIFY(QFile::copy(QFINDTESTDATA("data/history-format2.sqlite"), history));
+        QFile::setPermissions(history, QFile::ReadOwner | QFile::WriteOwner);
+        {
+            HistoryStore store(history);
+            QVERIFY2(store.isOpen(), qPrintable(store.error()));
+            QCOMPARE(store.format(), 3);
+            const std::vector<HistoryRun> runs = store.runs();
+            QCOMPARE(runs.size(), std::size_t(2));
+            QCOMPARE(runs.front().documents, std::uint64_t(200));
+            QVERIFY(store.versionHistory(runs.front().sourceKey, "schema_version").empty());
+        }
+        const QString dump = m_dir.filePath(QStringLiteral("lazy.bson"));
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = dump;
+        request.selection.mode = DocumentSelection::Mode::Full;
+        request.historyPath = history;
+        std::vector<SchemaVersions::Point> moved;
+        for (int unversioned : {400, 100}) {
+            QVERIFY(fixtures::writeFile(
+                dump, fixtures::concat(fixtures::versionedDocuments(unversioned))));
+            const AnalysisResult result = AnalysisSession::run(request);
+            QCOMPARE(result.shape.versions.field, std::string("schema_version"));
+            moved = result.shape.versions.history;
+        }
+        QCOMPARE(moved.size(), std::size_t(2));
+        QStringList shares;
+        for (const SchemaVersions::Point &p : moved) {
+            QCOMPARE(p.documents, std::uint64_t(1000));
+            for (const SchemaVersions::Share &s : p.shares)
+                shares << QStringLiteral("%1=%2").arg(s.value).arg(s.documents);
+        }
+        shares.sort();
+        QCOMPARE(shares.join(QLatin1Char(' ')),
+                 QStringLiteral("(none)=100 (none)=400 1=500 1=800 2=92 2=92 3=8 3=8"));
+        QVERIFY(moved.front().at <= moved.back().at);
     }
 
     // A file a newer version wrote (format 4): the history is off for this run, with the

@@ -5,6 +5,7 @@
 #include "analysis/CollectionProfile.h"
 #include "analysis/ProfileBuilder.h"
 #include "scan/ProfileCodec.h"
+#include "shape/ShapeDetector.h"
 
 #include <QFile>
 #include <QTest>
@@ -176,6 +177,43 @@ private slots:
         QVERIFY(v2->field("items"));
         QCOMPARE(v2->field("items")->lengths.max(), 4u);
         QCOMPARE(v2->field("items")->shape.types.total(), 0u);
+    }
+
+    // A state of format 3 (issue 37's builds: the shape, no version tally) is format 4 without
+    // the tally at its end: cut off here, it reads, and the versions of a scan resumed from it
+    // are not reported (no document was looked at for a version field), with the reason.
+    void aVersionThreeStateReadsWithoutTheVersions()
+    {
+        QList<QByteArray> docs;
+        for (int i = 0; i < 10; ++i)
+            docs << fixtures::bson(QStringLiteral(R"({"_id": %1, "schema_version": %2})")
+                                       .arg(i)
+                                       .arg(i % 2 + 1)
+                                       .toUtf8()
+                                       .constData());
+        const CollectionProfile p = whole(docs);
+        QCOMPARE(p.versions.field("schema_version")->groups.size(), std::size_t(2));
+        const QByteArray bytes = ProfileCodec::encode(p);
+        CollectionProfile untallied = p;
+        untallied.versions = VersionTally();
+        QByteArray older = ProfileCodec::encode(untallied);
+        older.chop(8); // the tally's field count, a quint64 0
+        older.replace(4, 4, QByteArray::fromHex("00000003"));
+        QCOMPARE(bytes.mid(8, older.size() - 8), older.mid(8)); // the same figures before it
+        const auto v3 = ProfileCodec::decode(older);
+        QVERIFY(v3);
+        QCOMPARE(v3->documents, 10u);
+        QVERIFY(v3->versions.empty());
+        const ShapeReport shape = ShapeDetector::detect(*v3, {}, {});
+        QVERIFY(shape.measured);
+        QVERIFY(!shape.versions.inEffect());
+        QCOMPARE(shape.versions.note,
+                 QStringLiteral("schema versions not counted in every document (a scan resumed "
+                                "from a state an older version saved)"));
+        // The current format keeps them.
+        const auto v4 = ProfileCodec::decode(bytes);
+        QVERIFY(v4);
+        QCOMPARE(ShapeDetector::detect(*v4, {}, {}).versions.shares.size(), std::size_t(2));
     }
 
     void damagedBytesAreRefused()

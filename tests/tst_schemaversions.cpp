@@ -7,6 +7,7 @@
 #include "CsvTestReader.h"
 #include "VersionDocuments.h"
 #include "bson/DocumentId.h"
+#include "demo/DemoDataGenerator.h"
 #include "explore/AnalysisSession.h"
 #include "scan/ProfileCodec.h"
 #include "shape/ShapeDetector.h"
@@ -312,6 +313,34 @@ private slots:
                                 "without a dot or a "
                                 "leading $ (got \"meta.v\")"));
         qunsetenv("OE_HISTORY_DB");
+    }
+
+    // The built-in demo's customer profiles: four versions (the oldest without a field), the
+    // real outliers within them, and the rest explained: the fields and the address object of
+    // the new versions, and the version 3 documents' extra fields (no outlier within version 3).
+    void theDemoCustomersMigrateLazily()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("customer_profiles.bson"));
+        QString error;
+        QVERIFY2(DemoDataGenerator::write(QStringLiteral("customer_profiles"), path, 0,
+                                          DemoDataGenerator::kDemoSeed, &error),
+                 qPrintable(error));
+        AnalysisRequest request;
+        request.source.kind = SourceRef::Kind::Dump;
+        request.source.dumpPath = path;
+        request.selection.mode = DocumentSelection::Mode::Full;
+        const ShapeReport shape = AnalysisSession::run(request).shape;
+        QCOMPARE(sharesOf(shape.versions), list({"1=2176", "2=200", "3=24", "(none)=600"}));
+        QStringList real, explained;
+        for (const ShapeFlag &f : shape.listed())
+            (f.explainedBy.isEmpty() ? real : explained) << text(f);
+        QCOMPARE(real, list({"rare_field fax  5/2176 [schema_version 1]",
+                             "rare_field fax  2/600 [schema_version (none)]",
+                             "mixed_types address string 4/200 [schema_version 2]",
+                             "mixed_types loyalty_points string 1/24 [schema_version 3]"}));
+        QCOMPARE(explained, list({"rare_field email  24/3000 [all] explained",
+                                  "mixed_types address object 220/3000 [all] explained",
+                                  "many_fields   24/3000 [all] explained"}));
     }
 
     void threadsAndASavedStateAgree()

@@ -161,7 +161,7 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     walk.versioned = m_versions->active();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;
-    m_versions->finish();
+    m_versions->finish(walk.fields, std::uint64_t(walk.deepest) + 1);
     finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex, &walk);
     return true;
 }

@@ -72,12 +72,16 @@ void mergeGroups(VersionTally::Field &into, VersionTally::Field &&from)
     into.present += from.present;
     into.unfit += from.unfit;
     into.tooManyValues = into.tooManyValues || from.tooManyValues;
+    into.restFieldCounts.merge(from.restFieldCounts);
+    into.restDepths.merge(from.restDepths);
     for (VersionTally::Group &g : from.groups) {
         auto it = std::lower_bound(
             into.groups.begin(), into.groups.end(), g.raw,
             [](const VersionTally::Group &x, const std::string &raw) { return x.raw < raw; });
         if (it != into.groups.end() && it->raw == g.raw) {
             it->documents += g.documents;
+            it->fieldCounts.merge(g.fieldCounts);
+            it->depths.merge(g.depths);
             it->paths = mergePaths(std::move(it->paths), std::move(g.paths));
         } else {
             into.groups.insert(it, std::move(g));

@@ -2,6 +2,7 @@
 
 #include "analysis/FieldShape.h"
 #include "analysis/TypeCounts.h"
+#include "stats/Distribution.h"
 
 #include <cstdint>
 #include <string>
@@ -37,6 +38,9 @@ struct VersionTally
         std::string raw; // the value, in DocumentId's raw form (type byte + value bytes)
         std::uint64_t documents = 0;
         std::vector<Path> paths; // sorted by path
+        // Its documents' fields and depth (DocumentShape's measures), for the per-document flags.
+        Distribution fieldCounts;
+        Distribution depths;
     };
     struct Field
     {
@@ -46,6 +50,10 @@ struct VersionTally
         std::uint64_t unfit = 0;    // of those, values no version has (objects, long strings)
         bool tooManyValues = false; // more than kMaxValues distinct values: groups dropped
         std::vector<Group> groups;  // by raw value
+        // The documents without a version value here: their fields and depth (no paths: the
+        // whole collection's less the groups' give those).
+        Distribution restFieldCounts;
+        Distribution restDepths;
         const Group *group(const std::string &raw) const;
     };
 

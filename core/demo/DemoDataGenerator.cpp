@@ -286,6 +286,56 @@ void device(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &r
     }
 }
 
+// Customer profiles of four schema versions side by side (the Schema Versioning pattern, a lazy
+// migration under way): the oldest fifth without a schema_version; version 1 (an address
+// string, a phone); version 2, a fifteenth (the address an object); version 3, 0.8 % just
+// released (phones an array, an email, preferences, loyalty points). Real outliers within
+// versions: a rare fax among the version 1 documents, a few version 2 documents with a string
+// address left over, one version 3 document with its loyalty points as a string.
+void customer(bson_t *doc, std::uint64_t i, std::uint64_t documents, SplitMix64 &rng)
+{
+    const std::uint64_t legacy = documents / 5, v3 = documents * 8 / 1000, v2 = documents / 15;
+    const int version = i < legacy ? 0 : i >= documents - v3 ? 3 : i >= documents - v3 - v2 ? 2 : 1;
+    BSON_APPEND_INT32(doc, "_id", std::int32_t(i + 1));
+    if (version > 0)
+        BSON_APPEND_INT32(doc, "schema_version", version);
+    const std::string name = "Customer " + std::to_string(i + 1);
+    BSON_APPEND_UTF8(doc, "name", name.c_str());
+    const std::string street =
+        std::to_string(1 + rng.below(200)) + " " + kWords[rng.below(kWordCount)] + " street";
+    const char *city = kWords[rng.below(kWordCount)];
+    if (version <= 1 || (version == 2 && i % 50 == 3)) {
+        BSON_APPEND_UTF8(doc, "address", (street + ", " + city).c_str());
+    } else {
+        bson_t address;
+        BSON_APPEND_DOCUMENT_BEGIN(doc, "address", &address);
+        BSON_APPEND_UTF8(&address, "street", street.c_str());
+        BSON_APPEND_UTF8(&address, "city", city);
+        bson_append_document_end(doc, &address);
+    }
+    const std::string phone = "+33 1 " + std::to_string(10000000 + rng.below(89999999));
+    if (version < 3) {
+        BSON_APPEND_UTF8(doc, "phone", phone.c_str());
+        if (version <= 1 && i % 400 == 7)
+            BSON_APPEND_UTF8(doc, "fax", phone.c_str());
+        return;
+    }
+    bson_t phones;
+    BSON_APPEND_ARRAY_BEGIN(doc, "phones", &phones);
+    BSON_APPEND_UTF8(&phones, "0", phone.c_str());
+    bson_append_array_end(doc, &phones);
+    const std::string email = "customer" + std::to_string(i + 1) + "@example.com";
+    BSON_APPEND_UTF8(doc, "email", email.c_str());
+    bson_t preferences;
+    BSON_APPEND_DOCUMENT_BEGIN(doc, "preferences", &preferences);
+    BSON_APPEND_BOOL(&preferences, "newsletter", rng.below(2) == 0);
+    bson_append_document_end(doc, &preferences);
+    if (i == documents - 2)
+        BSON_APPEND_UTF8(doc, "loyalty_points", "120");
+    else
+        BSON_APPEND_INT32(doc, "loyalty_points", std::int32_t(rng.below(5000)));
+}
+
 const FeedShape kDemoFeed{50, 500, 10000, 50000, true, 150, 600};
 const FeedShape kBenchFeed{1, 16, 100, 800, false, 40, 160};
 
@@ -306,6 +356,10 @@ Generator generatorFor(const QString &name)
     if (name == QLatin1String("device_readings"))
         return
             [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { device(d, i, n, r); };
+    if (name == QLatin1String("customer_profiles"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) {
+            customer(d, i, n, r);
+        };
     if (name == QLatin1String("viral_posts"))
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { post(d, i, n, r); };
     return nullptr;
@@ -344,6 +398,11 @@ QList<DemoDataGenerator::Dataset> DemoDataGenerator::datasets()
                         "firmware and tag types, two binary diagnostics dumps, one device with "
                         "240 channels and one nested 30 levels deep"),
          1500, true},
+        {QStringLiteral("customer_profiles"),
+         QStringLiteral("customer profiles of schema versions 1 to 3 (and older ones without "
+                        "one), a lazy migration under way: a rare fax in version 1, old string "
+                        "addresses in version 2, loyalty points as a string once in version 3"),
+         3000, true},
         {QStringLiteral("feed_bench"),
          QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"),
          100000, false},

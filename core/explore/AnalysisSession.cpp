@@ -187,6 +187,9 @@ AnalysisResult AnalysisSession::redetect(const AnalysisResult &result,
     if (!out.sourceUnreadable()) {
         out.outliers = OutlierDetector::detect(out.profile, detection);
         out.shape = ShapeDetector::detect(out.profile, out.request.shape, detection);
+        // The history's shares are of the same field only (another one's were not kept now).
+        if (out.shape.versions.field == result.shape.versions.field)
+            out.shape.versions.history = result.shape.versions.history;
     }
     return out;
 }

@@ -98,11 +98,16 @@ struct ProfileCodec::Writer
         out << quint64(t.fields.size());
         for (const VersionTally::Field &f : t.fields) {
             text(f.name);
-            out << quint64(f.watched) << quint64(f.present) << quint64(f.unfit) << f.tooManyValues
-                << quint64(f.groups.size());
+            out << quint64(f.watched) << quint64(f.present) << quint64(f.unfit) << f.tooManyValues;
+            distribution(f.restFieldCounts);
+            distribution(f.restDepths);
+            out << quint64(f.groups.size());
             for (const VersionTally::Group &g : f.groups) {
                 text(g.raw);
-                out << quint64(g.documents) << quint64(g.paths.size());
+                out << quint64(g.documents);
+                distribution(g.fieldCounts);
+                distribution(g.depths);
+                out << quint64(g.paths.size());
                 for (const VersionTally::Path &p : g.paths) {
                     text(p.path);
                     out << quint64(p.presentDocuments);
@@ -284,6 +289,8 @@ struct ProfileCodec::Reader
     {
         g->raw = text();
         g->documents = u64();
+        if (!distribution(&g->fieldCounts) || !distribution(&g->depths))
+            return false;
         std::uint64_t n = 0;
         if (!size(&n))
             return false;
@@ -310,6 +317,8 @@ struct ProfileCodec::Reader
             f.present = u64();
             f.unfit = u64();
             f.tooManyValues = flag();
+            if (!distribution(&f.restFieldCounts) || !distribution(&f.restDepths))
+                return false;
             std::uint64_t groups = 0;
             if (!size(&groups))
                 return false;

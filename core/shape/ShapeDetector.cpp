@@ -250,14 +250,8 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
     }
     report.measured = true;
     const DocumentShape &shape = profile.shape;
-    const std::uint64_t medianFields = shape.fieldCounts.quantile(0.5);
-    const std::uint64_t medianDepth = shape.depths.quantile(0.5);
-    report.fieldCountThreshold =
-        thresholdOf(shape.fieldCounts, detection, 2 * medianFields,
-                    QStringLiteral("twice the median, %1 (the method's threshold is lower)"));
-    report.depthThreshold =
-        thresholdOf(shape.depths, detection, medianDepth + 2,
-                    QStringLiteral("the median + 2 levels, %1 (the method's threshold is lower)"));
+    report.fieldCountThreshold = fieldCountThreshold(shape.fieldCounts, detection);
+    report.depthThreshold = depthThreshold(shape.depths, detection);
     report.flags = fieldFlags(profile, options);
     Finder find{profile, options, report};
     for (const FieldProfile &f : profile.fields)
@@ -268,8 +262,23 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
                      report.fieldCountThreshold, QStringLiteral("fields"));
     find.perDocument(ShapeFlag::Kind::DeepNesting, shape.depths, shape.deepest,
                      report.depthThreshold, QStringLiteral("levels deep"));
-    VersionDetector::apply(profile, options, report);
+    VersionDetector::apply(profile, options, detection, report);
     return report;
+}
+
+StatisticalThreshold ShapeDetector::fieldCountThreshold(const Distribution &fieldCounts,
+                                                        const DetectionOptions &detection)
+{
+    return thresholdOf(fieldCounts, detection, 2 * fieldCounts.quantile(0.5),
+                       QStringLiteral("twice the median, %1 (the method's threshold is lower)"));
+}
+
+StatisticalThreshold ShapeDetector::depthThreshold(const Distribution &depths,
+                                                   const DetectionOptions &detection)
+{
+    return thresholdOf(
+        depths, detection, depths.quantile(0.5) + 2,
+        QStringLiteral("the median + 2 levels, %1 (the method's threshold is lower)"));
 }
 
 std::vector<ShapeFlag> ShapeDetector::fieldFlags(const CollectionProfile &profile,

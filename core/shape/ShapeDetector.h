@@ -21,6 +21,11 @@ public:
     // in that order: what differs between schema versions (VersionDetector).
     static std::vector<ShapeFlag> fieldFlags(const CollectionProfile &profile,
                                              const ShapeOptions &options);
+    // The thresholds of the per-document kinds: more fields than this, deeper than this.
+    static StatisticalThreshold fieldCountThreshold(const Distribution &fieldCounts,
+                                                    const DetectionOptions &detection);
+    static StatisticalThreshold depthThreshold(const Distribution &depths,
+                                               const DetectionOptions &detection);
 };
 
 } // namespace oe

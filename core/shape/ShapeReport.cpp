@@ -14,7 +14,7 @@ std::vector<ShapeFlag> ShapeReport::listed() const
         return a.kind != b.kind ? a.kind < b.kind : a.path < b.path;
     });
     for (const ShapeFlag &f : flags)
-        if (!f.isFieldKind())
+        if (!f.isFieldKind() && f.explainedBy.isEmpty())
             out.push_back(f);
     for (const ShapeFlag &f : flags)
         if (!f.explainedBy.isEmpty())

@@ -193,6 +193,30 @@ bool versionBefore(const VersionTally::Group *a, const VersionTally::Group *b)
     return a->raw < b->raw;
 }
 
+// Documents with far more fields (or nesting) than the rest are explained when within each
+// version none is far above its own version's: "explained by the schema versions
+// (schema_version 1: median 5, max 6 fields; schema_version 3: median 11, max 11 fields)".
+using Threshold = StatisticalThreshold (*)(const Distribution &, const DetectionOptions &);
+QString perDocument(const SchemaVersions &versions, const std::vector<const Distribution *> &by,
+                    const DetectionOptions &detection, Threshold threshold, const QString &unit)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < versions.shares.size(); ++i) {
+        const Distribution &d = *by[i];
+        if (d.count() == 0)
+            continue;
+        if (d.max() > threshold(d, detection).value)
+            return {}; // an outlier within its own version: a real one
+        parts << QStringLiteral("%1: median %2, max %3 %4")
+                     .arg(versions.label(versions.shares[i]))
+                     .arg(d.quantile(0.5))
+                     .arg(d.max())
+                     .arg(unit);
+    }
+    return QStringLiteral("explained by the schema versions (%1)")
+        .arg(parts.join(QStringLiteral("; ")));
+}
+
 bool sameFlag(const ShapeFlag &a, const ShapeFlag &b)
 {
     return a.kind == b.kind && a.path == b.path && a.type == b.type;
@@ -210,7 +234,7 @@ QStringList candidatesOf(const VersionTally &tally, std::uint64_t documents)
 } // namespace
 
 void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions &options,
-                            ShapeReport &report)
+                            const DetectionOptions &detection, ShapeReport &report)
 {
     SchemaVersions &versions = report.versions;
     versions = SchemaVersions();
@@ -250,6 +274,7 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
     versions.field = field->name;
     std::vector<CollectionProfile> profiles;
     std::uint64_t versioned = 0;
+    std::vector<const Distribution *> fieldCounts, depths; // by share
     std::vector<const VersionTally::Group *> groups;
     for (const VersionTally::Group &g : field->groups)
         groups.push_back(&g);
@@ -257,12 +282,16 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
     for (const VersionTally::Group *g : groups) {
         versions.shares.push_back({g->raw, DocumentId::toRelaxedJson(g->raw), g->documents});
         profiles.push_back(profileOf(*g));
+        fieldCounts.push_back(&g->fieldCounts);
+        depths.push_back(&g->depths);
         versioned += g->documents;
     }
     if (versioned < profile.documents) {
         const std::uint64_t rest = profile.documents - versioned;
         versions.shares.push_back({{}, QStringLiteral("(none)"), rest});
         profiles.push_back(restOf(profile, *field, rest));
+        fieldCounts.push_back(&field->restFieldCounts);
+        depths.push_back(&field->restDepths);
     }
     for (std::size_t i = 0; i < versions.shares.size(); ++i) {
         const SchemaVersions::Share &share = versions.shares[i];
@@ -274,6 +303,14 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
         }
     }
     for (ShapeFlag &flag : report.flags) {
+        if (flag.kind == ShapeFlag::Kind::ManyFields || flag.kind == ShapeFlag::Kind::DeepNesting) {
+            const bool many = flag.kind == ShapeFlag::Kind::ManyFields;
+            flag.explainedBy = perDocument(
+                versions, many ? fieldCounts : depths, detection,
+                many ? &ShapeDetector::fieldCountThreshold : &ShapeDetector::depthThreshold,
+                many ? QStringLiteral("fields") : QStringLiteral("levels deep"));
+            continue;
+        }
         if (!flag.isFieldKind())
             continue;
         const bool inAVersion = std::any_of(versions.flags.begin(), versions.flags.end(),

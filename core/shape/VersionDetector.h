@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/CollectionProfile.h"
+#include "analysis/DetectionOptions.h"
 #include "shape/ShapeOptions.h"
 #include "shape/ShapeReport.h"
 
@@ -12,13 +13,15 @@ namespace oe {
 // user named), and fills ShapeReport::versions: each version's share, the rare fields and mixed
 // types within each version's documents (ShapeDetector::fieldFlags over what the walk counted
 // for it), and marks the whole collection's rare fields and mixed types that no version has as
-// explained, not defects. The documents without a version value are a version of their own
+// explained, not defects; so are the documents with far more fields (or nesting) than the rest
+// when, within each version, none has far more than its version's. The documents without a version
+// value are a version of their own
 // ("(none)": the oldest ones, in a lazy migration).
 class VersionDetector
 {
 public:
     static void apply(const CollectionProfile &profile, const ShapeOptions &options,
-                      ShapeReport &report);
+                      const DetectionOptions &detection, ShapeReport &report);
 };
 
 } // namespace oe

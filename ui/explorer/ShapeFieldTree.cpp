@@ -65,8 +65,8 @@ void ShapeFieldTree::show(const CollectionProfile &profile, const ShapeReport &s
     clear();
     m_items.clear();
     QHash<QString, QStringList> flagsOf;
-    for (const ShapeFlag &f : shape.flags)
-        if (!f.path.empty())
+    for (const ShapeFlag &f : shape.listed())
+        if (!f.path.empty() && f.explainedBy.isEmpty())
             flagsOf[QString::fromStdString(f.path)] << ShapeFlag::kindName(f.kind);
     const double documents = double(std::max<std::uint64_t>(1, profile.documents));
     for (const FieldProfile &f : profile.fields) { // sorted: parents before children

@@ -3,11 +3,13 @@
 #include "bson/DocumentId.h"
 #include "charts/AnatomyChart.h"
 #include "charts/Format.h"
+#include "explorer/SchemaVersionsBox.h"
 #include "explorer/ShapeFieldTree.h"
 #include "jobs/DocumentLoader.h"
 #include "jobs/LatestJob.h"
 #include "report/OutlierDocument.h"
 #include "report/ShapeCsv.h"
+#include "workspace/SourceState.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -39,8 +41,8 @@ OutlierRow rowOf(const ShapeFlag::Example &e)
 } // namespace
 
 ShapePage::ShapePage(QWidget *parent)
-    : SourcePage(parent), m_summary(new QLabel(this)), m_flags(new QTableWidget(this)),
-      m_query(new QLineEdit(this)), m_reach(new QLabel(this)),
+    : SourcePage(parent), m_summary(new QLabel(this)), m_versions(new SchemaVersionsBox(this)),
+      m_flags(new QTableWidget(this)), m_query(new QLineEdit(this)), m_reach(new QLabel(this)),
       m_showDocuments(new QPushButton(tr("Show in Documents"), this)),
       m_guardType(new QPushButton(tr("&Guard type…"), this)),
       m_rewrite(new QPushButton(tr("Re&write…"), this)), m_tree(new ShapeFieldTree(this)),
@@ -50,7 +52,8 @@ ShapePage::ShapePage(QWidget *parent)
     m_summary->setWordWrap(true);
     m_flags->setColumnCount(ColumnCount);
     m_flags->setHorizontalHeaderLabels({tr("Kind"), tr("Path"), tr("Type"), tr("Share"),
-                                        tr("Count"), tr("Of"), tr("Detail"), tr("Example _ids")});
+                                        tr("Count"), tr("Of"), tr("Detail"), tr("Example _ids"),
+                                        tr("Version")});
     m_flags->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_flags->setSelectionMode(QAbstractItemView::SingleSelection);
     m_flags->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -105,6 +108,7 @@ ShapePage::ShapePage(QWidget *parent)
     split->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
+    layout->addWidget(m_versions);
     layout->addWidget(split, 1);
 
     connect(m_flags, &QTableWidget::currentCellChanged, this, [this](int row) { selectFlag(row); });
@@ -112,6 +116,11 @@ ShapePage::ShapePage(QWidget *parent)
     connect(m_showDocuments, &QPushButton::clicked, this,
             [this] { activateFlag(m_flags->currentRow()); });
     connect(m_document, &QComboBox::activated, this, &ShapePage::loadAnatomy);
+    connect(m_versions, &SchemaVersionsBox::versionsChosen, this,
+            [this](ShapeOptions::Versions versions, const std::string &field) {
+                if (SourceState *s = state())
+                    s->setVersions(versions, field);
+            });
     connect(m_rewrite, &QPushButton::clicked, this, [this] {
         if (const auto it = m_rewrites.find(m_flags->currentRow()); it != m_rewrites.end())
             emit rewriteRequested(m_source, it->second);
@@ -132,6 +141,7 @@ void ShapePage::clear()
     m_shownAnatomy = {};
     m_anatomyPending = false;
     m_summary->setText(tr("Run an analysis to see the shape of the documents."));
+    m_versions->clear();
     m_flags->setRowCount(0);
     m_tree->clear();
     m_query->clear();
@@ -151,7 +161,7 @@ void ShapePage::showResult(const AnalysisResult &result)
     clear();
     m_source = result.request.source;
     const ShapeReport &shape = result.shape;
-    m_shown = shape.flags;
+    m_shown = shape.listed();
     m_outliers = result.outliers.rows;
     if (!shape.measured)
         m_summary->setText(shape.why.isEmpty() ? tr("The shape was not measured.") : shape.why);
@@ -160,7 +170,7 @@ void ShapePage::showResult(const AnalysisResult &result)
             tr("%n schema outliers of shape in %1 documents. Documents with more than %2 fields "
                "or nested deeper than %3 levels are outliers. Choose a flag for its query; "
                "double-click it for its documents.",
-               nullptr, int(shape.flags.size()))
+               nullptr, int(m_shown.size() - shape.explained()))
                 .arg(Format::count(result.profile.documents),
                      Format::count(shape.fieldCountThreshold.value),
                      Format::count(shape.depthThreshold.value)));
@@ -168,6 +178,10 @@ void ShapePage::showResult(const AnalysisResult &result)
     for (int r = 0; r < int(m_shown.size()); ++r) {
         const ShapeFlag &flag = m_shown[std::size_t(r)];
         const FieldProfile *field = result.profile.field(flag.path);
+        // A flag within one version, or a difference between versions, is no rule for the
+        // whole collection: no guard, no rewrite.
+        if (flag.version || !flag.explainedBy.isEmpty())
+            continue;
         if (GuardRule::offersTypeRule(flag) && field)
             m_typeRules.emplace(r, GuardRule::forMixedType(flag, *field));
         if (!field)
@@ -180,23 +194,40 @@ void ShapePage::showResult(const AnalysisResult &result)
     for (int r = 0; r < int(m_shown.size()); ++r) {
         const ShapeFlag &flag = m_shown[std::size_t(r)];
         const QStringList cells = ShapeCsv::row(flag); // shape_outliers.csv's text
+        const bool explained = !flag.explainedBy.isEmpty();
         for (int c = 0; c < ColumnCount; ++c) {
             QString text = cells.value(c);
+            if (c == Version)
+                text = flag.version ? flag.version->label
+                       : explained  ? tr("all: explained by the versions")
+                                    : QString();
             if (c == Share)
                 text = Format::percent(flag.share(), flag.share() < 0.01 ? 2 : 1);
             auto *item = new QTableWidgetItem(Format::shortened(text, 200));
-            item->setToolTip(c == Share ? cells.value(c) : text);
+            item->setToolTip(explained ? flag.explainedBy : c == Share ? cells.value(c) : text);
+            if (explained)
+                item->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));
             if (c >= Share && c <= Total)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_flags->setItem(r, c, item);
         }
     }
+    m_versions->show(shape);
     if (shape.measured)
         m_tree->show(result.profile, shape);
     fillChoices({});
     m_anatomyPending = !m_choices.empty(); // the largest outlier, once the tab is seen
     if (isVisible())
         loadPending();
+}
+
+// A version field chosen here re-detects the flags: shown at once.
+void ShapePage::bind(SourceState *state)
+{
+    connect(state, &SourceState::outliersChanged, this, [this] {
+        if (isCurrent())
+            showResult(this->state()->result());
+    });
 }
 
 void ShapePage::showEvent(QShowEvent *event)

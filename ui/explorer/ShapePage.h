@@ -27,6 +27,8 @@ class ShapeFieldTree;
 // the tree; activating it (double-click, Enter, Show in Documents) runs that query on the
 // Documents tab, or, for a dump, opens its first example document. The largest outlier
 // document is taken apart when the tab is first shown.
+class SchemaVersionsBox;
+
 class ShapePage : public SourcePage
 {
     Q_OBJECT
@@ -41,6 +43,7 @@ public:
         Total,
         Detail,
         Examples,
+        Version, // the schema version a flag is within; "all" for the whole collection's
         ColumnCount
     };
     explicit ShapePage(QWidget *parent = nullptr);
@@ -48,6 +51,7 @@ public:
     void showResult(const AnalysisResult &result) override;
 
     QLabel *summaryLabel() const { return m_summary; }
+    SchemaVersionsBox *versionsBox() const { return m_versions; }
     QTableWidget *flagsTable() const { return m_flags; }
     ShapeFieldTree *fieldTree() const { return m_tree; }
     QLineEdit *queryEdit() const { return m_query; }
@@ -74,6 +78,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void bind(SourceState *state) override;
 
 private:
     struct Choice
@@ -88,6 +93,7 @@ private:
     std::vector<Choice> outlierChoices() const;
 
     QLabel *m_summary;
+    SchemaVersionsBox *m_versions;
     QTableWidget *m_flags;
     QLineEdit *m_query;
     QLabel *m_reach;

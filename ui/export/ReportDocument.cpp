@@ -3,6 +3,7 @@
 #include "analysis/ThresholdImpact.h"
 #include "bson/DocumentId.h"
 #include "charts/Format.h"
+#include "charts/VersionsText.h"
 #include "export/ReportPdfPainter.h"
 #include "output/StagedOutput.h"
 #include "report/OutlierDocument.h"
@@ -252,22 +253,52 @@ QString ReportDocument::shapeSection() const
                             "ReportDocument",
                             "%n schema outliers of shape. Documents with more than %1 fields "
                             "(%2) or nested deeper than %3 levels (%4) are outliers.",
-                            nullptr, int(shape.flags.size()))
+                            nullptr, int(shape.listed().size() - shape.explained()))
                             .arg(Format::count(shape.fieldCountThreshold.value),
                                  shape.fieldCountThreshold.rule,
                                  Format::count(shape.depthThreshold.value),
                                  shape.depthThreshold.rule)));
-    if (shape.flags.empty())
+    out += versionsParagraph();
+    const std::vector<ShapeFlag> listed = shape.listed();
+    if (listed.empty())
         return out;
-    // A page has no room for ten columns: the PDF leaves out the document numbers and the
+    // A page has no room for twelve columns: the PDF leaves out the document numbers and the
     // query (the CSV and the HTML have them).
-    const qsizetype columns = m_medium == Medium::Pdf ? 8 : ShapeCsv::header().size();
+    const QList<qsizetype> pdf = {0, 1, 2, 3, 4, 5, 6, 7, 10, 11};
+    const auto cut = [&](const QStringList &cells) {
+        if (m_medium != Medium::Pdf)
+            return cells;
+        QStringList kept;
+        for (qsizetype c : pdf)
+            kept << cells.value(c);
+        return kept;
+    };
     out +=
         QStringLiteral("<table class=\"shape\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">") +
-        row(ShapeCsv::header().mid(0, columns), true);
-    for (const ShapeFlag &flag : shape.flags)
-        out += row(ShapeCsv::row(flag).mid(0, columns));
+        row(cut(ShapeCsv::header()), true);
+    for (const ShapeFlag &flag : listed)
+        out += row(cut(ShapeCsv::row(flag)));
     return out + QStringLiteral("</table>");
+}
+
+// The schema versions: the field, each version's share, and the shares' movement.
+QString ReportDocument::versionsParagraph() const
+{
+    const SchemaVersions &v = m_result.shape.versions;
+    if (!v.inEffect())
+        return v.note.isEmpty() ? QString()
+                                : QStringLiteral("<p class=\"note\">%1</p>").arg(esc(v.note));
+    QString text =
+        QCoreApplication::translate(
+            "ReportDocument",
+            "Schema versions by %1: %2. Rare fields and mixed types are judged within each "
+            "version; %n of the whole collection's flags are differences between versions, "
+            "explained, not counted.",
+            nullptr, int(m_result.shape.explained()))
+            .arg(QString::fromStdString(v.field), VersionsText::shares(v));
+    if (v.history.size() >= 2)
+        text += QLatin1Char(' ') + VersionsText::history(v);
+    return QStringLiteral("<p>%1</p>").arg(esc(text));
 }
 
 // Why the largest outlier documents are big: anatomy.csv's figures, in words.

@@ -37,6 +37,7 @@ private:
     QString summaryTable() const;
     QString outlierTable() const;
     QString shapeSection() const;
+    QString versionsParagraph() const;
     QString anatomySection() const;
     QString thresholdSection() const;
     QString forecastSection() const;

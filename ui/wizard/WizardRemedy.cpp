@@ -10,6 +10,10 @@ std::vector<WizardRemedy> WizardRemedy::candidates(const AnalysisResult &result)
 {
     std::vector<WizardRemedy> out;
     for (const ShapeFlag &flag : result.shape.flags) {
+        // With schema versions in effect a type is judged within each version: a rule or a
+        // rewrite for the whole collection would touch the versions that rightly have it.
+        if (result.shape.versions.inEffect() && flag.isFieldKind())
+            continue;
         const FieldProfile *field = result.profile.field(flag.path);
         if (!field)
             continue;

@@ -131,6 +131,17 @@ void SourceState::redetect()
     emit outliersChanged();
 }
 
+void SourceState::setVersions(ShapeOptions::Versions versions, const std::string &field)
+{
+    ShapeOptions &shape = m_analysis.request.shape;
+    if (!m_hasResult || (shape.versions == versions && shape.versionField == field))
+        return;
+    shape.versions = versions;
+    shape.versionField = versions == ShapeOptions::Versions::Named ? field : std::string();
+    m_redetectTimer->stop();
+    redetect();
+}
+
 SplitConfig SourceState::splitConfig() const
 {
     SplitConfig config;

@@ -60,6 +60,9 @@ public:
     void setSizeThreshold(std::uint64_t bytes);
     // The p99 precision (± percentile points) a sample's report suggests a sample size for:
     // result() and the export follow it; no rescan.
+    // The schema version field (ShapeOptions::versions): re-detects at once (no rescan), and
+    // the source's next analyses look for it (Workspace::analyse).
+    void setVersions(ShapeOptions::Versions versions, const std::string &field);
     void setPrecisionTarget(double points);
     // The thresholds the user set, beyond the analysis's own rules.
     bool sizeThresholdChosen() const { return m_sizeChosen; }

@@ -64,6 +64,12 @@ bool Workspace::analyse(const AnalysisRequest &requested, Previous previous)
     if (isRunning() || !requested.source.isValid())
         return false;
     AnalysisRequest request = requested;
+    // The schema version field the user chose for this source (the Shape tab) holds for its
+    // next analyses: a field named there is looked for in every document.
+    if (const SourceState *s = m_states.value(request.source.key()); s && s->hasResult()) {
+        request.shape.versions = s->analysis().request.shape.versions;
+        request.shape.versionField = s->analysis().request.shape.versionField;
+    }
     // One core stays free for the window: on a 2-core laptop, two busy workers plus the
     // reader thread would leave the GUI thread waiting for the scheduler.
     if (request.threads == 0)

@@ -117,8 +117,9 @@ int VersionWatch::groupOf(Watched &w, const bson_iter_t *iter)
         w.tooManyValues = true; // a counter, not a version: what it counted is dropped in take()
         return -1;
     }
-    const int group = int(m_groupDocuments.size());
-    m_groupDocuments.push_back(0);
+    const int group = int(m_groups.size());
+    m_groups.emplace_back();
+    m_groupField.push_back(int(&w - m_watched.data()));
     w.values.emplace_back(std::move(raw), group);
     return group;
 }
@@ -135,17 +136,34 @@ VersionNodeCounts &VersionWatch::countsAt(FieldNode *node, int group)
     return node->versionCounts.back();
 }
 
-void VersionWatch::finish()
+void VersionWatch::finish(std::uint64_t fields, std::uint64_t depth)
 {
-    for (int i = 0; i < m_activeCount; ++i)
-        ++m_groupDocuments[std::size_t(m_active[std::size_t(i)])];
+    if (m_watched.empty())
+        return;
+    std::uint64_t grouped = 0; // bit i: m_watched[i] gave this document a version
+    for (int i = 0; i < m_activeCount; ++i) {
+        const std::size_t g = std::size_t(m_active[std::size_t(i)]);
+        GroupCounts &counts = m_groups[g];
+        ++counts.documents;
+        counts.fieldCounts.add(fields);
+        counts.depths.add(depth);
+        grouped |= std::uint64_t(1) << m_groupField[g];
+    }
+    m_rest.resize(m_watched.size());
+    for (std::size_t i = 0; i < m_watched.size(); ++i) {
+        if ((grouped >> i) & 1)
+            continue;
+        m_rest[i].fieldCounts.add(fields);
+        m_rest[i].depths.add(depth);
+    }
     m_activeCount = 0;
 }
 
 VersionTally VersionWatch::take()
 {
     VersionTally tally;
-    std::vector<std::vector<VersionTally::Path>> paths(m_groupDocuments.size());
+    std::vector<std::vector<VersionTally::Path>> paths(m_groups.size());
+    m_rest.resize(m_watched.size());
     for (FieldNode *node : m_nodes) {
         for (VersionNodeCounts &c : node->versionCounts) {
             VersionTally::Path p = std::move(c.counts);
@@ -161,7 +179,11 @@ VersionTally VersionWatch::take()
     }
     m_nodes.clear();
     for (Watched &w : m_watched) {
+        RestCounts &rest = m_rest[std::size_t(&w - m_watched.data())];
         VersionTally::Field f;
+        f.restFieldCounts = std::move(rest.fieldCounts);
+        f.restDepths = std::move(rest.depths);
+        rest = RestCounts();
         f.name = w.name;
         f.watched = w.watched;
         f.present = w.present;
@@ -171,7 +193,10 @@ VersionTally VersionWatch::take()
             for (auto &[raw, group] : w.values) {
                 VersionTally::Group g;
                 g.raw = raw;
-                g.documents = m_groupDocuments[std::size_t(group)];
+                GroupCounts &counts = m_groups[std::size_t(group)];
+                g.documents = counts.documents;
+                g.fieldCounts = std::move(counts.fieldCounts);
+                g.depths = std::move(counts.depths);
                 g.paths = std::move(paths[std::size_t(group)]);
                 std::sort(g.paths.begin(), g.paths.end(),
                           [](const VersionTally::Path &a, const VersionTally::Path &b) {
@@ -192,7 +217,8 @@ VersionTally VersionWatch::take()
     std::sort(
         tally.fields.begin(), tally.fields.end(),
         [](const VersionTally::Field &a, const VersionTally::Field &b) { return a.name < b.name; });
-    m_groupDocuments.clear();
+    m_groups.clear();
+    m_groupField.clear();
     return tally;
 }
 

@@ -49,8 +49,9 @@ public:
             }
         }
     }
-    // The document was walked whole: its versions count it.
-    void finish();
+    // The document was walked whole (`fields` and `depth` as DocumentShape counts them): its
+    // versions count it.
+    void finish(std::uint64_t fields, std::uint64_t depth);
     // What was counted, as paths (the nodes' counts are left spent).
     VersionTally take();
 
@@ -76,7 +77,18 @@ private:
 
     std::vector<Watched> m_watched;
     std::uint64_t m_lengths = 0; // bit n: a watched name has n bytes (a cheap first test)
-    std::vector<std::uint64_t> m_groupDocuments; // by group number
+    struct GroupCounts
+    {
+        std::uint64_t documents = 0;
+        Distribution fieldCounts, depths;
+    };
+    struct RestCounts
+    {
+        Distribution fieldCounts, depths;
+    };
+    std::vector<GroupCounts> m_groups; // by group number
+    std::vector<int> m_groupField;     // by group number: m_watched's index
+    std::vector<RestCounts> m_rest;    // by m_watched's index
     std::array<int, kMaxNames> m_active{};
     int m_activeCount = 0;
     std::vector<FieldNode *> m_nodes; // nodes holding counts

@@ -26,7 +26,7 @@ QString VersionsText::shares(const SchemaVersions &versions)
 {
     QStringList parts;
     for (const SchemaVersions::Share &s : versions.shares)
-        parts << tr("%1 %2 (%3)")
+        parts << tr("%1: %2 (%3)")
                      .arg(s.value, percentOf(s.documents, versions.documents),
                           Format::count(s.documents));
     return parts.join(QStringLiteral(" · "));
@@ -43,7 +43,7 @@ QString VersionsText::history(const SchemaVersions &versions)
                 n = ps.value == s.value ? ps.documents : n;
             steps << percentOf(n, p.documents);
         }
-        moves << tr("%1 %2").arg(s.value, steps.join(QStringLiteral(" → ")));
+        moves << tr("%1: %2").arg(s.value, steps.join(QStringLiteral(" → ")));
     }
     return tr("Over %n analyses since %1: %2.", int(versions.history.size()))
         .arg(QLocale().toString(versions.history.front().at.toLocalTime(), QLocale::ShortFormat),

@@ -9,6 +9,7 @@
 #include "CsvTestReader.h"
 #include "LiveServer.h"
 #include "ShapeDocuments.h"
+#include "VersionDocuments.h"
 
 #include "mongo/CollectionBrowser.h"
 
@@ -152,6 +153,61 @@ private slots:
         }
     }
 
+    // Schema versions (issue 39) on the server: the collection of three versions (and unversioned
+    // documents) lists the dump's flags, by one cursor and by ranges on two; each flag within a
+    // version has a query naming the version that finds exactly its documents on mongod.
+    void versionFlagsHoldOnTheServer()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("versions.bson"));
+        QVERIFY(fixtures::writeFile(path, fixtures::concat(fixtures::versionedDocuments(400))));
+        const CliRun imported =
+            runCli(QStringList{QStringLiteral("import")} + target(QStringLiteral("versions")) +
+                   QStringList{QStringLiteral("--dump"), path, QStringLiteral("--drop")});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        QString out;
+        const QByteArray fromDump = shapeOutliers({QStringLiteral("--dump"), path},
+                                                  QStringLiteral("versions-dump"), nullptr, &out);
+        QVERIFY2(out.contains(QStringLiteral("versions by schema_version (found): 1 50.0 % (500), "
+                                             "2 9.2 % (92), 3 0.8 % (8), (none) 40.0 % (400)")),
+                 qPrintable(out));
+        for (const QStringList &extra :
+             {QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                          QStringLiteral("client")},
+              QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
+                          QStringLiteral("client"), QStringLiteral("--parallel"),
+                          QStringLiteral("2")}})
+            QCOMPARE(shapeOutliers(target(QStringLiteral("versions")) + extra,
+                                   QStringLiteral("versions-live%1").arg(extra.size())),
+                     fromDump);
+        QList<QStringList> rows = csvtest::parse(fromDump);
+        const qsizetype version = rows.first().indexOf(QStringLiteral("version"));
+        rows.removeFirst();
+        oe::ConnectionSettings settings;
+        settings.uri = m_uri;
+        int withinVersions = 0;
+        for (const QStringList &row : rows) {
+            if (row.value(version).isEmpty())
+                continue;
+            ++withinVersions;
+            oe::DocumentQuery query;
+            query.filter = row.value(9);
+            query.limit = oe::DocumentQuery::kMaxLimit;
+            const oe::BrowsedPage page =
+                oe::CollectionBrowser::find(settings, kDatabase, QStringLiteral("versions"), query);
+            QVERIFY2(!page.error.isError(), qPrintable(page.error.toString()));
+            QStringList found;
+            for (const oe::BrowsedDocument &d : page.documents)
+                found << d.id;
+            found.sort();
+            const QString what = row.join(QLatin1Char(',')) + QStringLiteral(" found ") +
+                                 found.join(QLatin1Char(' '));
+            QVERIFY2(query.filter.startsWith(QStringLiteral("{ \"schema_version\" : ")),
+                     qPrintable(what));
+            QVERIFY2(qsizetype(row.value(4).toULongLong()) == found.size(), qPrintable(what));
+        }
+        QCOMPARE(withinVersions, 2); // address a string in version 2, the note in (none)
+    }
+
     // --anatomy on the collection reads the outlier documents by _id: the same anatomy.csv as
     // the dump's, where they are read by position.
     void theAnatomyOfTheCollectionIsTheDumps()
@@ -186,7 +242,7 @@ private slots:
                                                                         QStringLiteral("client")},
                           QStringLiteral("plain"), &summary);
         QCOMPARE(none, QByteArray("kind,path,type,share,count,total,detail,example_ids,"
-                                  "example_doc_indexes,query\r\n"));
+                                  "example_doc_indexes,query,version,explained_by\r\n"));
         QVERIFY2(summary.contains(QStringLiteral("\nshape_flags,0\r\n")), qPrintable(summary));
     }
 

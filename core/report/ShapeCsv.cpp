@@ -102,7 +102,7 @@ QString ShapeCsv::history(const SchemaVersions &versions, const SchemaVersions::
             if (s.value == share.value)
                 n = s.documents;
         points << QStringLiteral("%1 %2")
-                      .arg(p.at.toUTC().toString(Qt::ISODate))
+                      .arg(p.at.toUTC().toString(Qt::ISODateWithMs))
                       .arg(p.documents ? double(n) / double(p.documents) : 0.0, 0, 'g', 6);
     }
     return points.join(QLatin1Char('|'));

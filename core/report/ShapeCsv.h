@@ -30,7 +30,7 @@ public:
     static bool versions(const ShapeReport &report, QIODevice *out);
     // "1:900|2:92|3:8": each version's documents (summary.csv).
     static QString shares(const SchemaVersions &versions);
-    // "2026-11-20T09:00:00Z 0.95|...": a version's share in each analysis of the history.
+    // "2026-11-20T09:00:00.120Z 0.95|...": a version's share in each analysis of the history.
     static QString history(const SchemaVersions &versions, const SchemaVersions::Share &share);
 };
 

@@ -90,7 +90,7 @@ private slots:
         QCOMPARE(read("shape_outliers.csv"),
                  (QList<QStringList>{QStringLiteral("kind,path,type,share,count,total,detail,"
                                                     "example_ids,example_doc_indexes,query,"
-                                                    "version,explained_by")
+                                                    "version,explained_by,fields")
                                          .split(QLatin1Char(','))}));
         QCOMPARE(read("schema_versions.csv"),
                  (QList<QStringList>{QStringLiteral("field,value,documents,share,flags,history")

@@ -242,7 +242,7 @@ private slots:
                                                                         QStringLiteral("client")},
                           QStringLiteral("plain"), &summary);
         QCOMPARE(none, QByteArray("kind,path,type,share,count,total,detail,example_ids,"
-                                  "example_doc_indexes,query,version,explained_by\r\n"));
+                                  "example_doc_indexes,query,version,explained_by,fields\r\n"));
         QVERIFY2(summary.contains(QStringLiteral("\nshape_flags,0\r\n")), qPrintable(summary));
     }
 

@@ -142,6 +142,7 @@ void printShape(const oe::ShapeReport &report)
         {Kind::BigScalar, "big scalars"},
         {Kind::ManyFields, "many-field outliers"},
         {Kind::DeepNesting, "deep-nesting outliers"},
+        {Kind::SparseFields, "sparse field families"},
     };
     QStringList parts;
     for (const auto &[kind, name] : kinds)

@@ -5,6 +5,9 @@
 #include "output/CsvWriter.h"
 #include "shape/ShapeQuery.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 #include <algorithm>
 #include <vector>
 
@@ -16,6 +19,16 @@ QString ShapeCsv::typeCounts(const TypeCounts &counts)
     for (int s : counts.byCount())
         parts << QStringLiteral("%1:%2").arg(BsonTypes::name(s)).arg(counts.n[std::size_t(s)]);
     return parts.join(QLatin1Char('|'));
+}
+
+QString ShapeCsv::membersOf(const ShapeFlag &flag)
+{
+    if (flag.members.empty())
+        return {};
+    QJsonArray names;
+    for (const std::string &m : flag.members)
+        names.append(QString::fromStdString(m));
+    return QString::fromUtf8(QJsonDocument(names).toJson(QJsonDocument::Compact));
 }
 
 QString ShapeCsv::exampleIds(const ShapeFlag &flag)
@@ -39,7 +52,8 @@ QStringList ShapeCsv::header()
             QStringLiteral("example_doc_indexes"),
             QStringLiteral("query"),
             QStringLiteral("version"),
-            QStringLiteral("explained_by")};
+            QStringLiteral("explained_by"),
+            QStringLiteral("fields")};
 }
 
 QStringList ShapeCsv::row(const ShapeFlag &f)
@@ -58,7 +72,8 @@ QStringList ShapeCsv::row(const ShapeFlag &f)
             indexes.join(QLatin1Char(' ')),
             ShapeQuery::of(f).filter,
             f.version ? f.version->label : QString(),
-            f.explainedBy};
+            f.explainedBy,
+            membersOf(f)};
 }
 
 bool ShapeCsv::outliers(const ShapeReport &report, QIODevice *out)

@@ -27,6 +27,8 @@ public:
     // Example _ids as relaxed extended JSON, separated by spaces ("(none)" for a document
     // without an _id).
     static QString exampleIds(const ShapeFlag &flag);
+    // A sparse field family's members as a JSON array of names (`fields`); empty for others.
+    static QString membersOf(const ShapeFlag &flag);
     static bool versions(const ShapeReport &report, QIODevice *out);
     // "1:900|2:92|3:8": each version's documents (summary.csv).
     static QString shares(const SchemaVersions &versions);

@@ -1,6 +1,7 @@
 #include "shape/ShapeDetector.h"
 
 #include "bson/BsonTypes.h"
+#include "shape/SparseFamilyFinder.h"
 #include "shape/VersionDetector.h"
 
 #include <algorithm>
@@ -263,6 +264,7 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
     find.perDocument(ShapeFlag::Kind::DeepNesting, shape.depths, shape.deepest,
                      report.depthThreshold, QStringLiteral("levels deep"));
     VersionDetector::apply(profile, options, detection, report);
+    SparseFamilyFinder::find(profile, options, report);
     return report;
 }
 

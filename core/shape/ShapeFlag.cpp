@@ -19,6 +19,8 @@ QString ShapeFlag::kindName(Kind kind)
         return QStringLiteral("many_fields");
     case Kind::DeepNesting:
         return QStringLiteral("deep_nesting");
+    case Kind::SparseFields:
+        return QStringLiteral("sparse_fields");
     }
     return {};
 }

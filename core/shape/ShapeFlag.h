@@ -22,7 +22,8 @@ struct ShapeFlag
         KeysAsData,        // an object whose keys are data (folded into path.<key>)
         BigScalar,         // strings or binaries over ShapeOptions::bigScalarBytes
         ManyFields,        // documents with far more fields than the rest
-        DeepNesting        // documents nested far deeper than the rest
+        DeepNesting,       // documents nested far deeper than the rest
+        SparseFields       // many rare top-level fields of few types: the attribute pattern's case
     };
     struct Example
     {
@@ -46,7 +47,8 @@ struct ShapeFlag
     QString detail;             // one line, the figures in words
     std::uint64_t siblings = 0; // RareField: more rare fields beside it in the same documents
     std::vector<Example> examples;
-    std::optional<Version> version; // set for a flag of one version's documents
+    std::optional<Version> version;   // set for a flag of one version's documents
+    std::vector<std::string> members; // SparseFields: the family's fields, most present first
     // A flag of the whole collection that no version has on its own (a field of one version, a
     // type that changed between versions): not a defect; says how the versions differ.
     QString explainedBy;

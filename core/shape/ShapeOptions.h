@@ -15,6 +15,10 @@ struct ShapeOptions
     // Strings and binaries larger than this are big scalars (known before the scan).
     std::uint64_t bigScalarBytes = DocumentShape::kDefaultBigScalarBytes;
     std::size_t examples = 3; // example _ids per flag
+    // A family of sparse fields (the attribute pattern's case): at least this many top-level
+    // fields, each in under sparseShare of the documents.
+    double sparseShare = 0.10;
+    std::size_t sparseMinFields = 20;
     // The schema version field (SchemaVersions): found among the usual names, the one named,
     // or none (the shape of the whole collection only).
     enum class Versions

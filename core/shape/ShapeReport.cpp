@@ -8,7 +8,10 @@ std::vector<ShapeFlag> ShapeReport::listed() const
 {
     if (!versions.inEffect())
         return flags;
-    std::vector<ShapeFlag> out = versions.flags;
+    std::vector<ShapeFlag> out;
+    for (const ShapeFlag &f : versions.flags)
+        if (f.explainedBy.isEmpty())
+            out.push_back(f);
     // By kind, then path; a path's versions in their order.
     std::stable_sort(out.begin(), out.end(), [](const ShapeFlag &a, const ShapeFlag &b) {
         return a.kind != b.kind ? a.kind < b.kind : a.path < b.path;
@@ -17,6 +20,9 @@ std::vector<ShapeFlag> ShapeReport::listed() const
         if (!f.isFieldKind() && f.explainedBy.isEmpty())
             out.push_back(f);
     for (const ShapeFlag &f : flags)
+        if (!f.explainedBy.isEmpty())
+            out.push_back(f);
+    for (const ShapeFlag &f : versions.flags)
         if (!f.explainedBy.isEmpty())
             out.push_back(f);
     return out;
@@ -32,7 +38,8 @@ std::size_t ShapeReport::count(ShapeFlag::Kind kind) const
 
 std::size_t ShapeReport::explained() const
 {
-    return std::size_t(std::count_if(flags.begin(), flags.end(),
+    const std::vector<ShapeFlag> all = listed();
+    return std::size_t(std::count_if(all.begin(), all.end(),
                                      [](const ShapeFlag &f) { return !f.explainedBy.isEmpty(); }));
 }
 

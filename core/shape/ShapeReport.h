@@ -25,8 +25,9 @@ struct ShapeReport
 
     // The flags every view lists (the CLI, the Shape tab, the report, shape_outliers.csv): the
     // whole collection's, except that with a version field in effect its rare fields and mixed
-    // types are those within each version's documents, and the whole collection's that no
-    // version has come last, explained (ShapeFlag::explainedBy).
+    // types are those within each version's documents; the explained ones come last (the
+    // whole collection's that no version has, the members of a sparse field family:
+    // ShapeFlag::explainedBy).
     std::vector<ShapeFlag> listed() const;
     // Listed flags of a kind, not counting the explained ones.
     std::size_t count(ShapeFlag::Kind kind) const;

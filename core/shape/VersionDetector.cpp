@@ -315,7 +315,7 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
             continue;
         const bool inAVersion = std::any_of(versions.flags.begin(), versions.flags.end(),
                                             [&](const ShapeFlag &v) { return sameFlag(v, flag); });
-        if (!inAVersion)
+        if (!inAVersion && flag.explainedBy.isEmpty())
             flag.explainedBy = explanation(flag, versions, profiles);
     }
 }

@@ -5,6 +5,7 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "DumpAnalysis.h"
 #include "VersionDocuments.h"
 #include "bson/DocumentId.h"
 #include "demo/DemoDataGenerator.h"
@@ -84,16 +85,8 @@ class TestSchemaVersions : public QObject
     AnalysisResult analyse(const QList<QByteArray> &docs, const ShapeOptions &shape = {},
                            int threads = 2)
     {
-        const QString path = m_dir.filePath(QStringLiteral("versions%1.bson").arg(++m_files));
-        if (!fixtures::writeFile(path, fixtures::concat(docs)))
-            qFatal("cannot write %s", qPrintable(path));
-        AnalysisRequest request;
-        request.source.kind = SourceRef::Kind::Dump;
-        request.source.dumpPath = path;
-        request.selection = {DocumentSelection::Mode::Full, 0, 42};
-        request.threads = threads;
-        request.shape = shape;
-        return AnalysisSession::run(request, nullptr, {});
+        return fixtures::analyseDocuments(
+            m_dir.filePath(QStringLiteral("versions%1.bson").arg(++m_files)), docs, shape, threads);
     }
 
 private slots:

@@ -4,6 +4,7 @@
 // int, long, double apart; null apart from missing), keys used as data, big scalars, documents
 // with far more fields or far deeper nesting than the rest; and the bounds on hostile shapes.
 #include "BsonFixtures.h"
+#include "DumpAnalysis.h"
 #include "analysis/DataKeyFolder.h"
 #include "analysis/ProfileBuilder.h"
 #include "bson/DocumentId.h"
@@ -117,16 +118,8 @@ class TestShapeDetector : public QObject
     AnalysisResult analyse(const QList<QByteArray> &docs, const ShapeOptions &shape = {},
                            int threads = 2)
     {
-        const QString path = m_dir.filePath(QStringLiteral("shape%1.bson").arg(++m_files));
-        if (!fixtures::writeFile(path, fixtures::concat(docs)))
-            qFatal("cannot write %s", qPrintable(path));
-        AnalysisRequest request;
-        request.source.kind = SourceRef::Kind::Dump;
-        request.source.dumpPath = path;
-        request.selection = {DocumentSelection::Mode::Full, 0, 42};
-        request.threads = threads;
-        request.shape = shape;
-        return AnalysisSession::run(request, nullptr, {});
+        return fixtures::analyseDocuments(
+            m_dir.filePath(QStringLiteral("shape%1.bson").arg(++m_files)), docs, shape, threads);
     }
     ShapeReport shapeOf(const QList<QByteArray> &docs, const ShapeOptions &shape = {})
     {

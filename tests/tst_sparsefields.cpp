@@ -7,6 +7,7 @@
 #include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "DumpAnalysis.h"
 #include "explore/AnalysisSession.h"
 #include "shape/ShapeDetector.h"
 #include "shape/ShapeQuery.h"
@@ -49,12 +50,9 @@ class TestSparseFields : public QObject
     }
     ShapeReport shapeOf(const QList<QByteArray> &docs)
     {
-        AnalysisRequest request;
-        request.source.kind = SourceRef::Kind::Dump;
-        request.source.dumpPath = write(docs);
-        request.selection = {DocumentSelection::Mode::Full, 0, 42};
-        request.threads = 2;
-        return AnalysisSession::run(request, nullptr, {}).shape;
+        return fixtures::analyseDocuments(
+                   m_dir.filePath(QStringLiteral("sparse%1.bson").arg(++m_files)), docs)
+            .shape;
     }
 
 private slots:

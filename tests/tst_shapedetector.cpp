@@ -166,7 +166,8 @@ private slots:
         QVERIFY(!find(shapeOf(docs), Kind::RareField, "promo")); // 2 % of the documents
         ShapeOptions options;
         options.rareShare = 0.05;
-        const ShapeFlag *rare = find(shapeOf(docs, options), Kind::RareField, "promo");
+        const ShapeReport higher = shapeOf(docs, options); // (find points into it)
+        const ShapeFlag *rare = find(higher, Kind::RareField, "promo");
         QVERIFY(rare);
         QCOMPARE(rare->count, 20u);
     }
@@ -221,7 +222,8 @@ private slots:
         QVERIFY(!find(shapeOf(docs), Kind::MixedTypes, "amount"));
         ShapeOptions options;
         options.mixedShare = 0.25;
-        const ShapeFlag *d = find(shapeOf(docs, options), Kind::MixedTypes, "amount");
+        const ShapeReport wider = shapeOf(docs, options); // (find points into it)
+        const ShapeFlag *d = find(wider, Kind::MixedTypes, "amount");
         QVERIFY(d);
         QCOMPARE(d->type, QStringLiteral("double"));
         QCOMPARE(d->count, 200u);

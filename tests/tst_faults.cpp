@@ -112,7 +112,7 @@ private slots:
         r = analyze(m_proxied, QStringLiteral("expected"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         m_expected = reports(m_dir.filePath(QStringLiteral("expected")));
-        QCOMPARE(m_expected.size(), std::size_t(9));
+        QCOMPARE(m_expected.size(), std::size_t(10));
     }
 
     // Every connection is cut after 400 KB: both ranges die mid-batch, deterministically.

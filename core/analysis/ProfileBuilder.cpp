@@ -157,7 +157,7 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
     m_arrayNodes.clear();
     m_objectNodes.clear();
     m_bigNodes.clear();
-    m_versions->begin(iter);
+    m_versions->begin(&iter);
     walk.versioned = m_versions->active();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;

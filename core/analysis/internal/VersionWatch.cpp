@@ -76,13 +76,14 @@ VersionWatch::VersionWatch(const std::vector<std::string> &names)
     }
 }
 
-void VersionWatch::begin(bson_iter_t iter)
+void VersionWatch::begin(const bson_iter_t *start)
 {
     m_activeCount = 0;
     if (m_watched.empty())
         return;
     for (Watched &w : m_watched)
         ++w.watched;
+    bson_iter_t iter = *start;
     std::uint64_t seen = 0; // a field repeated at the top level: its first value
     while (bson_iter_next(&iter)) {
         const std::string_view key = bsoniter::key(&iter);

@@ -24,8 +24,9 @@ public:
 
     explicit VersionWatch(const std::vector<std::string> &names = {});
 
-    // Finds the version values of the document `iter` starts (a fresh top-level iterator).
-    void begin(bson_iter_t iter);
+    // Finds the version values of the document `start` starts (a fresh top-level iterator;
+    // copied into a local, as bson_iter_t wants an alignment a by-value parameter lacks).
+    void begin(const bson_iter_t *start);
     bool active() const { return m_activeCount > 0; }
     // Counts a value of type `slot` (TypeCounts) at `node`, or an array element of that type
     // (`element`), for each version of the current document; `id` gives its _id's raw form.

@@ -355,8 +355,8 @@ private slots:
               QStringLiteral("--key-name"), QStringLiteral("a.b")},
              QStringLiteral("element field name 'a.b'")},
             {{QStringLiteral("--path"), QStringLiteral("daily")},
-             QStringLiteral("rewrite needs one of --keys-to-array, --convert-to TYPE, --extract "
-                            "and --gridfs")},
+             QStringLiteral("rewrite needs one of --keys-to-array, --convert-to TYPE, --extract, "
+                            "--gridfs and --attributes")},
             {{QStringLiteral("--path"), QStringLiteral("daily"), QStringLiteral("--keys-to-array"),
               QStringLiteral("--verify")},
              QStringLiteral("the journal holds no daily: keys to an array")},

@@ -48,6 +48,14 @@ void addRewriteOptions(QCommandLineParser &parser)
          QStringLiteral("Move the field (a big string, binary or sub-document) to a side "
                         "collection, {_id: the document's _id, <name>: the value}; the document "
                         "keeps an excerpt of the same type and a flag (the subset pattern).")},
+        {QStringLiteral("attributes"),
+         QStringLiteral("Move the top-level fields named by --fields (a sparse family) into one "
+                        "array of {k, v} at --path (attrs), in each document's order, and index "
+                        "it {attrs.k: 1, attrs.v: 1} (the attribute pattern).")},
+        {QStringLiteral("fields"),
+         QStringLiteral("--attributes: the fields to move, comma-separated (the fields column of "
+                        "shape_outliers.csv's sparse_fields row, as a list)."),
+         QStringLiteral("NAMES")},
         {QStringLiteral("gridfs"),
          QStringLiteral("Move the field's binaries of at least --min-bytes into files of a GridFS "
                         "bucket; the document keeps the file's _id (an ObjectId).")},
@@ -74,18 +82,27 @@ std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
     const bool convert = parser.isSet(QStringLiteral("convert-to"));
     const bool extract = parser.isSet(QStringLiteral("extract"));
     const bool gridfs = parser.isSet(QStringLiteral("gridfs"));
-    if (int(keys) + int(convert) + int(extract) + int(gridfs) != 1) {
+    const bool attributes = parser.isSet(QStringLiteral("attributes"));
+    if (int(keys) + int(convert) + int(extract) + int(gridfs) + int(attributes) != 1) {
         cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array, --convert-to "
-                                            "TYPE, --extract and --gridfs"));
+                                            "TYPE, --extract, --gridfs and --attributes"));
         return std::nullopt;
     }
     oe::RewriteConfig config;
     config.collection = collection;
     config.path = parser.value(QStringLiteral("path"));
-    config.kind = keys      ? oe::RewriteKind::KeysToArray
-                  : convert ? oe::RewriteKind::ConvertType
-                  : extract ? oe::RewriteKind::Extract
-                            : oe::RewriteKind::GridFs;
+    config.kind = keys         ? oe::RewriteKind::KeysToArray
+                  : convert    ? oe::RewriteKind::ConvertType
+                  : extract    ? oe::RewriteKind::Extract
+                  : attributes ? oe::RewriteKind::Attributes
+                               : oe::RewriteKind::GridFs;
+    if (attributes) {
+        if (config.path.isEmpty())
+            config.path = QStringLiteral("attrs");
+        for (const QString &field :
+             parser.value(QStringLiteral("fields")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            config.fields << field.trimmed();
+    }
     if ((extract || gridfs) && !cli::extractFrom(parser, &config))
         return std::nullopt;
     config.targetType = parser.value(QStringLiteral("convert-to"));
@@ -155,6 +172,8 @@ QString subject(const oe::RewriteConfig &config)
     case oe::RewriteKind::GridFs:
         return config.gridfsStrings ? QStringLiteral("a binary or a string")
                                     : QStringLiteral("a binary");
+    case oe::RewriteKind::Attributes:
+        return QStringLiteral("any of the %1 fields").arg(config.fields.size());
     case oe::RewriteKind::Extract:
         break;
     }
@@ -174,9 +193,12 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     const oe::RewritePreview &p = step.preview;
     printNotes(p.notes);
     const oe::RewriteConfig &config = session.config();
-    print(QStringLiteral("documents whose %1 is %2: %3; to rewrite: %4; already so: %5; cannot "
-                         "be rewritten: %6")
-              .arg(config.path, subject(config))
+    print(QStringLiteral("documents %1 %2: %3; to rewrite: %4; already so: %5; cannot be "
+                         "rewritten: %6")
+              .arg(config.kind == oe::RewriteKind::Attributes
+                       ? QStringLiteral("holding")
+                       : QStringLiteral("whose %1 is").arg(config.path),
+                   subject(config))
               .arg(p.examined)
               .arg(p.changes)
               .arg(p.unchanged)
@@ -209,7 +231,11 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
         print(QStringLiteral("each value moves to %1 as {_id, %2}; its document keeps an excerpt "
                              "and %3: true")
                   .arg(config.side(), config.sideLeaf(), config.flag()));
-    if (const QString index = session.config().indexSuggestion(); !index.isEmpty())
+    if (config.kind == oe::RewriteKind::Attributes)
+        print(QStringLiteral("index to create once the fields are moved: %1 (one index serves "
+                             "every attribute)")
+                  .arg(config.indexSuggestion()));
+    else if (const QString index = session.config().indexSuggestion(); !index.isEmpty())
         print(QStringLiteral("index suggestion: %1 (the keys as values: one index serves every "
                              "key)")
                   .arg(index));
@@ -304,8 +330,9 @@ int RewriteCommand::run(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Rewrite one field of a live collection in place, journaled, resumable and reversible: "
-        "keys used as data to an array of {k, v}, a mixed-type field to one type, or a big field "
-        "extracted to a side collection or to GridFS."));
+        "keys used as data to an array of {k, v}, a mixed-type field to one type, a big field "
+        "extracted to a side collection or to GridFS, or sparse top-level fields moved into one "
+        "array of {k, v}."));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);

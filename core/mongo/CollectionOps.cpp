@@ -82,6 +82,13 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
                                                             hasOptions ? &options : nullptr, &e);
             break;
         }
+        case Write::Kind::ReplaceOne: {
+            bson_t options;
+            const bool hasOptions = !w.options.isEmpty() && view(w.options, &options);
+            ok = mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc,
+                                                             hasOptions ? &options : nullptr, &e);
+            break;
+        }
         case Write::Kind::UpdateMany:
             ok = mongoc_bulk_operation_update_many_with_opts(bulk, &filter, &doc, nullptr, &e);
             break;
@@ -172,6 +179,63 @@ bool CollectionOps::createUniqueIndex(const QStringList &keys, const QString &st
         *error = MongoDriver::errorFrom(m_connection, e,
                                         step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
     return ok;
+}
+
+QString CollectionOps::indexName(const QStringList &keys)
+{
+    QStringList parts;
+    for (const QString &k : keys)
+        parts << k + QStringLiteral("_1");
+    return parts.join(QLatin1Char('_'));
+}
+
+bool CollectionOps::ensureIndex(const QStringList &keys, const QString &step, bool *created,
+                                SourceError *error)
+{
+    *created = false;
+    BsonDocument index;
+    for (const QString &k : keys) {
+        const QByteArray key = k.toUtf8();
+        bson_append_int32(index.get(), key.constData(), int(key.size()), 1);
+    }
+    const QByteArray name = indexName(keys).toUtf8();
+    const BsonDocument cmd = BsonDocument::adopt(
+        BCON_NEW("createIndexes", BCON_UTF8(m_name.toUtf8().constData()), "indexes", "[", "{",
+                 "key", BCON_DOCUMENT(index.get()), "name", BCON_UTF8(name.constData()), "}", "]"));
+    BsonDocument reply;
+    bson_error_t e;
+    if (!mongoc_collection_write_command_with_opts(m_collection.get(), cmd.get(), nullptr,
+                                                   reply.reply(), &e)) {
+        // 85, IndexOptionsConflict: the same keys under another name (the user's own index).
+        if (e.code == 85)
+            return true;
+        *error = MongoDriver::errorFrom(m_connection, e,
+                                        step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+        return false;
+    }
+    bson_iter_t before, after;
+    *created = bson_iter_init_find(&before, reply.get(), "numIndexesBefore") &&
+               bson_iter_init_find(&after, reply.get(), "numIndexesAfter") &&
+               bson_iter_as_int64(&after) > bson_iter_as_int64(&before);
+    return true;
+}
+
+bool CollectionOps::dropIndex(const QString &name, const QString &step, SourceError *error)
+{
+    const QByteArray index = name.toUtf8();
+    const BsonDocument cmd =
+        BsonDocument::adopt(BCON_NEW("dropIndexes", BCON_UTF8(m_name.toUtf8().constData()), "index",
+                                     BCON_UTF8(index.constData())));
+    BsonDocument reply;
+    bson_error_t e;
+    // 27, IndexNotFound: dropped already (a rollback run again).
+    if (mongoc_collection_write_command_with_opts(m_collection.get(), cmd.get(), nullptr,
+                                                  reply.reply(), &e) ||
+        e.code == 27)
+        return true;
+    *error = MongoDriver::errorFrom(m_connection, e,
+                                    step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return false;
 }
 
 } // namespace oe

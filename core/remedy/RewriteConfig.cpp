@@ -6,6 +6,7 @@
 #include "shape/ShapeFlag.h"
 #include "shape/ShapeQuery.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -21,9 +22,11 @@ QString rewriteKindName(RewriteKind kind)
     case RewriteKind::Extract:
         return QStringLiteral("extract");
     case RewriteKind::GridFs:
+        return QStringLiteral("gridfs");
+    case RewriteKind::Attributes:
         break;
     }
-    return QStringLiteral("gridfs");
+    return QStringLiteral("attributes");
 }
 
 namespace {
@@ -110,6 +113,38 @@ std::optional<RewriteConfig> RewriteConfig::forShapeFlag(const ShapeFlag &flag,
     return config;
 }
 
+std::optional<RewriteConfig> RewriteConfig::forSparseFamily(const ShapeFlag &flag,
+                                                            const QString &collection)
+{
+    if (flag.kind != ShapeFlag::Kind::SparseFields)
+        return std::nullopt;
+    RewriteConfig config;
+    config.collection = collection;
+    config.kind = RewriteKind::Attributes;
+    for (const std::string &member : flag.members) {
+        const QString name = QString::fromStdString(member);
+        if (plainNameProblem(QString(), name).isEmpty() && name != QLatin1String("_id"))
+            config.fields << name;
+    }
+    if (config.fields.isEmpty())
+        return std::nullopt;
+    // The array's name: one no member holds.
+    for (const QString &name : {QStringLiteral("attrs"), QStringLiteral("attributes")})
+        if (!config.fields.contains(name)) {
+            config.path = name;
+            break;
+        }
+    for (int n = 2; config.path.isEmpty(); ++n)
+        if (const QString name = QStringLiteral("attrs_%1").arg(n); !config.fields.contains(name))
+            config.path = name;
+    return config.problem().isEmpty() ? std::optional<RewriteConfig>(config) : std::nullopt;
+}
+
+QStringList RewriteConfig::indexKeys() const
+{
+    return {path + QLatin1Char('.') + keyName, path + QLatin1Char('.') + valueName};
+}
+
 QString RewriteConfig::problem() const
 {
     if (collection.isEmpty())
@@ -124,7 +159,7 @@ QString RewriteConfig::problem() const
     if (kind == RewriteKind::ConvertType && !convertibleTypes().contains(targetType))
         return QStringLiteral("type '%1': a field converts to %2")
             .arg(targetType, convertibleTypes().join(QStringLiteral(", ")));
-    if (kind == RewriteKind::KeysToArray) {
+    if (kind == RewriteKind::KeysToArray || kind == RewriteKind::Attributes) {
         for (const QString &name : {keyName, valueName})
             if (QString p = plainNameProblem(QStringLiteral("element field name"), name);
                 !p.isEmpty())
@@ -140,7 +175,29 @@ QString RewriteConfig::problem() const
         if (minBytes < 0)
             return QStringLiteral("the smallest size must be 0 or more");
     }
+    if (kind == RewriteKind::Attributes)
+        return attributesProblem();
     return kind == RewriteKind::Extract ? extractProblem() : QString();
+}
+
+QString RewriteConfig::attributesProblem() const
+{
+    if (QString p = plainNameProblem(QStringLiteral("the attribute array"), path); !p.isEmpty())
+        return p;
+    if (fields.isEmpty())
+        return QStringLiteral("the attribute rewrite needs the fields it moves (--fields)");
+    QStringList seen;
+    for (const QString &field : fields) {
+        if (QString p = plainNameProblem(QStringLiteral("field"), field); !p.isEmpty())
+            return p;
+        if (field == QLatin1String("_id") || field == path)
+            return QStringLiteral("field '%1': _id and the array '%2' cannot be moved into it")
+                .arg(field, path);
+        if (seen.contains(field))
+            return QStringLiteral("field '%1' is named twice").arg(field);
+        seen << field;
+    }
+    return {};
 }
 
 QString RewriteConfig::extractProblem() const
@@ -173,11 +230,25 @@ QString RewriteConfig::describe() const
         return QStringLiteral("%1: extracted to %2").arg(path, side());
     if (kind == RewriteKind::GridFs)
         return QStringLiteral("%1: to GridFS bucket %2").arg(path, bucket);
+    if (kind == RewriteKind::Attributes)
+        return QStringLiteral("%1 sparse fields to %2: [{%3, %4}]")
+            .arg(fields.size())
+            .arg(path, keyName, valueName);
     return QStringLiteral("%1: to %2").arg(path, targetType);
 }
 
 QString RewriteConfig::indexSuggestion() const
 {
+    if (kind == RewriteKind::Attributes) // QJsonObject would sort the keys: k first, v second
+        return QStringLiteral("{%1: 1, %2: 1}")
+            .arg(QString::fromUtf8(
+                     QJsonDocument(QJsonArray{indexKeys().at(0)}).toJson(QJsonDocument::Compact))
+                     .mid(1)
+                     .chopped(1),
+                 QString::fromUtf8(
+                     QJsonDocument(QJsonArray{indexKeys().at(1)}).toJson(QJsonDocument::Compact))
+                     .mid(1)
+                     .chopped(1));
     if (kind != RewriteKind::KeysToArray)
         return {};
     const QJsonObject index{{path + QLatin1Char('.') + keyName, 1}};

@@ -20,8 +20,10 @@ enum class RewriteKind
     Extract,     // the subset pattern: a big string, binary or sub-document moved to a side
                  // collection ({_id: the parent's _id, <leaf>: the value}); the document keeps
                  // an excerpt of the same type in its place and a flag
-    GridFs       // a big binary (a string, when asked) moved to a GridFS bucket's file; the
+    GridFs,      // a big binary (a string, when asked) moved to a GridFS bucket's file; the
                  // document keeps the file's _id (an ObjectId) in its place
+    Attributes   // the attribute pattern for sparse top-level fields: the chosen fields move into
+                 // one array at `path`, [{k: "voltage", v: 12}, ...] in the document's order
 };
 
 // One in-place rewrite of a field (core's RewriteSession applies, verifies and rolls it back,
@@ -48,6 +50,8 @@ struct RewriteConfig
     // GridFs: the bucket (fs: fs.files and fs.chunks) and whether strings go too (as UTF-8).
     QString bucket = QStringLiteral("fs");
     bool gridfsStrings = false;
+    // Attributes: the top-level fields moved into the array (path: the array's name, "attrs").
+    QStringList fields;
 
     QString side() const;     // sideCollection, or its default
     QString flag() const;     // flagField, or its default
@@ -72,7 +76,8 @@ struct RewriteConfig
     // "metrics: keys to an array of {k, v}", "price: to double",
     // "body: extracted to posts_body_full".
     QString describe() const;
-    // KeysToArray: the index the array's keys want, "{\"metrics.k\": 1}"; else empty.
+    // KeysToArray: the index the array's keys want, "{\"metrics.k\": 1}"; Attributes: the
+    // index it creates, "{\"attrs.k\": 1, \"attrs.v\": 1}"; else empty.
     QString indexSuggestion() const;
     static QStringList convertibleTypes(); // double, int, long, string
     // The rewrite a shape flag suggests: keys used as data to an array; a mixed type converted
@@ -83,13 +88,22 @@ struct RewriteConfig
                                                      const FieldProfile &field,
                                                      const QString &collection,
                                                      qint64 bigScalarBytes = 0);
+    // The attribute remedy a sparse family suggests: its members a plain name can address
+    // (no '.', no '$' first, not _id) moved into "attrs" (or "attributes", "attrs_", ... when
+    // a member holds that name). nullopt for another flag, or no member left.
+    static std::optional<RewriteConfig> forSparseFamily(const ShapeFlag &flag,
+                                                        const QString &collection);
+    // The index an attribute rewrite creates: {<path>.<k>: 1, <path>.<v>: 1}, and its name.
+    QStringList indexKeys() const;
 
     bool operator==(const RewriteConfig &) const = default;
 
 private:
     QString extractProblem() const;
+    QString attributesProblem() const;
 };
 
-QString rewriteKindName(RewriteKind kind); // "keys_to_array", "convert", "extract"
+// "keys_to_array", "convert", "extract", "gridfs", "attributes"
+QString rewriteKindName(RewriteKind kind);
 
 } // namespace oe

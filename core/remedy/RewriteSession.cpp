@@ -143,7 +143,7 @@ bool applyRound(const std::vector<RewriteTarget::Scanned> &values, const Rewrite
         if (r.outcome == RewriteResult::Outcome::Cannot || tooLarge) {
             ++progress.cannot;
             list(&progress.rows,
-                 rowOf(RewriteRow::Kind::Cannot, id, value, {},
+                 rowOf(RewriteRow::Kind::Cannot, id, target.touched(value), {},
                        tooLarge ? QStringLiteral("too large to journal (%1 bytes before and "
                                                  "after): left as it is")
                                       .arg(value.size() + r.after.size())
@@ -170,6 +170,39 @@ std::unique_ptr<SideStore> sideOf(MongoConnection &connection, const QString &da
     if (config.kind == RewriteKind::GridFs)
         return std::make_unique<GridFsSide>(connection, database, config);
     return nullptr;
+}
+
+// An attribute rewrite's index on its array's keys and values, made once the fields are moved
+// (the one the user has on the same keys is theirs, and stays); recorded when this run made it.
+bool indexAttributes(RewriteTarget &target, RewriteJournal &journal, RewriteStep *step)
+{
+    if (target.config().kind != RewriteKind::Attributes)
+        return true;
+    bool created = false;
+    if (!target.ensureIndex(&created, &step->error))
+        return false;
+    const QString name = CollectionOps::indexName(target.config().indexKeys());
+    step->progress.notes << (created ? QStringLiteral("index %1 created: %2")
+                                           .arg(name, target.config().indexSuggestion())
+                                     : QStringLiteral("an index on %1 is there already: kept")
+                                           .arg(target.config().indexSuggestion()));
+    return !created || journal.writeIndex(name, &step->error);
+}
+
+// The index the apply made, dropped once every document has its fields back.
+bool dropAttributeIndex(RewriteTarget &target, RewriteJournal &journal, RewriteStep *step)
+{
+    if (target.config().kind != RewriteKind::Attributes)
+        return true;
+    const std::optional<QString> name = journal.readIndex(&step->error);
+    if (step->error.isError())
+        return false;
+    if (!name)
+        return true;
+    if (!target.dropIndex(*name, &step->error) || !journal.clearIndex(&step->error))
+        return false;
+    step->progress.notes << QStringLiteral("index %1 the rewrite made: dropped").arg(*name);
+    return true;
 }
 
 } // namespace
@@ -242,20 +275,22 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
             for (const auto &[id, value, size] : values) {
                 ++preview.examined;
                 const RewriteResult r = rewriteAt(m_config, value);
+                // An attribute rewrite's value is the whole document: its fields are what moves.
+                const QByteArray moved = target.touched(value);
                 preview.sizesBefore.add(size);
                 if (r.outcome == RewriteResult::Outcome::Changed) {
                     ++preview.changes;
-                    preview.bytesBefore += std::uint64_t(value.size());
+                    preview.bytesBefore += std::uint64_t(moved.size());
                     preview.bytesAfter += std::uint64_t(r.after.size());
                     preview.sizesAfter.add(size + std::uint64_t(r.after.size()) + flagBytes -
-                                           std::uint64_t(value.size()));
-                    keep(rowOf(RewriteRow::Kind::Change, id, value, r.after));
+                                           std::uint64_t(moved.size()));
+                    keep(rowOf(RewriteRow::Kind::Change, id, moved, r.after));
                     continue;
                 }
                 preview.sizesAfter.add(size);
                 if (r.outcome == RewriteResult::Outcome::Cannot) {
                     ++preview.cannot;
-                    keep(rowOf(RewriteRow::Kind::Cannot, id, value, {}, r.why));
+                    keep(rowOf(RewriteRow::Kind::Cannot, id, moved, {}, r.why));
                 } else {
                     ++preview.unchanged;
                 }
@@ -315,7 +350,7 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
         return step;
     }
     const std::uint64_t documents = journal.count(&step.error);
-    step.ok = !step.error.isError() &&
+    step.ok = !step.error.isError() && indexAttributes(target, journal, &step) &&
               journal.writeRun(RewriteState::Applied, documents, std::nullopt, &step.error);
     return step;
 }
@@ -416,6 +451,7 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
         return step;
     progress.stopped = cancel && cancel->load();
     step.ok =
+        (progress.stopped || dropAttributeIndex(target, recorded, &step)) &&
         recorded.writeRun(progress.stopped ? RewriteState::RollingBack : RewriteState::RolledBack,
                           run.documents, std::nullopt, &step.error);
     return step;

@@ -3,6 +3,7 @@
 #include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
+#include "remedy/internal/AttributeDocument.h"
 
 #include <charconv>
 #include <cmath>
@@ -350,6 +351,8 @@ RewriteResult toGridFs(const RewriteConfig &config, const QByteArray &raw, const
 
 RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArray &raw)
 {
+    if (config.kind == RewriteKind::Attributes) // the value is the whole document
+        return AttributeDocument::rewrite(config, raw);
     return withIter(raw, [&](const bson_iter_t *value) {
         if (!value)
             return cannot(QStringLiteral("not a BSON value"));
@@ -361,6 +364,7 @@ RewriteResult ValueRewriter::rewrite(const RewriteConfig &config, const QByteArr
         case RewriteKind::GridFs:
             return toGridFs(config, raw, value);
         case RewriteKind::Extract:
+        case RewriteKind::Attributes:
             break;
         }
         return extract(config, raw, value);

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -68,7 +69,12 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     m_kind->addItem(tr("Convert to one type (where that is exact)"));
     m_kind->addItem(tr("Extract to a side collection (the subset pattern)"));
     m_kind->addItem(tr("Store in GridFS (large binaries)"));
+    m_kind->addItem(tr("Sparse fields into one array of {k, v} (the attribute pattern)"));
     m_kind->setCurrentIndex(int(suggested.kind)); // the items in RewriteKind's order
+    // The attribute rewrite moves a family of fields, the others rewrite one: not interchanged.
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_kind->model());
+        model && suggested.kind != RewriteKind::Attributes)
+        model->item(int(RewriteKind::Attributes))->setEnabled(false);
     m_type->addItems(RewriteConfig::convertibleTypes());
     m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
                                                           : suggested.targetType);
@@ -87,7 +93,13 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     form->addRow(
         tr("Field:"),
         plainLabel(
-            QStringLiteral("%1.%2 → %3").arg(source.database, source.collection, suggested.path),
+            suggested.kind == RewriteKind::Attributes
+                ? tr("%1.%2: %n fields (%3) → %4", nullptr, int(suggested.fields.size()))
+                      .arg(source.database, source.collection,
+                           Format::shortened(suggested.fields.join(QStringLiteral(", ")), 160),
+                           suggested.path)
+                : QStringLiteral("%1.%2 → %3")
+                      .arg(source.database, source.collection, suggested.path),
             this));
     form->addRow(tr("&Rewrite:"), m_kind);
     form->addRow(tr("&Type:"), m_type);
@@ -165,7 +177,7 @@ RewriteConfig RewriteDialog::config() const
 void RewriteDialog::updateKind()
 {
     const auto kind = RewriteKind(m_kind->currentIndex());
-    const bool keys = kind == RewriteKind::KeysToArray;
+    const bool keys = kind == RewriteKind::KeysToArray || kind == RewriteKind::Attributes;
     m_type->setEnabled(kind == RewriteKind::ConvertType);
     m_keyName->setEnabled(keys);
     m_valueName->setEnabled(keys);
@@ -177,7 +189,7 @@ void RewriteDialog::setRunning(bool running)
 {
     for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
         b->setEnabled(!running);
-    m_kind->setEnabled(!running);
+    m_kind->setEnabled(!running && m_suggested.kind != RewriteKind::Attributes);
     m_extract->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_progress->setVisible(running);
@@ -265,7 +277,11 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
         if (p.truncated)
             lines << tr("The first %1 are listed (`rewrite --preview-csv FILE` writes them all).")
                          .arg(p.rows.size());
-        if (const QString index = config().indexSuggestion(); !index.isEmpty())
+        if (config().kind == RewriteKind::Attributes)
+            lines << tr("Apply creates the index %1 (one index serves every attribute); Roll "
+                        "back drops it.")
+                         .arg(config().indexSuggestion());
+        else if (const QString index = config().indexSuggestion(); !index.isEmpty())
             lines << tr("Index suggestion: %1").arg(index);
         if (const RewriteConfig c = config(); c.kind == RewriteKind::GridFs)
             lines << tr("Each value moves to a file of the GridFS bucket %1 (%1.files, "

@@ -184,6 +184,8 @@ void ShapePage::showResult(const AnalysisResult &result)
             continue;
         if (GuardRule::offersTypeRule(flag) && field)
             m_typeRules.emplace(r, GuardRule::forMixedType(flag, *field));
+        if (auto family = RewriteConfig::forSparseFamily(flag, m_source.collectionName()))
+            m_rewrites.emplace(r, *family); // the family into one array of {k, v}
         if (!field)
             continue;
         if (auto rewrite =

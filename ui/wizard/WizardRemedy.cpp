@@ -14,6 +14,15 @@ std::vector<WizardRemedy> WizardRemedy::candidates(const AnalysisResult &result)
         // rewrite for the whole collection would touch the versions that rightly have it.
         if (result.shape.versions.inEffect() && flag.isFieldKind())
             continue;
+        if (flag.kind == ShapeFlag::Kind::SparseFields) { // the family into one array
+            WizardRemedy remedy;
+            remedy.flag = flag;
+            remedy.rewrite =
+                RewriteConfig::forSparseFamily(flag, result.request.source.collectionName());
+            if (remedy.rewrite)
+                out.push_back(std::move(remedy));
+            continue;
+        }
         const FieldProfile *field = result.profile.field(flag.path);
         if (!field)
             continue;
@@ -47,6 +56,8 @@ QString WizardRemedy::name() const
         return tr("Extract to a side collection, or store in GridFS");
     case RewriteKind::ConvertType:
         return tr("Convert to one type");
+    case RewriteKind::Attributes:
+        return tr("Sparse fields to one array of {k, v}");
     }
     return {};
 }
@@ -64,6 +75,8 @@ QString WizardRemedy::outlierName() const
     case ShapeFlag::Kind::MixedTypes:
     case ShapeFlag::Kind::MixedElementTypes:
         return tr("mixed types");
+    case ShapeFlag::Kind::SparseFields:
+        return tr("sparse fields");
     default:
         return tr("shape");
     }

@@ -41,6 +41,10 @@ QString kindLabel(RewriteKind kind, const RewriteConfig &config)
     case RewriteKind::ConvertType:
         return WizardRemedyPage::tr("Convert every value to %1 where that is exact")
             .arg(config.targetType);
+    case RewriteKind::Attributes:
+        return WizardRemedyPage::tr("Move the %1 sparse fields into %2: [{%3, %4}], indexed")
+            .arg(config.fields.size())
+            .arg(config.path, config.keyName, config.valueName);
     }
     return {};
 }

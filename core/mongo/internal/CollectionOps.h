@@ -35,7 +35,8 @@ public:
             UpdateMany,
             UpdateOneUpsert,
             DeleteMany,
-            Insert
+            Insert,
+            ReplaceOne // no upsert; `options` as UpdateOne's
         };
         Kind kind;
         QByteArray filter;         // BSON
@@ -54,6 +55,12 @@ public:
     std::int64_t count(const QByteArray &filter, const QString &step, SourceError *error);
     bool exists(SourceError *error); // the collection is there
     bool createUniqueIndex(const QStringList &keys, const QString &step, SourceError *error);
+    // An ascending index on `keys` (named <k>_1_<k>_1) made unless one with these keys is there:
+    // true with `created` set when this call made it.
+    bool ensureIndex(const QStringList &keys, const QString &step, bool *created,
+                     SourceError *error);
+    bool dropIndex(const QString &name, const QString &step, SourceError *error);
+    static QString indexName(const QStringList &keys);
 
     static QByteArray toBytes(const bson_t *doc);
     static bool view(const QByteArray &bytes, bson_t *doc);

@@ -68,6 +68,35 @@ void readExtract(const bson_t *run, RewriteConfig *config)
                 config->excerptKeys << QString::fromUtf8(bson_iter_utf8(&key, nullptr));
 }
 
+// An attribute rewrite's fields in its run document.
+void appendFields(bson_t *run, const QStringList &fields)
+{
+    bson_t list;
+    bson_append_array_begin(run, "fields", -1, &list);
+    for (int i = 0; i < fields.size(); ++i)
+        appendText(&list, std::to_string(i).c_str(), fields[i]);
+    bson_append_array_end(run, &list);
+}
+
+QStringList fieldsOf(const bson_t *run)
+{
+    QStringList fields;
+    bson_iter_t it, field;
+    if (bson_iter_init_find(&it, run, "fields") && BSON_ITER_HOLDS_ARRAY(&it) &&
+        bson_iter_recurse(&it, &field))
+        while (bson_iter_next(&field))
+            if (BSON_ITER_HOLDS_UTF8(&field))
+                fields << QString::fromUtf8(bson_iter_utf8(&field, nullptr));
+    return fields;
+}
+
+QByteArray indexFilter(const QString &run)
+{
+    BsonDocument filter;
+    appendText(filter.get(), "_id", QStringLiteral("index:") + run);
+    return filter.bytes();
+}
+
 QByteArray runFilter(const QString &run)
 {
     BsonDocument filter;
@@ -133,6 +162,8 @@ RewriteJournal::Run RewriteJournal::readRun(SourceError *error)
             run.config.keyName = textOf(&doc, "keyName");
             run.config.valueName = textOf(&doc, "valueName");
             readExtract(&doc, &run.config);
+            if (run.config.kind == RewriteKind::Attributes)
+                run.config.fields = fieldsOf(&doc);
             return false;
         },
         error);
@@ -152,6 +183,8 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     appendText(run.get(), "valueName", m_config.valueName);
     if (m_config.kind == RewriteKind::Extract || m_config.kind == RewriteKind::GridFs)
         appendExtract(run.get(), m_config);
+    if (m_config.kind == RewriteKind::Attributes)
+        appendFields(run.get(), m_config.fields);
     bson_append_utf8(run.get(), "state", -1, journalWord(state), -1);
     if (writer)
         appendText(run.get(), "writer", *writer);
@@ -160,6 +193,37 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     return m_ops.bulk(
         {{CollectionOps::Write::Kind::ReplaceUpsert, runFilter(m_run), run.bytes()}},
         QStringLiteral("recording the rewrite %1").arg(QLatin1String(journalWord(state))), error);
+}
+
+bool RewriteJournal::writeIndex(const QString &name, SourceError *error)
+{
+    BsonDocument doc;
+    appendText(doc.get(), "_id", QStringLiteral("index:") + m_run);
+    appendText(doc.get(), "name", name);
+    return m_ops.bulk(
+        {{CollectionOps::Write::Kind::ReplaceUpsert, indexFilter(m_run), doc.bytes()}},
+        QStringLiteral("recording the index the rewrite made"), error);
+}
+
+std::optional<QString> RewriteJournal::readIndex(SourceError *error)
+{
+    std::optional<QString> name;
+    m_ops.find(
+        indexFilter(m_run), {}, QStringLiteral("reading the rewrite journal"),
+        [&](const QByteArray &bytes) {
+            bson_t doc;
+            if (view(bytes, &doc))
+                name = textOf(&doc, "name");
+            return false;
+        },
+        error);
+    return name;
+}
+
+bool RewriteJournal::clearIndex(SourceError *error)
+{
+    return m_ops.bulk({{CollectionOps::Write::Kind::DeleteMany, indexFilter(m_run), {}}},
+                      QStringLiteral("recording the index dropped"), error);
 }
 
 bool RewriteJournal::clearEntries(SourceError *error)

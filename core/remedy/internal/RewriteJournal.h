@@ -57,6 +57,10 @@ public:
     bool writeRun(RewriteState state, std::optional<std::uint64_t> documents,
                   const std::optional<QString> &writer, SourceError *error);
     bool clearEntries(SourceError *error); // a new run after a rollback
+    // The index an attribute rewrite made ({_id: "index:<run>", name}): the rollback drops it.
+    bool writeIndex(const QString &name, SourceError *error);
+    std::optional<QString> readIndex(SourceError *error);
+    bool clearIndex(SourceError *error);
     bool record(const std::vector<RewriteEntry> &entries, SourceError *error);
     bool mark(const std::vector<RewriteEntry> &entries, SourceError *error);
     // The run's entries in `states`, in _id order, `batch` at a time; `visit` may mark them.

@@ -3,6 +3,7 @@
 #include "bson/BsonTypes.h"
 #include "remedy/RewriteSession.h"
 #include "remedy/ValueRewriter.h"
+#include "remedy/internal/AttributeDocument.h"
 
 namespace oe::rewritesteps {
 
@@ -96,7 +97,7 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal, SideStore *si
             e.state = forward ? RewriteEntryState::ChangedSince : RewriteEntryState::Kept;
             ++progress->changedSince;
             list(&progress->rows,
-                 rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, e.after,
+                 rowOf(RewriteRow::Kind::ChangedSince, e.id, target.touched(e.before), e.after,
                        forward
                            ? QStringLiteral("the application rewrote it first: its value "
                                             "is kept")
@@ -108,8 +109,8 @@ bool settleEntries(RewriteTarget &target, RewriteJournal &journal, SideStore *si
         case RewriteTarget::Landed::Deleted:
             e.state = RewriteEntryState::Deleted;
             ++progress->deleted;
-            list(&progress->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
-                                        QStringLiteral("deleted meanwhile")));
+            list(&progress->rows, rowOf(RewriteRow::Kind::Deleted, e.id, target.touched(e.before),
+                                        e.after, QStringLiteral("deleted meanwhile")));
             break;
         case RewriteTarget::Landed::Stuck: // left pending: the next run settles it
             ++stuck;
@@ -134,29 +135,33 @@ void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
                  RewriteVerify *verify)
 {
     const RewriteResult again = ValueRewriter::rewrite(config, e.before);
+    // An attribute rewrite's before is the whole document: its moved fields are shown.
+    const QByteArray before = config.kind == RewriteKind::Attributes
+                                  ? AttributeDocument::touched(config, e.before)
+                                  : e.before;
     // A GridFS file's id is new each time: the journal's after is one.
     const bool same = config.kind == RewriteKind::GridFs
                           ? !e.after.isEmpty() && e.after.at(0) == char(BSON_TYPE_OID)
                           : again.after == e.after;
     if (again.outcome != RewriteResult::Outcome::Changed || !same) {
         ++verify->mismatched;
-        list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
+        list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, before, e.after,
                                   QStringLiteral("the journal's after is not the rewrite of its "
                                                  "before")));
     } else if (!now) {
         ++verify->deleted;
-        list(&verify->rows, rowOf(RewriteRow::Kind::Deleted, e.id, e.before, e.after,
+        list(&verify->rows, rowOf(RewriteRow::Kind::Deleted, e.id, before, e.after,
                                   QStringLiteral("deleted since")));
     } else if (stored != e.before) {
         ++verify->mismatched;
         list(&verify->rows,
-             rowOf(RewriteRow::Kind::Mismatch, e.id, e.before, e.after,
+             rowOf(RewriteRow::Kind::Mismatch, e.id, before, e.after,
                    QStringLiteral("%1 does not hold its value").arg(config.storeName())));
     } else if (*now == e.after) {
         ++verify->matching;
     } else {
         ++verify->changedSince;
-        list(&verify->rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, e.before, *now,
+        list(&verify->rows, rowOf(RewriteRow::Kind::ChangedSince, e.id, before, *now,
                                   QStringLiteral("the application rewrote it since")));
     }
 }

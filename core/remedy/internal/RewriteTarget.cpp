@@ -3,6 +3,7 @@
 #include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
+#include "remedy/internal/AttributeDocument.h"
 #include "remedy/internal/RewriteJournal.h"
 
 #include <string>
@@ -47,6 +48,20 @@ QByteArray projection(const QByteArray &path, const QByteArray &flag = {},
     return opts.bytes();
 }
 
+// An attribute rewrite's touched fields: the chosen ones and the array.
+QByteArray attributeProjection(const RewriteConfig &config)
+{
+    BsonDocument opts;
+    bson_t fields;
+    bson_append_document_begin(opts.get(), "projection", -1, &fields);
+    for (const QString &name : config.fields + QStringList{config.path}) {
+        const QByteArray key = name.toUtf8();
+        bson_append_int32(&fields, key.constData(), int(key.size()), 1);
+    }
+    bson_append_document_end(opts.get(), &fields);
+    return opts.bytes();
+}
+
 } // namespace
 
 RewriteTarget::RewriteTarget(MongoConnection &connection, const QString &database,
@@ -60,6 +75,20 @@ QByteArray RewriteTarget::scanFilter() const
 {
     const QByteArray path = m_config.path.toUtf8();
     BsonDocument filter;
+    if (m_config.kind == RewriteKind::Attributes) { // a document holding any of the fields
+        bson_t any, one, exists;
+        bson_append_array_begin(filter.get(), "$or", -1, &any);
+        for (int i = 0; i < m_config.fields.size(); ++i) {
+            const QByteArray name = m_config.fields[i].toUtf8();
+            bson_append_document_begin(&any, std::to_string(i).c_str(), -1, &one);
+            bson_append_document_begin(&one, name.constData(), int(name.size()), &exists);
+            bson_append_bool(&exists, "$exists", -1, true);
+            bson_append_document_end(&one, &exists);
+            bson_append_document_end(&any, &one);
+        }
+        bson_append_array_end(filter.get(), &any);
+        return filter.bytes();
+    }
     bson_t condition;
     bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
     if (m_config.kind == RewriteKind::Extract) {
@@ -111,6 +140,10 @@ bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
     const QByteArray sizeKey = path.split('.').constFirst() == "oe_document_bytes"
                                    ? QByteArray("oe_document_bytes_")
                                    : QByteArray("oe_document_bytes");
+    // An attribute rewrite's value is the whole document (read whole: its size is known).
+    const bool whole = m_config.kind == RewriteKind::Attributes;
+    if (whole)
+        sizes = Sizes::Whole;
     std::vector<Scanned> pending;
     qsizetype held = 0; // bytes of the values pending
     bool stopped = false;
@@ -125,7 +158,9 @@ bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
             bson_iter_t it;
             if (!view(bytes, &doc))
                 return true;
-            pending.push_back({idOf(&doc), valueAt(&doc, path), 0});
+            pending.push_back(
+                {idOf(&doc), whole ? AttributeDocument::rawOfDocument(bytes) : valueAt(&doc, path),
+                 0});
             if (sizes == Sizes::Whole)
                 pending.back().documentBytes = std::uint64_t(bytes.size());
             else if (sizes == Sizes::Server && bson_iter_init_find(&it, &doc, sizeKey.constData()))
@@ -154,6 +189,18 @@ bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values,
         m_config.kind == RewriteKind::Extract ? m_config.flag().toUtf8() : QByteArray();
     for (const QByteArray &id : ids)
         (*values)[id] = std::nullopt;
+    if (m_config.kind == RewriteKind::Attributes)
+        return m_ops.find(
+            bsonraw::idsIn(ids), attributeProjection(m_config),
+            QStringLiteral("reading back the fields moved to %1").arg(m_config.path),
+            [&](const QByteArray &bytes) {
+                bson_t doc;
+                if (view(bytes, &doc))
+                    (*values)[idOf(&doc)] = AttributeDocument::touched(
+                        m_config, AttributeDocument::rawOfDocument(bytes));
+                return true;
+            },
+            error);
     return m_ops.find(
         bsonraw::idsIn(ids), projection(path, flag),
         QStringLiteral("reading back the values of %1").arg(m_config.path),
@@ -227,47 +274,58 @@ QByteArray RewriteTarget::updateOf(const Move &move, bool forward) const
     return update.bytes();
 }
 
+QByteArray RewriteTarget::writeOptions() const
+{
+    if (!m_simpleCollation)
+        return {};
+    BsonDocument opts;
+    bson_t collation;
+    bson_append_document_begin(opts.get(), "collation", -1, &collation);
+    bson_append_utf8(&collation, "locale", -1, "simple", -1);
+    bson_append_document_end(opts.get(), &collation);
+    return opts.bytes();
+}
+
+void RewriteTarget::appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from)
+{
+    bson_t condition;
+    bson_append_document_begin(filter, path.constData(), int(path.size()), &condition);
+    bsonraw::append(&condition, "$eq", 3, from);
+    const int type = int(std::uint8_t(from.at(0)));
+    if (type == BSON_TYPE_ARRAY) {
+        // {$eq: [..]} also matches an array holding it as an element: its length too.
+        bson_iter_t it, child;
+        BsonDocument holder;
+        std::int32_t length = 0;
+        if (bsonraw::append(holder.get(), "v", 1, from) &&
+            bson_iter_init_find(&it, holder.get(), "v") && bson_iter_recurse(&it, &child))
+            while (bson_iter_next(&child))
+                ++length;
+        bson_append_int32(&condition, "$size", -1, length);
+    } else {
+        // {$eq: v, $type: t} also match an array holding v: not an array.
+        bson_t no;
+        bson_append_int32(&condition, "$type", -1, type);
+        bson_append_document_begin(&condition, "$not", -1, &no);
+        bson_append_utf8(&no, "$type", -1, "array", -1);
+        bson_append_document_end(&condition, &no);
+    }
+    bson_append_document_end(filter, &condition);
+}
+
 bool RewriteTarget::write(const std::vector<Move> &moves, bool forward, SourceError *error)
 {
+    if (m_config.kind == RewriteKind::Attributes)
+        return forward ? writeAttributes(moves, error) : restoreAttributes(moves, error);
     const QByteArray path = m_config.path.toUtf8();
-    QByteArray options;
-    if (m_simpleCollation) {
-        BsonDocument opts;
-        bson_t collation;
-        bson_append_document_begin(opts.get(), "collation", -1, &collation);
-        bson_append_utf8(&collation, "locale", -1, "simple", -1);
-        bson_append_document_end(opts.get(), &collation);
-        options = opts.bytes();
-    }
+    const QByteArray options = writeOptions();
     std::vector<CollectionOps::Write> writes;
     for (const Move &move : moves) {
         if (move.from.isEmpty() || move.to.isEmpty())
             continue; // no value to guard on: never written
         BsonDocument filter;
         bsonraw::append(filter.get(), "_id", 3, move.id);
-        bson_t condition;
-        bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
-        bsonraw::append(&condition, "$eq", 3, move.from);
-        const int type = int(std::uint8_t(move.from.at(0)));
-        if (type == BSON_TYPE_ARRAY) {
-            // {$eq: [..]} also matches an array holding it as an element: its length too.
-            bson_iter_t it, child;
-            BsonDocument holder;
-            std::int32_t length = 0;
-            if (bsonraw::append(holder.get(), "v", 1, move.from) &&
-                bson_iter_init_find(&it, holder.get(), "v") && bson_iter_recurse(&it, &child))
-                while (bson_iter_next(&child))
-                    ++length;
-            bson_append_int32(&condition, "$size", -1, length);
-        } else {
-            // {$eq: v, $type: t} also match an array holding v: not an array.
-            bson_t no;
-            bson_append_int32(&condition, "$type", -1, type);
-            bson_append_document_begin(&condition, "$not", -1, &no);
-            bson_append_utf8(&no, "$type", -1, "array", -1);
-            bson_append_document_end(&condition, &no);
-        }
-        bson_append_document_end(filter.get(), &condition);
+        appendGuard(filter.get(), path, move.from);
         guardFlag(filter.get(), forward);
         writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(),
                           updateOf(move, forward), 1, options});
@@ -299,9 +357,9 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
             const std::optional<QByteArray> &now = values[moves[i].id];
             if (!now)
                 landed[i] = Landed::Deleted;
-            else if (*now == moves[i].to)
+            else if (*now == touched(moves[i].to))
                 landed[i] = Landed::Done;
-            else if (*now != moves[i].from)
+            else if (*now != touched(moves[i].from))
                 landed[i] = changed(flagged[moves[i].id], forward);
             else if (!flagMoved(flagged[moves[i].id], forward))
                 again.push_back(i); // its update did not land yet (a racing write came and went)
@@ -313,6 +371,132 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
     for (std::size_t i : open)
         landed[i] = Landed::Stuck;
     return landed;
+}
+
+QByteArray RewriteTarget::touched(const QByteArray &value) const
+{
+    return m_config.kind == RewriteKind::Attributes ? AttributeDocument::touched(m_config, value)
+                                                    : value;
+}
+
+// Forward: the chosen fields the document holds out, the array in (appended: a new field),
+// guarded on every chosen field (its value and type as read, or its absence) and the array's
+// absence, so the update lands only on the document as read.
+bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError *error)
+{
+    const QByteArray arrayName = m_config.path.toUtf8();
+    std::vector<CollectionOps::Write> writes;
+    for (const Move &move : moves) {
+        const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
+        const QByteArray to = AttributeDocument::documentOfRaw(move.to);
+        bson_t held, after;
+        bson_iter_t it;
+        if (!view(from, &held) || !view(to, &after) ||
+            !bson_iter_init_find(&it, &after, arrayName.constData()))
+            continue;
+        const QByteArray array = bsonraw::valueOf(&it);
+        BsonDocument filter, update;
+        bsonraw::append(filter.get(), "_id", 3, move.id);
+        bson_t unset, set, absent;
+        bson_append_document_begin(update.get(), "$unset", -1, &unset);
+        for (const QString &field : m_config.fields + QStringList{m_config.path}) {
+            const QByteArray name = field.toUtf8();
+            if (bson_iter_init_find(&it, &held, name.constData())) {
+                appendGuard(filter.get(), name, bsonraw::valueOf(&it));
+                bson_append_utf8(&unset, name.constData(), int(name.size()), "", 0);
+                continue;
+            }
+            bson_append_document_begin(filter.get(), name.constData(), int(name.size()), &absent);
+            bson_append_bool(&absent, "$exists", -1, false);
+            bson_append_document_end(filter.get(), &absent);
+        }
+        bson_append_document_end(update.get(), &unset);
+        bson_append_document_begin(update.get(), "$set", -1, &set);
+        bsonraw::append(&set, arrayName.constData(), int(arrayName.size()), array);
+        bson_append_document_end(update.get(), &set);
+        writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes(), 1,
+                          writeOptions()});
+    }
+    return writes.empty() ||
+           m_ops.bulk(writes, QStringLiteral("moving the fields to %1").arg(m_config.path), error);
+}
+
+// Back: each document replaced by itself with the fields where they stood (AttributeDocument::
+// restored), so a document nobody wrote since is byte for byte what it was. The replacement
+// lands only on the document as read: whole ($expr on $$ROOT) where the server has it and the
+// document is small enough to send twice, else its array and the fields' absence.
+bool RewriteTarget::restoreAttributes(const std::vector<Move> &moves, SourceError *error)
+{
+    std::vector<QByteArray> ids;
+    for (const Move &move : moves)
+        ids.push_back(move.id);
+    std::map<QByteArray, QByteArray> current;
+    if (!m_ops.find(
+            bsonraw::idsIn(ids), {},
+            QStringLiteral("reading the documents to put back the fields of %1").arg(m_config.path),
+            [&](const QByteArray &bytes) {
+                bson_t doc;
+                if (view(bytes, &doc))
+                    current[idOf(&doc)] = bytes;
+                return true;
+            },
+            error))
+        return false;
+    constexpr qsizetype kWholeGuardBytes = 7 * 1024 * 1024;
+    const QByteArray arrayName = m_config.path.toUtf8();
+    std::vector<CollectionOps::Write> writes;
+    for (const Move &move : moves) {
+        const auto found = current.find(move.id);
+        if (found == current.end())
+            continue; // deleted: the read-back says so
+        const QByteArray raw = AttributeDocument::rawOfDocument(found->second);
+        if (touched(raw) != touched(move.from))
+            continue; // the application's since: kept
+        const QByteArray replacement = AttributeDocument::restored(m_config, move.to, raw);
+        BsonDocument filter;
+        bsonraw::append(filter.get(), "_id", 3, move.id);
+        if (m_simpleCollation && found->second.size() <= kWholeGuardBytes) {
+            bson_t expr, eq, literal;
+            bson_append_document_begin(filter.get(), "$expr", -1, &expr);
+            bson_append_array_begin(&expr, "$eq", -1, &eq);
+            bson_append_utf8(&eq, "0", -1, "$$ROOT", -1);
+            bson_append_document_begin(&eq, "1", -1, &literal);
+            bsonraw::append(&literal, "$literal", -1, raw);
+            bson_append_document_end(&eq, &literal);
+            bson_append_array_end(&expr, &eq);
+            bson_append_document_end(filter.get(), &expr);
+        } else {
+            bson_t held, absent;
+            bson_iter_t it;
+            const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
+            if (view(from, &held) && bson_iter_init_find(&it, &held, arrayName.constData()))
+                appendGuard(filter.get(), arrayName, bsonraw::valueOf(&it));
+            for (const QString &field : m_config.fields) {
+                const QByteArray name = field.toUtf8();
+                bson_append_document_begin(filter.get(), name.constData(), int(name.size()),
+                                           &absent);
+                bson_append_bool(&absent, "$exists", -1, false);
+                bson_append_document_end(filter.get(), &absent);
+            }
+        }
+        writes.push_back({CollectionOps::Write::Kind::ReplaceOne, filter.bytes(), replacement, 1,
+                          writeOptions()});
+    }
+    return writes.empty() ||
+           m_ops.bulk(writes, QStringLiteral("putting back the fields of %1").arg(m_config.path),
+                      error);
+}
+
+bool RewriteTarget::ensureIndex(bool *created, SourceError *error)
+{
+    return m_ops.ensureIndex(m_config.indexKeys(),
+                             QStringLiteral("creating the index on %1").arg(m_config.path), created,
+                             error);
+}
+
+bool RewriteTarget::dropIndex(const QString &name, SourceError *error)
+{
+    return m_ops.dropIndex(name, QStringLiteral("dropping the index %1").arg(name), error);
 }
 
 } // namespace oe

@@ -80,12 +80,24 @@ public:
     // away (back: where the document holds it).
     std::vector<Landed> settle(const std::vector<Move> &moves, bool forward, SourceError *error);
     bool exists(SourceError *error) { return m_ops.exists(error); }
+    const RewriteConfig &config() const { return m_config; }
+    // An attribute rewrite's index ({<array>.k: 1, <array>.v: 1}): made unless there.
+    bool ensureIndex(bool *created, SourceError *error);
+    bool dropIndex(const QString &name, SourceError *error);
+    // What a value's read-back is compared with: an attribute rewrite's touched part of a
+    // whole document (AttributeDocument::touched); the value itself otherwise.
+    QByteArray touched(const QByteArray &value) const;
 
     static constexpr int kMaxRounds = 5;
 
 private:
     QByteArray scanFilter() const;
     bool write(const std::vector<Move> &moves, bool forward, SourceError *error);
+    bool writeAttributes(const std::vector<Move> &moves, SourceError *error);
+    bool restoreAttributes(const std::vector<Move> &moves, SourceError *error);
+    QByteArray writeOptions() const;
+    // {path: {$eq: from, $type / $size}}: the value as read, not an array holding it.
+    static void appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from);
     void guardFlag(bson_t *filter, bool forward) const;
     bool flagMoved(FlagState flag, bool forward) const;
     Landed changed(FlagState flag, bool forward) const;

@@ -51,4 +51,53 @@ QList<QByteArray> catalogDocuments(int products, int perProduct)
     return docs;
 }
 
+QString catalogueField(int k)
+{
+    return k == 7 ? QStringLiteral("напряжение")
+                  : QStringLiteral("attr_%1").arg(k, 3, 10, QLatin1Char('0'));
+}
+
+QStringList catalogueFields()
+{
+    QStringList names;
+    for (int k = 0; k < kCatalogueFields; ++k)
+        names << catalogueField(k);
+    return names;
+}
+
+QStringList catalogueFieldsOf(int i)
+{
+    // Six distinct numbers: (i*37 + j*13 + j*j*7) differ by (j-j')(13 + 7(j+j')), never a
+    // multiple of 100 for j, j' in 0..5; 37 is prime to 100, so each number comes 6 times in
+    // 100 products.
+    QStringList names;
+    for (int j = 0; j < 6; ++j)
+        names << catalogueField((i * 37 + j * 13 + j * j * 7) % kCatalogueFields);
+    return names;
+}
+
+QStringList catalogueJson(int products)
+{
+    QStringList docs;
+    for (int i = 0; i < products; ++i) {
+        QStringList fields;
+        for (const QString &name : catalogueFieldsOf(i)) {
+            const int k = name.startsWith(QLatin1String("attr_")) ? name.mid(5).toInt() : 7;
+            const QString value = k % 4 == 0   ? QStringLiteral("\"v%1\"").arg(i)
+                                  : k % 4 == 1 ? QStringLiteral("%1.5").arg(i)
+                                  : k % 4 == 2
+                                      ? QString::number(i)
+                                      : (i % 2 ? QStringLiteral("true") : QStringLiteral("false"));
+            fields << QStringLiteral("\"%1\": %2").arg(name, value);
+        }
+        docs << QStringLiteral("{\"_id\": %1, \"name\": \"p%1\", %2, \"price\": %3, %4, "
+                               "\"tail\": {\"stock\": %1}}")
+                    .arg(i)
+                    .arg(fields.mid(0, 4).join(QStringLiteral(", ")))
+                    .arg(i * 2 + 1)
+                    .arg(fields.mid(4).join(QStringLiteral(", ")));
+    }
+    return docs;
+}
+
 } // namespace fixtures

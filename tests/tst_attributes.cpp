@@ -4,6 +4,7 @@
 // verified; rolled back byte for byte (each field where it stood, the index dropped, the user's
 // own index kept); the application's writes kept either way; killed with -9 and resumed, on
 // mongod and FerretDB.
+#include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "KillTrials.h"
@@ -19,22 +20,6 @@
 namespace {
 
 const QString kDb = QStringLiteral("oe_attributes");
-constexpr int kFields = 100;
-
-// The family's names: attr_000 .. attr_099, one of them in Cyrillic ("voltage").
-QString fieldName(int k)
-{
-    return k == 7 ? QStringLiteral("напряжение")
-                  : QStringLiteral("attr_%1").arg(k, 3, 10, QLatin1Char('0'));
-}
-
-QStringList familyNames()
-{
-    QStringList names;
-    for (int k = 0; k < kFields; ++k)
-        names << fieldName(k);
-    return names;
-}
 
 // The names of a document's top-level fields, in its order.
 QStringList keysOf(const QByteArray &doc)
@@ -76,31 +61,13 @@ class TestAttributes : public QObject
                QStringList{QStringLiteral("--attributes"), QStringLiteral("--fields"),
                            fields.join(QLatin1Char(','))};
     }
-    // A catalogue: each product has a name, four of the sparse fields, its price, two more and
-    // a tail; the fields' types follow their number (string, double, int, bool).
+    // The catalogue (CatalogDocuments), one document holding the array's name already and
+    // one holding none of the fields.
     void makeCatalogue(const QString &collection, int count) const
     {
         run(QStringLiteral("{\"drop\": \"%1\"}").arg(collection));
         run(QStringLiteral("{\"drop\": \"%1_outlier_rewrites\"}").arg(collection));
-        QStringList docs;
-        for (int i = 0; i < count; ++i) {
-            QStringList fields;
-            for (int j = 0; j < 6; ++j) {
-                const int k = (i * 37 + j * 13 + j * j * 7) % kFields;
-                const QString value =
-                    k % 4 == 0   ? QStringLiteral("\"v%1\"").arg(i)
-                    : k % 4 == 1 ? QStringLiteral("%1.5").arg(i)
-                    : k % 4 == 2 ? QString::number(i)
-                                 : (i % 2 ? QStringLiteral("true") : QStringLiteral("false"));
-                fields << QStringLiteral("\"%1\": %2").arg(fieldName(k), value);
-            }
-            docs << QStringLiteral("{\"_id\": %1, \"name\": \"p%1\", %2, \"price\": %3, %4, "
-                                   "\"tail\": {\"stock\": %1}}")
-                        .arg(i)
-                        .arg(fields.mid(0, 4).join(QStringLiteral(", ")))
-                        .arg(i * 2 + 1)
-                        .arg(fields.mid(4).join(QStringLiteral(", ")));
-        }
+        QStringList docs = fixtures::catalogueJson(count);
         // One that holds the array's name already: listed, left as it is.
         docs << QStringLiteral("{\"_id\": \"taken\", \"attr_001\": 1.5, \"attrs\": []}");
         docs << QStringLiteral("{\"_id\": \"plain\", \"name\": \"none of them\"}");
@@ -182,10 +149,10 @@ private slots:
         const QString c = QStringLiteral("catalogue");
         makeCatalogue(c, m_server.isMongod() ? 600 : 200);
         QStringList family = analysedFamily(c);
-        QCOMPARE(family.size(), kFields);
+        QCOMPARE(family.size(), fixtures::kCatalogueFields);
         QVERIFY(family.contains(QStringLiteral("напряжение")));
         family.sort();
-        QStringList expected = familyNames();
+        QStringList expected = fixtures::catalogueFields();
         expected.sort();
         QCOMPARE(family, expected);
 
@@ -221,9 +188,7 @@ private slots:
                                            QStringLiteral("attrs")}));
         const QList<QByteArray> attrs = fixtures::elementsOf(one, QStringLiteral("attrs"));
         QCOMPARE(attrs.size(), 6);
-        QStringList names;
-        for (int j = 0; j < 6; ++j)
-            names << fieldName((37 + j * 13 + j * j * 7) % kFields);
+        const QStringList names = fixtures::catalogueFieldsOf(1);
         for (int j = 0; j < 6; ++j) {
             const QByteArray element = attrs[j].mid(1); // the sub-document's bytes
             QCOMPARE(keysOf(element), (QStringList{QStringLiteral("k"), QStringLiteral("v")}));
@@ -267,7 +232,7 @@ private slots:
                                    "{\"attrs.k\": 1, \"attrs.v\": 1}, \"name\": \"mine\"}]}")
                         .arg(c)));
         const auto before = read(c);
-        const QStringList args = rewrite(c, familyNames());
+        const QStringList args = rewrite(c, fixtures::catalogueFields());
         CliRun r = runCli(args + QStringList{QStringLiteral("--yes")});
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 40;")) &&
                      r.out.contains(QStringLiteral("an index on {\"attrs.k\": 1, \"attrs.v\": 1} "
@@ -321,7 +286,7 @@ private slots:
         const QString c = QStringLiteral("killed");
         makeCatalogue(c, count);
         const auto before = read(c);
-        const QStringList args = rewrite(c, familyNames());
+        const QStringList args = rewrite(c, fixtures::catalogueFields());
         const QStringList paced{QStringLiteral("--yes"), QStringLiteral("--batch"),
                                 mongod ? QStringLiteral("25") : QStringLiteral("5"),
                                 QStringLiteral("--max-docs-per-sec"),

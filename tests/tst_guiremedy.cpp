@@ -2,6 +2,7 @@
 // data into an array and back, and extracts big values to a side collection or GridFS and
 // back; the migration wizard lists a collection's other outliers, previews the remedy with the
 // sizes after it (the CLI's figures) and applies it through the Rewrite dialog.
+#include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "GuiLiveBench.h"
 #include "LiveDocuments.h"
@@ -144,6 +145,59 @@ private slots:
         QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
                  qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
+    }
+
+    // A catalogue: Shape tab -> its sparse_fields flag -> Rewrite... offers the attribute
+    // rewrite of the family's 100 fields into attrs, previews each product's fields as its
+    // {k, v} array (the CLI's count), applies it with the index, verifies it, and rolls it back
+    // to the same bytes with the index dropped.
+    void attributesFromTheShapeTab()
+    {
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("catalogue"), fixtures::catalogueJson(300), &error),
+                 qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("catalogue"));
+        MainWindow window;
+        RewriteDialog *dialog = openRewrite(window, QStringLiteral("catalogue"),
+                                            QStringLiteral("sparse_fields"), QString());
+        QVERIFY(dialog);
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        const RewriteConfig config = dialog->config();
+        QCOMPARE(config.kind, RewriteKind::Attributes);
+        QCOMPARE(config.path, QStringLiteral("attrs"));
+        QStringList fields = config.fields, family = fixtures::catalogueFields();
+        fields.sort();
+        family.sort();
+        QCOMPARE(fields, family);
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(300));
+        QCOMPARE(dialog->rows()->item(0, 1)->text(), QStringLiteral("change"));
+        QVERIFY2(dialog->rows()->item(0, 3)->text().startsWith(
+                     QStringLiteral("{ \"attrs\" : [ { \"k\" : \"%1\"")
+                         .arg(fixtures::catalogueFieldsOf(0).first())),
+                 qPrintable(dialog->rows()->item(0, 3)->text()));
+        QVERIFY(dialog->status()->text().contains(
+            QStringLiteral("Apply creates the index {\"attrs.k\": 1, \"attrs.v\": 1}")));
+        const CliRun cli =
+            runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                    QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
+                    QStringLiteral("catalogue"), QStringLiteral("--attributes"),
+                    QStringLiteral("--fields"), config.fields.join(QLatin1Char(','))});
+        QVERIFY2(cli.out.contains(QStringLiteral("to rewrite: 300;")), qPrintable(cli.out));
+        dialog->resize(1000, 580);
+        saveScreenshot(dialog, QStringLiteral("attributes.png"));
+
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(300));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.matching == 300,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(dialog->lastStep().progress.notes.contains(
+            QStringLiteral("index attrs.k_1_attrs.v_1 the rewrite made: dropped")));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("catalogue")) == before);
     }
 
     // A big string: Shape tab -> its big_scalar flag -> Rewrite... offers the extraction with the

@@ -3,6 +3,8 @@
 #include "CliSupport.h"
 #include "ExtractOptions.h"
 #include "LayoutOptions.h"
+#include "codegen/AttributeSnippet.h"
+#include "codegen/AttributeTemplates.h"
 #include "codegen/CodeGenerator.h"
 #include "codegen/ExtractSnippet.h"
 #include "remedy/RewriteConfig.h"
@@ -17,7 +19,8 @@ void addOptions(QCommandLineParser &parser)
     parser.setApplicationDescription(QStringLiteral(
         "Write the application's read and write paths for a split layout (the outlier "
         "pattern's guarded append and paged read) with the language's official driver; with "
-        "--extract, the read and write paths of an extracted field (the subset pattern)."));
+        "--extract, the read and write paths of an extracted field (the subset pattern); with "
+        "--attributes, those of the attribute array `rewrite --attributes` leaves."));
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("lang"), QStringLiteral("js, python, java, c, go or mongosh."),
@@ -33,8 +36,19 @@ void addOptions(QCommandLineParser &parser)
         {QStringLiteral("extract"),
          QStringLiteral("The layout `rewrite --extract` leaves: the document whole again on "
                         "read, the value to the side collection and its excerpt on write.")},
-        {QStringLiteral("path"), QStringLiteral("--extract: the extracted field (dot notation)."),
+        {QStringLiteral("path"),
+         QStringLiteral("--extract: the extracted field (dot notation); --attributes: the array "
+                        "(attrs)."),
          QStringLiteral("PATH")},
+        {QStringLiteral("attributes"),
+         QStringLiteral("The layout `rewrite --attributes` leaves (js, python or mongosh): a "
+                        "document read with its attributes as fields again, the lookup the "
+                        "index serves, an attribute set or taken out.")},
+        {QStringLiteral("key-name"), QStringLiteral("--attributes: the elements' key field (k)."),
+         QStringLiteral("NAME"), QStringLiteral("k")},
+        {QStringLiteral("value-name"),
+         QStringLiteral("--attributes: the elements' value field (v)."), QStringLiteral("NAME"),
+         QStringLiteral("v")},
     });
     cli::addLayoutOptions(parser);
     cli::addExtractOptions(parser);
@@ -104,6 +118,31 @@ int extractFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
     return ExitSuccess;
 }
 
+// codegen --attributes: --lang (one with a template), --collection, --path and the names.
+int attributesFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
+                   oe::RewriteConfig *config)
+{
+    const auto lang = languageFrom(parser);
+    if (!lang)
+        return ExitUsage;
+    if (!oe::AttributeTemplates::available(*lang))
+        return cli::fail(ExitUsage, QStringLiteral("codegen --attributes writes js, python and "
+                                                   "mongosh, not %1")
+                                        .arg(oe::codelanguage::name(*lang)));
+    *language = *lang;
+    config->kind = oe::RewriteKind::Attributes;
+    config->collection = parser.value(QStringLiteral("collection"));
+    config->path = parser.isSet(QStringLiteral("path")) ? parser.value(QStringLiteral("path"))
+                                                        : QStringLiteral("attrs");
+    config->keyName = parser.value(QStringLiteral("key-name"));
+    config->valueName = parser.value(QStringLiteral("value-name"));
+    if (config->collection.isEmpty())
+        return cli::fail(ExitUsage, QStringLiteral("codegen --attributes needs --collection NAME"));
+    if (const QString problem = config->attributeArrayProblem(); !problem.isEmpty())
+        return cli::fail(ExitUsage, problem);
+    return ExitSuccess;
+}
+
 int write(const QString &path, const QString &code)
 {
     const QByteArray utf8 = code.toUtf8();
@@ -131,6 +170,13 @@ int run(const QStringList &arguments)
             return rc;
         return write(parser.value(QStringLiteral("out")),
                      oe::ExtractSnippet::generate(language, extract.extractLayout()));
+    }
+    if (parser.isSet(QStringLiteral("attributes"))) {
+        oe::RewriteConfig attributes;
+        if (const int rc = attributesFrom(parser, &language, &attributes); rc != ExitSuccess)
+            return rc;
+        return write(parser.value(QStringLiteral("out")),
+                     oe::AttributeSnippet::generate(language, attributes));
     }
     oe::SplitConfig config;
     if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)

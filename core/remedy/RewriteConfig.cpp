@@ -180,9 +180,21 @@ QString RewriteConfig::problem() const
     return kind == RewriteKind::Extract ? extractProblem() : QString();
 }
 
+QString RewriteConfig::attributeArrayProblem() const
+{
+    for (const auto &[what, name] : {std::pair{QStringLiteral("the attribute array"), path},
+                                     std::pair{QStringLiteral("element field name"), keyName},
+                                     std::pair{QStringLiteral("element field name"), valueName}})
+        if (QString p = plainNameProblem(what, name); !p.isEmpty())
+            return p;
+    if (keyName == valueName)
+        return QStringLiteral("the key and value fields are both named '%1'").arg(keyName);
+    return {};
+}
+
 QString RewriteConfig::attributesProblem() const
 {
-    if (QString p = plainNameProblem(QStringLiteral("the attribute array"), path); !p.isEmpty())
+    if (QString p = attributeArrayProblem(); !p.isEmpty())
         return p;
     if (fields.isEmpty())
         return QStringLiteral("the attribute rewrite needs the fields it moves (--fields)");

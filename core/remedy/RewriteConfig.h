@@ -73,6 +73,9 @@ struct RewriteConfig
     }
     // One line naming what is wrong (the path, the type, the names), empty when usable.
     QString problem() const;
+    // Attributes: what is wrong with the array's name and its elements' names alone (the
+    // generated code's names), empty when usable.
+    QString attributeArrayProblem() const;
     // "metrics: keys to an array of {k, v}", "price: to double",
     // "body: extracted to posts_body_full".
     QString describe() const;

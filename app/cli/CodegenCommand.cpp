@@ -176,7 +176,7 @@ int run(const QStringList &arguments)
         if (const int rc = attributesFrom(parser, &language, &attributes); rc != ExitSuccess)
             return rc;
         return write(parser.value(QStringLiteral("out")),
-                     oe::AttributeSnippet::generate(language, attributes));
+                     oe::AttributeSnippet::generate(language, attributes.attributeLayout()));
     }
     oe::SplitConfig config;
     if (const int rc = configFrom(parser, &language, &config); rc != ExitSuccess)

@@ -7,35 +7,36 @@
 
 namespace oe {
 
-QHash<QString, QString> AttributeSnippet::names(const RewriteConfig &config, CodeLanguage language)
+QHash<QString, QString> AttributeSnippet::names(const AttributeLayout &layout,
+                                                CodeLanguage language)
 {
     const auto literal = [language](const QString &name) {
         return CodeLiteral::quote(language, name);
     };
-    const QString stem = config.collection + QLatin1Char('_') + config.path;
+    const QString stem = layout.collection + QLatin1Char('_') + layout.array;
     return {
-        {QStringLiteral("collection"), literal(config.collection)},
-        {QStringLiteral("array"), literal(config.path)},
-        {QStringLiteral("key"), literal(config.keyName)},
-        {QStringLiteral("value"), literal(config.valueName)},
-        {QStringLiteral("arrayKey"), literal(config.indexKeys().at(0))},
-        {QStringLiteral("arrayValue"), literal(config.indexKeys().at(1))},
+        {QStringLiteral("collection"), literal(layout.collection)},
+        {QStringLiteral("array"), literal(layout.array)},
+        {QStringLiteral("key"), literal(layout.key)},
+        {QStringLiteral("value"), literal(layout.value)},
+        {QStringLiteral("arrayKey"), literal(layout.array + QLatin1Char('.') + layout.key)},
+        {QStringLiteral("arrayValue"), literal(layout.array + QLatin1Char('.') + layout.value)},
         {QStringLiteral("Name"), CodeIdentifier::derive(stem, CodeIdentifier::Style::UpperCamel)},
         {QStringLiteral("name_"), CodeIdentifier::derive(stem, CodeIdentifier::Style::Snake)},
     };
 }
 
-QString AttributeSnippet::generate(CodeLanguage language, const RewriteConfig &config)
+QString AttributeSnippet::generate(CodeLanguage language, const AttributeLayout &layout)
 {
     if (!AttributeTemplates::available(language))
         return {};
     return CodeTemplate::fill(QString::fromUtf8(AttributeTemplates::text(language)),
-                              names(config, language));
+                              names(layout, language));
 }
 
-QString AttributeSnippet::fileName(CodeLanguage language, const RewriteConfig &config)
+QString AttributeSnippet::fileName(CodeLanguage language, const AttributeLayout &layout)
 {
-    return CodeIdentifier::derive(config.collection + QLatin1Char('_') + config.path,
+    return CodeIdentifier::derive(layout.collection + QLatin1Char('_') + layout.array,
                                   CodeIdentifier::Style::Snake) +
            QLatin1Char('.') + codelanguage::extension(language);
 }

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "codegen/AttributeLayout.h"
 #include "codegen/CodeLanguage.h"
-#include "remedy/RewriteConfig.h"
 
 #include <QHash>
 #include <QString>
@@ -17,10 +17,10 @@ class AttributeSnippet
 {
 public:
     // Empty for a language without a template (AttributeTemplates::available).
-    static QString generate(CodeLanguage language, const RewriteConfig &config);
+    static QString generate(CodeLanguage language, const AttributeLayout &layout);
     // "products_attrs.py".
-    static QString fileName(CodeLanguage language, const RewriteConfig &config);
-    static QHash<QString, QString> names(const RewriteConfig &config, CodeLanguage language);
+    static QString fileName(CodeLanguage language, const AttributeLayout &layout);
+    static QHash<QString, QString> names(const AttributeLayout &layout, CodeLanguage language);
 };
 
 } // namespace oe

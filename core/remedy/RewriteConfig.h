@@ -1,5 +1,6 @@
 #pragma once
 
+#include "codegen/AttributeLayout.h"
 #include "codegen/ExtractLayout.h"
 
 #include <QString>
@@ -58,6 +59,8 @@ struct RewriteConfig
     QString sideLeaf() const; // the value's field in a side document: the path's last name
     // An extraction's names, resolved: what its generated read and write paths need.
     ExtractLayout extractLayout() const;
+    // An attribute rewrite's names: what its generated code needs.
+    AttributeLayout attributeLayout() const { return {collection, path, keyName, valueName}; }
     // Where the values go, in words: "the side collection posts_body_full", "the GridFS
     // bucket fs".
     QString storeName() const;

@@ -7,9 +7,9 @@
 #include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
-#include "KillTrials.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "RewriteKills.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -287,32 +287,8 @@ private slots:
         makeCatalogue(c, count);
         const auto before = read(c);
         const QStringList args = rewrite(c, fixtures::catalogueFields());
-        const QStringList paced{QStringLiteral("--yes"), QStringLiteral("--batch"),
-                                mongod ? QStringLiteral("25") : QStringLiteral("5"),
-                                QStringLiteral("--max-docs-per-sec"),
-                                mongod ? QStringLiteral("100") : QStringLiteral("20")};
-        const int applyKills = mongod ? 4 : 2;
-        const KillTrials kills =
-            KillTrials::run(qEnvironmentVariable("OE_CLI"), args + paced, applyKills);
-        QCOMPARE(kills.killed, applyKills);
-        CliRun r = runCli(args + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resuming an interrupted "
-                                                                  "rewrite")),
-                 qPrintable(r.out + r.err));
-        r = runCli(args + QStringList{QStringLiteral("--verify")});
-        QVERIFY2(r.exitCode == 0 &&
-                     r.out.contains(QStringLiteral("%1 entries (the run recorded %1); holding the "
-                                                   "rewrite: %1;")
-                                        .arg(count)),
-                 qPrintable(r.out + r.err));
-        const QStringList rollback = args + QStringList{QStringLiteral("--rollback")};
-        if (mongod) {
-            const KillTrials rollbackKills =
-                KillTrials::run(qEnvironmentVariable("OE_CLI"), rollback + paced, 2);
-            QCOMPARE(rollbackKills.killed, 2);
-        }
-        r = runCli(rollback + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QString failure = fixtures::rewriteSurvivesKills(args, count, mongod);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QVERIFY2(read(c) == before, "the collection differs from the one before the rewrite");
     }
 

@@ -7,6 +7,7 @@
 // nothing and keep every page full but the last.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
+#include "CodegenBench.h"
 #include "LiveDocuments.h"
 #include "codegen/CodeGenerator.h"
 #include "split/SplitLayoutPreset.h"
@@ -57,14 +58,10 @@ QList<int> pageSizes(const std::map<QByteArray, QByteArray> &pages, const char *
 
 } // namespace
 
-class TestCodegen : public QObject
+class TestCodegen : public QObject, public CodegenBench
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QString m_uri;
-    QString m_drivers;
-    QString m_harness;
     const QString m_db = QStringLiteral("oe_codegen");
 
     static QStringList layoutArgs(int keep)
@@ -312,12 +309,8 @@ class TestCodegen : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
-        m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
-        m_drivers = fixtures::codegenDrivers();
-        QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
+        const QString missing = openBench();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // Every language and every preset: the names filled in, no token left.

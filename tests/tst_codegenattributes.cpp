@@ -7,6 +7,7 @@
 // refused in one line.
 #include "CatalogDocuments.h"
 #include "CliRunner.h"
+#include "CodegenBench.h"
 #include "LiveDocuments.h"
 #include "codegen/CodeIdentifier.h"
 #include "codegen/CodeLanguage.h"
@@ -48,12 +49,10 @@ QStringList attributeNames(const QByteArray &doc)
 
 } // namespace
 
-class TestCodegenAttributes : public QObject
+class TestCodegenAttributes : public QObject, public CodegenBench
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QString m_uri, m_drivers, m_harness;
     const QString m_db = QStringLiteral("oe_codegen_attributes");
 
     void loadAndRewrite(const QString &collection)
@@ -132,12 +131,8 @@ class TestCodegenAttributes : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
-        m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
-        m_drivers = fixtures::codegenDrivers();
-        QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
+        const QString missing = openBench();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     void mongoshParsesAndOthersAreRefused()

@@ -8,6 +8,7 @@
 // names (read back here with libmongoc), each once and in order. Compilation is batched (one
 // javac, one Go build) so the matrix stays fast. mongosh is not installed: its snippet runs
 // under Node with a recording stand-in for `db`, which checks the names it is called with.
+#include "CodegenBench.h"
 #include "HostileNames.h"
 #include "LiveDocuments.h"
 #include "codegen/CodeGenerator.h"
@@ -105,14 +106,10 @@ QString describe(const QList<std::int64_t> &numbers)
 
 } // namespace
 
-class TestCodegenEscape : public QObject
+class TestCodegenEscape : public QObject, public CodegenBench
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QString m_uri;
-    QString m_drivers;
-    QString m_harness;
     QString m_run; // every generated program runs here: an injection would create m_run/P
     QList<fixtures::HostileLayout> m_layouts;
 
@@ -456,12 +453,8 @@ class TestCodegenEscape : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
-        m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
-        m_drivers = fixtures::codegenDrivers();
-        QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
+        const QString missing = openBench();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         m_run = m_dir.filePath(QStringLiteral("run"));
         QVERIFY(QDir().mkpath(m_run));
         m_layouts = fixtures::hostileLayouts();

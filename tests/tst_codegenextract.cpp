@@ -8,6 +8,7 @@
 // extraction does not count against it.
 #include "BsonFixtures.h"
 #include "CliRunner.h"
+#include "CodegenBench.h"
 #include "LiveDocuments.h"
 #include "codegen/CodeLanguage.h"
 
@@ -52,12 +53,10 @@ QByteArray stringId(const char *id)
 
 } // namespace
 
-class TestCodegenExtract : public QObject
+class TestCodegenExtract : public QObject, public CodegenBench
 {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    QString m_uri, m_drivers, m_harness;
     const QString m_db = QStringLiteral("oe_codegen_extract");
     const QString m_big = text(1200, QLatin1Char('A'));
 
@@ -229,12 +228,8 @@ class TestCodegenExtract : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_uri = fixtures::liveUri();
-        QVERIFY2(!m_uri.isEmpty(), "no live server fixture (OE_LIVE_DIR/plain/env)");
-        m_harness = qEnvironmentVariable("OE_CODEGEN_HARNESS");
-        m_drivers = fixtures::codegenDrivers();
-        QVERIFY2(QFileInfo::exists(m_drivers), "no drivers: packaging/install-codegen-drivers.sh");
+        const QString missing = openBench();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // mongosh's snippet parses (it has no server run here: mongosh is not installed).

@@ -6,9 +6,9 @@
 // after it (mongod: deterministically, in the window between journal and write); killed with
 // -9 at random moments it resumes and ends whole, on mongod and FerretDB.
 #include "CliRunner.h"
-#include "KillTrials.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
+#include "RewriteKills.h"
 #include "remedy/RewriteSession.h"
 
 #include <QTemporaryDir>
@@ -301,38 +301,8 @@ private slots:
         const QStringList keys =
             target(c) + QStringList{QStringLiteral("--path"), QStringLiteral("daily"),
                                     QStringLiteral("--keys-to-array")};
-        // 4 kills within 600 ms each at R documents a second rewrite at most 2.4 R documents:
-        // each run is interrupted part-way, whatever the server's speed.
-        const QStringList paced{QStringLiteral("--yes"), QStringLiteral("--batch"),
-                                mongod ? QStringLiteral("25") : QStringLiteral("5"),
-                                QStringLiteral("--max-docs-per-sec"),
-                                mongod ? QStringLiteral("100") : QStringLiteral("20")};
-        // A resumed run waits for the killed one to be gone: on FerretDB, which lists no
-        // connections, that is a settling time, so fewer kills there.
-        const int applyKills = mongod ? 4 : 2;
-        const KillTrials kills =
-            KillTrials::run(qEnvironmentVariable("OE_CLI"), keys + paced, applyKills);
-        QCOMPARE(kills.killed, applyKills);
-        CliRun r = runCli(keys + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("resuming an interrupted "
-                                                                  "rewrite")),
-                 qPrintable(r.out + r.err));
-        r = runCli(keys + QStringList{QStringLiteral("--verify")});
-        QVERIFY2(r.exitCode == 0 &&
-                     r.out.contains(QStringLiteral("%1 entries (the run recorded %1); holding the "
-                                                   "rewrite: %1;")
-                                        .arg(count)),
-                 qPrintable(r.out + r.err));
-        const QStringList rollback = keys + QStringList{QStringLiteral("--rollback")};
-        // A rollback after a killed run waits for it to be gone: FerretDB lists no connections,
-        // so that is a settling time a kill; its killed rollback is proven on mongod.
-        if (mongod) {
-            const KillTrials rollbackKills =
-                KillTrials::run(qEnvironmentVariable("OE_CLI"), rollback + paced, 2);
-            QCOMPARE(rollbackKills.killed, 2);
-        }
-        r = runCli(rollback + QStringList{QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QString failure = fixtures::rewriteSurvivesKills(keys, count, mongod);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QVERIFY2(read(c) == before, "the collection differs from the one before the rewrite");
     }
 

@@ -7,6 +7,7 @@
 #include "LiveDocuments.h"
 
 #include <QFileInfo>
+#include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -29,5 +30,21 @@ protected:
         if (!QFileInfo::exists(m_drivers))
             return QStringLiteral("no drivers: packaging/install-codegen-drivers.sh");
         return {};
+    }
+    // Runs a built harness with `script` on its standard input: its standard output (what it
+    // printed on standard error is a warning when it fails; a harness that hangs aborts).
+    static QString runHarnessProgram(const QString &program, const QStringList &args,
+                                     const QProcessEnvironment &env, const QString &script)
+    {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(program, args);
+        p.write(script.toUtf8());
+        p.closeWriteChannel();
+        if (!p.waitForFinished(600000))
+            qFatal("harness hung");
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+            qWarning("harness failed: %s", p.readAllStandardError().constData());
+        return QString::fromUtf8(p.readAllStandardOutput());
     }
 };

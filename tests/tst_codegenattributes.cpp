@@ -104,16 +104,7 @@ class TestCodegenAttributes : public QObject, public CodegenBench
             args = {m_harness + QStringLiteral("/attributes-harness.py"), snippet, m_uri, m_db,
                     stem};
         }
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(program, args);
-        p.write(script.toUtf8());
-        p.closeWriteChannel();
-        if (!p.waitForFinished(600000))
-            qFatal("harness hung");
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-            qWarning("harness failed: %s", p.readAllStandardError().constData());
-        return QString::fromUtf8(p.readAllStandardOutput());
+        return runHarnessProgram(program, args, env, script);
     }
 
     // What the read path prints for product `i` with its attributes `names`.

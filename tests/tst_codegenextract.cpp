@@ -213,16 +213,7 @@ class TestCodegenExtract : public QObject, public CodegenBench
         case CodeLanguage::Mongosh:
             qFatal("mongosh is not run here");
         }
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(program, args);
-        p.write(script.toUtf8());
-        p.closeWriteChannel();
-        if (!p.waitForFinished(600000))
-            qFatal("harness hung");
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-            qWarning("harness failed: %s", p.readAllStandardError().constData());
-        return QString::fromUtf8(p.readAllStandardOutput());
+        return runHarnessProgram(program, args, env, script);
     }
 
 private slots:

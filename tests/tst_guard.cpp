@@ -5,8 +5,9 @@
 // error while leaving the documents already over alone (moderate); --remove takes out only the
 // guard's part, refuses without --force when someone changed the validator since, reads a
 // record an older build wrote, and says what collMod cannot unset. On FerretDB (no validators)
-// it says so in one line and changes nothing.
+// it says so in one line and changes nothing. The type rules: tst_guardtyperule.
 #include "CliRunner.h"
+#include "GuardBench.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 
@@ -14,165 +15,18 @@
 
 #include <bson/bson.h>
 
-namespace {
-
-const QString kDb = QStringLiteral("oe_guard");
-
-QByteArray json(const QString &text)
-{
-    return text.toUtf8();
-}
-
-} // namespace
-
-class TestGuard : public QObject
+class TestGuard : public QObject, public GuardBench
 {
     Q_OBJECT
 
-    fixtures::LiveServer m_server;
-    QString m_uri;
-
-    CliRun guard(const QString &collection, const QStringList &more) const
-    {
-        return runCli(QStringList{QStringLiteral("guard"), QStringLiteral("--uri"), m_uri,
-                                  QStringLiteral("--db"), kDb, QStringLiteral("--collection"),
-                                  collection} +
-                      more);
-    }
-    QStringList targetOf(const QString &collection) const
-    {
-        return {QStringLiteral("--uri"),        m_uri,     QStringLiteral("--db"), kDb,
-                QStringLiteral("--collection"), collection};
-    }
-    // `split` of the collection's comments at 3, confirmed.
-    CliRun split(const QString &collection) const
-    {
-        return runCli(QStringList{QStringLiteral("split")} + targetOf(collection) + layout(3) +
-                      QStringList{QStringLiteral("--yes")});
-    }
-    static QStringList layout(int keep)
-    {
-        return {QStringLiteral("--field"), QStringLiteral("comments"), QStringLiteral("--keep"),
-                QString::number(keep)};
-    }
-    bool run(const QString &command, QString *error = nullptr) const
-    {
-        QString ignored;
-        return fixtures::command(m_uri, kDb, json(command), error ? error : &ignored);
-    }
-    // The server refused the write for the validator (code 121, "Document failed validation").
-    bool refused(const QString &command) const
-    {
-        QString error;
-        QByteArray reply;
-        return !fixtures::command(m_uri, kDb, json(command), &error, &reply) &&
-               reply.contains("Document failed validation");
-    }
-    // The collection's options as listCollections returns them (BSON bytes).
-    QByteArray optionsOf(const QString &collection) const
-    {
-        QString error;
-        QByteArray reply;
-        if (!fixtures::command(m_uri, kDb,
-                               json(QStringLiteral("{\"listCollections\": 1, \"filter\": "
-                                                   "{\"name\": \"%1\"}}")
-                                        .arg(collection)),
-                               &error, &reply))
-            return {};
-        bson_t doc;
-        bson_iter_t it, found;
-        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
-                              std::size_t(reply.size())) ||
-            !bson_iter_init(&it, &doc) ||
-            !bson_iter_find_descendant(&it, "cursor.firstBatch.0.options", &found))
-            return {};
-        std::uint32_t length = 0;
-        const std::uint8_t *data = nullptr;
-        bson_iter_document(&found, &length, &data);
-        return QByteArray(reinterpret_cast<const char *>(data), qsizetype(length));
-    }
-    // The rule, {year: int}, which the fixture's documents (no year) pass too.
-    static QString yearRule()
-    {
-        return QStringLiteral("{\"$or\": [{\"year\": {\"$exists\": false}}, {\"year\": "
-                              "{\"$type\": \"int\"}}]}");
-    }
-    // A string option of `options` ("" when not listed: `fallback`).
-    static QString textOption(const QByteArray &options, const char *key, const char *fallback)
-    {
-        bson_t doc;
-        bson_iter_t it;
-        if (bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(options.constData()),
-                             std::size_t(options.size())) &&
-            bson_iter_init_find(&it, &doc, key) && BSON_ITER_HOLDS_UTF8(&it))
-            return QString::fromUtf8(bson_iter_utf8(&it, nullptr));
-        return QString::fromLatin1(fallback);
-    }
-    // The collection's validator as canonical extended JSON.
-    QString validatorJson(const QString &collection) const
-    {
-        const QByteArray options = optionsOf(collection);
-        bson_t doc, rule;
-        bson_iter_t it;
-        std::uint32_t length = 0;
-        const std::uint8_t *data = nullptr;
-        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(options.constData()),
-                              std::size_t(options.size())) ||
-            !bson_iter_init_find(&it, &doc, "validator") || !BSON_ITER_HOLDS_DOCUMENT(&it))
-            return {};
-        bson_iter_document(&it, &length, &data);
-        if (!bson_init_static(&rule, data, length))
-            return {};
-        char *text = bson_as_canonical_extended_json(&rule, nullptr);
-        const QString out = QString::fromUtf8(text);
-        bson_free(text);
-        return out;
-    }
-    QString pushTo(const QString &collection, const QString &id, int elements) const
-    {
-        QStringList items;
-        for (int i = 0; i < elements; ++i)
-            items << QStringLiteral("{\"n\": %1}").arg(100 + i);
-        return QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": \"%2\"}, "
-                              "\"u\": {\"$push\": {\"comments\": {\"$each\": [%3]}}}}]}")
-            .arg(collection, id, items.join(QLatin1Char(',')));
-    }
-    // `level` and `action` empty: not given at create (listed as nothing: the defaults).
-    void makeCollection(const QString &collection, const QString &validator,
-                        const QString &level = QStringLiteral("strict"),
-                        const QString &action = QStringLiteral("error")) const
-    {
-        run(QStringLiteral("{\"drop\": \"%1\"}").arg(collection));
-        QString options;
-        if (!validator.isEmpty())
-            options += QStringLiteral(", \"validator\": %1").arg(validator);
-        if (!validator.isEmpty() && !level.isEmpty())
-            options += QStringLiteral(", \"validationLevel\": \"%1\"").arg(level);
-        if (!validator.isEmpty() && !action.isEmpty())
-            options += QStringLiteral(", \"validationAction\": \"%1\"").arg(action);
-        QString error;
-        QVERIFY2(run(QStringLiteral("{\"create\": \"%1\"%2}").arg(collection, options), &error),
-                 qPrintable(error));
-        // A split (3 kept, flagged), a small one, and an outlier nobody split yet.
-        QVERIFY2(
-            run(QStringLiteral(
-                    "{\"insert\": \"%1\", \"documents\": ["
-                    "{\"_id\": \"A\", \"title\": \"a\", \"has_extras\": true, \"comments\": "
-                    "[{\"n\": 1}, {\"n\": 2}, {\"n\": 3}]},"
-                    "{\"_id\": \"B\", \"title\": \"b\", \"comments\": [{\"n\": 1}]},"
-                    "{\"_id\": \"C\", \"title\": \"c\", \"comments\": [{\"n\": 1}, {\"n\": 2}, "
-                    "{\"n\": 3}, {\"n\": 4}, {\"n\": 5}, {\"n\": 6}]}]}")
-                    .arg(collection),
-                &error),
-            qPrintable(error));
-    }
+public:
+    TestGuard() : GuardBench(QStringLiteral("oe_guard")) {}
 
 private slots:
     void initTestCase()
     {
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
+        const QString missing = openServer();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // The collection's own validator stays (under $and), the count comes first, the dry run
@@ -241,8 +95,8 @@ private slots:
         QVERIFY2(!r.out.contains(QStringLiteral("not byte for byte")), qPrintable(r.out));
         QVERIFY2(optionsOf(c) == original, "the options differ from the original bytes");
         QVERIFY(
-            !fixtures::collectionExists(m_uri, kDb, QStringLiteral("outlier_explorer_guards")) ||
-            fixtures::readCollection(m_uri, kDb, QStringLiteral("outlier_explorer_guards"))
+            !fixtures::collectionExists(m_uri, m_db, QStringLiteral("outlier_explorer_guards")) ||
+            fixtures::readCollection(m_uri, m_db, QStringLiteral("outlier_explorer_guards"))
                 .empty());
         // Removing twice: one line, usage error.
         r = guard(c, {QStringLiteral("--remove")});
@@ -335,9 +189,9 @@ private slots:
             QVERIFY2(r.err.contains(levelAfter) && r.err.trimmed().count(QLatin1Char('\n')) == 0,
                      qPrintable(r.err));
             QVERIFY2(optionsOf(c) == original, "a refused guard changed the options");
-            QVERIFY(!fixtures::collectionExists(m_uri, kDb,
+            QVERIFY(!fixtures::collectionExists(m_uri, m_db,
                                                 QStringLiteral("outlier_explorer_guards")) ||
-                    fixtures::readCollection(m_uri, kDb, QStringLiteral("outlier_explorer_guards"))
+                    fixtures::readCollection(m_uri, m_db, QStringLiteral("outlier_explorer_guards"))
                         .empty());
             return;
         }
@@ -513,7 +367,7 @@ private slots:
         const QString c = QStringLiteral("threads");
         makeCollection(c, QStringLiteral("{\"title\": {\"$type\": \"string\"}}"));
         const QByteArray original = optionsOf(c);
-        const auto before = fixtures::readCollection(m_uri, kDb, c);
+        const auto before = fixtures::readCollection(m_uri, m_db, c);
         const QStringList target = targetOf(c);
         CliRun r = split(c);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -529,49 +383,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains(QStringLiteral("note: the guard on threads was removed")),
                  qPrintable(r.out));
-        QVERIFY(fixtures::readCollection(m_uri, kDb, c) == before);
-        QVERIFY2(optionsOf(c) == original, "the options differ from the original bytes");
-    }
-
-    // The same rollback with a type rule in the guard beside the split's: only the split's
-    // rule is taken out (the restored arrays pass the type rule), the type rule stays enforced,
-    // and --remove then gives the options back.
-    void rollbackKeepsATypeRule()
-    {
-        if (!m_server.isMongod())
-            QSKIP("validators are mongod's");
-        const QString c = QStringLiteral("typedthreads");
-        makeCollection(c, QStringLiteral("{\"title\": {\"$type\": \"string\"}}"));
-        const QByteArray original = optionsOf(c);
-        const auto before = fixtures::readCollection(m_uri, kDb, c);
-        const QStringList target = targetOf(c);
-        CliRun r = split(c);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QStringList error = {QStringLiteral("--action"), QStringLiteral("error")};
-        QVERIFY2(guard(c, layout(3) + error).exitCode == 0, "the split's guard");
-        r = guard(c, QStringList{QStringLiteral("--type-of"), QStringLiteral("comments.n"),
-                                 QStringLiteral("--types"), QStringLiteral("int")} +
-                         error);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-
-        r = runCli(QStringList{QStringLiteral("rollback")} + target +
-                   QStringList{QStringLiteral("--field"), QStringLiteral("comments"),
-                               QStringLiteral("--yes")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("the split's rule was taken out of the guard on "
-                                               "oe_guard.typedthreads; its other rules stay: "
-                                               "comments.n is int")),
-                 qPrintable(r.out));
-        QVERIFY(fixtures::readCollection(m_uri, kDb, c) == before);
-        QVERIFY(refused(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": \"T\", "
-                                       "\"title\": \"t\", \"comments\": [{\"n\": \"x\"}]}]}")
-                            .arg(c)));
-        const QString record = guardRecord(c);
-        QVERIFY2(!record.contains(QStringLiteral("maxItems")) &&
-                     record.contains(QStringLiteral("bsonType")),
-                 qPrintable(record));
-        r = guard(c, {QStringLiteral("--remove")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, c) == before);
         QVERIFY2(optionsOf(c) == original, "the options differ from the original bytes");
     }
 
@@ -608,188 +420,6 @@ private slots:
         }
     }
 
-    // Documents with a mixed-type price, a nested mixed value in an array of sub-documents, and
-    // an array with a stray element type; the split's guard goes on first.
-    void makeMixedCollection(const QString &collection) const
-    {
-        makeCollection(collection, {});
-        QString error;
-        QVERIFY2(
-            run(QStringLiteral("{\"insert\": \"%1\", \"documents\": ["
-                               "{\"_id\": 1, \"price\": 9.5, \"tags\": [\"x\"], \"replies\": "
-                               "[{\"likes\": 1}]},"
-                               "{\"_id\": 2, \"price\": 3, \"tags\": [\"y\", 7], \"replies\": "
-                               "[{\"likes\": 2}]},"
-                               "{\"_id\": 3, \"price\": \"12.50\", \"replies\": [{\"likes\": 1}, "
-                               "{\"likes\": \"many\"}]},"
-                               "{\"_id\": 4, \"price\": \"n/a\", \"tags\": []}]}")
-                    .arg(collection),
-                &error),
-            qPrintable(error));
-    }
-    // The guard's record of `collection`, as relaxed extended JSON (empty when there is none).
-    QString guardRecord(const QString &collection) const
-    {
-        const auto records =
-            fixtures::readCollection(m_uri, kDb, QStringLiteral("outlier_explorer_guards"));
-        for (const auto &[id, bytes] : records) {
-            bson_t doc;
-            if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(bytes.constData()),
-                                  std::size_t(bytes.size())))
-                continue;
-            char *text = bson_as_relaxed_extended_json(&doc, nullptr);
-            const QString json = QString::fromUtf8(text);
-            bson_free(text);
-            if (json.contains(QStringLiteral("\"_id\" : \"%1\"").arg(collection)))
-                return json;
-        }
-        return {};
-    }
-    QString insertPrice(const QString &collection, const QString &id, const QString &price) const
-    {
-        return QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": \"%2\", "
-                              "\"price\": %3}]}")
-            .arg(collection, id, price);
-    }
-
-    // A type rule for a mixed-type field: the documents breaking it are counted and listed
-    // (with the types they hold) before anything changes; it is kept beside the split's rule
-    // (both enforced, both in the record); under error a write of another type is refused while
-    // the documents already breaking it stay writable (moderate); a path through an array of
-    // sub-documents and an array's elements are guarded as a query's dotted path reads them;
-    // --remove takes every rule out.
-    void typeRuleKeptBesideTheSplitsRule()
-    {
-        if (!m_server.isMongod())
-            QSKIP("validators are mongod's (FerretDB: see ferretDbSaysSoInOneLine)");
-        const QString c = QStringLiteral("prices");
-        makeMixedCollection(c);
-        const QByteArray original = optionsOf(c);
-        CliRun r = guard(c, {QStringLiteral("--field"), QStringLiteral("replies"),
-                             QStringLiteral("--keep"), QStringLiteral("2")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-
-        const QStringList price = {QStringLiteral("--type-of"), QStringLiteral("price"),
-                                   QStringLiteral("--types"),   QStringLiteral("double,int"),
-                                   QStringLiteral("--action"),  QStringLiteral("error")};
-        r = guard(c, price + QStringList{QStringLiteral("--dry-run")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("kept from the guard in place: replies at most 2 "
-                                               "elements")) &&
-                     r.out.contains(QStringLiteral("documents breaking price is double or int: 2"
-                                                   "\n  _id 3: string\n  _id 4: string\n")),
-                 qPrintable(r.out));
-        r = guard(c, price);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("guard on oe_guard.prices: price is double or int; "
-                                               "validationLevel moderate (as it was), "
-                                               "validationAction warn -> error")),
-                 qPrintable(r.out));
-        QString error;
-        QVERIFY(refused(insertPrice(c, QStringLiteral("s"), QStringLiteral("\"free\""))));
-        QVERIFY2(run(insertPrice(c, QStringLiteral("i"), QStringLiteral("4")), &error),
-                 qPrintable(error));
-        // Both rules hold: a fourth reply is refused too.
-        QVERIFY(
-            refused(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": 1}, "
-                                   "\"u\": {\"$push\": {\"replies\": {\"$each\": [{}, {}]}}}}]}")
-                        .arg(c)));
-        // A document already breaking it is left writable (moderate) until it is fixed.
-        QVERIFY2(run(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": 3}, "
-                                    "\"u\": {\"$set\": {\"seen\": true}}}]}")
-                         .arg(c),
-                     &error),
-                 qPrintable(error));
-        const QString record = guardRecord(c);
-        QVERIFY2(record.contains(QStringLiteral("\"version\" : 3")) &&
-                     record.contains(QStringLiteral("\"kind\" : \"maxItems\"")) &&
-                     record.contains(QStringLiteral("\"types\" : [ \"double\", \"int\" ]")),
-                 qPrintable(record));
-
-        // Through an array of sub-documents, and an array's elements.
-        r = guard(c, {QStringLiteral("--type-of"), QStringLiteral("replies.likes"),
-                      QStringLiteral("--types"), QStringLiteral("int"), QStringLiteral("--action"),
-                      QStringLiteral("error")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("  _id 3: string\n")), qPrintable(r.out));
-        QVERIFY(refused(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": \"r\", "
-                                       "\"replies\": [{\"likes\": 1}, {\"likes\": \"x\"}]}]}")
-                            .arg(c)));
-        QVERIFY(refused(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": \"o\", "
-                                       "\"replies\": {\"likes\": \"x\"}}]}")
-                            .arg(c)));
-        r = guard(c,
-                  {QStringLiteral("--type-of"), QStringLiteral("tags"), QStringLiteral("--types"),
-                   QStringLiteral("string"), QStringLiteral("--elements"),
-                   QStringLiteral("--action"), QStringLiteral("error")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(
-            r.out.contains(QStringLiteral("documents breaking the elements of tags are string: "
-                                          "1\n  _id 2: int\n")),
-            qPrintable(r.out));
-        QVERIFY(refused(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": \"t\", "
-                                       "\"tags\": [\"a\", null]}]}")
-                            .arg(c)));
-        // The price rule is still there after two more rules.
-        QVERIFY(refused(insertPrice(c, QStringLiteral("s2"), QStringLiteral("\"free\""))));
-
-        r = guard(c, {QStringLiteral("--remove")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(run(insertPrice(c, QStringLiteral("s3"), QStringLiteral("\"free\"")), &error),
-                 qPrintable(error));
-        QVERIFY(validatorJson(c).isEmpty() || validatorJson(c) == QStringLiteral("{ }"));
-        Q_UNUSED(original);
-    }
-
-    // A guard an older build applied (a version 2 record: one split rule, its flag not recorded)
-    // gains a type rule: the split's rule, flag included, is kept, and the record is version 3.
-    void typeRuleBesideAnOlderBuildsGuard()
-    {
-        if (!m_server.isMongod())
-            QSKIP("validators are mongod's");
-        const QString c = QStringLiteral("olderprices");
-        makeMixedCollection(c);
-        QString error;
-        QVERIFY2(run(QStringLiteral(
-                         "{\"insert\": \"outlier_explorer_guards\", \"documents\": [{\"_id\": "
-                         "\"%1\", \"version\": 2, \"previous\": {}, \"applied\": "
-                         "{\"validationLevel\": \"moderate\", \"validationAction\": \"warn\"}, "
-                         "\"field\": \"replies\", \"keep\": {\"$numberLong\": \"2\"}, "
-                         "\"appliedAt\": {\"$date\": \"2026-11-01T00:00:00Z\"}}]}")
-                         .arg(c),
-                     &error),
-                 qPrintable(error));
-        QVERIFY2(run(QStringLiteral(
-                         "{\"collMod\": \"%1\", \"validator\": {\"$jsonSchema\": {\"bsonType\": "
-                         "\"object\", \"title\": \"outlier-explorer guard\", \"properties\": "
-                         "{\"replies\": {\"maxItems\": 2}, \"more\": {\"bsonType\": \"bool\"}}}}, "
-                         "\"validationLevel\": \"moderate\", \"validationAction\": \"warn\"}")
-                         .arg(c),
-                     &error),
-                 qPrintable(error));
-        const CliRun r = guard(c, {QStringLiteral("--type-of"), QStringLiteral("price"),
-                                   QStringLiteral("--types"), QStringLiteral("number"),
-                                   QStringLiteral("--action"), QStringLiteral("error")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("kept from the guard in place: replies at most 2 "
-                                               "elements")),
-                 qPrintable(r.out));
-        const QString validator = validatorJson(c);
-        QVERIFY2(validator.contains(QStringLiteral("\"more\" : { \"bsonType\" : \"bool\" }")) &&
-                     validator.contains(QStringLiteral("\"maxItems\"")) &&
-                     validator.contains(QStringLiteral("\"number\"")),
-                 qPrintable(validator));
-        QVERIFY(refused(QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {\"_id\": 1}, "
-                                       "\"u\": {\"$set\": {\"more\": \"yes\"}}}]}")
-                            .arg(c)));
-        const QString record = guardRecord(c);
-        QVERIFY2(record.contains(QStringLiteral("\"version\" : 3")) &&
-                     record.contains(QStringLiteral("\"flag\" : \"more\"")) &&
-                     !record.contains(QStringLiteral("\"field\"")),
-                 qPrintable(record));
-        QVERIFY2(guard(c, {QStringLiteral("--remove")}).exitCode == 0, "remove failed");
-    }
-
     // FerretDB has no validators: one line, exit 2, nothing written.
     void ferretDbSaysSoInOneLine()
     {
@@ -806,7 +436,8 @@ private slots:
                          r.err.trimmed().count(QLatin1Char('\n')) == 0,
                      qPrintable(r.err));
         }
-        QVERIFY(!fixtures::collectionExists(m_uri, kDb, QStringLiteral("outlier_explorer_guards")));
+        QVERIFY(
+            !fixtures::collectionExists(m_uri, m_db, QStringLiteral("outlier_explorer_guards")));
         QString error;
         QVERIFY2(run(pushTo(c, QStringLiteral("B"), 5), &error), qPrintable(error));
     }

@@ -168,6 +168,38 @@ private slots:
         QCOMPARE(names.size(), 300);
         QVERIFY(names.contains(QStringLiteral("attr_123")));
     }
+
+    // The family's thresholds are options: members each in under 1 % of the documents (the
+    // median attribute is in 2.35 %), or a family of at least 400 fields, name none; a bad
+    // value is one line.
+    void theThresholdsAreOptions()
+    {
+        const QString dump = write(fixtures::catalogDocuments());
+        const auto analyse = [&](const QStringList &more) {
+            return runCli(QStringList{QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                                      QStringLiteral("--out"),
+                                      m_dir.filePath(QStringLiteral("thresholds")),
+                                      QStringLiteral("--no-history")} +
+                          more);
+        };
+        for (const QStringList &more :
+             {QStringList{QStringLiteral("--sparse-share"), QStringLiteral("1")},
+              QStringList{QStringLiteral("--sparse-min-fields"), QStringLiteral("400")}}) {
+            const CliRun r = analyse(more);
+            QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("shape: ")) &&
+                         !r.out.contains(QStringLiteral("sparse field families")),
+                     qPrintable(r.out + r.err));
+        }
+        const CliRun wide = analyse({QStringLiteral("--sparse-share"), QStringLiteral("5"),
+                                     QStringLiteral("--sparse-min-fields"), QStringLiteral("300")});
+        QVERIFY2(wide.out.contains(QStringLiteral("1 sparse field families")),
+                 qPrintable(wide.out + wide.err));
+        const CliRun bad = analyse({QStringLiteral("--sparse-min-fields"), QStringLiteral("1")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--sparse-min-fields")) &&
+                     bad.err.trimmed().count(QLatin1Char('\n')) == 0,
+                 qPrintable(bad.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSparseFields)

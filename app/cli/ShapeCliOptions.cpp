@@ -27,6 +27,13 @@ void addShapeOptions(QCommandLineParser &parser)
          QStringLiteral("A type with under PCT % of a path's values is a minority type (default "
                         "10)."),
          QStringLiteral("PCT")},
+        {QStringLiteral("sparse-share"),
+         QStringLiteral("A sparse field family's members are each in under PCT % of the "
+                        "documents (default 10)."),
+         QStringLiteral("PCT")},
+        {QStringLiteral("sparse-min-fields"),
+         QStringLiteral("A sparse field family has at least N members (default 20)."),
+         QStringLiteral("N")},
         {QStringLiteral("big-scalar-bytes"),
          QStringLiteral("Strings and binaries larger than BYTES are big scalars (default 262144)."),
          QStringLiteral("BYTES")},
@@ -109,12 +116,18 @@ void printVersions(const oe::ShapeReport &report)
 
 bool shapeFrom(const QCommandLineParser &parser, oe::ShapeOptions *options)
 {
-    double rare = options->rareShare * 100, mixed = options->mixedShare * 100;
-    std::optional<std::uint64_t> big;
+    double rare = options->rareShare * 100, mixed = options->mixedShare * 100,
+           sparse = options->sparseShare * 100;
+    std::optional<std::uint64_t> big, sparseFields;
     if (!doubleOption(parser, QStringLiteral("rare-share"), rare, 0, 100) ||
         !doubleOption(parser, QStringLiteral("mixed-share"), mixed, 0, 100) ||
+        !doubleOption(parser, QStringLiteral("sparse-share"), sparse, 0, 100) ||
+        !unsignedOption(parser, QStringLiteral("sparse-min-fields"), sparseFields, 2, 100000) ||
         !unsignedOption(parser, QStringLiteral("big-scalar-bytes"), big, 1, 16 * 1024 * 1024))
         return false;
+    options->sparseShare = sparse / 100;
+    if (sparseFields)
+        options->sparseMinFields = std::size_t(*sparseFields);
     std::optional<std::uint64_t> anatomy; // checked before the analysis, read after it
     if (!unsignedOption(parser, QStringLiteral("anatomy"), anatomy, 1, kMaxAnatomy))
         return false;

@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -178,6 +179,21 @@ private slots:
                  qPrintable(dialog->rows()->item(0, 3)->text()));
         QVERIFY(dialog->status()->text().contains(
             QStringLiteral("Apply creates the index {\"attrs.k\": 1, \"attrs.v\": 1}")));
+        // attr_000 (product 0's first field) unchecked: kept where it is, the rest move.
+        QListWidget *list = dialog->fieldList();
+        QVERIFY(list->isVisible());
+        const QList<QListWidgetItem *> first =
+            list->findItems(QStringLiteral("attr_000"), Qt::MatchExactly);
+        QCOMPARE(first.size(), 1);
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {},
+                          list->visualItemRect(first.first()).topLeft() + QPoint(10, 8));
+        if (first.first()->checkState() == Qt::Checked) // the click landed beside the box
+            first.first()->setCheckState(Qt::Unchecked);
+        QCOMPARE(dialog->config().fields.size(), fixtures::kCatalogueFields - 1);
+        QVERIFY(!dialog->config().fields.contains(QStringLiteral("attr_000")));
+        QVERIFY(step(dialog, finished, RewriteDialog::Action::Preview));
+        QVERIFY2(dialog->rows()->item(0, 2)->text().startsWith(QStringLiteral("{ \"attr_020\" : ")),
+                 qPrintable(dialog->rows()->item(0, 2)->text()));
         const CliRun cli =
             runCli({QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
                     QStringLiteral("--db"), m_db, QStringLiteral("--collection"),
@@ -190,6 +206,10 @@ private slots:
         QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
                  qPrintable(dialog->status()->text()));
         QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(300));
+        for (const auto &[id, doc] :
+             fixtures::readCollection(m_uri, m_db, QStringLiteral("catalogue")))
+            if (fixtures::numberOf(doc, QStringLiteral("_id")) == 0)
+                QVERIFY(!fixtures::fieldOf(doc, QStringLiteral("attr_000")).isEmpty());
         QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
                      dialog->lastStep().verify.matching == 300,
                  qPrintable(dialog->status()->text()));

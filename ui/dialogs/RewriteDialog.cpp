@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -55,9 +56,9 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     : QDialog(parent), m_source(source), m_suggested(suggested), m_kind(new QComboBox(this)),
       m_type(new QComboBox(this)), m_keyName(new QLineEdit(suggested.keyName, this)),
       m_valueName(new QLineEdit(suggested.valueName, this)),
-      m_extract(new ExtractOptionsBox(suggested, this)), m_rows(new QTableWidget(0, 4, this)),
-      m_status(plainLabel(QString(), this)), m_progress(new QProgressBar(this)),
-      m_preview(new QPushButton(tr("&Preview"), this)),
+      m_extract(new ExtractOptionsBox(suggested, this)), m_fields(new QListWidget(this)),
+      m_rows(new QTableWidget(0, 4, this)), m_status(plainLabel(QString(), this)),
+      m_progress(new QProgressBar(this)), m_preview(new QPushButton(tr("&Preview"), this)),
       m_apply(new QPushButton(tr("&Apply"), this)), m_verify(new QPushButton(tr("&Verify"), this)),
       m_rollback(new QPushButton(tr("&Roll back"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_job(new LatestJob(this))
@@ -76,6 +77,18 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
         model && suggested.kind != RewriteKind::Attributes)
         model->item(int(RewriteKind::Attributes))->setEnabled(false);
     m_type->addItems(RewriteConfig::convertibleTypes());
+    // The attribute rewrite's fields: all of the family checked; uncheck those to keep as they
+    // are (a field every query names, say).
+    for (const QString &field : suggested.fields) {
+        auto *item = new QListWidgetItem(field, m_fields);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+    }
+    m_fields->setObjectName(QStringLiteral("attributeFields"));
+    m_fields->setFlow(QListView::LeftToRight);
+    m_fields->setWrapping(true);
+    m_fields->setMaximumHeight(96);
+    m_fields->setVisible(suggested.kind == RewriteKind::Attributes);
     m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
                                                           : suggested.targetType);
     m_rows->setHorizontalHeaderLabels({tr("_id"), tr("Outcome"), tr("Before"), tr("After / why")});
@@ -90,19 +103,18 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     m_progress->hide();
 
     auto *form = new QFormLayout;
-    form->addRow(
-        tr("Field:"),
-        plainLabel(
-            suggested.kind == RewriteKind::Attributes
-                ? tr("%1.%2: %n fields (%3) → %4", nullptr, int(suggested.fields.size()))
-                      .arg(source.database, source.collection,
-                           Format::shortened(suggested.fields.join(QStringLiteral(", ")), 160),
-                           suggested.path)
-                : QStringLiteral("%1.%2 → %3")
-                      .arg(source.database, source.collection, suggested.path),
-            this));
+    form->addRow(tr("Field:"),
+                 plainLabel(suggested.kind == RewriteKind::Attributes
+                                ? tr("%1.%2: the fields checked below → %3")
+                                      .arg(source.database, source.collection, suggested.path)
+                                : QStringLiteral("%1.%2 → %3")
+                                      .arg(source.database, source.collection, suggested.path),
+                            this));
     form->addRow(tr("&Rewrite:"), m_kind);
+    if (suggested.kind == RewriteKind::Attributes)
+        form->addRow(tr("F&ields:"), m_fields);
     form->addRow(tr("&Type:"), m_type);
+    form->setRowVisible(m_type, suggested.kind != RewriteKind::Attributes);
     auto *names = new QHBoxLayout;
     names->addWidget(m_keyName);
     names->addWidget(m_valueName);
@@ -171,6 +183,12 @@ RewriteConfig RewriteDialog::config() const
     config.valueName = m_valueName->text();
     if (config.kind == RewriteKind::Extract || config.kind == RewriteKind::GridFs)
         m_extract->applyTo(&config);
+    if (config.kind == RewriteKind::Attributes) {
+        config.fields.clear();
+        for (int i = 0; i < m_fields->count(); ++i)
+            if (m_fields->item(i)->checkState() == Qt::Checked)
+                config.fields << m_fields->item(i)->text();
+    }
     return config;
 }
 
@@ -191,6 +209,7 @@ void RewriteDialog::setRunning(bool running)
         b->setEnabled(!running);
     m_kind->setEnabled(!running && m_suggested.kind != RewriteKind::Attributes);
     m_extract->setEnabled(!running);
+    m_fields->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_progress->setVisible(running);
 }

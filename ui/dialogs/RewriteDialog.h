@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QListWidget;
 class QTableWidget;
 
 namespace oe {
@@ -50,6 +51,8 @@ public:
     QComboBox *kindBox() const { return m_kind; }
     QComboBox *typeBox() const { return m_type; }
     QTableWidget *rows() const { return m_rows; }
+    // The attribute rewrite's fields, each checked to be moved (hidden for the other kinds).
+    QListWidget *fieldList() const { return m_fields; }
     QLabel *status() const { return m_status; }
     QPushButton *button(Action action) const;
     const RewriteStep &lastStep() const { return m_last; }
@@ -70,6 +73,7 @@ private:
     QLineEdit *m_keyName;
     QLineEdit *m_valueName;
     ExtractOptionsBox *m_extract;
+    QListWidget *m_fields;
     QTableWidget *m_rows;
     QLabel *m_status;
     QProgressBar *m_progress;

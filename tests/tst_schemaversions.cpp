@@ -151,8 +151,30 @@ private slots:
                                        "rare_field legacy_note  3/400 [schema_version (none)]"}));
         const ShapeFlag *note = find(v.flags, Kind::RareField, "legacy_note");
         QCOMPARE(ShapeQuery::of(*note).filter,
-                 QStringLiteral(R"({ "schema_version" : { "$exists" : false }, "legacy_note" : )"
+                 QStringLiteral(R"({ "schema_version" : { "$nin" : [ 1, 2, 3 ] }, "legacy_note" : )"
                                 R"({ "$exists" : true } })"));
+    }
+
+    // A version value no version has (an object) is one of the (none): a flag in (none) names
+    // it by $nin, and the version field's own defects (the object among the numbers, its
+    // sub-field) are the whole collection's, judged in no version and explained by none.
+    void theVersionFieldsOwnFlagsAreTheCollections()
+    {
+        QList<QByteArray> docs = fixtures::versionedDocuments(400);
+        docs << fixtures::bson(R"({"_id": 2000, "schema_version": {"draft": true},
+                                   "legacy_note": "imported 2000"})");
+        const AnalysisResult result = analyse(docs);
+        const SchemaVersions &v = result.shape.versions;
+        QCOMPARE(sharesOf(v), list({"1=500", "2=92", "3=8", "(none)=401"}));
+        QCOMPARE(texts(v.flags), list({"mixed_types address string 2/92 [schema_version 2]",
+                                       "rare_field legacy_note  4/401 [schema_version (none)]"}));
+        const ShapeFlag *object =
+            find(result.shape.flags, Kind::MixedTypes, "schema_version", QStringLiteral("object"));
+        QVERIFY(object && object->explainedBy.isEmpty() && !object->version);
+        const std::vector<ShapeFlag> listed = result.shape.listed();
+        QVERIFY(find(listed, Kind::MixedTypes, "schema_version", QStringLiteral("object")));
+        QVERIFY(find(listed, Kind::RareField, "schema_version.draft"));
+        QCOMPARE(result.shape.count(Kind::MixedTypes), std::size_t(2));
     }
 
     void aCounterIsNotAVersion()

@@ -37,6 +37,9 @@ struct ShapeFlag
         std::string field; // the top-level version field, UTF-8
         std::string raw;   // its value, DocumentId's raw form; empty: the documents without one
         QString label;     // "schema_version 2", "schema_version (none)"
+        // The documents without one: the values the versions have (raw), so that a value no
+        // version has (an object, a long string) is among them too, as the walk counted it.
+        std::vector<std::string> versionValues;
     };
 
     Kind kind = Kind::RareField;

@@ -6,6 +6,7 @@
 
 #include <bson/bson.h>
 
+#include <string>
 #include <string_view>
 
 namespace oe {
@@ -21,7 +22,8 @@ QString relaxed(const bson_t *doc)
     return text;
 }
 
-// A version's documents: {field: value}, or {field: {$exists: false}} for those without one.
+// A version's documents: {field: value}; those without one {field: {$nin: [the versions'
+// values]}}, which also holds where the field is missing or holds a value no version has.
 void versionCondition(bson_t *filter, const ShapeFlag::Version &version)
 {
     const std::string &field = version.field;
@@ -30,9 +32,17 @@ void versionCondition(bson_t *filter, const ShapeFlag::Version &version)
                         bsonraw::fromDocumentId(version.raw));
         return;
     }
-    bson_t cond;
+    bson_t cond, values;
     bson_append_document_begin(filter, field.data(), int(field.size()), &cond);
-    BSON_APPEND_BOOL(&cond, "$exists", false);
+    if (version.versionValues.empty()) {
+        BSON_APPEND_BOOL(&cond, "$exists", false);
+    } else {
+        bson_append_array_begin(&cond, "$nin", -1, &values);
+        for (std::size_t i = 0; i < version.versionValues.size(); ++i)
+            bsonraw::append(&values, std::to_string(i).c_str(), -1,
+                            bsonraw::fromDocumentId(version.versionValues[i]));
+        bson_append_array_end(&cond, &values);
+    }
     bson_append_document_end(filter, &cond);
 }
 

@@ -16,8 +16,13 @@ std::vector<ShapeFlag> ShapeReport::listed() const
     std::stable_sort(out.begin(), out.end(), [](const ShapeFlag &a, const ShapeFlag &b) {
         return a.kind != b.kind ? a.kind < b.kind : a.path < b.path;
     });
+    // The per-document kinds, and the version field's own flags (VersionDetector judges them
+    // over the whole collection only).
+    const auto ofTheVersionField = [&](const ShapeFlag &f) {
+        return f.path == versions.field || f.path.rfind(versions.field + '.', 0) == 0;
+    };
     for (const ShapeFlag &f : flags)
-        if (!f.isFieldKind() && f.explainedBy.isEmpty())
+        if ((!f.isFieldKind() || ofTheVersionField(f)) && f.explainedBy.isEmpty())
             out.push_back(f);
     for (const ShapeFlag &f : flags)
         if (!f.explainedBy.isEmpty())

@@ -293,11 +293,22 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
         fieldCounts.push_back(&field->restFieldCounts);
         depths.push_back(&field->restDepths);
     }
+    // The version field's own flags (a value no version has, an object among the numbers) are
+    // the whole collection's: no version explains them, none is judged within one.
+    const auto ofTheVersionField = [&](const ShapeFlag &flag) {
+        return flag.path == field->name || flag.path.rfind(field->name + '.', 0) == 0;
+    };
     for (std::size_t i = 0; i < versions.shares.size(); ++i) {
         const SchemaVersions::Share &share = versions.shares[i];
         const QString label = versions.label(share);
         for (ShapeFlag &flag : ShapeDetector::fieldFlags(profiles[i], options)) {
-            flag.version = ShapeFlag::Version{field->name, share.raw, label};
+            if (ofTheVersionField(flag))
+                continue;
+            flag.version = ShapeFlag::Version{field->name, share.raw, label, {}};
+            if (share.raw.empty())
+                for (const SchemaVersions::Share &other : versions.shares)
+                    if (!other.raw.empty())
+                        flag.version->versionValues.push_back(other.raw);
             flag.detail = QStringLiteral("%1: %2").arg(label, flag.detail);
             versions.flags.push_back(std::move(flag));
         }
@@ -311,7 +322,7 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
                 many ? QStringLiteral("fields") : QStringLiteral("levels deep"));
             continue;
         }
-        if (!flag.isFieldKind())
+        if (!flag.isFieldKind() || ofTheVersionField(flag))
             continue;
         const bool inAVersion = std::any_of(versions.flags.begin(), versions.flags.end(),
                                             [&](const ShapeFlag &v) { return sameFlag(v, flag); });

@@ -8,6 +8,7 @@
 #include "LiveDocuments.h"
 #include "charts/Format.h"
 #include "dialogs/RewriteDialog.h"
+#include "explorer/ShapeFieldTree.h"
 #include "remedy/RewriteConfig.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardAnalysisPage.h"
@@ -162,6 +163,11 @@ private slots:
         RewriteDialog *dialog = openRewrite(window, QStringLiteral("catalogue"),
                                             QStringLiteral("sparse_fields"), QString());
         QVERIFY(dialog);
+        // The field tree marks each member of the family.
+        QTreeWidgetItem *member =
+            window.collectionView()->shape()->fieldTree()->itemOf("напряжение");
+        QVERIFY(member);
+        QCOMPARE(member->text(ShapeFieldTree::Flags), QStringLiteral("sparse_fields"));
         QSignalSpy finished(dialog, &RewriteDialog::finished);
         QVERIFY(finished.wait(30000)); // the preview, on opening
         const RewriteConfig config = dialog->config();

@@ -65,9 +65,14 @@ void ShapeFieldTree::show(const CollectionProfile &profile, const ShapeReport &s
     clear();
     m_items.clear();
     QHash<QString, QStringList> flagsOf;
-    for (const ShapeFlag &f : shape.listed())
-        if (!f.path.empty() && f.explainedBy.isEmpty())
+    for (const ShapeFlag &f : shape.listed()) {
+        if (!f.explainedBy.isEmpty())
+            continue;
+        if (!f.path.empty())
             flagsOf[QString::fromStdString(f.path)] << ShapeFlag::kindName(f.kind);
+        for (const std::string &member : f.members) // a sparse family's fields
+            flagsOf[QString::fromStdString(member)] << ShapeFlag::kindName(f.kind);
+    }
     const double documents = double(std::max<std::uint64_t>(1, profile.documents));
     for (const FieldProfile &f : profile.fields) { // sorted: parents before children
         const QString path = QString::fromStdString(f.path);

@@ -75,7 +75,7 @@ private slots:
         QStringList files;
         QString error;
         QVERIFY2(oe::DemoDataGenerator::ensureDemo(gui, &files, &error), qPrintable(error));
-        QCOMPARE(files.size(), 5);
+        QCOMPARE(files.size(), 6);
         for (const QString &file : files) {
             QFile a(file), b(again + QLatin1Char('/') + QFileInfo(file).fileName());
             QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));

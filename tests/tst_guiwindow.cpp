@@ -436,7 +436,7 @@ private slots:
         window.show();
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runDemo(QStringLiteral("activity_feeds"));
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 5, 120000); // the five demo datasets
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 6, 120000); // the six demo datasets
         QCOMPARE(finished.first().first().value<AnalysisResult>().request.source.displayName(),
                  QStringLiteral("activity_feeds.bson"));
         // The datasets analysed in the background leave the status bar to the one on screen.

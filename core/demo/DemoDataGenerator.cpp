@@ -1,6 +1,7 @@
 #include "demo/DemoDataGenerator.h"
 
 #include "bson/internal/BsonDocument.h"
+#include "demo/CatalogueProduct.h"
 #include "output/StagedOutput.h"
 #include "stats/SplitMix64.h"
 
@@ -360,6 +361,10 @@ Generator generatorFor(const QString &name)
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) {
             customer(d, i, n, r);
         };
+    if (name == QLatin1String("product_catalogue"))
+        return [](bson_t *d, std::uint64_t i, std::uint64_t, SplitMix64 &r) {
+            demo::catalogueProduct(d, i, r);
+        };
     if (name == QLatin1String("viral_posts"))
         return [](bson_t *d, std::uint64_t i, std::uint64_t n, SplitMix64 &r) { post(d, i, n, r); };
     return nullptr;
@@ -403,6 +408,11 @@ QList<DemoDataGenerator::Dataset> DemoDataGenerator::datasets()
                         "one), a lazy migration under way: a rare fax in version 1, old string "
                         "addresses in version 2, loyalty points as a string once in version 3"),
          3000, true},
+        {QStringLiteral("product_catalogue"),
+         QStringLiteral("a product catalogue of eight categories, each with fifteen attributes "
+                        "of its own as top-level fields (voltage, isbn, fabric...), six a "
+                        "product: the attribute pattern's case, one sparse field family"),
+         2000, true},
         {QStringLiteral("feed_bench"),
          QStringLiteral("benchmark shape: ~1 KB activity feeds, 1% with hundreds of entries"),
          100000, false},

@@ -350,6 +350,30 @@ private slots:
 
     // Keys used as data in the wizard: the remedy page previews keys to an array, with what it
     // costs (the documents grow) and the index it suggests.
+    // The migration wizard offers a sparse family's cure: its analysis page lists the family,
+    // and its remedy page previews the attribute rewrite of the 100 fields over every product.
+    void wizardMovesASparseFamily()
+    {
+        QString error;
+        QVERIFY2(
+            insertAll(QStringLiteral("wizard_catalogue"), fixtures::catalogueJson(200), &error),
+            qPrintable(error));
+        MainWindow window;
+        MigrationWizard *wizard = nullptr;
+        WizardRemedyPage *remedy = nullptr;
+        openRemedy(window, QStringLiteral("wizard_catalogue"), QString(),
+                   QStringLiteral("sparse fields"), &wizard, &remedy);
+        if (QTest::currentTestFailed())
+            return;
+        QSignalSpy previewed(remedy, &WizardRemedyPage::previewed);
+        QVERIFY(previewed.wait(30000) && previewed.last().at(0).toBool());
+        QCOMPARE(remedy->config().kind, RewriteKind::Attributes);
+        QCOMPARE(remedy->config().fields.size(), fixtures::kCatalogueFields);
+        QCOMPARE(remedy->lastPreview().preview.changes, std::uint64_t(200));
+        QVERIFY2(remedy->summary()->text().contains(QStringLiteral("attrs.k")),
+                 qPrintable(remedy->summary()->text()));
+    }
+
     void wizardTurnsKeysIntoAnArray()
     {
         QStringList docs;

@@ -131,7 +131,10 @@ void WizardRemedyPage::preview()
     const RewriteConfig chosen = config();
     const SourceRef source = m_wizard->source();
     m_summary->setText(
-        tr("Reading every document that holds %1…").arg(chosen.path.toHtmlEscaped()));
+        chosen.kind == RewriteKind::Attributes
+            ? tr("Reading every document that holds any of the %1 fields…")
+                  .arg(chosen.fields.size())
+            : tr("Reading every document that holds %1…").arg(chosen.path.toHtmlEscaped()));
     m_panel->chart()->setEmptyText(tr("The sizes after the rewrite appear here."));
     m_job->start(
         [source, chosen](const std::atomic<bool> &cancelled) {
@@ -168,7 +171,11 @@ void WizardRemedyPage::showPreview(const RewriteStep &step)
                      .arg(Format::count(p.sizesBefore.max()), Format::bytes(p.sizesBefore.max()),
                           Format::count(p.sizesAfter.max()), Format::bytes(p.sizesAfter.max()),
                           Format::count(p.sizesBefore.sum()), Format::count(p.sizesAfter.sum()));
-    if (const QString index = config().indexSuggestion(); !index.isEmpty())
+    if (config().kind == RewriteKind::Attributes)
+        lines << tr("Apply creates the index <code>%1</code> (one index serves every "
+                    "attribute); Roll back drops it.")
+                     .arg(config().indexSuggestion().toHtmlEscaped());
+    else if (const QString index = config().indexSuggestion(); !index.isEmpty())
         lines << tr("Index suggestion: <code>%1</code> (the keys as values: one index serves "
                     "every key).")
                      .arg(index.toHtmlEscaped());

@@ -5,6 +5,7 @@
 // the fixture collections (a split one, one with mixed types).
 
 #include "CliRunner.h"
+#include "LiveBench.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 
@@ -12,23 +13,12 @@
 
 #include <bson/bson.h>
 
-class GuardBench
+class GuardBench : public LiveBench
 {
 protected:
-    explicit GuardBench(QString database) : m_db(std::move(database)) {}
-
-    fixtures::LiveServer m_server;
-    QString m_uri;
-    const QString m_db;
+    explicit GuardBench(QString database) : LiveBench(std::move(database)) {}
 
     static QByteArray json(const QString &text) { return text.toUtf8(); }
-    // The live server opened: empty, or what is missing.
-    QString openServer()
-    {
-        m_server = fixtures::LiveServer::open();
-        m_uri = m_server.uri();
-        return m_server.isValid() ? QString() : m_server.missing();
-    }
     CliRun guard(const QString &collection, const QStringList &more) const
     {
         return runCli(QStringList{QStringLiteral("guard"), QStringLiteral("--uri"), m_uri,
@@ -51,11 +41,6 @@ protected:
     {
         return {QStringLiteral("--field"), QStringLiteral("comments"), QStringLiteral("--keep"),
                 QString::number(keep)};
-    }
-    bool run(const QString &command, QString *error = nullptr) const
-    {
-        QString ignored;
-        return fixtures::command(m_uri, m_db, json(command), error ? error : &ignored);
     }
     // The server refused the write for the validator (code 121, "Document failed validation").
     bool refused(const QString &command) const

@@ -7,6 +7,7 @@
 #include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "CsvTestReader.h"
+#include "LiveBench.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "RewriteKills.h"
@@ -37,19 +38,11 @@ QStringList keysOf(const QByteArray &doc)
 
 } // namespace
 
-class TestAttributes : public QObject
+class TestAttributes : public QObject, public LiveBench
 {
     Q_OBJECT
-
-    fixtures::LiveServer m_server;
-    QString m_uri;
     QTemporaryDir m_dir;
 
-    bool run(const QString &command, QString *error = nullptr) const
-    {
-        QString ignored;
-        return fixtures::command(m_uri, kDb, command.toUtf8(), error ? error : &ignored);
-    }
     QStringList target(const QString &collection) const
     {
         return {QStringLiteral("--uri"),        m_uri,     QStringLiteral("--db"), kDb,
@@ -78,10 +71,6 @@ class TestAttributes : public QObject
                          &error),
                      qPrintable(error));
         }
-    }
-    std::map<QByteArray, QByteArray> read(const QString &collection) const
-    {
-        return fixtures::readCollection(m_uri, kDb, collection);
     }
     QByteArray docWithId(const QString &collection, int id) const
     {
@@ -133,12 +122,14 @@ class TestAttributes : public QObject
         return {QStringLiteral("no sparse_fields row")};
     }
 
+public:
+    TestAttributes() : LiveBench(kDb) {}
+
 private slots:
     void initTestCase()
     {
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
+        const QString missing = openServer();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // The analysis names the family; the remedy previews it (nothing written), moves each

@@ -6,6 +6,7 @@
 // after it (mongod: deterministically, in the window between journal and write); killed with
 // -9 at random moments it resumes and ends whole, on mongod and FerretDB.
 #include "CliRunner.h"
+#include "LiveBench.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "RewriteKills.h"
@@ -41,19 +42,11 @@ QString fieldJson(const QByteArray &doc, const char *key)
 
 } // namespace
 
-class TestRewrite : public QObject
+class TestRewrite : public QObject, public LiveBench
 {
     Q_OBJECT
-
-    fixtures::LiveServer m_server;
-    QString m_uri;
     QTemporaryDir m_dir;
 
-    bool run(const QString &command, QString *error = nullptr) const
-    {
-        QString ignored;
-        return fixtures::command(m_uri, kDb, command.toUtf8(), error ? error : &ignored);
-    }
     QStringList target(const QString &collection) const
     {
         return {QStringLiteral("rewrite"),
@@ -98,17 +91,15 @@ class TestRewrite : public QObject
     {
         return m_server.isMongod() ? QStringLiteral("x.y") : QStringLiteral("x_y");
     }
-    std::map<QByteArray, QByteArray> read(const QString &collection) const
-    {
-        return fixtures::readCollection(m_uri, kDb, collection);
-    }
+
+public:
+    TestRewrite() : LiveBench(kDb) {}
 
 private slots:
     void initTestCase()
     {
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
+        const QString missing = openServer();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // Keys to an array: previewed (nothing written), applied in the object's order (a key with a

@@ -14,6 +14,9 @@
 #include "shape/ShapeDetector.h"
 #include "shape/ShapeQuery.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -333,6 +336,64 @@ private slots:
     // The built-in demo's customer profiles: four versions (the oldest without a field), the
     // real outliers within them, and the rest explained: the fields and the address object of
     // the new versions, and the version 3 documents' extra fields (no outlier within version 3).
+    // Version values are data: markup and CSV's own characters in them stay text in
+    // schema_versions.csv, shape_outliers.csv (the label and the query) and the HTML report.
+    void hostileVersionValuesStayText()
+    {
+        const QString markup = QStringLiteral("<img src=x onerror=1>");
+        const QString csvish = QStringLiteral("a,\"b\"\nc");
+        QList<QByteArray> docs;
+        for (int i = 0; i < 300; ++i) {
+            const QString version = i < 200 ? markup : csvish;
+            // Within the second version, one document's x is a number: a flag of that version.
+            const QString x = i >= 200 && i == 250 ? QStringLiteral("7") : QStringLiteral("\"s\"");
+            docs << fixtures::bson(
+                QStringLiteral("{\"_id\": %1, \"_v\": %2, \"x\": %3}")
+                    .arg(i)
+                    .arg(QString::fromUtf8(
+                             QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact))
+                             .mid(1)
+                             .chopped(1),
+                         i < 200 ? QStringLiteral("\"s\"") : x)
+                    .toUtf8()
+                    .constData());
+        }
+        const QString dump = m_dir.filePath(QStringLiteral("hostile.bson"));
+        QVERIFY(fixtures::writeFile(dump, fixtures::concat(docs)));
+        const QString out = m_dir.filePath(QStringLiteral("hostile"));
+        CliRun r = runCli({QStringLiteral("analyze"), QStringLiteral("--dump"), dump,
+                           QStringLiteral("--out"), out, QStringLiteral("--no-history")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QStringList> shares =
+            csvtest::readFile(out + QStringLiteral("/schema_versions.csv"));
+        QCOMPARE(shares.size(), 3);
+        QCOMPARE(shares[1].mid(0, 3),
+                 (QStringList{QStringLiteral("_v"), QStringLiteral("\"<img src=x onerror=1>\""),
+                              QStringLiteral("200")}));
+        QCOMPARE(shares[2].mid(0, 3),
+                 (QStringList{QStringLiteral("_v"), QStringLiteral("\"a,\\\"b\\\"\\nc\""),
+                              QStringLiteral("100")}));
+        const QList<QStringList> flags =
+            csvtest::readFile(out + QStringLiteral("/shape_outliers.csv"));
+        QCOMPARE(flags.size(), 2);
+        const qsizetype version = flags.first().indexOf(QStringLiteral("version"));
+        const qsizetype query = flags.first().indexOf(QStringLiteral("query"));
+        QCOMPARE(flags[1][version], QStringLiteral("_v \"a,\\\"b\\\"\\nc\""));
+        QVERIFY2(
+            flags[1][query].startsWith(QStringLiteral("{ \"_v\" : \"a,\\\"b\\\"\\nc\", \"x\" : ")),
+            qPrintable(flags[1][query]));
+        const QString report = m_dir.filePath(QStringLiteral("hostile.html"));
+        r = runCli({QStringLiteral("report"), QStringLiteral("--dump"), dump,
+                    QStringLiteral("--out"), report, QStringLiteral("--no-history"),
+                    QStringLiteral("--quiet")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY(text.contains(QStringLiteral("&lt;img src=x onerror=1&gt;")));
+        QVERIFY(!text.contains(markup));
+    }
+
     void theDemoCustomersMigrateLazily()
     {
         const QString path = m_dir.filePath(QStringLiteral("customer_profiles.bson"));

@@ -130,11 +130,4 @@ QByteArray AttributeDocument::restored(const RewriteConfig &config, const QByteA
     return out.bytes();
 }
 
-std::int64_t AttributeDocument::sizeChange(const RewriteConfig &config, const QByteArray &document,
-                                           const QByteArray &after)
-{
-    // Both are one-document values: their elements' bytes differ as their documents do.
-    return std::int64_t(after.size()) - std::int64_t(touched(config, document).size());
-}
-
 } // namespace oe

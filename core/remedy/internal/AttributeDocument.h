@@ -10,8 +10,6 @@
 
 #include <QByteArray>
 
-#include <cstdint>
-
 namespace oe {
 
 class AttributeDocument
@@ -30,9 +28,6 @@ public:
     // array. Empty when `current` is no document.
     static QByteArray restored(const RewriteConfig &config, const QByteArray &original,
                                const QByteArray &current);
-    // What the document's size changes by when the rewrite's array replaces its fields.
-    static std::int64_t sizeChange(const RewriteConfig &config, const QByteArray &document,
-                                   const QByteArray &after);
     // A raw sub-document value of a document's bytes, and back.
     static QByteArray rawOfDocument(const QByteArray &bytes);
     static QByteArray documentOfRaw(const QByteArray &raw);

@@ -196,11 +196,37 @@ private slots:
                                                                   "its value")),
                  qPrintable(QString::number(r.exitCode) + r.out + r.err));
 
+        // Only a rolled-back run is forgotten.
+        r = runCli(extract(c, {QStringLiteral("--forget")}));
+        QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("only a rolled-back run is "
+                                                                  "forgotten")),
+                 qPrintable(r.err));
+
         r = runCli(extract(c, {QStringLiteral("--rollback"), QStringLiteral("--yes")}));
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("restored: 10")),
                  qPrintable(r.out + r.err));
         QVERIFY2(read(c) == before, "the collection differs from the one before the extraction");
         QCOMPARE(read(QStringLiteral("posts_body_full")).size(), std::size_t(0));
+        // What stays is said, and --forget tidies it: the run and its entries, the empty side
+        // collection; the collection itself as it was.
+        QVERIFY2(r.out.contains(QStringLiteral("the journal posts_outlier_rewrites keeps this "
+                                               "run, rolled back")) &&
+                     r.out.contains(QStringLiteral("the side collection posts_body_full is "
+                                                   "empty: --forget drops it")),
+                 qPrintable(r.out));
+        r = runCli(extract(c, {QStringLiteral("--forget")}));
+        QVERIFY2(r.exitCode == 0 &&
+                     r.out.contains(QStringLiteral("the run and its entries removed from "
+                                                   "posts_outlier_rewrites")) &&
+                     r.out.contains(QStringLiteral("the empty side collection posts_body_full "
+                                                   "dropped")),
+                 qPrintable(r.out + r.err));
+        QVERIFY(!fixtures::collectionExists(m_uri, kDb, QStringLiteral("posts_body_full")));
+        QVERIFY(read(QStringLiteral("posts_outlier_rewrites")).empty());
+        QVERIFY(read(c) == before);
+        r = runCli(extract(c, {QStringLiteral("--forget")}));
+        QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("the journal holds no body")),
+                 qPrintable(r.err));
     }
 
     // A side collection that holds anything already is refused in one line, nothing written.

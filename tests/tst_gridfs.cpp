@@ -304,6 +304,42 @@ private slots:
         QCOMPARE(filesOf(bucket).size(), 0);
     }
 
+    // A bucket whose .files or .chunks is the collection rewritten, or one whose collections hold
+    // documents that are not GridFS's (issue 53, defect 5): refused in one line, nothing written
+    // (no journal, the collections as they were).
+    void aBucketThatIsNotAFreeBucketIsRefused()
+    {
+        const QString own = QStringLiteral("media.files");
+        makeScans(own, QStringLiteral("unused"), 3);
+        const auto before = read(own);
+        CliRun r = runCli(gridfs(own, QStringLiteral("media"), {QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 2 &&
+                     r.err.contains(QStringLiteral("GridFS bucket 'media': its "
+                                                   "media.files collection is "
+                                                   "the collection rewritten")) &&
+                     r.err.trimmed().count(QLatin1Char('\n')) == 0,
+                 qPrintable(r.err));
+        QVERIFY(read(own) == before);
+        QVERIFY(!fixtures::collectionExists(m_uri, kDb, own + QStringLiteral("_outlier_rewrites")));
+
+        const QString c = QStringLiteral("beside");
+        makeScans(c, QStringLiteral("other"), 3);
+        QVERIFY(run(QStringLiteral("{\"insert\": \"other.chunks\", \"documents\": [{\"_id\": 1, "
+                                   "\"note\": \"not a chunk\"}]}")));
+        const auto scans = read(c);
+        const auto chunks = read(QStringLiteral("other.chunks"));
+        r = runCli(gridfs(c, QStringLiteral("other"), {QStringLiteral("--yes")}));
+        QVERIFY2(r.exitCode == 2 &&
+                     r.err.contains(QStringLiteral("other.chunks holds documents "
+                                                   "that are not GridFS's")) &&
+                     r.err.trimmed().count(QLatin1Char('\n')) == 0,
+                 qPrintable(r.err));
+        QVERIFY(read(c) == scans);
+        QVERIFY(read(QStringLiteral("other.chunks")) == chunks);
+        drop(own, QStringLiteral("media"));
+        drop(c, QStringLiteral("other"));
+    }
+
 private:
     std::map<QByteArray, QByteArray> read(const QString &collection) const
     {

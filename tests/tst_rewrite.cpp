@@ -297,6 +297,64 @@ private slots:
         QVERIFY2(read(c) == before, "the collection differs from the one before the rewrite");
     }
 
+    // Keys libmongoc refuses in a replacement but MongoDB stores ("", and on mongod "$x" and
+    // "a.b") are data like any other: journaled (each value whole, through a replace), moved,
+    // verified and rolled back byte for byte, in rounds of 3 (issue 53, defect 3).
+    void keysLibmongocRefusesAreData()
+    {
+        const QString c = QStringLiteral("empty_keys");
+        run(QStringLiteral("{\"drop\": \"%1\"}").arg(c));
+        run(QStringLiteral("{\"drop\": \"%1_outlier_rewrites\"}").arg(c));
+        QStringList docs;
+        for (int i = 0; i < 11; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"daily\": {\"2026-11-01\": %1}}").arg(i);
+        docs << (m_server.isMongod()
+                     ? QStringLiteral("{\"_id\": 11, \"daily\": {\"2026-11-01\": 6, \"\": 7, "
+                                      "\"$x\": 8, \"a.b\": 9}}")
+                     : QStringLiteral("{\"_id\": 11, \"daily\": {\"2026-11-01\": 6, \"\": 7}}"));
+        QString error;
+        QVERIFY2(run(QStringLiteral("{\"insert\": \"%1\", \"documents\": [%2]}")
+                         .arg(c, docs.join(QLatin1Char(','))),
+                     &error),
+                 qPrintable(error));
+        const auto before = read(c);
+        const QStringList keys =
+            target(c) + QStringList{QStringLiteral("--path"), QStringLiteral("daily"),
+                                    QStringLiteral("--keys-to-array"), QStringLiteral("--batch"),
+                                    QStringLiteral("3")};
+        CliRun r = runCli(keys + QStringList{QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("rewritten: 12")), qPrintable(r.out));
+        const QByteArray daily =
+            fixtures::fieldOf(read(c).at(before.rbegin()->first), QStringLiteral("daily"));
+        QCOMPARE(int(daily.at(0)), int(BSON_TYPE_ARRAY));
+        r = runCli(keys + QStringList{QStringLiteral("--verify")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("holding the rewrite: 12")),
+                 qPrintable(r.out + r.err));
+        r = runCli(keys + QStringList{QStringLiteral("--rollback"), QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(read(c) == before, "the collection differs from the one before the rewrite");
+    }
+
+    // A path no document holds: the apply says so and leaves no run of 0 documents behind
+    // (verify then finds none).
+    void aMissingFieldLeavesNoRun()
+    {
+        const QString c = QStringLiteral("missing");
+        makeStats(c, 5);
+        const QStringList keys =
+            target(c) + QStringList{QStringLiteral("--path"), QStringLiteral("nosuch"),
+                                    QStringLiteral("--keys-to-array")};
+        CliRun r = runCli(keys + QStringList{QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("no document holds nosuch: "
+                                                                  "nothing to rewrite")),
+                 qPrintable(r.out + r.err));
+        QVERIFY(read(c + QStringLiteral("_outlier_rewrites")).empty());
+        r = runCli(keys + QStringList{QStringLiteral("--verify")});
+        QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("the journal holds no nosuch")),
+                 qPrintable(r.err));
+    }
+
     // Bad input: one line each, nothing written.
     void badInputSaysWhere()
     {

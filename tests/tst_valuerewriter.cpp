@@ -91,6 +91,11 @@ private slots:
             changed, "9007199254740994.0");
         row("16 digits", "double", "\"9007199254740993\"", cannot, "more than 15 significant");
         row("15 digits", "double", "\"123456789012345\"", changed, "123456789012345.0");
+        // A subnormal double has fewer bits than 15 digits need: the text would be rounded.
+        row("subnormal", "double", "\"1.2345678901e-315\"", cannot,
+            "it would become 1.23456789e-315");
+        row("smallest subnormal", "double", "\"4.9e-324\"", cannot, "it would become 5e-324");
+        row("small normal", "double", "\"2.5e-300\"", changed, "2.4999999999999999798e-300");
         row("trailing zeros", "double", "\"100000000000000000000\"", changed, "1e+20");
         row("text", "double", "\"n/a\"", cannot, "is not a number");
         row("spaces", "double", "\" 12\"", cannot, "is not a number");

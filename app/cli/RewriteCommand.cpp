@@ -66,6 +66,9 @@ void addRewriteOptions(QCommandLineParser &parser)
         {QStringLiteral("verify"), QStringLiteral("Check an applied rewrite against its journal.")},
         {QStringLiteral("rollback"),
          QStringLiteral("Put the values back (values the application rewrote since are kept).")},
+        {QStringLiteral("forget"),
+         QStringLiteral("After a rollback: remove the run from the journal, and its side "
+                        "collection where it is empty.")},
         {QStringLiteral("batch"), QStringLiteral("Documents a round (200)."), QStringLiteral("N"),
          QStringLiteral("200")},
         {QStringLiteral("max-docs-per-sec"),
@@ -363,6 +366,13 @@ int RewriteCommand::run(const QStringList &arguments)
     const bool yes = parser.isSet(QStringLiteral("yes"));
     if (parser.isSet(QStringLiteral("verify")))
         return verify(session);
+    if (parser.isSet(QStringLiteral("forget"))) {
+        const oe::RewriteStep step = session.forget();
+        if (!step.ok)
+            return failWith(step.error);
+        printNotes(step.progress.notes);
+        return ExitSuccess;
+    }
     if (parser.isSet(QStringLiteral("rollback"))) {
         if (!yes)
             return cli::fail(ExitUsage,

@@ -56,6 +56,22 @@ bool CollectionOps::bulk(const std::vector<Write> &writes, const QString &step, 
     return true;
 }
 
+// A statement's options: its own (a collation), the upsert where it is one, and no client-side
+// check of the keys: a document holds what MongoDB stored (an empty key, "a.b", "$x"), and a
+// value read from it is written back as it was; the server judges what it accepts.
+BsonDocument CollectionOps::statementOptions(const Write &w)
+{
+    BsonDocument options;
+    bson_t given;
+    if (!w.options.isEmpty() && view(w.options, &given))
+        bson_concat(options.get(), &given);
+    if (w.kind == Write::Kind::ReplaceUpsert || w.kind == Write::Kind::UpdateOneUpsert)
+        bson_append_bool(options.get(), "upsert", -1, true);
+    if (w.kind != Write::Kind::DeleteMany)
+        bson_append_bool(options.get(), "validate", -1, false);
+    return options;
+}
+
 bool CollectionOps::command(const Write *writes, std::size_t count, const QString &step,
                             SourceError *error)
 {
@@ -63,43 +79,32 @@ bool CollectionOps::command(const Write *writes, std::size_t count, const QStrin
     const BulkHandle owner(
         mongoc_collection_create_bulk_operation_with_opts(m_collection.get(), opts.get()));
     mongoc_bulk_operation_t *bulk = owner.get();
-    const BsonDocument upsertOpts = BsonDocument::adopt(BCON_NEW("upsert", BCON_BOOL(true)));
-    const bson_t *upsert = upsertOpts.get();
     bson_error_t e;
     bool ok = true;
     for (const Write &w : std::span(writes, count)) {
         bson_t filter, doc;
         view(w.filter, &filter);
         view(w.document, &doc);
+        const BsonDocument options = statementOptions(w);
         switch (w.kind) {
         case Write::Kind::ReplaceUpsert:
-            ok = mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc, upsert, &e);
+        case Write::Kind::ReplaceOne:
+            ok =
+                mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc, options.get(), &e);
             break;
-        case Write::Kind::UpdateOne: {
-            bson_t options;
-            const bool hasOptions = !w.options.isEmpty() && view(w.options, &options);
-            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc,
-                                                            hasOptions ? &options : nullptr, &e);
-            break;
-        }
-        case Write::Kind::ReplaceOne: {
-            bson_t options;
-            const bool hasOptions = !w.options.isEmpty() && view(w.options, &options);
-            ok = mongoc_bulk_operation_replace_one_with_opts(bulk, &filter, &doc,
-                                                             hasOptions ? &options : nullptr, &e);
-            break;
-        }
-        case Write::Kind::UpdateMany:
-            ok = mongoc_bulk_operation_update_many_with_opts(bulk, &filter, &doc, nullptr, &e);
-            break;
+        case Write::Kind::UpdateOne:
         case Write::Kind::UpdateOneUpsert:
-            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, upsert, &e);
+            ok = mongoc_bulk_operation_update_one_with_opts(bulk, &filter, &doc, options.get(), &e);
+            break;
+        case Write::Kind::UpdateMany:
+            ok =
+                mongoc_bulk_operation_update_many_with_opts(bulk, &filter, &doc, options.get(), &e);
             break;
         case Write::Kind::DeleteMany:
             ok = mongoc_bulk_operation_remove_many_with_opts(bulk, &filter, nullptr, &e);
             break;
         case Write::Kind::Insert:
-            ok = mongoc_bulk_operation_insert_with_opts(bulk, &doc, nullptr, &e);
+            ok = mongoc_bulk_operation_insert_with_opts(bulk, &doc, options.get(), &e);
             break;
         }
         if (!ok)
@@ -218,6 +223,17 @@ bool CollectionOps::ensureIndex(const QStringList &keys, const QString &step, bo
                bson_iter_init_find(&after, reply.get(), "numIndexesAfter") &&
                bson_iter_as_int64(&after) > bson_iter_as_int64(&before);
     return true;
+}
+
+bool CollectionOps::drop(const QString &step, SourceError *error)
+{
+    bson_error_t e;
+    // 26, NamespaceNotFound: gone already.
+    if (mongoc_collection_drop_with_opts(m_collection.get(), nullptr, &e) || e.code == 26)
+        return true;
+    *error = MongoDriver::errorFrom(m_connection, e,
+                                    step + QStringLiteral(" (") + m_ns + QLatin1Char(')'));
+    return false;
 }
 
 bool CollectionOps::dropIndex(const QString &name, const QString &step, SourceError *error)

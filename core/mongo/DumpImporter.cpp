@@ -26,6 +26,8 @@ bool insertRange(const MongoConnection &connection, mongoc_collection_t *coll,
 {
     const BsonDocument opts = BsonDocument::adopt(BCON_NEW("ordered", BCON_BOOL(false)));
     const BulkHandle bulk(mongoc_collection_create_bulk_operation_with_opts(coll, opts.get()));
+    // The dump's documents as they were stored (an empty key, "a.b", "$x"): the server judges.
+    const BsonDocument insertOpts = BsonDocument::adopt(BCON_NEW("validate", BCON_BOOL(false)));
     *bytes = 0;
     for (std::size_t i = first; i < end; ++i) {
         const auto &entry = batch.documents[i];
@@ -36,7 +38,13 @@ bool insertRange(const MongoConnection &connection, mongoc_collection_t *coll,
                                               std::int64_t(entry.sourceOffset));
             return false;
         }
-        mongoc_bulk_operation_insert(bulk.get(), &doc);
+        bson_error_t refused;
+        if (!mongoc_bulk_operation_insert_with_opts(bulk.get(), &doc, insertOpts.get(), &refused)) {
+            *error = SourceError::invalidData(dumpPath, QString::fromUtf8(refused.message),
+                                              std::int64_t(entry.index),
+                                              std::int64_t(entry.sourceOffset));
+            return false;
+        }
         *bytes += entry.length;
     }
     BsonDocument reply;

@@ -145,6 +145,14 @@ QStringList RewriteConfig::indexKeys() const
     return {path + QLatin1Char('.') + keyName, path + QLatin1Char('.') + valueName};
 }
 
+bool RewriteConfig::sameRewrite(const RewriteConfig &other) const
+{
+    RewriteConfig a = *this, b = other;
+    a.fields.sort();
+    b.fields.sort();
+    return a == b;
+}
+
 QString RewriteConfig::problem() const
 {
     if (collection.isEmpty())
@@ -172,6 +180,11 @@ QString RewriteConfig::problem() const
                                                           bucket + QStringLiteral(".chunks"));
             bucket.isEmpty() || !p.isEmpty())
             return QStringLiteral("GridFS bucket '%1': not a name a bucket can have").arg(bucket);
+        for (const QString &part : {QStringLiteral(".files"), QStringLiteral(".chunks")})
+            if (collection == bucket + part)
+                return QStringLiteral("GridFS bucket '%1': its %2 collection is the collection "
+                                      "rewritten; name another bucket")
+                    .arg(bucket, bucket + part);
         if (minBytes < 0)
             return QStringLiteral("the smallest size must be 0 or more");
     }

@@ -103,6 +103,9 @@ struct RewriteConfig
     QStringList indexKeys() const;
 
     bool operator==(const RewriteConfig &) const = default;
+    // The same rewrite by what it means: equal but for the order the fields are named in (an
+    // attribute rewrite moves a set of fields; each document keeps its own order).
+    bool sameRewrite(const RewriteConfig &other) const;
 
 private:
     QString extractProblem() const;

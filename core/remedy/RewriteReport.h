@@ -1,5 +1,7 @@
 #pragma once
 
+#include "remedy/RewriteConfig.h"
+#include "remedy/RewriteState.h"
 #include "source/SourceError.h"
 #include "stats/Distribution.h"
 
@@ -9,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace oe {
@@ -56,6 +59,9 @@ struct RewriteOptions
     // written and just before their guarded updates, the window an application's write must
     // not fall through. Must not throw.
     std::function<void(const std::vector<QByteArray> &ids)> beforeWrite;
+    // Tests only: rolling back, called with a round's _ids after the documents are read and just
+    // before their guarded writes (the same window, coming back). Must not throw.
+    std::function<void(const std::vector<QByteArray> &ids)> beforeRestore;
 };
 
 struct RewriteProgress
@@ -94,6 +100,10 @@ struct RewriteStep
     RewritePreview preview;
     RewriteProgress progress;
     RewriteVerify verify;
+    // A preview's word on the journal: an interrupted run of this kind at this path (applying
+    // or rolling back), as it was recorded, which Apply of it resumes and Roll back undoes.
+    std::optional<RewriteConfig> interrupted;
+    RewriteState interruptedState = RewriteState::Applying;
 };
 
 } // namespace oe

@@ -61,7 +61,7 @@ bool sideIsFree(SideStore *side, RewriteStep *step)
 // (the same rewrite only); refused after an apply (verify or roll back) and mid-rollback.
 bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore *side,
                 const RewriteConfig &config, const QString &writer, const std::atomic<bool> *cancel,
-                const RewriteProgressCallback &callback, RewriteStep *step)
+                const RewriteProgressCallback &callback, RewriteStep *step, bool *freshRun)
 {
     const RewriteJournal::Run run = journal.readRun(&step->error);
     if (step->error.isError())
@@ -83,7 +83,7 @@ bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore 
                                     .arg(config.describe()));
             return false;
         case RewriteState::Applying:
-            if (run.config != config) {
+            if (!run.config.sameRewrite(config)) {
                 step->error = usage(QStringLiteral("an interrupted %1 is in the journal: apply "
                                                    "it again as it was, or roll it back")
                                         .arg(run.config.describe()));
@@ -102,6 +102,7 @@ bool startApply(MongoConnection &connection, RewriteJournal &journal, SideStore 
     // A run rolled back before leaves its journal until the side store is found free: the
     // entries it kept say which values there the application's documents still point to.
     const bool fresh = !run.present || run.state == RewriteState::RolledBack;
+    *freshRun = fresh;
     if (fresh && !sideIsFree(side, step))
         return false;
     if (run.present && run.state == RewriteState::RolledBack && !journal.clearEntries(&step->error))
@@ -205,6 +206,25 @@ bool dropAttributeIndex(RewriteTarget &target, RewriteJournal &journal, RewriteS
     return true;
 }
 
+// What a finished rollback leaves behind, said: the journal's run (which --forget removes) and
+// the values the store keeps for documents the application rewrote after the rewrite.
+QStringList leftovers(const RewriteConfig &config, SideStore *side, SourceError *error)
+{
+    QStringList notes{QStringLiteral("the journal %1 keeps this run, rolled back, and its "
+                                     "entries: `rewrite … --forget` removes them")
+                          .arg(config.journalCollection())};
+    if (!side)
+        return notes;
+    const std::int64_t held = side->held(error);
+    if (held > 0)
+        notes << QStringLiteral("%1 keeps %2 values the application's documents still point to")
+                     .arg(config.storeName())
+                     .arg(held);
+    else if (held == 0 && config.kind == RewriteKind::Extract)
+        notes << QStringLiteral("%1 is empty: --forget drops it").arg(config.storeName());
+    return notes;
+}
+
 } // namespace
 
 RewriteSession::RewriteSession(ConnectionSettings settings, QString database, RewriteConfig config)
@@ -233,11 +253,17 @@ bool RewriteSession::connect(RewriteStep *step)
     const bool probed = ServerProbe::probe(*m_connection, m_database, &info, &ignored);
     m_ferretDb = probed && info.isFerretDb;
     m_bsonSize = probed && info.supportsBsonSize;
+    m_exactGuards = m_bsonSize && !m_ferretDb;
     if (m_ferretDb)
         step->progress.notes << QStringLiteral(
             "FerretDB applies an update without atomicity: an application writing the same "
             "field at the same moment may see its write lost; stop its writes while this runs");
-    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
+    if (!m_exactGuards)
+        step->progress.notes << QStringLiteral(
+            "this server's guards compare numbers by value (int 5 = long 5 = 5.0): each round "
+            "reads the values first and leaves a document whose bytes changed, but a write "
+            "that only changes a number's type between that read and the update is not seen");
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb, m_exactGuards);
     const bool exists = target.exists(&step->error);
     if (!exists && !step->error.isError())
         step->error =
@@ -253,7 +279,17 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
         return step;
     RewritePreview &preview = step.preview;
     preview.notes = step.progress.notes;
-    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
+    {
+        SourceError ignored; // a journal that cannot be read is reported by apply
+        const RewriteJournal::Run run =
+            RewriteJournal(*m_connection, m_database, m_config).readRun(&ignored);
+        if (run.present && run.problem.isEmpty() &&
+            (run.state == RewriteState::Applying || run.state == RewriteState::RollingBack)) {
+            step.interrupted = run.config;
+            step.interruptedState = run.state;
+        }
+    }
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb, m_exactGuards);
     const auto keep = [&](RewriteRow row) {
         if (onRow)
             onRow(row);
@@ -312,11 +348,14 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
     QElapsedTimer clock;
     clock.start();
     RewriteProgress &progress = step.progress;
+    adoptInterrupted();
     RewriteJournal journal(*m_connection, m_database, m_config);
-    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb);
+    RewriteTarget target(*m_connection, m_database, m_config, !m_ferretDb, m_exactGuards);
     const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, m_config);
     SideStore *side = sideStore.get();
-    if (!startApply(*m_connection, journal, side, m_config, m_writer, cancel, callback, &step))
+    bool fresh = false;
+    if (!startApply(*m_connection, journal, side, m_config, m_writer, cancel, callback, &step,
+                    &fresh))
         return step;
     const std::size_t batch = std::max<std::size_t>(1, options.batch);
     const DocumentPace pace(options.maxDocsPerSecond);
@@ -350,9 +389,29 @@ RewriteStep RewriteSession::apply(const RewriteOptions &options, const std::atom
         return step;
     }
     const std::uint64_t documents = journal.count(&step.error);
+    if (!step.error.isError() && fresh && documents == 0 && progress.examined == 0) {
+        // Nothing holds the field: no run of 0 documents is left in the journal.
+        progress.notes << QStringLiteral("no document holds %1: nothing to rewrite, and no run "
+                                         "is left in the journal")
+                              .arg(m_config.path);
+        step.ok = journal.forgetRun(&step.error);
+        return step;
+    }
     step.ok = !step.error.isError() && indexAttributes(target, journal, &step) &&
               journal.writeRun(RewriteState::Applied, documents, std::nullopt, &step.error);
     return step;
+}
+
+// An interrupted run of the same rewrite named another way (its fields in another order) is
+// resumed as the journal recorded it.
+void RewriteSession::adoptInterrupted()
+{
+    SourceError ignored; // read again, and reported, by the apply
+    const RewriteJournal::Run run =
+        RewriteJournal(*m_connection, m_database, m_config).readRun(&ignored);
+    if (run.present && run.problem.isEmpty() && run.state == RewriteState::Applying &&
+        run.config.sameRewrite(m_config))
+        m_config = run.config;
 }
 
 RewriteStep RewriteSession::verify()
@@ -377,7 +436,7 @@ RewriteStep RewriteSession::verify()
     RewriteVerify &verify = step.verify;
     verify.recorded = run.documents;
     verify.entries = journal.count(&step.error);
-    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
+    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb, m_exactGuards);
     const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, run.config);
     SideStore *side = sideStore.get();
     const bool ok = journal.forEach(
@@ -427,7 +486,8 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
                            m_writer.isEmpty() ? std::nullopt : std::optional<QString>(m_writer),
                            &step.error))
         return step;
-    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb);
+    RewriteTarget target(*m_connection, m_database, run.config, !m_ferretDb, m_exactGuards);
+    target.setBeforeWrite(options.beforeRestore);
     const std::unique_ptr<SideStore> sideStore = sideOf(*m_connection, m_database, run.config);
     SideStore *side = sideStore.get();
     RewriteProgress &progress = step.progress;
@@ -454,6 +514,40 @@ RewriteStep RewriteSession::rollback(const RewriteOptions &options, const std::a
         (progress.stopped || dropAttributeIndex(target, recorded, &step)) &&
         recorded.writeRun(progress.stopped ? RewriteState::RollingBack : RewriteState::RolledBack,
                           run.documents, std::nullopt, &step.error);
+    if (step.ok && !progress.stopped) {
+        progress.notes << leftovers(run.config, side, &step.error);
+        step.ok = !step.error.isError();
+    }
+    return step;
+}
+
+RewriteStep RewriteSession::forget()
+{
+    RewriteStep step;
+    if (!connect(&step))
+        return step;
+    const RewriteJournal::Run run =
+        RewriteJournal(*m_connection, m_database, m_config).readRun(&step.error);
+    if (step.error.isError())
+        return step;
+    if (!run.present || !run.problem.isEmpty() || run.state != RewriteState::RolledBack) {
+        step.error = usage(
+            !run.present ? QStringLiteral("the journal holds no %1").arg(m_config.describe())
+            : !run.problem.isEmpty()
+                ? run.problem
+                : QStringLiteral("%1 is %2: only a rolled-back run is forgotten (roll it back "
+                                 "first)")
+                      .arg(run.config.describe(), QString::fromLatin1(journalWord(run.state))));
+        return step;
+    }
+    RewriteJournal recorded(*m_connection, m_database, run.config);
+    const std::unique_ptr<SideStore> side = sideOf(*m_connection, m_database, run.config);
+    if (!recorded.clearEntries(&step.error) || !recorded.clearIndex(&step.error) ||
+        !recorded.forgetRun(&step.error))
+        return step;
+    step.progress.notes << QStringLiteral("the run and its entries removed from %1")
+                               .arg(run.config.journalCollection());
+    step.ok = !side || side->tidy(&step.progress.notes, &step.error);
     return step;
 }
 

@@ -43,10 +43,15 @@ public:
     RewriteStep verify();
     RewriteStep rollback(const RewriteOptions &options, const std::atomic<bool> *cancel = nullptr,
                          const RewriteProgressCallback &callback = {});
+    // A rolled-back run removed from the journal (its run, entries and index record), and its
+    // side collection where it is empty; what stays is said in the notes. Refused for a run
+    // that is not rolled back.
+    RewriteStep forget();
 
     static constexpr std::size_t kListedRows = 1000;
 
 private:
+    void adoptInterrupted();
     bool connect(RewriteStep *step);
 
     ConnectionSettings m_settings;
@@ -55,6 +60,8 @@ private:
     QString m_writer; // this run's application name (RunFence), empty when the URI names one
     bool m_ferretDb = false;
     bool m_bsonSize = false; // the server sizes documents itself ($bsonSize)
+    // The guards prove bytes, not only values (MongoDB 4.4+'s operators; not FerretDB's).
+    bool m_exactGuards = false;
     std::unique_ptr<MongoConnection> m_connection;
 };
 

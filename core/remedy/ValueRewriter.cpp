@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace oe {
 
@@ -110,6 +111,58 @@ int significantDigits(const char *text, std::size_t length)
 
 constexpr int kDoubleDigits = 15;
 
+// A decimal number's text as its significant digits (no leading or trailing zeros) and the
+// power of ten of the first of them: "0.0120e3" is {"12", 1}.
+std::pair<std::string, int> decimalOf(const char *text, std::size_t length)
+{
+    std::string digits;
+    int before = 0, exponent = 0, first = -1, position = 0;
+    bool point = false;
+    for (std::size_t i = 0; i < length; ++i) {
+        const char c = text[i];
+        if (c == 'e' || c == 'E') {
+            std::from_chars(text + i + 1 + (text[i + 1] == '+' ? 1 : 0), text + length, exponent);
+            break;
+        }
+        if (c == '.') {
+            point = true;
+            continue;
+        }
+        if (c < '0' || c > '9')
+            continue;
+        if (!point)
+            ++before;
+        if (c != '0' && first < 0)
+            first = position;
+        if (first >= 0)
+            digits += c;
+        ++position;
+    }
+    while (!digits.empty() && digits.back() == '0')
+        digits.pop_back();
+    return {digits, first < 0 ? 0 : before - first - 1 + exponent};
+}
+
+// Whether `d` (parsed from `text`) keeps every digit of it: the shortest text that reads back
+// as the double is the text's number. A normal double keeps any 15 digits (so that is the same
+// as counting them); a subnormal one (below 2.2e-308) has fewer bits: "4.9e-324" reads back as
+// 5e-324.
+bool keepsEveryDigit(const char *text, std::size_t length, double d)
+{
+    char buffer[64];
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(d));
+    return written.ec == std::errc() &&
+           decimalOf(buffer, std::size_t(written.ptr - buffer)) == decimalOf(text, length);
+}
+
+// The shortest text that reads back as `d` ("1.23456789e-315").
+QString shortest(double d)
+{
+    char buffer[64];
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, d);
+    return QString::fromLatin1(buffer, qsizetype(written.ptr - buffer));
+}
+
 // A whole string as a number of type T: no white space, no part of it, no "nan".
 template <typename T> std::optional<T> parseWhole(const char *text, std::size_t length)
 {
@@ -182,6 +235,10 @@ RewriteResult toDouble(const bson_iter_t *value)
                                          "double would round it")
                               .arg(ValueRewriter::toJson(bsonraw::valueOf(value)))
                               .arg(kDoubleDigits));
+        if (!keepsEveryDigit(text, length, *d))
+            return cannot(QStringLiteral("the string %1 has no exact double (it is below the "
+                                         "doubles' full precision): it would become %2")
+                              .arg(ValueRewriter::toJson(bsonraw::valueOf(value)), shortest(*d)));
         return changed(rawOf([&](bson_t *out) { bson_append_double(out, "v", 1, *d); }));
     }
     default:

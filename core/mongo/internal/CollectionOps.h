@@ -3,6 +3,7 @@
 // Internal to core: the handful of collection operations the migration needs, over libmongoc,
 // with errors turned into SourceErrors that name the host and the step.
 
+#include "bson/internal/BsonDocument.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/internal/DriverHandles.h"
 
@@ -60,6 +61,8 @@ public:
     bool ensureIndex(const QStringList &keys, const QString &step, bool *created,
                      SourceError *error);
     bool dropIndex(const QString &name, const QString &step, SourceError *error);
+    // The collection dropped (gone already: fine).
+    bool drop(const QString &step, SourceError *error);
     static QString indexName(const QStringList &keys);
 
     static QByteArray toBytes(const bson_t *doc);
@@ -67,6 +70,7 @@ public:
 
 private:
     bool command(const Write *writes, std::size_t count, const QString &step, SourceError *error);
+    static BsonDocument statementOptions(const Write &w);
 
     MongoConnection &m_connection;
     CollectionHandle m_collection;

@@ -74,11 +74,35 @@ bool ExtractSide::stored(const std::vector<RewriteEntry> &entries,
         error);
 }
 
+std::int64_t ExtractSide::held(SourceError *error)
+{
+    return m_ops.count(BsonDocument().bytes(),
+                       QStringLiteral("counting the documents in %1").arg(m_ops.ns()), error);
+}
+
+bool ExtractSide::tidy(QStringList *notes, SourceError *error)
+{
+    const std::int64_t n = held(error);
+    if (n < 0)
+        return false;
+    if (n > 0) {
+        *notes << QStringLiteral("the side collection %1 keeps %2 values the application's "
+                                 "documents still point to")
+                      .arg(m_name)
+                      .arg(n);
+        return true;
+    }
+    if (!m_ops.exists(error))
+        return !error->isError();
+    if (!m_ops.drop(QStringLiteral("dropping the empty side collection %1").arg(m_name), error))
+        return false;
+    *notes << QStringLiteral("the empty side collection %1 dropped").arg(m_name);
+    return true;
+}
+
 bool ExtractSide::isFree(SourceError *error)
 {
-    const std::int64_t held =
-        m_ops.count(BsonDocument().bytes(),
-                    QStringLiteral("counting the documents in %1").arg(m_ops.ns()), error);
+    const std::int64_t held = this->held(error);
     if (error->isError())
         return false;
     if (held > 0) {

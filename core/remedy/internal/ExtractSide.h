@@ -22,6 +22,8 @@ public:
                 std::map<QByteArray, std::optional<QByteArray>> *values,
                 SourceError *error) override;
     bool isFree(SourceError *error) override;
+    std::int64_t held(SourceError *error) override;
+    bool tidy(QStringList *notes, SourceError *error) override;
 
 private:
     CollectionOps m_ops;

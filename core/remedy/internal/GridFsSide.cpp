@@ -93,6 +93,69 @@ GridFsSide::GridFsSide(MongoConnection &connection, QString database, RewriteCon
 {
 }
 
+std::int64_t GridFsSide::held(SourceError *error)
+{
+    CollectionOps files(m_connection, m_database, m_config.bucket + QStringLiteral(".files"));
+    BsonDocument filter;
+    bsonraw::appendText(filter.get(), "metadata.collection", m_config.collection);
+    bsonraw::appendText(filter.get(), "metadata.path", m_config.path);
+    return files.count(filter.bytes(), QStringLiteral("counting the files in %1").arg(files.ns()),
+                       error);
+}
+
+bool GridFsSide::tidy(QStringList *notes, SourceError *error)
+{
+    const std::int64_t n = held(error);
+    if (n < 0)
+        return false;
+    *notes << (n > 0 ? QStringLiteral("the GridFS bucket %1 keeps %2 files the application's "
+                                      "documents still point to")
+                           .arg(m_config.bucket)
+                           .arg(n)
+                     : QStringLiteral("the GridFS bucket %1 stays (a bucket is shared); none "
+                                      "of its files is this rewrite's")
+                           .arg(m_config.bucket));
+    return true;
+}
+
+bool GridFsSide::isFree(SourceError *error)
+{
+    // A files document has its length, chunkSize and uploadDate; a chunk its files_id, n, data.
+    const std::pair<QString, QByteArray> parts[] = {
+        {QStringLiteral(".files"),
+         R"({"$or": [{"length": {"$exists": false}}, {"chunkSize": {"$exists": false}},
+                     {"uploadDate": {"$exists": false}}]})"},
+        {QStringLiteral(".chunks"),
+         R"({"$or": [{"files_id": {"$exists": false}}, {"n": {"$exists": false}},
+                     {"data": {"$exists": false}}]})"}};
+    for (const auto &[part, json] : parts) {
+        const QString name = m_config.bucket + part;
+        CollectionOps ops(m_connection, m_database, name);
+        const std::optional<BsonDocument> filter = BsonDocument::fromJson(json);
+        const std::optional<BsonDocument> opts =
+            BsonDocument::fromJson(R"({"limit": 1, "projection": {"_id": 1}})");
+        bool foreign = false;
+        if (!filter || !opts ||
+            !ops.find(
+                filter->bytes(), opts->bytes(),
+                QStringLiteral("checking the GridFS bucket %1").arg(m_config.bucket),
+                [&](const QByteArray &) {
+                    foreign = true;
+                    return false;
+                },
+                error))
+            return false;
+        if (foreign) {
+            error->kind = SourceError::Kind::Usage;
+            error->message = QStringLiteral("GridFS bucket '%1': %2 holds documents that are not "
+                                            "GridFS's; name another bucket")
+                                 .arg(m_config.bucket, name);
+            return false;
+        }
+    }
+    return true;
+}
+
 // Opens the bucket; null with `error` set.
 static BucketHandle openBucket(MongoConnection &connection, const QString &database,
                                const QString &bucket, SourceError *error)

@@ -22,7 +22,12 @@ public:
     bool stored(const std::vector<RewriteEntry> &entries,
                 std::map<QByteArray, std::optional<QByteArray>> *values,
                 SourceError *error) override;
-    bool isFree(SourceError *) override { return true; } // others' files stay as they are
+    // Others' files may share the bucket (they stay as they are), but its two collections
+    // hold GridFS's documents only: a collection of other data under its name is refused.
+    bool isFree(SourceError *error) override;
+    // The files of this collection's path in the bucket (metadata.collection and .path).
+    std::int64_t held(SourceError *error) override;
+    bool tidy(QStringList *notes, SourceError *error) override;
 
 private:
     bool putOne(struct _mongoc_gridfs_bucket_t *bucket, const RewriteEntry &entry,

@@ -226,6 +226,12 @@ bool RewriteJournal::clearIndex(SourceError *error)
                       QStringLiteral("recording the index dropped"), error);
 }
 
+bool RewriteJournal::forgetRun(SourceError *error)
+{
+    return m_ops.bulk({{CollectionOps::Write::Kind::DeleteMany, runFilter(m_run), {}}},
+                      QStringLiteral("removing the run that found nothing to rewrite"), error);
+}
+
 bool RewriteJournal::clearEntries(SourceError *error)
 {
     BsonDocument filter;

@@ -57,6 +57,8 @@ public:
     bool writeRun(RewriteState state, std::optional<std::uint64_t> documents,
                   const std::optional<QString> &writer, SourceError *error);
     bool clearEntries(SourceError *error); // a new run after a rollback
+    // The run document removed: a fresh run that found nothing, or a rolled-back one forgotten.
+    bool forgetRun(SourceError *error);
     // The index an attribute rewrite made ({_id: "index:<run>", name}): the rollback drops it.
     bool writeIndex(const QString &name, SourceError *error);
     std::optional<QString> readIndex(SourceError *error);

@@ -65,9 +65,9 @@ QByteArray attributeProjection(const RewriteConfig &config)
 } // namespace
 
 RewriteTarget::RewriteTarget(MongoConnection &connection, const QString &database,
-                             const RewriteConfig &config, bool simpleCollation)
+                             const RewriteConfig &config, bool simpleCollation, bool exactGuards)
     : m_ops(connection, database, config.collection), m_config(config),
-      m_simpleCollation(simpleCollation)
+      m_simpleCollation(simpleCollation), m_exactGuards(exactGuards)
 {
 }
 
@@ -286,8 +286,11 @@ QByteArray RewriteTarget::writeOptions() const
     return opts.bytes();
 }
 
-void RewriteTarget::appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from)
+void RewriteTarget::appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from,
+                                ExactMatch *exact)
 {
+    if (exact)
+        exact->add("$" + path, from);
     bson_t condition;
     bson_append_document_begin(filter, path.constData(), int(path.size()), &condition);
     bsonraw::append(&condition, "$eq", 3, from);
@@ -324,14 +327,15 @@ bool RewriteTarget::write(const std::vector<Move> &moves, bool forward, SourceEr
         if (move.from.isEmpty() || move.to.isEmpty())
             continue; // no value to guard on: never written
         BsonDocument filter;
+        ExactMatch exact;
         bsonraw::append(filter.get(), "_id", 3, move.id);
-        appendGuard(filter.get(), path, move.from);
+        appendGuard(filter.get(), path, move.from, m_exactGuards ? &exact : nullptr);
         guardFlag(filter.get(), forward);
+        exact.appendTo(filter.get());
         writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(),
                           updateOf(move, forward), 1, options});
     }
-    return writes.empty() ||
-           m_ops.bulk(writes, QStringLiteral("rewriting %1").arg(m_config.path), error);
+    return send(writes, QStringLiteral("rewriting %1").arg(m_config.path), error);
 }
 
 std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move> &moves,
@@ -342,6 +346,13 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
     for (std::size_t i = 0; i < moves.size(); ++i)
         open[i] = i;
     for (int round = 0; round < kMaxRounds && !open.empty(); ++round) {
+        if (!m_exactGuards) {
+            open = precheck(moves, open, forward, &landed, error);
+            if (error->isError())
+                return {};
+            if (open.empty())
+                break;
+        }
         std::vector<Move> writes;
         std::vector<QByteArray> ids;
         for (std::size_t i : open) {
@@ -354,23 +365,56 @@ std::vector<RewriteTarget::Landed> RewriteTarget::settle(const std::vector<Move>
             return {};
         std::vector<std::size_t> again;
         for (std::size_t i : open) {
-            const std::optional<QByteArray> &now = values[moves[i].id];
-            if (!now)
-                landed[i] = Landed::Deleted;
-            else if (*now == touched(moves[i].to))
-                landed[i] = Landed::Done;
-            else if (*now != touched(moves[i].from))
-                landed[i] = changed(flagged[moves[i].id], forward);
-            else if (!flagMoved(flagged[moves[i].id], forward))
+            bool retry = false;
+            landed[i] =
+                landedOf(moves[i], values[moves[i].id], flagged[moves[i].id], forward, &retry);
+            if (retry)
                 again.push_back(i); // its update did not land yet (a racing write came and went)
-            else
-                landed[i] = Landed::ChangedSince; // the application's flag
         }
         open = std::move(again);
     }
     for (std::size_t i : open)
         landed[i] = Landed::Stuck;
     return landed;
+}
+
+RewriteTarget::Landed RewriteTarget::landedOf(const Move &move,
+                                              const std::optional<QByteArray> &now, FlagState flag,
+                                              bool forward, bool *again) const
+{
+    *again = false;
+    if (!now)
+        return Landed::Deleted;
+    if (*now == touched(move.to))
+        return Landed::Done;
+    if (*now != touched(move.from))
+        return changed(flag, forward);
+    if (flagMoved(flag, forward))
+        return Landed::ChangedSince; // the application's flag
+    *again = true;
+    return Landed::Stuck;
+}
+
+std::vector<std::size_t> RewriteTarget::precheck(const std::vector<Move> &moves,
+                                                 const std::vector<std::size_t> &open, bool forward,
+                                                 std::vector<Landed> *landed, SourceError *error)
+{
+    std::vector<QByteArray> ids;
+    for (std::size_t i : open)
+        ids.push_back(moves[i].id);
+    Values values;
+    std::map<QByteArray, FlagState> flagged;
+    if (!valuesOf(ids, &values, error, &flagged))
+        return {};
+    std::vector<std::size_t> toWrite;
+    for (std::size_t i : open) {
+        bool holdsFrom = false;
+        (*landed)[i] =
+            landedOf(moves[i], values[moves[i].id], flagged[moves[i].id], forward, &holdsFrom);
+        if (holdsFrom)
+            toWrite.push_back(i);
+    }
+    return toWrite;
 }
 
 QByteArray RewriteTarget::touched(const QByteArray &value) const
@@ -396,13 +440,15 @@ bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError 
             continue;
         const QByteArray array = bsonraw::valueOf(&it);
         BsonDocument filter, update;
+        ExactMatch exact;
         bsonraw::append(filter.get(), "_id", 3, move.id);
         bson_t unset, set, absent;
         bson_append_document_begin(update.get(), "$unset", -1, &unset);
         for (const QString &field : m_config.fields + QStringList{m_config.path}) {
             const QByteArray name = field.toUtf8();
             if (bson_iter_init_find(&it, &held, name.constData())) {
-                appendGuard(filter.get(), name, bsonraw::valueOf(&it));
+                appendGuard(filter.get(), name, bsonraw::valueOf(&it),
+                            m_exactGuards ? &exact : nullptr);
                 bson_append_utf8(&unset, name.constData(), int(name.size()), "", 0);
                 continue;
             }
@@ -410,6 +456,7 @@ bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError 
             bson_append_bool(&absent, "$exists", -1, false);
             bson_append_document_end(filter.get(), &absent);
         }
+        exact.appendTo(filter.get());
         bson_append_document_end(update.get(), &unset);
         bson_append_document_begin(update.get(), "$set", -1, &set);
         bsonraw::append(&set, arrayName.constData(), int(arrayName.size()), array);
@@ -417,8 +464,7 @@ bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError 
         writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes(), 1,
                           writeOptions()});
     }
-    return writes.empty() ||
-           m_ops.bulk(writes, QStringLiteral("moving the fields to %1").arg(m_config.path), error);
+    return send(writes, QStringLiteral("moving the fields to %1").arg(m_config.path), error);
 }
 
 // Back: each document replaced by itself with the fields where they stood (AttributeDocument::
@@ -443,7 +489,7 @@ bool RewriteTarget::restoreAttributes(const std::vector<Move> &moves, SourceErro
             error))
         return false;
     constexpr qsizetype kWholeGuardBytes = 7 * 1024 * 1024;
-    const QByteArray arrayName = m_config.path.toUtf8();
+    constexpr qsizetype kCommandBytes = 15 * 1024 * 1024; // under the server's 16 MiB
     std::vector<CollectionOps::Write> writes;
     for (const Move &move : moves) {
         const auto found = current.find(move.id);
@@ -453,38 +499,80 @@ bool RewriteTarget::restoreAttributes(const std::vector<Move> &moves, SourceErro
         if (touched(raw) != touched(move.from))
             continue; // the application's since: kept
         const QByteArray replacement = AttributeDocument::restored(m_config, move.to, raw);
-        BsonDocument filter;
-        bsonraw::append(filter.get(), "_id", 3, move.id);
-        if (m_simpleCollation && found->second.size() <= kWholeGuardBytes) {
-            bson_t expr, eq, literal;
-            bson_append_document_begin(filter.get(), "$expr", -1, &expr);
-            bson_append_array_begin(&expr, "$eq", -1, &eq);
-            bson_append_utf8(&eq, "0", -1, "$$ROOT", -1);
-            bson_append_document_begin(&eq, "1", -1, &literal);
-            bsonraw::append(&literal, "$literal", -1, raw);
-            bson_append_document_end(&eq, &literal);
-            bson_append_array_end(&expr, &eq);
-            bson_append_document_end(filter.get(), &expr);
-        } else {
-            bson_t held, absent;
-            bson_iter_t it;
-            const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
-            if (view(from, &held) && bson_iter_init_find(&it, &held, arrayName.constData()))
-                appendGuard(filter.get(), arrayName, bsonraw::valueOf(&it));
-            for (const QString &field : m_config.fields) {
-                const QByteArray name = field.toUtf8();
-                bson_append_document_begin(filter.get(), name.constData(), int(name.size()),
-                                           &absent);
-                bson_append_bool(&absent, "$exists", -1, false);
-                bson_append_document_end(filter.get(), &absent);
-            }
-        }
-        writes.push_back({CollectionOps::Write::Kind::ReplaceOne, filter.bytes(), replacement, 1,
-                          writeOptions()});
+        // The whole document's guard where it fits in one command beside the replacement.
+        QByteArray filter = m_exactGuards && found->second.size() <= kWholeGuardBytes
+                                ? wholeGuard(move.id, raw)
+                                : QByteArray();
+        if (filter.isEmpty() || filter.size() + replacement.size() > kCommandBytes)
+            filter = partGuard(move);
+        writes.push_back(
+            {CollectionOps::Write::Kind::ReplaceOne, filter, replacement, 1, writeOptions()});
     }
-    return writes.empty() ||
-           m_ops.bulk(writes, QStringLiteral("putting back the fields of %1").arg(m_config.path),
-                      error);
+    return send(writes, QStringLiteral("putting back the fields of %1").arg(m_config.path), error);
+}
+
+bool RewriteTarget::send(const std::vector<CollectionOps::Write> &writes, const QString &step,
+                         SourceError *error)
+{
+    if (writes.empty())
+        return true;
+    if (m_beforeWrite) {
+        std::vector<QByteArray> ids;
+        for (const CollectionOps::Write &w : writes)
+            ids.push_back(bsonraw::idOf(w.filter));
+        m_beforeWrite(ids);
+    }
+    return m_ops.bulk(writes, step, error);
+}
+
+// {_id, $expr: {$and: [{$eq: ["$$ROOT", {$literal: doc}]}, its bytes' proof...]}}: the
+// document exactly as read.
+QByteArray RewriteTarget::wholeGuard(const QByteArray &id, const QByteArray &raw)
+{
+    BsonDocument filter;
+    bsonraw::append(filter.get(), "_id", 3, id);
+    ExactMatch exact;
+    exact.add("$$ROOT", raw);
+    bson_t expr, all, first, eq, literal;
+    int index = 0;
+    bson_append_document_begin(filter.get(), "$expr", -1, &expr);
+    bson_append_array_begin(&expr, "$and", -1, &all);
+    bson_append_document_begin(&all, std::to_string(index++).c_str(), -1, &first);
+    bson_append_array_begin(&first, "$eq", -1, &eq);
+    bson_append_utf8(&eq, "0", -1, "$$ROOT", -1);
+    bson_append_document_begin(&eq, "1", -1, &literal);
+    bsonraw::append(&literal, "$literal", -1, raw);
+    bson_append_document_end(&eq, &literal);
+    bson_append_array_end(&first, &eq);
+    bson_append_document_end(&all, &first);
+    exact.appendConditionsTo(&all, &index);
+    bson_append_array_end(&expr, &all);
+    bson_append_document_end(filter.get(), &expr);
+    return filter.bytes();
+}
+
+// {_id, <array>: as written (its bytes, where the server proves them), <each field>: absent}:
+// the part of the document the rewrite wrote, for a document too large to send twice.
+QByteArray RewriteTarget::partGuard(const Move &move) const
+{
+    const QByteArray arrayName = m_config.path.toUtf8();
+    BsonDocument filter;
+    ExactMatch exact;
+    bsonraw::append(filter.get(), "_id", 3, move.id);
+    bson_t held, absent;
+    bson_iter_t it;
+    const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
+    if (view(from, &held) && bson_iter_init_find(&it, &held, arrayName.constData()))
+        appendGuard(filter.get(), arrayName, bsonraw::valueOf(&it),
+                    m_exactGuards ? &exact : nullptr);
+    for (const QString &field : m_config.fields) {
+        const QByteArray name = field.toUtf8();
+        bson_append_document_begin(filter.get(), name.constData(), int(name.size()), &absent);
+        bson_append_bool(&absent, "$exists", -1, false);
+        bson_append_document_end(filter.get(), &absent);
+    }
+    exact.appendTo(filter.get());
+    return filter.bytes();
 }
 
 bool RewriteTarget::ensureIndex(bool *created, SourceError *error)

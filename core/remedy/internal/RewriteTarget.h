@@ -5,6 +5,7 @@
 // document still holds the value the rewrite read (an application's write in between wins).
 
 #include "mongo/internal/CollectionOps.h"
+#include "mongo/internal/ExactMatch.h"
 #include "remedy/RewriteConfig.h"
 #include "source/SourceError.h"
 
@@ -41,8 +42,11 @@ public:
 
     // `simpleCollation`: compare strings byte for byte in the guards whatever the collection's
     // default collation (a server without collations, FerretDB, has nothing to set).
+    // `exactGuards`: the guards prove a value's bytes, not only its value (ExactMatch: a type-
+    // only write, int 5 to long 5, is the application's); a server without the operators
+    // (FerretDB) compares by value, and each round reads the values first instead.
     RewriteTarget(MongoConnection &connection, const QString &database, const RewriteConfig &config,
-                  bool simpleCollation);
+                  bool simpleCollation, bool exactGuards);
 
     // One document the rewrite may change: its _id and value (raw), and its size in bytes
     // when the scan measures it.
@@ -80,6 +84,11 @@ public:
     // away (back: where the document holds it).
     std::vector<Landed> settle(const std::vector<Move> &moves, bool forward, SourceError *error);
     bool exists(SourceError *error) { return m_ops.exists(error); }
+    // Tests only: called with the _ids of each guarded write's round just before it is sent.
+    void setBeforeWrite(std::function<void(const std::vector<QByteArray> &)> hook)
+    {
+        m_beforeWrite = std::move(hook);
+    }
     const RewriteConfig &config() const { return m_config; }
     // An attribute rewrite's index ({<array>.k: 1, <array>.v: 1}): made unless there.
     bool ensureIndex(bool *created, SourceError *error);
@@ -96,8 +105,19 @@ private:
     bool writeAttributes(const std::vector<Move> &moves, SourceError *error);
     bool restoreAttributes(const std::vector<Move> &moves, SourceError *error);
     QByteArray writeOptions() const;
-    // {path: {$eq: from, $type / $size}}: the value as read, not an array holding it.
-    static void appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from);
+    static QByteArray wholeGuard(const QByteArray &id, const QByteArray &raw);
+    QByteArray partGuard(const Move &move) const;
+    // {path: {$eq: from, $type / $size}}: the value as read, not an array holding it; with
+    // `exact`, the conditions that prove its bytes too (ExactMatch).
+    static void appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from,
+                            ExactMatch *exact);
+    // Without exact guards: the moves whose document no longer holds `from` (byte for byte)
+    // settled from what it holds, before any write; the others returned to be written.
+    std::vector<std::size_t> precheck(const std::vector<Move> &moves,
+                                      const std::vector<std::size_t> &open, bool forward,
+                                      std::vector<Landed> *landed, SourceError *error);
+    Landed landedOf(const Move &move, const std::optional<QByteArray> &now, FlagState flag,
+                    bool forward, bool *again) const;
     void guardFlag(bson_t *filter, bool forward) const;
     bool flagMoved(FlagState flag, bool forward) const;
     Landed changed(FlagState flag, bool forward) const;
@@ -106,6 +126,10 @@ private:
     CollectionOps m_ops;
     RewriteConfig m_config;
     bool m_simpleCollation;
+    bool m_exactGuards;
+    std::function<void(const std::vector<QByteArray> &)> m_beforeWrite;
+    bool send(const std::vector<CollectionOps::Write> &writes, const QString &step,
+              SourceError *error);
 };
 
 } // namespace oe

@@ -8,6 +8,7 @@
 #include "source/SourceError.h"
 
 #include <QByteArray>
+#include <QStringList>
 
 #include <map>
 #include <optional>
@@ -29,6 +30,12 @@ public:
                         SourceError *error) = 0;
     // Whether a new run may use the store (a side collection: empty); false with `error` set.
     virtual bool isFree(SourceError *error) = 0;
+    // The values this rewrite's runs left in the store (after a rollback: those the
+    // application's documents still point to); -1 with `error` set.
+    virtual std::int64_t held(SourceError *error) = 0;
+    // A finished run forgotten: the store removed where it is this rewrite's alone and holds
+    // nothing (a side collection); a shared one (a GridFS bucket) stays. Says what it did.
+    virtual bool tidy(QStringList *notes, SourceError *error) = 0;
 };
 
 } // namespace oe

@@ -4,6 +4,9 @@
 #include "CliRunner.h"
 #include "GuardBench.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 class TestGuardTypeRule : public QObject, public GuardBench
@@ -200,6 +203,65 @@ private slots:
                      !record.contains(QStringLiteral("\"field\"")),
                  qPrintable(record));
         QVERIFY2(guard(c, {QStringLiteral("--remove")}).exitCode == 0, "remove failed");
+    }
+
+    // An administrator adds `required: ["sku"]` inside the guard's own $jsonSchema (issue 53,
+    // defect 4): taking the guard out would take their rule out too, so --remove refuses without
+    // --force (one line, nothing changed, the insert without sku still refused), and so does a
+    // new guard that would replace it; --force takes it out and says so.
+    void removeRefusesAGuardEditedInside()
+    {
+        if (!m_server.isMongod())
+            QSKIP("validators are mongod's");
+        const QString c = QStringLiteral("priced");
+        run(QStringLiteral("{\"drop\": \"%1\"}").arg(c));
+        QString error;
+        QVERIFY2(run(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": 1, "
+                                    "\"sku\": \"a\", \"price\": 1.5}]}")
+                         .arg(c),
+                     &error),
+                 qPrintable(error));
+        const QStringList price = {QStringLiteral("--type-of"), QStringLiteral("price"),
+                                   QStringLiteral("--types"),   QStringLiteral("double,int"),
+                                   QStringLiteral("--action"),  QStringLiteral("error")};
+        CliRun r = guard(c, price);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The administrator's edit: `required` inside the guard's schema.
+        QJsonObject validator = QJsonDocument::fromJson(validatorJson(c).toUtf8()).object();
+        QJsonObject schema = validator.value(QStringLiteral("$jsonSchema")).toObject();
+        QVERIFY2(!schema.isEmpty(), qPrintable(validatorJson(c)));
+        schema.insert(QStringLiteral("required"), QJsonArray{QStringLiteral("sku")});
+        validator.insert(QStringLiteral("$jsonSchema"), schema);
+        QVERIFY2(run(QStringLiteral("{\"collMod\": \"%1\", \"validator\": %2}")
+                         .arg(c, QString::fromUtf8(
+                                     QJsonDocument(validator).toJson(QJsonDocument::Compact))),
+                     &error),
+                 qPrintable(error));
+        const QString noSku = QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": "
+                                             "2, \"price\": 2.5}]}")
+                                  .arg(c);
+        QVERIFY(refused(noSku));
+        const QByteArray theirs = optionsOf(c);
+
+        r = guard(c, {QStringLiteral("--remove")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("was edited since it was applied")) &&
+                     r.err.contains(QStringLiteral("--force")) &&
+                     r.err.trimmed().count(QLatin1Char('\n')) == 0,
+                 qPrintable(r.err));
+        QVERIFY(optionsOf(c) == theirs);
+        QVERIFY(refused(noSku));
+        r = guard(c,
+                  {QStringLiteral("--type-of"), QStringLiteral("price"), QStringLiteral("--types"),
+                   QStringLiteral("double"), QStringLiteral("--action"), QStringLiteral("error")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("so would replacing it")), qPrintable(r.err));
+        QVERIFY(optionsOf(c) == theirs);
+
+        r = guard(c, {QStringLiteral("--remove"), QStringLiteral("--force")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("taken out (--force)")), qPrintable(r.out));
+        QVERIFY(!validatorJson(c).contains(QStringLiteral("sku")));
     }
 };
 

@@ -60,6 +60,25 @@ std::optional<QByteArray> validationOptions(const MongoConnection &connection,
     return kept.bytes();
 }
 
+// Whether the guard in `validator` is no longer the schema it wrote: someone added a rule inside
+// it (`required`, a property), which taking the guard out would take out too. Checked for the
+// records that list their rules (version 3: the schema is theirs, byte for byte).
+bool guardEdited(const QByteArray &validator, const GuardRecord &record)
+{
+    if (!record.present || record.version < 3 || record.rules.empty())
+        return false;
+    const QByteArray found = GuardValidator::guardOf(validator);
+    return !found.isEmpty() && found != GuardValidator::schema(record.rules);
+}
+
+QString editedGuard(const QString &database, const QString &collection)
+{
+    return QStringLiteral("the guard's own schema in the validator of %1.%2 was edited since it "
+                          "was applied (a rule added inside it): taking the guard out would take "
+                          "that rule out too")
+        .arg(database, collection);
+}
+
 // The collection's own validation, without the guard: the rules there now less the guard's
 // part (so a rule added since is kept), and the level and action it had before the guard,
 // unless someone changed them since (then theirs).
@@ -342,6 +361,14 @@ GuardPlan GuardSession::planRule(const ConnectionSettings &settings, const QStri
         GuardRecord::read(guards, collection, plan.current.validator, &plan.error);
     if (plan.error.isError())
         return plan;
+    if (guardEdited(plan.current.validator, record)) {
+        plan.error.kind = SourceError::Kind::Usage;
+        plan.error.message = editedGuard(database, layout.collection) +
+                             QStringLiteral(", and so would replacing it: put that rule beside "
+                                            "the guard (under $and), or remove the guard with "
+                                            "--force first");
+        return plan;
+    }
     plan.guardInPlace = record.present;
     plan.previousOptions = record.present ? record.previousOptions : *options;
     for (const GuardRule &kept : record.rules) {
@@ -437,9 +464,20 @@ GuardOutcome GuardSession::lift(MongoConnection &connection, const QString &data
         return out;
     }
     const ValidationSettings target = ownSettings(out.before, *record);
+    const bool edited = guardEdited(out.before.validator, *record);
     out.changedSinceApplied =
-        !GuardValidator::sameRule(target.validator, record->previous.validator);
-    if (out.changedSinceApplied) {
+        edited || !GuardValidator::sameRule(target.validator, record->previous.validator);
+    if (edited) {
+        out.currentValidatorJson = GuardValidator::toJson(out.before.validator);
+        out.remainingValidatorJson = GuardValidator::toJson(target.validator);
+        if (!force) {
+            out.error.kind = SourceError::Kind::Usage;
+            out.error.message = editedGuard(database, collection) +
+                                QStringLiteral("; run again with --force to do that");
+            return out;
+        }
+        out.notes << editedGuard(database, collection) + QStringLiteral(": taken out (--force)");
+    } else if (out.changedSinceApplied) {
         out.currentValidatorJson = GuardValidator::toJson(out.before.validator);
         out.remainingValidatorJson = GuardValidator::toJson(target.validator);
         if (!force) {

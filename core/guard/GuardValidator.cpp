@@ -284,6 +284,14 @@ QString GuardValidator::flagOf(const QByteArray &validator)
     return boolProperty(schema, QString());
 }
 
+QByteArray GuardValidator::guardOf(const QByteArray &validator)
+{
+    bson_t doc;
+    if (validator.isEmpty() || !view(validator, &doc))
+        return {};
+    return findGuard(&doc);
+}
+
 bool GuardValidator::containsGuard(const QByteArray &validator)
 {
     bson_t doc;

@@ -38,6 +38,9 @@ public:
     // a list left with one rule becomes that rule): {} when nothing else is left.
     static QByteArray without(const QByteArray &validator);
     static bool containsGuard(const QByteArray &validator);
+    // The first guard of ours in `validator` ({$jsonSchema: {title: kTitle, ...}}, itself or in
+    // an `$and` list), byte for byte as the server keeps it; empty when there is none.
+    static QByteArray guardOf(const QByteArray &validator);
     // The same rule: equal bytes, or both empty ({} and none alike).
     static bool sameRule(const QByteArray &a, const QByteArray &b);
     // {$nor: [guard]}: the documents that break it.

@@ -17,7 +17,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <set>
+
+#include <bson/bson.h>
 
 using namespace oe;
 using Kind = ShapeFlag::Kind;
@@ -97,10 +100,48 @@ private slots:
             if (f.kind == Kind::RareField) {
                 QVERIFY2(f.explainedBy.startsWith(QStringLiteral("one of the 300 sparse fields")),
                          qPrintable(f.explainedBy));
+                QCOMPARE(f.explainer, ShapeFlag::Explainer::SparseFamily); // not the versions
                 ++explained;
             }
         QVERIFY(explained > 0);
         QCOMPARE(report.explained(), explained);
+    }
+
+    // A 1 MiB binary in 4 of the products (issue 53, defect 7) is a big scalar, the subset or
+    // GridFS remedy's: never a member moved into the array and its index; its own rare-field
+    // flag stays unexplained, and says nothing of versions.
+    void aBigValueIsNoMember()
+    {
+        QList<QByteArray> docs = fixtures::catalogDocuments(2000, 7);
+        const QByteArray blob(1024 * 1024, 'b');
+        for (int i : {10, 500, 1000, 1500}) {
+            bson_t doc, out = BSON_INITIALIZER;
+            QVERIFY(bson_init_static(&doc,
+                                     reinterpret_cast<const std::uint8_t *>(docs[i].constData()),
+                                     std::size_t(docs[i].size())));
+            bson_concat(&out, &doc);
+            bson_append_binary(&out, "blob", -1, BSON_SUBTYPE_BINARY,
+                               reinterpret_cast<const std::uint8_t *>(blob.constData()),
+                               std::uint32_t(blob.size()));
+            docs[i] =
+                QByteArray(reinterpret_cast<const char *>(bson_get_data(&out)), qsizetype(out.len));
+            bson_destroy(&out);
+        }
+        const ShapeReport report = shapeOf(docs);
+        const ShapeFlag *family = familyOf(report);
+        QVERIFY(family);
+        QCOMPARE(family->members.size(), std::size_t(300));
+        QVERIFY(std::find(family->members.begin(), family->members.end(), "blob") ==
+                family->members.end());
+        bool bigScalar = false;
+        for (const ShapeFlag &f : report.listed()) {
+            if (f.path != "blob")
+                continue;
+            bigScalar = bigScalar || f.kind == Kind::BigScalar;
+            QVERIFY2(f.explainedBy.isEmpty(), qPrintable(f.explainedBy));
+            QCOMPARE(f.explainer, ShapeFlag::Explainer::None);
+        }
+        QVERIFY(bigScalar);
     }
 
     void whatIsNotAFamily()

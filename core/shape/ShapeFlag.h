@@ -55,6 +55,14 @@ struct ShapeFlag
     // A flag of the whole collection that no version has on its own (a field of one version, a
     // type that changed between versions): not a defect; says how the versions differ.
     QString explainedBy;
+    // Who explains it: the versions, or a sparse family the flag's field belongs to.
+    enum class Explainer : std::uint8_t
+    {
+        None,
+        Versions,
+        SparseFamily
+    };
+    Explainer explainer = Explainer::None;
 
     // A flag's header: what, where, and how many of how many (the detail and examples follow).
     static ShapeFlag of(Kind kind, std::string path, std::uint64_t count, std::uint64_t total)

@@ -48,7 +48,9 @@ void SparseFamilyFinder::find(const CollectionProfile &profile, const ShapeOptio
             double(f.presentDocuments) >= options.sparseShare * double(documents))
             continue;
         const int slot = scalarSlot(f);
-        if (slot < 0)
+        // Members are small values of one role; a big value (a scan, a blob) is the subset
+        // or GridFS remedy's, never moved into the array and its index.
+        if (slot < 0 || f.shape.bigValues > 0)
             continue;
         family.push_back(&f);
         typeSlots.insert(slot);
@@ -97,8 +99,10 @@ void SparseFamilyFinder::find(const CollectionProfile &profile, const ShapeOptio
                             .arg(family.size());
     for (std::vector<ShapeFlag> *flags : {&report.flags, &report.versions.flags})
         for (ShapeFlag &f : *flags)
-            if (member(f, members) && f.explainedBy.isEmpty())
+            if (member(f, members) && f.explainedBy.isEmpty()) {
                 f.explainedBy = why;
+                f.explainer = ShapeFlag::Explainer::SparseFamily;
+            }
     report.flags.push_back(std::move(flag));
 }
 

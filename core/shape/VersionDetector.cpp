@@ -320,14 +320,19 @@ void VersionDetector::apply(const CollectionProfile &profile, const ShapeOptions
                 versions, many ? fieldCounts : depths, detection,
                 many ? &ShapeDetector::fieldCountThreshold : &ShapeDetector::depthThreshold,
                 many ? QStringLiteral("fields") : QStringLiteral("levels deep"));
+            if (!flag.explainedBy.isEmpty())
+                flag.explainer = ShapeFlag::Explainer::Versions;
             continue;
         }
         if (!flag.isFieldKind() || ofTheVersionField(flag))
             continue;
         const bool inAVersion = std::any_of(versions.flags.begin(), versions.flags.end(),
                                             [&](const ShapeFlag &v) { return sameFlag(v, flag); });
-        if (!inAVersion && flag.explainedBy.isEmpty())
+        if (!inAVersion && flag.explainedBy.isEmpty()) {
             flag.explainedBy = explanation(flag, versions, profiles);
+            if (!flag.explainedBy.isEmpty())
+                flag.explainer = ShapeFlag::Explainer::Versions;
+        }
     }
 }
 

@@ -201,8 +201,9 @@ void ShapePage::showResult(const AnalysisResult &result)
             QString text = cells.value(c);
             if (c == Version)
                 text = flag.version ? flag.version->label
-                       : explained  ? tr("all: explained by the versions")
-                                    : QString();
+                       : flag.explainer == ShapeFlag::Explainer::Versions
+                           ? tr("all: explained by the versions")
+                           : QString();
             if (c == Share)
                 text = Format::percent(flag.share(), flag.share() < 0.01 ? 2 : 1);
             auto *item = new QTableWidgetItem(Format::shortened(text, 200));

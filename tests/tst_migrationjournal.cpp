@@ -217,6 +217,41 @@ private slots:
         QVERIFY(read(collection) == docs); // nothing was written back
         QVERIFY(read(collection + u"_overflow"_s) == pages);
     }
+
+    // The activity-feed preset's names (userId, hasOverflow, activityCount, overflowPages) on a
+    // collection whose documents hold an int userId of their own (issue 53, defect 10): the
+    // pages would name their parent's _id under the application's field: refused in one line
+    // naming the field and the option, nothing written; another link name splits.
+    void aLayoutFieldTheDocumentsHoldIsRefused()
+    {
+        const QString collection = u"feed_names"_s;
+        CliRun r = runCli(QStringList{u"import"_s} + target(collection) +
+                          QStringList{u"--dump"_s, m_dump, u"--drop"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QString ignored; // no overflow collection yet
+        fixtures::command(m_uri, kDb, u"{\"drop\": \"%1_overflow\"}"_s.arg(collection).toUtf8(),
+                          &ignored);
+        run(u"{\"update\": \"%1\", \"updates\": [{\"q\": {}, \"u\": {\"$set\": {\"userId\": "
+            "53}}, \"multi\": true}]}"_s.arg(collection)
+                .toUtf8());
+        const auto before = read(collection);
+        const QStringList feed{
+            u"--keep"_s,        QString::number(kKeep), u"--link-field"_s,  u"userId"_s,
+            u"--flag-field"_s,  u"hasOverflow"_s,       u"--count-field"_s, u"activityCount"_s,
+            u"--pages-field"_s, u"overflowPages"_s,     u"--yes"_s};
+        r = command(u"split"_s, collection, feed);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(u"hold a field 'userId' already"_s) &&
+                     r.err.contains(u"--link-field"_s) && r.err.trimmed().count(u'\n') == 0,
+                 qPrintable(r.err));
+        QVERIFY(read(collection) == before);
+        QVERIFY(read(collection + u"_overflow"_s).empty());
+        QStringList renamed = feed;
+        renamed[3] = u"feedOwner"_s;
+        r = command(u"split"_s, collection, renamed);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(!read(collection + u"_overflow"_s).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMigrationJournal)

@@ -10,6 +10,7 @@
 #include "WizardLiveFixture.h"
 #include "explore/AnalysisSession.h"
 #include "jobs/MigrationRunner.h"
+#include "split/SplitLayoutPreset.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardApplyPage.h"
 #include "wizard/WizardGuardPage.h"
@@ -148,6 +149,47 @@ private slots:
                  qPrintable(layout->problemText()));
 
         layout->edit(QStringLiteral("overflow"))->setText(m_collection + QStringLiteral("_pages"));
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
+    }
+
+    // The activity-feed preset on a collection whose documents hold an int userId of their own
+    // (issue 53, defect 10): its link field userId is refused on the layout page before the
+    // preview, naming the field; renaming it (the user's word) makes the page complete.
+    void presetNamesAFieldTheDocumentsHold()
+    {
+        const QString owned = m_collection + QStringLiteral("_owned");
+        importBooks(owned);
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, QStringLiteral("oe_wizard"),
+                                   QStringLiteral("{\"update\": \"%1\", \"updates\": [{\"q\": {}, "
+                                                  "\"u\": {\"$set\": {\"userId\": 53}}, "
+                                                  "\"multi\": true}]}")
+                                       .arg(owned)
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        Workspace workspace;
+        SourceState &state = guifixtures::stateWith(workspace, analyseLive(owned));
+        state.setKeep(10);
+        MigrationWizard wizard(&workspace, state.analysis().request.source);
+        wizard.show();
+        driveTo(wizard, MigrationWizard::LayoutPageId);
+        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        QVERIFY(layout);
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
+        QComboBox *preset = layout->presetBox();
+        const int feed = preset->findData(int(SplitLayoutPreset::ActivityFeed));
+        QVERIFY(feed >= 0);
+        preset->setCurrentIndex(feed);
+        emit preset->activated(feed); // as a click on the item does
+        QCOMPARE(layout->edit(QStringLiteral("link"))->text(), QStringLiteral("userId"));
+        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
+        QVERIFY(!layout->isComplete());
+        QVERIFY2(layout->problemText().contains(QStringLiteral("hold a field 'userId' already")),
+                 qPrintable(layout->problemText()));
+        layout->edit(QStringLiteral("link"))->setText(QStringLiteral("feedOwner"));
         QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
         QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
     }

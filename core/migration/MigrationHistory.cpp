@@ -59,7 +59,12 @@ bool runsOf(MongoConnection &connection, const QString &database, const QString 
     for (MigrationRun &run : found) {
         run.split = countIn(journal, run.config.field, EntryState::Split, error);
         run.pending = countIn(journal, run.config.field, EntryState::Pending, error);
-        run.restored = countIn(journal, run.config.field, EntryState::RolledBack, error);
+        // Entries an earlier run rolled back stay in the journal: restored counts are the
+        // run's own only once it rolls back.
+        const bool rollingBack =
+            run.state == RunState::RollingBack || run.state == RunState::RolledBack;
+        run.restored =
+            rollingBack ? countIn(journal, run.config.field, EntryState::RolledBack, error) : 0;
         out->push_back(run);
     }
     return !error->isError();

@@ -89,6 +89,7 @@ public:
     bool fieldOutsideArrays();
     bool earlierRuns(bool *runExists);
     bool overflowIsOurs(bool runExists);
+    bool layoutFieldsFree(bool runExists);
 
 private:
     bool usage(const QString &message)
@@ -327,6 +328,60 @@ bool Checks::overflowIsOurs(bool runExists)
     return true;
 }
 
+// A new run names its parent's _id under the link field in each page, and writes its flag,
+// count and pages fields into the documents. The link field must be none the documents hold
+// (an int userId of the application's would share its name with the pages' link to a string
+// _id); the others may be there already as the split's own kind of value (an application that
+// keeps the count itself, a flag it sets false: the split journals and restores them), but not
+// as another kind (a count that is text, a flag that is a date).
+bool Checks::layoutFieldsFree(bool runExists)
+{
+    if (runExists)
+        return true; // the run's own fields: written by it
+    const SplitConfig layout = config.withDefaults();
+    struct Named
+    {
+        QString field;
+        const char *allowed; // the $type the field may hold already; empty: none
+        const char *why;
+    };
+    const Named fields[] = {
+        {layout.linkField, "", "--link-field: the pages name their parent's _id under it"},
+        {layout.flagField, "bool",
+         "--flag-field: the split sets it to true; it holds another type"},
+        {layout.countField, "number",
+         "--count-field: the split writes the array's length there; it holds another type"},
+        {layout.pagesField, "number",
+         "--pages-field: the split writes the number of pages there; it holds another type"}};
+    for (const Named &named : fields) {
+        if (named.field.isEmpty() || named.field == layout.field)
+            continue;
+        const QByteArray held = migration::build([&](bson_t *d) {
+            const QByteArray f = named.field.toUtf8();
+            bson_t cond, no;
+            bson_append_document_begin(d, f.constData(), int(f.size()), &cond);
+            BSON_APPEND_BOOL(&cond, "$exists", true);
+            if (*named.allowed) {
+                BSON_APPEND_DOCUMENT_BEGIN(&cond, "$not", &no);
+                BSON_APPEND_UTF8(&no, "$type", named.allowed);
+                bson_append_document_end(&cond, &no);
+            }
+            bson_append_document_end(d, &cond);
+        });
+        const std::int64_t n =
+            source.count(held, QStringLiteral("checking the layout's field names"), error);
+        if (n < 0)
+            return false;
+        if (n > 0)
+            return usage(QStringLiteral("%1 of %2 hold a field '%3' already, and the layout "
+                                        "names it (%4): name another, nothing written")
+                             .arg(n == 1 ? QStringLiteral("1 document")
+                                         : QStringLiteral("%1 documents").arg(n),
+                                  source.ns(), named.field, QString::fromLatin1(named.why)));
+    }
+    return true;
+}
+
 } // namespace
 
 bool MigrationPreflight::check(MongoConnection &connection, const QString &database,
@@ -338,7 +393,8 @@ bool MigrationPreflight::check(MongoConnection &connection, const QString &datab
     bool runExists = false;
     return checks.collectionExists() && checks.fieldPresent(&withField) &&
            checks.fieldIsArray(withField) && checks.fieldOutsideArrays() &&
-           checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
+           checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists) &&
+           checks.layoutFieldsFree(runExists);
 }
 
 bool MigrationPreflight::sharding(MongoConnection &connection, const QString &database,
@@ -376,7 +432,8 @@ bool MigrationPreflight::checkLayout(MongoConnection &connection, const QString 
     QStringList notes;
     Checks checks(connection, database, config, &notes, error);
     bool runExists = false;
-    return checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists);
+    return checks.earlierRuns(&runExists) && checks.overflowIsOurs(runExists) &&
+           checks.layoutFieldsFree(runExists);
 }
 
 } // namespace oe

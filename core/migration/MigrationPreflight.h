@@ -13,7 +13,8 @@ struct ServerInfo;
 // Everything a live split checks before it writes anything: the collection exists; the field
 // exists, is an array wherever it exists and does not lie inside an array of documents; an
 // earlier run of the same field used the same configuration (and no other run shares the flag
-// or the overflow collection); the overflow collection holds only our pages. A filter the
+// or the overflow collection); the overflow collection holds only our pages; a new run's
+// link, flag, count and pages fields are none the documents hold already. A filter the
 // server refuses is a usage error naming --filter.
 class MigrationPreflight
 {

@@ -5,6 +5,7 @@
 #include "CatalogDocuments.h"
 #include "CliRunner.h"
 #include "GuiLiveBench.h"
+#include "KillTrials.h"
 #include "LiveDocuments.h"
 #include "charts/Format.h"
 #include "dialogs/RewriteDialog.h"
@@ -23,6 +24,8 @@
 #include <QTemporaryDir>
 #include <QWizard>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace oe;
 
@@ -224,6 +227,61 @@ private slots:
         QVERIFY(dialog->lastStep().progress.notes.contains(
             QStringLiteral("index attrs.k_1_attrs.v_1 the rewrite made: dropped")));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("catalogue")) == before);
+    }
+
+    // An attribute rewrite killed mid-run (the CLI, kill -9) with one field left out and the
+    // rest named in another order (issue 53, defect 6): the window's Rewrite… finds it in the
+    // journal, says so, and offers Resume, which finishes it as it was begun (the field left
+    // out stays where it is); Verify and Roll back then work on it.
+    void aKilledAttributeRewriteResumesFromTheWindow()
+    {
+        QString error;
+        const QString c = QStringLiteral("resumed");
+        QVERIFY2(insertAll(c, fixtures::catalogueJson(300), &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, c);
+        QStringList fields = fixtures::catalogueFields();
+        fields.removeAll(QStringLiteral("attr_000"));
+        std::reverse(fields.begin(), fields.end());
+        // Paced (100 documents a second), so that the kill within 0.6 s lands mid-run.
+        const KillTrials trials = KillTrials::run(
+            qEnvironmentVariable("OE_CLI"),
+            {QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri, QStringLiteral("--db"),
+             m_db, QStringLiteral("--collection"), c, QStringLiteral("--attributes"),
+             QStringLiteral("--fields"), fields.join(QLatin1Char(',')), QStringLiteral("--batch"),
+             QStringLiteral("5"), QStringLiteral("--max-docs-per-sec"), QStringLiteral("100"),
+             QStringLiteral("--yes")},
+            1);
+        QCOMPARE(trials.killed, 1);
+
+        MainWindow window;
+        RewriteDialog *dialog = openRewrite(window, c, QStringLiteral("sparse_fields"), QString());
+        QVERIFY(dialog);
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        QVERIFY(finished.wait(30000)); // the preview, on opening
+        QVERIFY2(dialog->status()->text().contains(QStringLiteral("An interrupted 99 sparse "
+                                                                  "fields")),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(dialog->resumeButton()->isVisible());
+        QVERIFY(dialog->resumeButton()->isEnabled());
+        // Apply of what the dialog shows (all 100 fields) is another rewrite: refused, and
+        // Resume stays offered.
+        QVERIFY(!step(dialog, finished, RewriteDialog::Action::Apply));
+        QVERIFY(dialog->resumeButton()->isVisible());
+        dialog->resume();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.last().at(1).toBool(), qPrintable(dialog->status()->text()));
+        QVERIFY(dialog->lastStep().progress.notes.contains(
+            QStringLiteral("resuming an interrupted rewrite")));
+        QVERIFY(!dialog->resumeButton()->isVisible());
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 300,
+                 qPrintable(dialog->status()->text()));
+        for (const auto &[id, doc] : fixtures::readCollection(m_uri, m_db, c))
+            if (fixtures::numberOf(doc, QStringLiteral("_id")) == 0)
+                QVERIFY(!fixtures::fieldOf(doc, QStringLiteral("attr_000")).isEmpty());
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, c) == before);
     }
 
     // A big string: Shape tab -> its big_scalar flag -> Rewrite... offers the extraction with the

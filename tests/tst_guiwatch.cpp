@@ -217,6 +217,89 @@ private slots:
     // counts and lists the documents breaking them before anything is written (the same count
     // as the CLI's dry run), applies the guard with error (a write of another type is refused,
     // the documents listed stay writable), and removes it again.
+    // A collection whose own validator refuses writes and checks every write (strict, error):
+    // the type guard opens on error and strict (the collection's, which a guard never lowers),
+    // says what strict means for the documents over it, applies, and gives the options back
+    // (issue 53, defect 8: it opened on warn, refused, with no level to choose).
+    void typeGuardOnAStrictCollection()
+    {
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QByteArray("{\"create\": \"strictprices\", \"validator\": "
+                                              "{\"name\": {\"$type\": \"string\"}}, "
+                                              "\"validationLevel\": \"strict\", "
+                                              "\"validationAction\": \"error\"}"),
+                                   &error),
+                 qPrintable(error));
+        QStringList docs;
+        for (int i = 0; i < 60; ++i)
+            docs
+                << (i % 20 == 7
+                        ? QStringLiteral("{\"_id\": %1, \"name\": \"n\", \"price\": \"%1.50\"}")
+                              .arg(i)
+                        : QStringLiteral("{\"_id\": %1, \"name\": \"n\", \"price\": %1.5}").arg(i));
+        QVERIFY2(fixtures::command(m_uri, m_db,
+                                   QStringLiteral("{\"insert\": \"strictprices\", \"documents\": "
+                                                  "[%1]}")
+                                       .arg(docs.join(QLatin1Char(',')))
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        MainWindow window;
+        ShapePage *shape = shapeOf(window, QStringLiteral("strictprices"));
+        QVERIFY(shape);
+        const int row = flagRow(shape, QStringLiteral("mixed_types"), QStringLiteral("price"));
+        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
+        shape->flagsTable()->setCurrentCell(row, 0);
+        QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
+        TypeGuardDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<TypeGuardDialog *>()) != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->applyButton()->isEnabled(), 30000);
+        QCOMPARE(dialog->actionBox()->currentIndex(), 1); // error: the collection's
+        QCOMPARE(dialog->levelBox()->currentIndex(), 1);  // strict: the collection's
+        QCOMPARE(dialog->plan().ruleConflicts, 3);
+        QVERIFY2(dialog->status()->text().contains(QStringLiteral("validationLevel strict, "
+                                                                  "validationAction error")),
+                 qPrintable(dialog->status()->text()));
+        bool explained = false;
+        for (const QLabel *label : dialog->findChildren<QLabel *>())
+            explained = explained || label->text().contains(QStringLiteral(
+                                         "under validationLevel strict an update of one of them "
+                                         "is checked too"));
+        QVERIFY(explained);
+        // Moderate is below the collection's strict, which the guard keeps: the documents over
+        // it could not be updated, and the plan says to choose strict for that, in the box
+        // that is there now.
+        dialog->levelBox()->setCurrentIndex(0);
+        QVERIFY(!dialog->applyButton()->isEnabled());
+        QSignalSpy planned(dialog, &TypeGuardDialog::planned);
+        dialog->checkButton()->click();
+        QVERIFY(planned.wait(30000));
+        QVERIFY(!dialog->applyButton()->isEnabled());
+        QVERIFY2(dialog->status()->text().contains(QStringLiteral("choose strict to accept that")),
+                 qPrintable(dialog->status()->text()));
+        dialog->levelBox()->setCurrentIndex(1);
+        dialog->checkButton()->click();
+        QVERIFY(planned.wait(30000));
+        QVERIFY(dialog->applyButton()->isEnabled());
+        QCOMPARE(dialog->plan().decision.level, ValidationLevel::Strict);
+        QSignalSpy finished(dialog, &TypeGuardDialog::finished);
+        dialog->applyButton()->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.first().first().value<GuardOutcome>().ok,
+                 qPrintable(dialog->status()->text()));
+        QByteArray reply;
+        QVERIFY(!fixtures::command(m_uri, m_db,
+                                   QByteArray("{\"insert\": \"strictprices\", \"documents\": "
+                                              "[{\"name\": \"x\", \"price\": \"free\"}]}"),
+                                   &error, &reply));
+        QVERIFY(reply.contains("Document failed validation"));
+        dialog->removeButton()->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(finished.last().first().value<GuardOutcome>().removed,
+                 qPrintable(dialog->status()->text()));
+    }
+
     void typeGuardFromTheShapeTab()
     {
         QStringList docs;

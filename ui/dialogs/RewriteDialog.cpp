@@ -61,7 +61,8 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
       m_progress(new QProgressBar(this)), m_preview(new QPushButton(tr("&Preview"), this)),
       m_apply(new QPushButton(tr("&Apply"), this)), m_verify(new QPushButton(tr("&Verify"), this)),
       m_rollback(new QPushButton(tr("&Roll back"), this)),
-      m_cancel(new QPushButton(tr("Cancel"), this)), m_job(new LatestJob(this))
+      m_resume(new QPushButton(tr("Res&ume"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_job(new LatestJob(this))
 {
     setWindowTitle(tr("Rewrite: %1").arg(suggested.path));
     setAttribute(Qt::WA_DeleteOnClose);
@@ -121,8 +122,10 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     form->addRow(tr("Element fields:"), names);
     form->addRow(m_extract);
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
+    for (QPushButton *b : {m_preview, m_apply, m_resume, m_verify, m_rollback})
         buttons->addWidget(b);
+    m_resume->setToolTip(tr("Finish the interrupted rewrite in the journal, as it was begun"));
+    m_resume->hide();
     buttons->addStretch(1);
     buttons->addWidget(m_progress);
     buttons->addWidget(m_cancel);
@@ -144,6 +147,14 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
                                       .arg(config().describe(), m_source.database,
                                            m_source.collection)) == QMessageBox::Yes)
             run(Action::Apply);
+    });
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        if (m_interrupted &&
+            QMessageBox::question(this, tr("Rewrite"),
+                                  tr("Finish the interrupted %1 in %2.%3, as it was begun?")
+                                      .arg(m_interrupted->describe(), m_source.database,
+                                           m_source.collection)) == QMessageBox::Yes)
+            resume();
     });
     connect(m_verify, &QPushButton::clicked, this, [this] { run(Action::Verify); });
     connect(m_rollback, &QPushButton::clicked, this, [this] { run(Action::Rollback); });
@@ -205,7 +216,7 @@ void RewriteDialog::updateKind()
 
 void RewriteDialog::setRunning(bool running)
 {
-    for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback})
+    for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback, m_resume})
         b->setEnabled(!running);
     m_kind->setEnabled(!running && m_suggested.kind != RewriteKind::Attributes);
     m_extract->setEnabled(!running);
@@ -229,6 +240,17 @@ void RewriteDialog::run(Action action)
         m_status->setText(problem);
         return;
     }
+    start(action, chosen);
+}
+
+void RewriteDialog::resume()
+{
+    if (m_interrupted)
+        start(Action::Apply, *m_interrupted);
+}
+
+void RewriteDialog::start(Action action, const RewriteConfig &chosen)
+{
     setRunning(true);
     m_status->setText(tr("Working…"));
     const SourceRef source = m_source;
@@ -280,9 +302,13 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
         return;
     }
     QStringList lines = step.progress.notes;
+    if (action == Action::Apply)
+        m_interrupted.reset(); // finished, or interrupted again: the next preview says
+    m_resume->setVisible(m_interrupted.has_value());
     if (action == Action::Preview) {
         const RewritePreview &p = step.preview;
         showRows(p.rows);
+        showInterrupted(step, &lines);
         lines.prepend(tr("%1 documents looked at: %2 to rewrite, %3 already so, %4 left as they "
                          "are (no exact rewrite). Nothing is written before Apply.")
                           .arg(p.examined)
@@ -341,6 +367,21 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
     }
     m_status->setText(lines.join(QLatin1Char('\n')));
     emit finished(action, true);
+}
+
+void RewriteDialog::showInterrupted(const RewriteStep &step, QStringList *lines)
+{
+    m_interrupted = step.interrupted;
+    const bool applying = step.interruptedState == RewriteState::Applying;
+    m_resume->setVisible(m_interrupted.has_value() && applying);
+    if (!m_interrupted)
+        return;
+    lines->prepend(applying ? tr("An interrupted %1 is in the journal: Resume finishes it as it "
+                                 "was begun; Roll back undoes it.")
+                                  .arg(m_interrupted->describe())
+                            : tr("An interrupted rollback of %1 is in the journal: Roll back "
+                                 "finishes it.")
+                                  .arg(m_interrupted->describe()));
 }
 
 } // namespace oe

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -45,6 +46,9 @@ public:
     ~RewriteDialog() override; // a step still running stops after its batch
 
     void run(Action action);
+    // Apply of the interrupted run the preview found in the journal, as it was recorded (its
+    // fields, its names), whatever the dialog shows now.
+    void resume();
     void cancel();
     RewriteConfig config() const;
 
@@ -55,13 +59,16 @@ public:
     QListWidget *fieldList() const { return m_fields; }
     QLabel *status() const { return m_status; }
     QPushButton *button(Action action) const;
+    QPushButton *resumeButton() const { return m_resume; }
     const RewriteStep &lastStep() const { return m_last; }
 
 signals:
     void finished(oe::RewriteDialog::Action action, bool ok);
 
 private:
+    void start(Action action, const RewriteConfig &chosen);
     void showStep(Action action, const RewriteStep &step);
+    void showInterrupted(const RewriteStep &step, QStringList *lines);
     void showRows(const std::vector<RewriteRow> &rows);
     void setRunning(bool running);
     void updateKind();
@@ -77,12 +84,13 @@ private:
     QTableWidget *m_rows;
     QLabel *m_status;
     QProgressBar *m_progress;
-    QPushButton *m_preview, *m_apply, *m_verify, *m_rollback, *m_cancel;
+    QPushButton *m_preview, *m_apply, *m_verify, *m_rollback, *m_resume, *m_cancel;
     LatestJob *m_job;
     // The running step's own stop flag: Cancel stops it after its batch, and its result (what
     // it did, "stopped") still comes back before the buttons do.
     std::shared_ptr<std::atomic<bool>> m_stop;
     RewriteStep m_last;
+    std::optional<RewriteConfig> m_interrupted; // the journal's, as the last preview found it
 };
 
 } // namespace oe

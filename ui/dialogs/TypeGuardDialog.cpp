@@ -24,7 +24,7 @@ TypeGuardDialog::TypeGuardDialog(const SourceRef &source, const GuardRule &sugge
                                  QWidget *parent)
     : QDialog(parent), m_source(source), m_suggested(suggested), m_types(new QLineEdit(this)),
       m_elements(new QCheckBox(tr("The types of the array's &elements"), this)),
-      m_action(new QComboBox(this)), m_summary(new QLabel(this)),
+      m_action(new QComboBox(this)), m_level(new QComboBox(this)), m_summary(new QLabel(this)),
       m_violations(new QTableWidget(0, 2, this)), m_command(new QPlainTextEdit(this)),
       m_status(new QLabel(this)), m_check(new QPushButton(tr("&Check"), this)),
       m_apply(new QPushButton(tr("&Apply the guard"), this)),
@@ -39,6 +39,12 @@ TypeGuardDialog::TypeGuardDialog(const SourceRef &source, const GuardRule &sugge
     m_elements->setChecked(suggested.elements);
     m_action->addItem(tr("warn: the server logs a write that breaks it"));
     m_action->addItem(tr("error: the server refuses it"));
+    m_level->addItem(tr("moderate: documents that break it now can still be updated"));
+    m_level->addItem(tr("strict: every insert and update is checked"));
+    m_level->setToolTip(tr("validationLevel: it applies to the whole validator, the "
+                           "collection's own rules included, and is never set below theirs"));
+    m_action->setToolTip(tr("validationAction: it applies to the whole validator, and is never "
+                            "set below the collection's own"));
     m_summary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_violations->setHorizontalHeaderLabels({tr("_id"), tr("Types it holds there")});
@@ -59,6 +65,7 @@ TypeGuardDialog::TypeGuardDialog(const SourceRef &source, const GuardRule &sugge
     form->addRow(tr("&Types it may hold:"), m_types);
     form->addRow(QString(), m_elements);
     form->addRow(tr("When a write &breaks it:"), m_action);
+    form->addRow(tr("&Which writes are checked:"), m_level);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_check);
     buttons->addStretch(1);
@@ -85,6 +92,7 @@ TypeGuardDialog::TypeGuardDialog(const SourceRef &source, const GuardRule &sugge
     connect(m_types, &QLineEdit::textEdited, this, stale);
     connect(m_elements, &QCheckBox::toggled, this, stale);
     connect(m_action, &QComboBox::currentIndexChanged, this, stale);
+    connect(m_level, &QComboBox::currentIndexChanged, this, stale);
     connect(m_violations, &QTableWidget::cellDoubleClicked, this, [this](int row) {
         if (const QTableWidgetItem *id = m_violations->item(row, 0))
             emit documentRequested(m_source, id->text());
@@ -104,6 +112,8 @@ GuardRequest TypeGuardDialog::request() const
 {
     GuardRequest request;
     request.action = m_action->currentIndex() == 1 ? GuardAction::Error : GuardAction::Warn;
+    request.level =
+        m_level->currentIndex() == 1 ? ValidationLevel::Strict : ValidationLevel::Moderate;
     return request;
 }
 
@@ -127,8 +137,37 @@ void TypeGuardDialog::check()
         [this](const GuardPlan &plan) { showPlan(plan); });
 }
 
+// The first plan opens on the collection's own action and level where they are stronger than
+// the defaults (a guard never sets them lower): error where it refuses writes, strict where it
+// checks every write; then the plan is made again for them.
+bool TypeGuardDialog::takeCollectionsSettings(const GuardPlan &plan)
+{
+    if (m_planned || plan.error.isError())
+        return false;
+    m_planned = true;
+    const ValidationSettings &own = plan.current;
+    if (!own.hasRule() || !own.isKnown())
+        return false;
+    bool changed = false;
+    if (own.enforces() &&
+        (own.action == ValidationAction::Error || own.action == ValidationAction::ErrorAndLog) &&
+        m_action->currentIndex() != 1) {
+        m_action->setCurrentIndex(1);
+        changed = true;
+    }
+    if (own.level == ValidationLevel::Strict && m_level->currentIndex() != 1) {
+        m_level->setCurrentIndex(1);
+        changed = true;
+    }
+    return changed;
+}
+
 void TypeGuardDialog::showPlan(const GuardPlan &plan)
 {
+    if (takeCollectionsSettings(plan)) {
+        check();
+        return;
+    }
     m_plan = plan;
     m_violations->setRowCount(0);
     const QByteArray json = plan.collModJson.toUtf8();
@@ -150,8 +189,11 @@ void TypeGuardDialog::showPlan(const GuardPlan &plan)
                           ? tr(" (the first %1 listed)").arg(plan.violations.size())
                           : QString());
     if (plan.ruleConflicts > 0)
-        lines << tr("They are left as they are (validationLevel moderate): change them, the "
-                    "guard does not.");
+        lines << (plan.decision.level == ValidationLevel::Strict
+                      ? tr("They are left as they are; under validationLevel strict an update "
+                           "of one of them is checked too: change them, the guard does not.")
+                      : tr("They are left as they are (validationLevel moderate: their updates "
+                           "are not checked): change them, the guard does not."));
     for (const QString &kept : plan.keptRules)
         lines << tr("Kept from the guard in place: %1.").arg(kept);
     lines << plan.decision.notes;

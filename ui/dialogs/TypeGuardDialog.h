@@ -37,6 +37,7 @@ public:
 
     QLineEdit *typesEdit() const { return m_types; }
     QComboBox *actionBox() const { return m_action; }
+    QComboBox *levelBox() const { return m_level; }
     QTableWidget *violations() const { return m_violations; }
     QPlainTextEdit *commandView() const { return m_command; }
     QLabel *status() const { return m_status; }
@@ -57,12 +58,15 @@ private:
     void showPlan(const GuardPlan &plan);
     void showOutcome(const GuardOutcome &outcome);
     void setBusy(const QString &status);
+    bool takeCollectionsSettings(const GuardPlan &plan);
 
     SourceRef m_source;
     GuardRule m_suggested;
     QLineEdit *m_types;
     QCheckBox *m_elements;
     QComboBox *m_action;
+    QComboBox *m_level;
+    bool m_planned = false; // a plan was shown: the boxes are the user's from then on
     QLabel *m_summary;
     QTableWidget *m_violations;
     QPlainTextEdit *m_command;

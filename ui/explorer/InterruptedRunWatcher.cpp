@@ -5,6 +5,8 @@
 #include "jobs/MigrationRunner.h"
 #include "migration/MigrationHistory.h"
 
+#include "mongo/ConnectionUri.h"
+
 #include <QMessageBox>
 
 namespace oe {
@@ -14,6 +16,26 @@ namespace {
 QString keyOf(const QString &connection, const QString &database, const QString &collection)
 {
     return QStringList{connection, database, collection}.join(QChar(0x1f));
+}
+
+// The server a connection reaches, whatever it is saved as: its hosts (lowercase, each with
+// its port, sorted), so two saved connections to one server share their runs.
+QString serverOf(const ConnectionSettings &settings)
+{
+    ConnectionUri uri;
+    QString ignored;
+    if (!ConnectionUri::parse(settings.uri, &uri, &ignored))
+        return settings.uri;
+    QStringList hosts;
+    for (QString host : uri.hosts.toLower().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const bool hasPort = host.startsWith(QLatin1Char('[')) ? host.contains(QStringLiteral("]:"))
+                                                               : host.contains(QLatin1Char(':'));
+        if (!uri.srv && !hasPort)
+            host += QStringLiteral(":27017");
+        hosts << host;
+    }
+    hosts.sort();
+    return (uri.srv ? QStringLiteral("srv:") : QString()) + hosts.join(QLatin1Char(','));
 }
 
 QString textOf(const MigrationRun &r)
@@ -63,6 +85,7 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
                 databases << db.info.name;
     if (databases.isEmpty())
         return;
+    m_servers.insert(connection, serverOf(settings));
     (*m_jobs)[connection].start(
         [settings, databases] {
             MigrationRuns runs;
@@ -88,7 +111,9 @@ void InterruptedRunWatcher::offer(QWidget *parent, const QString &connection)
     MigrationRuns fresh;
     QStringList texts;
     for (const MigrationRun &r : m_latest.value(connection)) {
-        const QString key = keyOf(connection, r.database, r.config.collection);
+        // Offered once per server: another saved connection to it finds the same run.
+        const QString key =
+            keyOf(m_servers.value(connection, connection), r.database, r.config.collection);
         if (m_offered.contains(key) || isThisWindows(connection, r))
             continue;
         m_offered.insert(key);

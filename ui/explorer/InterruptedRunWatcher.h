@@ -52,7 +52,8 @@ private:
     LatestJobs *m_jobs; // one slot per connection name
     QList<QPointer<MigrationRunner>> m_runners;
     QSet<QString> m_written;                // runs a runner here wrote to
-    QSet<QString> m_offered;                // asked about once: never again this session
+    QSet<QString> m_offered;                // by server: asked about once, never again this session
+    QHash<QString, QString> m_servers;      // connection -> the server it reaches (hosts)
     QHash<QString, MigrationRuns> m_latest; // by connection: what found() said last
 };
 

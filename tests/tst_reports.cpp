@@ -48,6 +48,32 @@ private slots:
         QVERIFY(!csv.bytes().startsWith("\xEF\xBB\xBF"));
     }
 
+    // A text a spreadsheet would run as a formula starts with an apostrophe (shown as text);
+    // a number stays a number (issue 53: field names and _ids are hostile).
+    void csvFormulasAreText_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("encoded");
+        QTest::newRow("equals") << QStringLiteral("=1+1") << QStringLiteral("'=1+1");
+        QTest::newRow("hyperlink") << QStringLiteral("=HYPERLINK(\"http://x\",\"y\")")
+                                   << QStringLiteral("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+        QTest::newRow("at") << QStringLiteral("@SUM(A1)") << QStringLiteral("'@SUM(A1)");
+        QTest::newRow("plus text") << QStringLiteral("+cmd") << QStringLiteral("'+cmd");
+        QTest::newRow("minus text") << QStringLiteral("-x") << QStringLiteral("'-x");
+        QTest::newRow("tab") << QStringLiteral("\tx") << QStringLiteral("'\tx");
+        QTest::newRow("carriage return") << QStringLiteral("\rx") << QStringLiteral("\"'\rx\"");
+        QTest::newRow("negative number") << QStringLiteral("-5") << QStringLiteral("-5");
+        QTest::newRow("signed exponent") << QStringLiteral("+1e3") << QStringLiteral("+1e3");
+        QTest::newRow("negative fraction") << QStringLiteral("-0.25") << QStringLiteral("-0.25");
+        QTest::newRow("equals inside") << QStringLiteral("a=b") << QStringLiteral("a=b");
+    }
+    void csvFormulasAreText()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, encoded);
+        QCOMPARE(CsvWriter::escape(field), encoded);
+    }
+
     void reportsHaveTheContractColumns()
     {
         ProfileBuilder builder;

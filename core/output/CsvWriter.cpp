@@ -1,5 +1,7 @@
 #include "output/CsvWriter.h"
 
+#include <QLocale>
+
 namespace oe {
 
 CsvWriter::CsvWriter(const QStringList &header) : m_columns(int(header.size()))
@@ -30,8 +32,21 @@ bool CsvWriter::flush()
     return !m_failed;
 }
 
-QString CsvWriter::escape(const QString &field)
+// A text a spreadsheet would take for a formula (=, +, -, @ first, or a tab or CR): prefixed
+// with an apostrophe, which spreadsheets show as text. A number ("-5", "+1e3") stays a number.
+QString CsvWriter::defused(const QString &field)
 {
+    static const QString kFormulaStart = QStringLiteral("=+-@\t\r");
+    if (field.isEmpty() || !kFormulaStart.contains(field.front()))
+        return field;
+    bool number = false;
+    QLocale::c().toDouble(field, &number);
+    return number ? field : QLatin1Char('\'') + field;
+}
+
+QString CsvWriter::escape(const QString &input)
+{
+    const QString field = defused(input);
     const bool quote = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) ||
                        field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r')) ||
                        field.startsWith(QLatin1Char(' ')) || field.endsWith(QLatin1Char(' '));

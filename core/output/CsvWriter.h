@@ -8,7 +8,9 @@
 namespace oe {
 
 // RFC 4180 CSV: CRLF line ends, fields quoted when they hold a comma, quote, CR or LF (or
-// leading/trailing space), quotes doubled. UTF-8, no byte-order mark.
+// leading/trailing space), quotes doubled. UTF-8, no byte-order mark. A text cell a spreadsheet
+// would run as a formula (=, +, -, @, a tab or CR first: a field named "=HYPERLINK(…)") starts
+// with an apostrophe; numbers stay numbers.
 class CsvWriter
 {
 public:
@@ -27,6 +29,7 @@ public:
     int rows() const { return m_rows; }
 
     static QString escape(const QString &field);
+    static QString defused(const QString &field);
 
 private:
     QIODevice *m_device = nullptr;

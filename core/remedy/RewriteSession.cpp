@@ -206,6 +206,24 @@ bool dropAttributeIndex(RewriteTarget &target, RewriteJournal &journal, RewriteS
     return true;
 }
 
+// The journal's run of `config` where it is in `wanted`; else nullopt with `error` set: no run,
+// one this version cannot read, or `why` (%1: the run, %2: its state).
+std::optional<RewriteJournal::Run> runIn(RewriteJournal &journal, const RewriteConfig &config,
+                                         RewriteState wanted, const QString &why,
+                                         SourceError *error)
+{
+    RewriteJournal::Run run = journal.readRun(error);
+    if (error->isError())
+        return std::nullopt;
+    if (run.present && run.problem.isEmpty() && run.state == wanted)
+        return run;
+    *error = usage(!run.present ? QStringLiteral("the journal holds no %1").arg(config.describe())
+                   : !run.problem.isEmpty() ? run.problem
+                                            : why.arg(run.config.describe(),
+                                                      QString::fromLatin1(journalWord(run.state))));
+    return std::nullopt;
+}
+
 // What a finished rollback leaves behind, said: the journal's run (which --forget removes) and
 // the values the store keeps for documents the application rewrote after the rewrite.
 QStringList leftovers(const RewriteConfig &config, SideStore *side, SourceError *error)
@@ -420,19 +438,13 @@ RewriteStep RewriteSession::verify()
     if (!connect(&step))
         return step;
     RewriteJournal journal(*m_connection, m_database, m_config);
-    const RewriteJournal::Run run = journal.readRun(&step.error);
-    if (step.error.isError())
+    const std::optional<RewriteJournal::Run> found =
+        runIn(journal, m_config, RewriteState::Applied,
+              QStringLiteral("%1 is %2, not applied: apply it again to finish it, or roll it back"),
+              &step.error);
+    if (!found)
         return step;
-    if (!run.present || !run.problem.isEmpty() || run.state != RewriteState::Applied) {
-        step.error = usage(
-            !run.present ? QStringLiteral("the journal holds no %1").arg(m_config.describe())
-            : !run.problem.isEmpty()
-                ? run.problem
-                : QStringLiteral("%1 is %2, not applied: apply it again to finish "
-                                 "it, or roll it back")
-                      .arg(run.config.describe(), QString::fromLatin1(journalWord(run.state))));
-        return step;
-    }
+    const RewriteJournal::Run &run = *found;
     RewriteVerify &verify = step.verify;
     verify.recorded = run.documents;
     verify.entries = journal.count(&step.error);
@@ -526,20 +538,14 @@ RewriteStep RewriteSession::forget()
     RewriteStep step;
     if (!connect(&step))
         return step;
-    const RewriteJournal::Run run =
-        RewriteJournal(*m_connection, m_database, m_config).readRun(&step.error);
-    if (step.error.isError())
+    RewriteJournal journal(*m_connection, m_database, m_config);
+    const std::optional<RewriteJournal::Run> found =
+        runIn(journal, m_config, RewriteState::RolledBack,
+              QStringLiteral("%1 is %2: only a rolled-back run is forgotten (roll it back first)"),
+              &step.error);
+    if (!found)
         return step;
-    if (!run.present || !run.problem.isEmpty() || run.state != RewriteState::RolledBack) {
-        step.error = usage(
-            !run.present ? QStringLiteral("the journal holds no %1").arg(m_config.describe())
-            : !run.problem.isEmpty()
-                ? run.problem
-                : QStringLiteral("%1 is %2: only a rolled-back run is forgotten (roll it back "
-                                 "first)")
-                      .arg(run.config.describe(), QString::fromLatin1(journalWord(run.state))));
-        return step;
-    }
+    const RewriteJournal::Run &run = *found;
     RewriteJournal recorded(*m_connection, m_database, run.config);
     const std::unique_ptr<SideStore> side = sideOf(*m_connection, m_database, run.config);
     if (!recorded.clearEntries(&step.error) || !recorded.clearIndex(&step.error) ||

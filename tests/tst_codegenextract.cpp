@@ -9,10 +9,13 @@
 #include "BsonFixtures.h"
 #include "CliRunner.h"
 #include "CodegenBench.h"
+#include "HostileNames.h"
 #include "LiveDocuments.h"
 #include "codegen/CodeLanguage.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -60,23 +63,33 @@ class TestCodegenExtract : public QObject, public CodegenBench
     const QString m_db = QStringLiteral("oe_codegen_extract");
     const QString m_big = text(1200, QLatin1Char('A'));
 
-    QStringList extractArgs(const QString &collection) const
+    // The extraction of post.body; `side` and `flag` name its side collection and flag (empty:
+    // the defaults).
+    QStringList extractArgs(const QString &collection, const QString &side = {},
+                            const QString &flag = {}) const
     {
-        return {QStringLiteral("--collection"),    collection,
-                QStringLiteral("--path"),          QStringLiteral("post.body"),
-                QStringLiteral("--excerpt-chars"), QStringLiteral("5"),
-                QStringLiteral("--excerpt-keys"),  QStringLiteral("lang,title"),
-                QStringLiteral("--extract")};
+        QStringList args{QStringLiteral("--collection"),    collection,
+                         QStringLiteral("--path"),          QStringLiteral("post.body"),
+                         QStringLiteral("--excerpt-chars"), QStringLiteral("5"),
+                         QStringLiteral("--excerpt-keys"),  QStringLiteral("lang,title"),
+                         QStringLiteral("--extract")};
+        if (!side.isEmpty())
+            args << QStringLiteral("--side") << side;
+        if (!flag.isEmpty())
+            args << QStringLiteral("--flag") << flag;
+        return args;
     }
 
     // A (a body of 1200 characters, extracted) and B (a short one, left in place).
-    void loadAndExtract(const QString &collection)
+    void loadAndExtract(const QString &collection, const QString &side = {},
+                        const QString &flag = {})
     {
         QString error;
         for (const QString &name :
              QStringList{collection, collection + QStringLiteral("_outlier_rewrites"),
-                         collection + QStringLiteral("_post_body_full")})
-            fixtures::command(m_uri, m_db, QStringLiteral("{\"drop\": \"%1\"}").arg(name).toUtf8(),
+                         side.isEmpty() ? collection + QStringLiteral("_post_body_full") : side})
+            fixtures::command(m_uri, m_db,
+                              QStringLiteral("{\"drop\": \"%1\"}").arg(jsonText(name)).toUtf8(),
                               &error);
         QVERIFY2(fixtures::command(
                      m_uri, m_db,
@@ -85,7 +98,7 @@ class TestCodegenExtract : public QObject, public CodegenBench
                          "{\"title\": \"a\", \"body\": \"%2\", \"n\": 1}, \"likes\": 1}, "
                          "{\"_id\": \"B\", \"post\": {\"body\": \"short\"}}, {\"_id\": \"C\", "
                          "\"post\": {}}, {\"_id\": \"D\", \"post\": {}}]}")
-                         .arg(collection, m_big)
+                         .arg(jsonText(collection), m_big)
                          .toUtf8(),
                      &error),
                  qPrintable(error));
@@ -93,12 +106,19 @@ class TestCodegenExtract : public QObject, public CodegenBench
             runCli(QStringList{QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
                                QStringLiteral("--db"), m_db, QStringLiteral("--min-bytes"),
                                QStringLiteral("1000"), QStringLiteral("--yes")} +
-                   extractArgs(collection));
+                   extractArgs(collection, side, flag));
         QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 1;")),
                  qPrintable(r.out + r.err));
     }
+    // A name inside a JSON string: its quotes, backslashes and control characters escaped.
+    static QString jsonText(const QString &name)
+    {
+        const QByteArray quoted = QJsonDocument(QJsonArray{name}).toJson(QJsonDocument::Compact);
+        return QString::fromUtf8(quoted.mid(2, quoted.size() - 4));
+    }
 
-    QString generate(CodeLanguage language, const QString &collection, const QString &dir)
+    QString generate(CodeLanguage language, const QString &collection, const QString &dir,
+                     const QString &side = {}, const QString &flag = {})
     {
         QDir().mkpath(dir);
         const QString out =
@@ -106,7 +126,7 @@ class TestCodegenExtract : public QObject, public CodegenBench
         const CliRun r =
             runCli(QStringList{QStringLiteral("codegen"), QStringLiteral("--lang"),
                                codelanguage::name(language), QStringLiteral("--out"), out} +
-                   extractArgs(collection));
+                   extractArgs(collection, side, flag));
         if (r.exitCode != 0)
             qWarning("codegen failed: %s", qPrintable(r.err));
         return out;
@@ -229,6 +249,17 @@ private slots:
         const QString file = generate(CodeLanguage::Mongosh, QStringLiteral("posts"),
                                       m_dir.filePath(QStringLiteral("mongosh")));
         QVERIFY(build(QStringLiteral("node"), {QStringLiteral("--check"), file}, m_dir.path()));
+        // With every hostile layout's collection, side collection and flag too.
+        int n = 0;
+        for (const fixtures::HostileLayout &l : fixtures::hostileLayouts()) {
+            const QString hostile =
+                generate(CodeLanguage::Mongosh, l.config.collection,
+                         m_dir.filePath(QStringLiteral("mongosh_%1").arg(++n)),
+                         l.config.collection + QStringLiteral(" side"), l.config.flagField);
+            QVERIFY2(
+                build(QStringLiteral("node"), {QStringLiteral("--check"), hostile}, m_dir.path()),
+                qPrintable(l.tag));
+        }
     }
 
     void readsAndWritesOnTheServer_data()
@@ -291,6 +322,60 @@ private slots:
         QCOMPARE(textOf(fixtures::fieldOf(side.at(stringId("A")), QStringLiteral("body"))), m_big);
         QCOMPARE(textOf(fixtures::fieldOf(side.at(stringId("B")), QStringLiteral("body"))),
                  written);
+    }
+
+    // Hostile names in every name the extraction's code embeds (issue 53): the collection, the
+    // side collection and the flag of each hostile layout (quotes, backslashes, control and
+    // line-separator characters, keywords, comment and template delimiters, each language's
+    // injection) through the language that layout targets: the code compiles warning-free and
+    // runs, reads and writes the collections of exactly those names, and no injection runs
+    // (the marker file P is never created).
+    void hostileNamesRoundTrip_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QString>("collection");
+        QTest::addColumn<QString>("side");
+        QTest::addColumn<QString>("flag");
+        const std::pair<const char *, CodeLanguage> targets[] = {
+            {"python", CodeLanguage::Python},
+            {"js", CodeLanguage::JavaScript},
+            {"c", CodeLanguage::C},
+            {"java", CodeLanguage::Java},
+            {"go and unicode", CodeLanguage::Go}};
+        for (const fixtures::HostileLayout &l : fixtures::hostileLayouts())
+            for (const auto &[tag, language] : targets)
+                if (l.tag == QLatin1String(tag))
+                    QTest::newRow(tag) << int(language) << l.config.collection
+                                       << (l.config.overflowCollection.isEmpty()
+                                               ? l.config.collection + QStringLiteral(" side")
+                                               : l.config.overflowCollection)
+                                       << l.config.flagField;
+    }
+    void hostileNamesRoundTrip()
+    {
+        QFETCH(int, language);
+        QFETCH(QString, collection);
+        QFETCH(QString, side);
+        QFETCH(QString, flag);
+        const auto lang = CodeLanguage(language);
+        loadAndExtract(collection, side, flag);
+        const QString dir = m_dir.filePath(QStringLiteral("hostile_") + codelanguage::name(lang));
+        const QString snippet = generate(lang, collection, dir, side, flag);
+        const QString written = text(700, QChar(0x401));
+        const QString out = runHarness(
+            lang, snippet, QStringLiteral("read A\nread B\nwrite B %1\nread B\n").arg(written));
+        QCOMPARE(out.split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                 QStringList({QStringLiteral("A: %1 -").arg(m_big), QStringLiteral("B: short -"),
+                              QStringLiteral("B: %1 -").arg(written)}));
+        const auto docs = fixtures::readCollection(m_uri, m_db, collection);
+        const auto stored = fixtures::readCollection(m_uri, m_db, side);
+        QCOMPARE(stored.size(), std::size_t(2)); // A's value by the extraction, B's by the code
+        QCOMPARE(textOf(fixtures::fieldOf(stored.at(stringId("B")), QStringLiteral("body"))),
+                 written);
+        QCOMPARE(fixtures::fieldOf(docs.at(stringId("B")), flag), QByteArray("\x08\x01", 2));
+        for (const QString &where : {QDir::currentPath(), dir, QFileInfo(snippet).absolutePath()})
+            QVERIFY2(!QFileInfo::exists(where + QStringLiteral("/P")),
+                     "an injection ran: the marker file P was created");
     }
 };
 

@@ -235,7 +235,8 @@ QStringList leftovers(const RewriteConfig &config, SideStore *side, SourceError 
         return notes;
     const std::int64_t held = side->held(error);
     if (held > 0)
-        notes << QStringLiteral("%1 keeps %2 values the application's documents still point to")
+        notes << QStringLiteral("%1 keeps %2 values of documents the application rewrote after "
+                                "the rewrite")
                      .arg(config.storeName())
                      .arg(held);
     else if (held == 0 && config.kind == RewriteKind::Extract)

@@ -86,8 +86,8 @@ bool ExtractSide::tidy(QStringList *notes, SourceError *error)
     if (n < 0)
         return false;
     if (n > 0) {
-        *notes << QStringLiteral("the side collection %1 keeps %2 values the application's "
-                                 "documents still point to")
+        *notes << QStringLiteral("the side collection %1 keeps %2 values of documents the "
+                                 "application rewrote after the rewrite")
                       .arg(m_name)
                       .arg(n);
         return true;

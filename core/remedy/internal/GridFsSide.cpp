@@ -108,8 +108,9 @@ bool GridFsSide::tidy(QStringList *notes, SourceError *error)
     const std::int64_t n = held(error);
     if (n < 0)
         return false;
-    *notes << (n > 0 ? QStringLiteral("the GridFS bucket %1 keeps %2 files the application's "
-                                      "documents still point to")
+    *notes << (n > 0 ? QStringLiteral("the GridFS bucket %1 keeps %2 files of this path, "
+                                      "values of documents the application rewrote after the "
+                                      "rewrite")
                            .arg(m_config.bucket)
                            .arg(n)
                      : QStringLiteral("the GridFS bucket %1 stays (a bucket is shared); none "

@@ -76,6 +76,25 @@ class TestGuiWatch : public QObject, public GuiLiveBench
 public:
     TestGuiWatch() : GuiLiveBench(QStringLiteral("oe_trends")) {}
 
+    // The window on `collection`, analysed; its Shape tab's mixed_types flag of price chosen
+    // and Guard type… clicked: the dialog, or null.
+    TypeGuardDialog *openTypeGuard(MainWindow &window, const QString &collection) const
+    {
+        ShapePage *shape = shapeOf(window, collection);
+        const int row =
+            shape ? flagRow(shape, QStringLiteral("mixed_types"), QStringLiteral("price")) : -1;
+        if (row < 0)
+            return nullptr;
+        shape->flagsTable()->setCurrentCell(row, 0);
+        if (!shape->typeGuardButton()->isEnabled())
+            return nullptr;
+        QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
+        TypeGuardDialog *dialog = nullptr;
+        QTest::qWaitFor(
+            [&] { return (dialog = window.findChild<TypeGuardDialog *>()) != nullptr; });
+        return dialog;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -246,14 +265,8 @@ private slots:
                                    &error),
                  qPrintable(error));
         MainWindow window;
-        ShapePage *shape = shapeOf(window, QStringLiteral("strictprices"));
-        QVERIFY(shape);
-        const int row = flagRow(shape, QStringLiteral("mixed_types"), QStringLiteral("price"));
-        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
-        shape->flagsTable()->setCurrentCell(row, 0);
-        QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
-        TypeGuardDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = window.findChild<TypeGuardDialog *>()) != nullptr);
+        TypeGuardDialog *dialog = openTypeGuard(window, QStringLiteral("strictprices"));
+        QVERIFY(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(dialog->applyButton()->isEnabled(), 30000);
         QCOMPARE(dialog->actionBox()->currentIndex(), 1); // error: the collection's
         QCOMPARE(dialog->levelBox()->currentIndex(), 1);  // strict: the collection's
@@ -314,15 +327,8 @@ private slots:
                                    &error),
                  qPrintable(error));
         MainWindow window;
-        ShapePage *shape = shapeOf(window, QStringLiteral("prices"));
-        QVERIFY(shape);
-        const int row = flagRow(shape, QStringLiteral("mixed_types"), QStringLiteral("price"));
-        QVERIFY2(row >= 0, qPrintable(shape->summaryLabel()->text()));
-        shape->flagsTable()->setCurrentCell(row, 0);
-        QVERIFY(shape->typeGuardButton()->isEnabled());
-        QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
-        TypeGuardDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = window.findChild<TypeGuardDialog *>()) != nullptr);
+        TypeGuardDialog *dialog = openTypeGuard(window, QStringLiteral("prices"));
+        QVERIFY(dialog);
         QCOMPARE(dialog->typesEdit()->text(), QStringLiteral("double"));
         QTRY_VERIFY_WITH_TIMEOUT(dialog->plan().ruleConflicts >= 0, 30000);
         QCOMPARE(dialog->plan().ruleConflicts, 3);

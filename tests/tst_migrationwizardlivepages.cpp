@@ -119,6 +119,17 @@ class TestMigrationWizardLivePages : public QObject, protected WizardLiveFixture
         QVERIFY2(reply.contains("Document failed validation"), qPrintable(error));
     }
 
+    // The wizard driven to its layout page, once the page's check on the server is done: the
+    // page, or null.
+    WizardLayoutPage *layoutPageOf(MigrationWizard &wizard)
+    {
+        driveTo(wizard, MigrationWizard::LayoutPageId);
+        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        if (!layout || !QTest::qWaitFor([&] { return !layout->isCheckingServer(); }, 60000))
+            return nullptr;
+        return layout;
+    }
+
 private slots:
     void initTestCase() { setUpBooks(); }
 
@@ -133,10 +144,8 @@ private slots:
         state.setKeep(10);
         MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.show();
-        driveTo(wizard, MigrationWizard::LayoutPageId);
-        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        WizardLayoutPage *layout = layoutPageOf(wizard);
         QVERIFY(layout);
-        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
         QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
 
         layout->edit(QStringLiteral("overflow"))->setText(occupied);
@@ -174,10 +183,8 @@ private slots:
         state.setKeep(10);
         MigrationWizard wizard(&workspace, state.analysis().request.source);
         wizard.show();
-        driveTo(wizard, MigrationWizard::LayoutPageId);
-        auto *layout = qobject_cast<WizardLayoutPage *>(wizard.currentPage());
+        WizardLayoutPage *layout = layoutPageOf(wizard);
         QVERIFY(layout);
-        QTRY_VERIFY_WITH_TIMEOUT(!layout->isCheckingServer(), 60000);
         QVERIFY2(layout->isComplete(), qPrintable(layout->problemText()));
         QComboBox *preset = layout->presetBox();
         const int feed = preset->findData(int(SplitLayoutPreset::ActivityFeed));

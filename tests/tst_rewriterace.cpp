@@ -310,6 +310,36 @@ private slots:
             QVERIFY2(holdsLong(after.at(id)), "the application's long was rolled back");
     }
 
+    // The application gives the field another type altogether after the rewrite (an object
+    // where the rewrite wrote an array, a number, an array where it wrote a sub-document): the
+    // guards' proof never makes the server fail on it (it is evaluated on whatever the
+    // document holds), and those documents are the application's.
+    void anotherTypeIsTheApplications_data() { addRemedies(); }
+    void anotherTypeIsTheApplications()
+    {
+        QFETCH(Remedy, remedy);
+        const QString c = QStringLiteral("other_type");
+        make(remedy, c, 12);
+        oe::RewriteSession rewrite = session(remedy, c);
+        QVERIFY(rewrite.apply({}).ok);
+        const QString field = remedy == Remedy::Extract ? QStringLiteral("body")
+                              : remedy == Remedy::Keys  ? QStringLiteral("daily")
+                                                        : QStringLiteral("attrs");
+        QVERIFY(run(QStringLiteral(R"({"update": "%1", "updates": [)"
+                                   R"({"q": {"_id": 3}, "u": {"$set": {"%2": {"x": 1}}}},)"
+                                   R"({"q": {"_id": 4}, "u": {"$set": {"%2": 7}}},)"
+                                   R"({"q": {"_id": 5}, "u": {"$set": {"%2": [1, {"n": 2}]}}}]})")
+                        .arg(c, field)));
+        const auto changed = read(c);
+        const oe::RewriteStep back = rewrite.rollback({});
+        QVERIFY2(back.ok, qPrintable(back.error.message));
+        QCOMPARE(back.progress.changedSince, std::uint64_t(3));
+        QCOMPARE(back.progress.rewritten, std::uint64_t(9));
+        const auto after = read(c);
+        for (int i : {3, 4, 5})
+            QVERIFY(after.at(intId(i)) == changed.at(intId(i)));
+    }
+
     // A double's zero changed to -0.0 and a decimal's 1.0 to 1.00 after an extraction: equal
     // values to $eq, other bytes: both kept by the rollback.
     void rollbackKeepsZeroSignAndDecimalDigits()

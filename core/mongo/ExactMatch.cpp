@@ -81,16 +81,47 @@ QByteArray utf8Value(const QByteArray &text)
     return bsonraw::valueOf(&it);
 }
 
-// {$eq: [{$toString: ref}, text]}
-void appendTextCondition(bson_t *out, const std::string &key, const QByteArray &ref,
-                         const QByteArray &text)
+// {$cond: [{$eq: [{$type: ref}, type]}, <then>, <otherwise>]} under `key`: each operator that
+// fails on another type ($toString on an object, $objectToArray on an array) is given only its
+// own, so that no document makes the guard an error (the server may evaluate the $expr before
+// the query's $type, or on a document that holds anything at the path).
+template <typename Then, typename Otherwise>
+void appendIfType(bson_t *out, const char *key, const QByteArray &ref, const char *type,
+                  const Then &then, const Otherwise &otherwise)
 {
-    bson_t cond, eq, toString;
+    bson_t cond, branches, test, eq, typeOf;
+    bson_append_document_begin(out, key, -1, &cond);
+    bson_append_array_begin(&cond, "$cond", -1, &branches);
+    bson_append_document_begin(&branches, "0", -1, &test);
+    bson_append_array_begin(&test, "$eq", -1, &eq);
+    bson_append_document_begin(&eq, "0", -1, &typeOf);
+    appendRef(&typeOf, "$type", ref);
+    bson_append_document_end(&eq, &typeOf);
+    bson_append_utf8(&eq, "1", -1, type, -1);
+    bson_append_array_end(&test, &eq);
+    bson_append_document_end(&branches, &test);
+    then(&branches, "1");
+    otherwise(&branches, "2");
+    bson_append_array_end(&cond, &branches);
+    bson_append_document_end(out, &cond);
+}
+
+// {$eq: [{$toString: ref} where ref is of `type`, text]}
+void appendTextCondition(bson_t *out, const std::string &key, const QByteArray &ref,
+                         const char *type, const QByteArray &text)
+{
+    bson_t cond, eq;
     bson_append_document_begin(out, key.c_str(), -1, &cond);
     bson_append_array_begin(&cond, "$eq", -1, &eq);
-    bson_append_document_begin(&eq, "0", -1, &toString);
-    appendRef(&toString, "$toString", ref);
-    bson_append_document_end(&eq, &toString);
+    appendIfType(
+        &eq, "0", ref, type,
+        [&](bson_t *at, const char *k) {
+            bson_t toString;
+            bson_append_document_begin(at, k, -1, &toString);
+            appendRef(&toString, "$toString", ref);
+            bson_append_document_end(at, &toString);
+        },
+        [](bson_t *at, const char *k) { bson_append_null(at, k, -1); });
     bson_append_utf8(&eq, "1", -1, text.constData(), int(text.size()));
     bson_append_array_end(&cond, &eq);
     bson_append_document_end(out, &cond);
@@ -134,9 +165,18 @@ QByteArray valuesOfDocument(const QByteArray &ref, int depth)
     bson_t value, map, toArray;
     bson_append_document_begin(holder.get(), "v", 1, &value);
     bson_append_document_begin(&value, "$map", -1, &map);
-    bson_append_document_begin(&map, "input", -1, &toArray);
-    appendRef(&toArray, "$objectToArray", ref);
-    bson_append_document_end(&map, &toArray);
+    appendIfType(
+        &map, "input", ref, "object",
+        [&](bson_t *at, const char *k) {
+            bson_append_document_begin(at, k, -1, &toArray);
+            appendRef(&toArray, "$objectToArray", ref);
+            bson_append_document_end(at, &toArray);
+        },
+        [](bson_t *at, const char *k) {
+            bson_t none;
+            bson_append_array_begin(at, k, -1, &none);
+            bson_append_array_end(at, &none);
+        });
     bson_append_utf8(&map, "as", -1, each.c_str(), -1);
     bson_append_utf8(&map, "in", -1, ("$$" + each + ".v").c_str(), -1);
     bson_append_document_end(&value, &map);
@@ -176,7 +216,17 @@ void appendContainerCondition(bson_t *out, int *index, const QByteArray &ref, co
     bson_append_document_begin(out, std::to_string((*index)++).c_str(), -1, &cond);
     bson_append_document_begin(&cond, "$let", -1, &let);
     bson_append_document_begin(&let, "vars", -1, &vars);
-    appendRef(&vars, var.c_str(), document ? valuesOfDocument(ref, depth) : ref);
+    if (document)
+        appendRef(&vars, var.c_str(), valuesOfDocument(ref, depth));
+    else // an array's elements, or none where the value is no array
+        appendIfType(
+            &vars, var.c_str(), ref, "array",
+            [&](bson_t *at, const char *k) { appendRef(at, k, ref); },
+            [](bson_t *at, const char *k) {
+                bson_t none;
+                bson_append_array_begin(at, k, -1, &none);
+                bson_append_array_end(at, &none);
+            });
     bson_append_document_end(&let, &vars);
     bson_append_document_begin(&let, "in", -1, &in);
     bson_append_array_begin(&in, "$and", -1, &all);
@@ -202,7 +252,8 @@ void appendConditions(bson_t *out, int *index, const QByteArray &ref, const QByt
     }
     const QByteArray text = textProof(raw);
     if (!text.isEmpty())
-        appendTextCondition(out, std::to_string((*index)++), ref, text);
+        appendTextCondition(out, std::to_string((*index)++), ref,
+                            type == BSON_TYPE_DOUBLE ? "double" : "decimal", text);
 }
 
 } // namespace

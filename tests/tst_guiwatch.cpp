@@ -90,8 +90,10 @@ public:
             return nullptr;
         QTest::mouseClick(shape->typeGuardButton(), Qt::LeftButton);
         TypeGuardDialog *dialog = nullptr;
-        QTest::qWaitFor(
-            [&] { return (dialog = window.findChild<TypeGuardDialog *>()) != nullptr; });
+        // Null when the dialog never opened: the caller's check fails.
+        if (!QTest::qWaitFor(
+                [&] { return (dialog = window.findChild<TypeGuardDialog *>()) != nullptr; }))
+            return nullptr;
         return dialog;
     }
 

@@ -131,9 +131,10 @@ void addSourceOptions(QCommandLineParser &parser)
          QStringLiteral("R")},
         {QStringLiteral("measure"),
          QStringLiteral("Where sizes and array lengths are measured (with --uri): server "
-                        "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents), "
-                        "client (every document is read here), or auto (default: the server "
-                        "where it can)."),
+                        "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents; a "
+                        "partial analysis, no shape), client (every document is read here), or "
+                        "auto (default: every field read here, with wire compression across a "
+                        "network)."),
          QStringLiteral("WHERE")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},
@@ -398,9 +399,12 @@ void printSummary(const oe::AnalysisResult &result, const QString &out)
     const oe::CollectionProfile &profile = result.profile;
     const oe::OutlierReport &outliers = result.outliers;
     const oe::Distribution &s = profile.sizes;
-    std::printf("%s: %s documents, %s (%s, %.2f s)\n", qPrintable(profile.source),
+    // A server-side measurement is named partial in the first line.
+    std::printf("%s: %s documents, %s (%s%s, %.2f s)\n", qPrintable(profile.source),
                 qPrintable(count(profile.documents)), qPrintable(sizeText(s.sum())),
-                qPrintable(profile.mode), profile.seconds);
+                qPrintable(profile.mode),
+                profile.measuredOnServer ? ", partial analysis: measured on the server" : "",
+                profile.seconds);
     const oe::SamplePrecision precision =
         oe::SamplePrecision::of(profile, result.request.p99PrecisionPoints);
     if (!precision.applies) {

@@ -114,6 +114,9 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     }
     LiveQuery query = queryFor(request);
     const auto plan = scanPlan(measure->plan, request.selection);
+    // The scan's connection asks for the wire compression the setup chose.
+    SourceRef scanned = request.source;
+    scanned.settings.compressors = measure->compressors;
     if (plan) {
         query.projection = MeasureProjection::build(*plan);
         query.measurePlan = plan;
@@ -128,11 +131,11 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
         query.checksExistence = false;
     if (request.usesRanges()) {
         RangedScan::Request ranged{
-            request.source.settings, query,          scanOptions(request, plan),
-            request.parallelRanges,  request.resume, request.checkpointMs};
+            scanned.settings,       query,          scanOptions(request, plan),
+            request.parallelRanges, request.resume, request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
-        const auto source = request.source.openSource(query);
+        const auto source = scanned.openSource(query);
         result.profile = Analyzer::run(*source, scanOptions(request, plan), cancel, progress);
     }
     if (result.sourceUnreadable())

@@ -138,29 +138,46 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     return learnt(whole, builder, kept);
 }
 
-// The server's capabilities; the link's latency only where auto may read here instead (a
-// server on this machine), since timing it costs three round trips.
-bool probe(MongoConnection &connection, MeasureMode mode, const SourceRef &source, ServerInfo *info,
-           SourceError *error)
+// Auto and client read every document here. Across a network they ask for wire compression (the
+// link, not the walk, is then the limit: zstd made a client-side scan of activity_feeds through
+// a 100 Mbit/s proxy 3x faster), unless the URI names its own compressors. A server on this
+// machine that answers within kNearbyRoundTripMs is read uncompressed: there compressing only
+// costs both ends CPU. A server that cannot be reached is left to the scan, whose error names
+// its own step.
+MeasureSetup::Outcome readHere(MeasureMode mode, const SourceRef &source)
 {
-    const bool timed = mode == MeasureMode::Auto && MeasureSetup::onThisMachine(connection.hosts());
-    return ServerProbe::probe(connection, source.database, info, error,
-                              timed ? ServerProbe::Latency::Measure : ServerProbe::Latency::Skip);
+    MeasureSetup::Outcome outcome;
+    QString note = mode == MeasureMode::Client
+                       ? QStringLiteral("measured client-side (--measure client): every "
+                                        "document was read here")
+                       : QStringLiteral("measured client-side: every field of every document "
+                                        "(a server-side measurement counts sizes and arrays "
+                                        "only: --measure server, a partial analysis)");
+    SourceError ignored;
+    const auto connection = MongoConnection::open(source.settings, &ignored);
+    bool across = connection && !MeasureSetup::onThisMachine(connection->hosts());
+    if (connection && !across) {
+        ServerInfo info;
+        across = ServerProbe::probe(*connection, source.database, &info, &ignored,
+                                    ServerProbe::Latency::Measure) &&
+                 info.roundTripMs >= MeasureSetup::kNearbyRoundTripMs;
+    }
+    if (across && !connection->uriNamesCompressors()) {
+        outcome.compressors = QString::fromLatin1(MeasureSetup::kCompressors);
+        note += QStringLiteral("; across the network the documents are asked for with wire "
+                               "compression (zstd, snappy or zlib, the first the server has)");
+    }
+    outcome.notes << note;
+    return outcome;
 }
 
 // The outcome of a plan the discovery learnt: measured on the server, or (auto) client-side
 // where the plan has nothing to summarise or cannot be asked for.
-MeasureSetup::Outcome withPlan(MeasureMode mode, MeasurePlan plan, const Discovery &how)
+MeasureSetup::Outcome withPlan(MeasurePlan plan, const Discovery &how)
 {
     MeasureSetup::Outcome outcome;
     outcome.collectionDocuments = how.documents;
     outcome.collectionSeen = how.sawDocuments;
-    if (plan.isEmpty() && mode == MeasureMode::Auto) {
-        outcome.notes << QStringLiteral("measured client-side: a %1-document sample holds no "
-                                        "array for the server to summarise")
-                             .arg(MeasureSetup::kDiscoveryDocuments);
-        return outcome;
-    }
     if (!plan.unmeasurable.empty()) {
         QStringList paths;
         for (const std::string &p : plan.unmeasurable)
@@ -193,59 +210,39 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
         }
         return outcome;
     }
-    if (mode == MeasureMode::Client) {
-        outcome.notes << QStringLiteral("measured client-side (--measure client): every "
-                                        "document's bytes were read");
-        return outcome;
-    }
+    if (mode != MeasureMode::Server)
+        return readHere(mode, source);
     SourceError probeError;
     const auto connection = MongoConnection::open(source.settings, &probeError);
-    // Across a network, each command costs a round trip: the discovery read itself proves the
-    // operators a server-side measurement needs, and the server is asked about itself only
-    // where it refuses that read (to say why, or to learn with what it has). Auto on this
-    // machine first times the link, which needs the probe.
-    if (connection && !(mode == MeasureMode::Auto && onThisMachine(connection->hosts()))) {
+    // Each command costs a round trip: the discovery read itself proves the operators a
+    // server-side measurement needs, and the server is asked about itself only where it refuses
+    // that read (to say why, or to learn with what it has).
+    if (connection) {
         Discovery how{true, true, true, std::nullopt, false};
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
-            return withPlan(mode, std::move(*plan), how);
+            return withPlan(std::move(*plan), how);
     }
     ServerInfo info;
-    if (!connection || !probe(*connection, mode, source, &info, &probeError)) {
-        // Auto leaves an unreachable server to the scan, whose error names its own step.
-        if (mode == MeasureMode::Server) {
-            *error = probeError;
-            return std::nullopt;
-        }
-        return outcome;
+    if (!connection || !ServerProbe::probe(*connection, source.database, &info, &probeError,
+                                           ServerProbe::Latency::Skip)) {
+        *error = probeError;
+        return std::nullopt;
     }
     if (!info.supportsBsonSize) {
         const QString why =
             QStringLiteral("the server (%1) has no $bsonSize, which needs MongoDB 4.4 or later")
                 .arg(info.isFerretDb ? QStringLiteral("FerretDB %1").arg(info.ferretDbVersion)
                                      : QStringLiteral("MongoDB %1").arg(info.version));
-        if (mode == MeasureMode::Server) {
-            *error = usage(
-                QStringLiteral("--measure server: %1; use --measure client or auto").arg(why));
-            return std::nullopt;
-        }
-        outcome.notes << QStringLiteral("measured client-side: %1").arg(why);
-        return outcome;
-    }
-    if (mode == MeasureMode::Auto && onThisMachine(info.hosts) && info.roundTripMs >= 0 &&
-        info.roundTripMs < kNearbyRoundTripMs) {
-        outcome.notes << QStringLiteral("measured client-side: the server answers in %1 ms on "
-                                        "this machine, so reading the documents here is as fast "
-                                        "and spares its CPU (measuring on the server stays a "
-                                        "choice)")
-                             .arg(info.roundTripMs, 0, 'f', 2);
-        return outcome;
+        *error =
+            usage(QStringLiteral("--measure server: %1; use --measure client or auto").arg(why));
+        return std::nullopt;
     }
     Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false};
     auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;
-    return withPlan(mode, std::move(*plan), how);
+    return withPlan(std::move(*plan), how);
 }
 
 bool MeasureSetup::onThisMachine(const QString &hosts)
@@ -272,12 +269,14 @@ QString MeasureSetup::describe(const MeasurePlan *plan)
     if (!plan)
         return QStringLiteral("measured client-side");
     if (plan->isEmpty())
-        return QStringLiteral("measured on the server ($bsonSize); no array to summarise");
-    return QStringLiteral("measured on the server ($bsonSize): document sizes and the arrays at %1 "
-                          "(lengths, bytes, element types; of their elements' fields, the arrays' "
-                          "lengths); documents those figures do not explain were read whole; the "
-                          "other fields' presence, types and bytes are not measured (--measure "
-                          "client reads them)")
+        return QStringLiteral("partial analysis: measured on the server ($bsonSize): document "
+                              "sizes, no array to summarise; the other fields and the shape are "
+                              "not measured (auto reads every field)");
+    return QStringLiteral("partial analysis: measured on the server ($bsonSize): document sizes "
+                          "and the arrays at %1 (lengths, bytes, element types; of their "
+                          "elements' fields, the arrays' lengths); documents those figures do not "
+                          "explain were read whole; the other fields' presence, types and bytes, "
+                          "and the shape, are not measured (auto reads every field)")
         .arg(plan->describe());
 }
 

@@ -14,13 +14,13 @@
 
 namespace oe {
 
-// Decides where an analysis measures, and learns what the server summarises: for a live
-// collection whose server has $bsonSize (asked, not assumed from a version) and is not so near
-// that documents cross the link as fast as they are walked, a discovery read
-// (200 documents, $sample where it exists, every array cut to its first 4 elements) gives the
-// plan. Across a network that read also proves the operators (one round trip instead of three);
-// the server is probed only where it refuses. Falls back to client-side measurement, with one line
-// saying why, where the mode is auto; refuses in one line where the user asked for the server.
+// Decides where an analysis measures. Auto and client read every document here, since a
+// server-side measurement counts sizes and arrays only (a partial analysis, until the shape is
+// counted there too): across a network with wire compression, on this machine without where
+// the server answers within kNearbyRoundTripMs. Server (the user's choice) learns what the
+// server summarises from a discovery read (200 documents, $sample where it exists, every array
+// cut to its first 4 elements), which also proves the operators (one round trip instead of
+// three; the server is probed only where it refuses), and refuses in one line where it cannot.
 class MeasureSetup
 {
 public:
@@ -32,15 +32,19 @@ public:
         // its document count (collStats), and that it exists (the read returned documents).
         std::optional<std::uint64_t> collectionDocuments;
         bool collectionSeen = false;
+        // Wire compressors the scan asks for (ConnectionSettings::compressors); empty: none.
+        QString compressors;
     };
+    // What a scan that reads every document across a network asks for.
+    static constexpr const char *kCompressors = "zstd,snappy,zlib";
     static constexpr int kDiscoveryDocuments = 200;
     static constexpr int kDiscoveryElements = 4;
     // Where the server refuses to cut arrays short (a key $arrayToObject will not take), this
     // many whole documents instead.
     static constexpr int kDiscoveryWholeDocuments = 20;
-    // auto measures client-side on a server on this machine (a loopback address or a socket
-    // file) that answers within this: documents then cross as fast as they are walked here, and
-    // the server's CPU is spared. A proxy on loopback that adds latency is a network.
+    // A server on this machine (a loopback address or a socket file) that answers within this
+    // is read without wire compression: documents cross as fast as they are walked here. A
+    // proxy on loopback that adds latency is a network.
     static constexpr double kNearbyRoundTripMs = 5.0;
     // Every host of `hosts` ("h:p,h:p") is this machine: localhost, 127.x, ::1, a socket path.
     static bool onThisMachine(const QString &hosts);

@@ -17,6 +17,10 @@ struct ConnectionSettings
     int connectTimeoutMs = 10000;
     int socketTimeoutMs = 120000;
     QString appName = QStringLiteral("outlier-explorer");
+    // Wire compressors to ask for ("zstd,snappy,zlib": the server uses the first of them it
+    // has) where the URI names none; empty: the URI's choice. An analysis that reads every
+    // document across a network asks for them (MeasureSetup).
+    QString compressors;
 
     bool operator==(const ConnectionSettings &) const = default;
 };

@@ -116,10 +116,16 @@ std::unique_ptr<MongoConnection> MongoConnection::open(const ConnectionSettings 
         const ReadPrefsHandle prefs(mongoc_read_prefs_new(MONGOC_READ_SECONDARY_PREFERRED));
         mongoc_uri_set_read_prefs_t(uri.get(), prefs.get());
     }
+    // libmongoc keeps the URI's compressors apart from its other options.
+    const bson_t *named = mongoc_uri_get_compressors(uri.get());
+    const bool namesCompressors = named && !bson_empty(named);
+    if (!settings.compressors.isEmpty() && !namesCompressors)
+        mongoc_uri_set_compressors(uri.get(), settings.compressors.toUtf8().constData());
 
     std::unique_ptr<MongoConnection> connection(new MongoConnection);
     connection->m_redactedUri = redacted;
     connection->m_hosts = hostList(uri.get());
+    connection->m_uriNamesCompressors = namesCompressors;
     connection->m_appName = QString::fromUtf8(mongoc_uri_get_appname(uri.get()));
     if (const char *db = mongoc_uri_get_database(uri.get()))
         connection->m_defaultDatabase = QString::fromUtf8(db);

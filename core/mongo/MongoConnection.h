@@ -29,6 +29,8 @@ public:
 
     QString redactedUri() const { return m_redactedUri; }
     QString hosts() const { return m_hosts; } // "host:port,host:port" or the SRV name
+    // The URI names its own wire compressors (ConnectionSettings::compressors then yields).
+    bool uriNamesCompressors() const { return m_uriNamesCompressors; }
     QString defaultDatabase() const { return m_defaultDatabase; }
     // The application name the client announces to the server (the URI's appname, else
     // ConnectionSettings::appName).
@@ -54,6 +56,7 @@ private:
     std::shared_ptr<Driver> d; // shared by the connections of one ConnectionReuse scope
     QString m_redactedUri;
     QString m_hosts;
+    bool m_uriNamesCompressors = false;
     QString m_defaultDatabase;
     QString m_appName;
     WritePacer m_writePacer;

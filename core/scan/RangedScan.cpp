@@ -191,6 +191,9 @@ bool RangedScan::Scan::useSavedMeasurement()
                               .arg(ScanCheckpoint::pathFor(m_checkpoint.identity));
         return false;
     }
+    if (!m_plan)
+        m_notes << QStringLiteral("resumed as it began: partial analysis: measured on the server "
+                                  "($bsonSize): the other fields and the shape are not measured");
     measureWith(std::make_shared<const MeasurePlan>(std::move(*saved)));
     return true;
 }

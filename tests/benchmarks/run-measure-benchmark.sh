@@ -22,7 +22,8 @@
 #              transfer of another (one cursor waits for each reply before asking the next)
 #   client     analyze --full --measure client (today's client-side full scan)
 #   auto       analyze --full (the CLI's choice; the row is labelled by the mode that ran,
-#              from the CLI's "measured on the server…" / "measured client-side…" note)
+#              from the CLI's "partial analysis: measured on the server…" / "measured client-side…"
+#              note)
 # and prints one table: the median run's wall time (by wall time, of --runs), documents/s,
 # bytes moved (mongod's serverStatus().network.bytesOut over the run, less the cost of
 # reading it), mongod's CPU seconds over the run (/proc/PID/stat utime+stime / CLK_TCK),
@@ -218,7 +219,7 @@ run_once() {
   c1=$(mongod_ticks)
   ba=$(bytes_out)
   read -r _ rss user sys <"$work/time"
-  if grep -q '^measured on the server' "$work/out" "$work/err" 2>/dev/null; then
+  if grep -qE '^(partial analysis: )?measured on the server' "$work/out" "$work/err" 2>/dev/null; then
     mode=server
   elif grep -q '^measured client-side' "$work/out" "$work/err" 2>/dev/null; then
     mode=client

@@ -45,14 +45,14 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     // The CLI's --measure words, in the user's.
     const QString server = tr("On the server: MongoDB 4.4 or later returns each document's "
                               "$bsonSize and its arrays' lengths, so numbers move instead of "
-                              "documents. A server without $bsonSize refuses to run.");
+                              "documents. A partial analysis: the other fields and the shape are "
+                              "not measured. A server without $bsonSize refuses to run.");
     const QString client = tr("Here: every document's bytes are read and measured in this "
                               "program (the only way on a server without $bsonSize).");
     m_measure->addItem(tr("Auto"), int(MeasureMode::Auto));
     m_measure->setItemData(0,
-                           tr("On the server where it has $bsonSize (MongoDB 4.4 or later); "
-                              "FerretDB, DocumentDB, Cosmos DB and older servers are measured "
-                              "here, client-side."),
+                           tr("Every field of every document, read here: across a network with "
+                              "wire compression. (On the server is quicker but partial.)"),
                            Qt::ToolTipRole);
     m_measure->addItem(tr("On the server"), int(MeasureMode::Server));
     m_measure->setItemData(1, server, Qt::ToolTipRole);
@@ -60,11 +60,9 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_measure->setItemData(2, client, Qt::ToolTipRole);
     m_measure->setToolTip(
         tr("Where document sizes and array lengths are measured (live collections; a dump is "
-           "measured here). Auto: on the server where it has $bsonSize (MongoDB 4.4 or later), "
-           "else here; FerretDB, DocumentDB and Cosmos DB are measured here. %1 %2 Sizes and "
-           "array lengths come out the same either way (on the server, fields deeper than one "
-           "level inside an array are not measured). After a run, the label beside says where "
-           "it measured.")
+           "measured here). Auto: here, every field, compressed across a network. %1 %2 Sizes "
+           "and array lengths come out the same either way. After a run, the label beside says "
+           "where it measured.")
             .arg(server, client));
     m_measureLabel->setBuddy(m_measure);
     m_measureLabel->setToolTip(m_measure->toolTip());
@@ -189,7 +187,8 @@ void AnalysisOptionsBar::showMeasured(const AnalysisResult *result)
         m_measured->setToolTip(QString());
         return;
     }
-    // The session says how it measured in a first note ("measured on the server ($bsonSize): …",
+    // The session says how it measured in a first note ("partial analysis: measured on the
+    // server ($bsonSize): …",
     // "measured client-side: the server … has no $bsonSize …"); a resumed range scan says it in
     // its own ("resumed as it began: documents measured client-side"); a dump has none.
     QString why;
@@ -206,8 +205,14 @@ void AnalysisOptionsBar::showMeasured(const AnalysisResult *result)
               : result->request.source.kind == SourceRef::Kind::Dump
                   ? tr("measured here: a dump file is read here, every document's bytes")
                   : tr("measured client-side: every document's bytes were read here");
-    m_measured->setText(profile->measuredOnServer ? tr("Measured on the server")
-                                                  : tr("Measured here (client-side)"));
+    // A server-side measurement is a partial analysis (no shape, no fields without arrays): the
+    // label says so where the eye is, not only in its tooltip.
+    m_measured->setText(profile->measuredOnServer
+                            ? tr("Partial analysis: measured on the server (no shape)")
+                            : tr("Measured here (client-side)"));
+    m_measured->setStyleSheet(profile->measuredOnServer
+                                  ? QStringLiteral("color: #d9480f; font-weight: bold")
+                                  : QString());
     m_measured->setToolTip(why);
 }
 

@@ -92,12 +92,20 @@ ReportDocument::ReportDocument(const AnalysisResult &result, std::vector<ReportC
 QString ReportDocument::header() const
 {
     const CollectionProfile &p = m_result.profile;
-    return QStringLiteral("<h1>%1</h1><p>%2</p>")
+    // A server-side measurement is named partial before anything else it shows.
+    const QString partial =
+        p.measuredOnServer
+            ? QStringLiteral("<p class=\"warning\"><b>%1</b></p>")
+                  .arg(esc(tr("Partial analysis: the server measured document sizes and arrays "
+                              "only; the other fields and the shape were not measured.")))
+            : QString();
+    return QStringLiteral("<h1>%1</h1>%3<p>%2</p>")
         .arg(esc(tr("Outlier report: %1").arg(p.source)),
              esc(tr("%1 documents analysed (%2) in %3 s · generated %4 by Outlier Explorer %5")
                      .arg(Format::count(p.documents), p.mode, QString::number(p.seconds, 'f', 2),
                           QDateTime::currentDateTimeUtc().toString(Qt::ISODate),
-                          QCoreApplication::applicationVersion())));
+                          QCoreApplication::applicationVersion())),
+             partial);
 }
 
 // summary.csv, row for row, with the same text; for a full scan without the rows that only

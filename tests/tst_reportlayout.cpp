@@ -179,6 +179,24 @@ private slots:
         }
     }
 
+    // Issue 54: a server-side measurement is a partial analysis, and the report says so in its
+    // header, before any figure; a complete one says nothing of the kind.
+    void partialAnalysisNamedInTheHeader()
+    {
+        const auto header = [](const AnalysisResult &result) {
+            const QString html =
+                ReportDocument(result, ReportCharts::render(result, {}, {}), {}).html();
+            return html.left(html.indexOf(QLatin1String("<h2>")));
+        };
+        QVERIFY(!header(m_result).contains(QLatin1String("Partial analysis")));
+        AnalysisResult partial = m_result;
+        partial.profile.measuredOnServer = true;
+        const QString named = header(partial);
+        QVERIFY2(named.contains(QLatin1String("Partial analysis: the server measured document "
+                                              "sizes and arrays only")),
+                 qPrintable(named));
+    }
+
     // Issue 35: the summary of a full scan listed ten empty rows that only describe a sample
     // (its confidence intervals and the sample sizes it suggests), in the HTML and the PDF.
     // Left out for a full scan; there, with their values, for a sample.

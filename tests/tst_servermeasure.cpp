@@ -55,6 +55,7 @@ class TestServerMeasure : public QObject
     const QString kDatabase = QStringLiteral("oe_servermeasure");
     std::map<QString, QList<QByteArray>> m_documents; // by collection, as the server holds them
     QString m_lastErr;
+    QString m_lastOut;
 
     static CliRun cli(const QStringList &args) { return runCli(args, 600000); }
     QStringList target(const QString &collection, const QString &uri = {}) const
@@ -72,6 +73,7 @@ class TestServerMeasure : public QObject
                                          QStringLiteral("--out"), out} +
                              extra);
         m_lastErr = r.err;
+        m_lastOut = r.out;
         if (r.exitCode != 0)
             qWarning("%s", qPrintable(r.err));
         return r.exitCode == 0 ? out : QString();
@@ -569,6 +571,10 @@ private slots:
         QVERIFY(!out.isEmpty());
         QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")),
                  qPrintable(m_lastErr));
+        // The summary's first line names the analysis partial too (stderr may be --quiet).
+        QVERIFY2(m_lastOut.section(QLatin1Char('\n'), 0, 0)
+                     .contains(QLatin1String("partial analysis: measured on the server")),
+                 qPrintable(m_lastOut));
         QFile summary(QDir(out).filePath(QStringLiteral("summary.csv")));
         QVERIFY(summary.open(QIODevice::ReadOnly));
         const QByteArray text = summary.readAll();

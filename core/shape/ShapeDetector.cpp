@@ -238,8 +238,9 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
     const std::uint64_t walked = profile.shape.walkedDocuments();
     if (profile.documents == 0 || walked != profile.documents) {
         if (profile.measuredOnServer)
-            report.why = QStringLiteral("shape not measured: the server measured sizes and array "
-                                        "lengths only (--measure client reads every field)");
+            report.why =
+                QStringLiteral("shape not measured: the server measured sizes and array "
+                               "lengths only, a partial analysis (auto reads every field)");
         else if (profile.documents == 0)
             report.why = QStringLiteral("shape not measured: no document was read");
         else

@@ -15,8 +15,9 @@
 //   bench_measure_floor URI DB COLLECTION [--path P]... [--each] [--batch-size N]
 //   bench_measure_floor URI --bytes-out
 //     prints mongod's serverStatus().network.bytesOut (bytes the server has sent on all its
-//     connections since it started) and exits; the benchmark script reads it before and after
-//     a run for the bytes that run moved.
+//     connections since it started, before wire compression) and physicalBytesOut (after it:
+//     what crossed the wire) and exits; the benchmark script reads it before and after a run
+//     for the bytes that run moved.
 // Prints (one "key: value" per line): documents, bytes (the replies' documents), seconds,
 //   docs_per_s, mb_per_s (MB = 10^6 bytes), peak_rss_kb.
 // "seconds" runs from creating the client to the cursor's end, not process start-up.
@@ -164,6 +165,12 @@ int printBytesOut(mongoc_client_t *client)
                bson_iter_find_descendant(&it, "network.bytesOut", &bytesOut) &&
                BSON_ITER_HOLDS_NUMBER(&bytesOut)) {
         std::printf("bytes_out: %" PRId64 "\n", bson_iter_as_int64(&bytesOut));
+        // What crossed the wire: bytesOut counts replies before wire compression.
+        bson_iter_t physical;
+        if (bson_iter_init(&it, &reply) &&
+            bson_iter_find_descendant(&it, "network.physicalBytesOut", &physical) &&
+            BSON_ITER_HOLDS_NUMBER(&physical))
+            std::printf("physical_bytes_out: %" PRId64 "\n", bson_iter_as_int64(&physical));
         status = 0;
     } else {
         std::fprintf(stderr, "bench_measure_floor: serverStatus has no network.bytesOut\n");

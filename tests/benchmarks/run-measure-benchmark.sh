@@ -161,7 +161,11 @@ fi
 proxy_uri="mongodb://127.0.0.1:$listen_port/?directConnection=true"
 
 # --- measurement ----------------------------------------------------------------------------
-bytes_out() { "$floor" "$direct_uri" --bytes-out | awk '$1 == "bytes_out:" { print $2 }'; }
+# The bytes mongod sent on the wire (after wire compression, which auto asks for across a network).
+bytes_out() {
+  "$floor" "$direct_uri" --bytes-out |
+    awk '$1 == "bytes_out:" { b = $2 } $1 == "physical_bytes_out:" { p = $2 } END { print (p != "" ? p : b) }'
+}
 mongod_ticks() { awk '{ print $14 + $15 }' "/proc/$mongod_pid/stat"; }
 hz=$(getconf CLK_TCK)
 # Every operation in mongod's log (slowms 0), for the server's own time per run (op_ms).
@@ -388,7 +392,7 @@ echo "Outlier Explorer server-side measurement benchmark — $(date -u '+%Y-%m-%
 echo "$BENCH_SERVER_DESC"
 echo "$db.$coll: $docs $dataset documents, $coll_bytes bytes ($(awk -v b="$coll_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB); floor paths: $paths"
 echo "loopback = direct; proxy = toxiproxy, bandwidth $rate KB/s ($(awk -v r="$rate" 'BEGIN { printf "%g", r * 8 / 1000 }') Mbit/s) and latency $latency ms, both downstream"
-echo "Median of $runs runs by wall time (whole process). MB moved = mongod bytesOut over the run; CPU in seconds;"
+echo "Median of $runs runs by wall time (whole process). MB moved = mongod physicalBytesOut over the run (on the wire, compressed where it was); CPU in seconds;"
 echo "mongod ms = durationMillis mongod logged for the run's operations on $db: the scan (find/aggregate and"
 echo "getMores) / the rest (probe, discovery sample, counts)."
 echo

@@ -240,7 +240,7 @@ ShapeReport ShapeDetector::detect(const CollectionProfile &profile, const ShapeO
         if (profile.measuredOnServer)
             report.why =
                 QStringLiteral("shape not measured: the server measured sizes and array "
-                               "lengths only, a partial analysis (auto reads every field)");
+                               "lengths only (a partial analysis; auto reads every field)");
         else if (profile.documents == 0)
             report.why = QStringLiteral("shape not measured: no document was read");
         else

@@ -1,15 +1,19 @@
-// Where the window measures (issue 36), through its widgets on a live server: the options bar's
-// Measure choice goes into the run, and after it the bar says where the run measured, from what
-// ran (the profile), not from the choice: on mongod, "On the server" and "Here (client)" give
-// the same Overview; on FerretDB (no $bsonSize), Auto measures here and says why, and "On the
-// server" is refused with that reason. A dump has no choice (it is measured here).
+// Where the window measures (issues 36, 54), through its widgets on a live server: the options
+// bar's Measure choice goes into the run, and after it the bar says where the run measured, from
+// what ran (the profile), not from the choice: on mongod, "On the server" (a partial analysis,
+// named so) and "Here (client)" give the same Overview; Auto reads every field, and through a
+// slow link its Shape tab is the dump's; on FerretDB (no $bsonSize) "On the server" is refused
+// with that reason. A dump has no choice (it is measured here).
 #include "GuiFixtures.h"
 #include "LiveServer.h"
+#include "Toxiproxy.h"
 #include "explorer/AnalysisOptionsBar.h"
 #include "explorer/CollectionView.h"
 #include "explorer/FieldTableModel.h"
 #include "explorer/MainWindow.h"
 #include "explorer/OverviewPage.h"
+#include "explorer/ShapeFieldTree.h"
+#include "explorer/ShapePage.h"
 #include "explorer/SourceTreeModel.h"
 
 #include <QComboBox>
@@ -20,7 +24,10 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QtTest>
+
+#include <functional>
 
 using namespace oe;
 
@@ -48,13 +55,13 @@ class TestGuiMeasure : public QObject
     fixtures::LiveServer m_server;
     QString m_dump;
 
-    bool connectTo(MainWindow &window) const
+    bool connectTo(MainWindow &window, const QString &uri = {}) const
     {
         QSignalSpy loaded(&window, &MainWindow::connectionLoaded);
         window.setInteractive(false);
         window.show();
         ConnectionSettings settings;
-        settings.uri = m_server.uri();
+        settings.uri = uri.isEmpty() ? m_server.uri() : uri;
         window.addConnection(
             m_server.isMongod() ? QStringLiteral("mongod") : QStringLiteral("ferretdb"), settings);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
@@ -108,6 +115,34 @@ class TestGuiMeasure : public QObject
             s.longestLength = paths->item(0, 1)->text();
         }
         return s;
+    }
+    // What the Shape tab shows: its summary, every flag row and every field tree row (all
+    // columns, the tree walked in order).
+    static QStringList shapeShown(MainWindow &window)
+    {
+        const ShapePage *page = window.collectionView()->shape();
+        QStringList rows;
+        if (!page)
+            return rows;
+        const QTableWidget *flags = page->flagsTable();
+        for (int r = 0; r < flags->rowCount(); ++r) {
+            QStringList cells;
+            for (int c = 0; c < flags->columnCount(); ++c)
+                cells << (flags->item(r, c) ? flags->item(r, c)->text() : QString());
+            rows << QStringLiteral("flag: ") + cells.join(QLatin1Char('|'));
+        }
+        const ShapeFieldTree *tree = page->fieldTree();
+        std::function<void(QTreeWidgetItem *)> walk = [&](QTreeWidgetItem *item) {
+            QStringList cells;
+            for (int c = 0; c < ShapeFieldTree::ColumnCount; ++c)
+                cells << item->text(c);
+            rows << QStringLiteral("field: ") + cells.join(QLatin1Char('|'));
+            for (int i = 0; i < item->childCount(); ++i)
+                walk(item->child(i));
+        };
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            walk(tree->topLevelItem(i));
+        return rows;
     }
     // With OE_SCREENSHOT_DIR set (and mongod), `widget` as it looks now: the README's
     // resources/screenshots/measure.png.
@@ -268,6 +303,48 @@ private slots:
         QVERIFY2(s.why.startsWith(QStringLiteral("measured client-side: every field")),
                  qPrintable(s.why));
         QCOMPARE(s.documents, QLocale().toString(80));
+    }
+
+    // Issue 54: through a link with 10 ms of latency (toxiproxy: a remote cluster), Auto reads
+    // every field, and the Shape tab (its flags and its field tree, every cell) is the one the
+    // same documents give from a dump. Before, auto measured on the server there and the tab
+    // was blank.
+    void remoteClusterShowsTheDumpsShape()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only: the proxy stands for a remote mongod");
+        Toxiproxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
+                                &error),
+                 qPrintable(error));
+        MainWindow window;
+        QVERIFY2(
+            connectTo(window,
+                      QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen())),
+            qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        const AnalysisResult remote = run(window, MeasureMode::Auto);
+        QVERIFY2(remote.profile.status == CollectionProfile::Status::Complete,
+                 qPrintable(window.lastError()));
+        QVERIFY(!remote.profile.measuredOnServer);
+        QVERIFY(remote.shape.measured);
+        QVERIFY2(shown(window).why.contains(QLatin1String("wire compression")),
+                 qPrintable(shown(window).why));
+        const QStringList remoteShape = shapeShown(window);
+
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.openDump(m_dump);
+        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000));
+        const QStringList dumpShape = shapeShown(window);
+        QVERIFY2(dumpShape.size() > 10, qPrintable(dumpShape.join(QLatin1Char('\n'))));
+        QCOMPARE(remoteShape, dumpShape);
     }
 
     // "On the server" on a server without $bsonSize is refused, with the reason, and the bar

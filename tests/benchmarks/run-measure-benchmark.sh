@@ -258,6 +258,7 @@ done
 cmd=()
 rows=()
 declare -A secs
+declare -A moved
 measure_link() { # LINK LABEL URI
   local link=$1 label=$2 uri=$3 r key line ns rss ccpu scpu bytes mode name scan_ms other_ms
   echo "Measuring on $link ($runs runs each, alternating) ..." >&2
@@ -291,6 +292,7 @@ measure_link() { # LINK LABEL URI
       *) name="analyze --full --measure $key" ;;
     esac
     secs[$link.$key]=$(awk -v ns="$ns" 'BEGIN { printf "%.3f", ns / 1e9 }')
+    moved[$link.$key]=$bytes
     rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |' "$label" "$name" "${secs[$link.$key]}" \
       "$(awk -v n="$docs" -v ns="$ns" 'BEGIN { printf "%.0f", n / (ns / 1e9) }')" \
       "$(awk -v b="$bytes" 'BEGIN { printf (b < 1e7 ? "%.3f" : "%.1f"), b / 1e6 }')" "$scpu" "$scan_ms" "$other_ms" "$ccpu" \
@@ -425,3 +427,12 @@ fi
 [[ -z $pace_line ]] || echo "  pacing: $pace_line"
 for l in "${mem_lines[@]}"; do echo "  memory: $l"; done
 for l in "${csv_lines[@]}"; do echo "  csv: $l"; done
+if wants proxy; then
+  # Issue 54: the default (auto), complete, within one $bsonSize-per-document aggregation's time,
+  # sending under 1 % of the collection's bytes.
+  a1=$(ratio "${secs[proxy.auto]}" "${secs[proxy.floor_each]}")
+  share=$(awk -v b="${moved[proxy.auto]}" -v c="$coll_bytes" 'BEGIN { printf "%.2f", 100 * b / c }')
+  echo "Targets (issue 54):"
+  echo "  $link_proxy: auto / floor (every array's length) = ${a1}x (target <= 1x): $(awk -v r="$a1" 'BEGIN { print (r <= 1 ? "met" : "MISSED") }')"
+  echo "  $link_proxy: auto sent ${share} % of the collection's bytes (target < 1 %): $(awk -v r="$share" 'BEGIN { print (r < 1 ? "met" : "MISSED") }')"
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Server-side measurement benchmark (issue 36): `analyze --full --measure server` against the
-# client-side full scan and against the floor, on loopback and through a slow link.
+# Server-side measurement benchmark (issues 36, 54): `analyze --full --measure server` and the
+# complete default (auto) against the client-side full scan and against the floor, on loopback
+# and through a slow link; it prints both issues' targets.
 #
 # Starts mongod (tests/live/mongod-fixture.sh), loads activity feeds (demo-data, default
 # activity_feeds: 1,500 documents, ~130 MB) with `import`, starts Shopify's toxiproxy
@@ -25,8 +26,8 @@
 #              from the CLI's "partial analysis: measured on the server…" / "measured client-side…"
 #              note)
 # and prints one table: the median run's wall time (by wall time, of --runs), documents/s,
-# bytes moved (mongod's serverStatus().network.bytesOut over the run, less the cost of
-# reading it), mongod's CPU seconds over the run (/proc/PID/stat utime+stime / CLK_TCK),
+# bytes moved (mongod's serverStatus().network.physicalBytesOut over the run: the wire's bytes,
+# after the compression auto and client ask for across a network; less the cost of reading it), mongod's CPU seconds over the run (/proc/PID/stat utime+stime / CLK_TCK),
 # the client's CPU seconds and its peak RSS (GNU time). Then:
 #   pace    analyze --full --measure server --max-docs-per-sec R on loopback: the achieved
 #           documents/s (documents / the scan's seconds in summary.csv) against R

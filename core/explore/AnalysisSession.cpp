@@ -7,6 +7,7 @@
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
 #include "mongo/ConnectionReuse.h"
+#include "mongo/UnseenFieldFinder.h"
 #include "scan/RangedScan.h"
 #include "shape/ShapeDetector.h"
 #include "source/DocumentPace.h"
@@ -89,6 +90,40 @@ void readSharding(AnalysisResult *result)
         result->profile.notes << result->sharding->note;
 }
 
+// A server-side measurement of every document also reads whole those that hold a top-level
+// field the discovery sample did not see (UnseenFieldFinder: one pass of the server's matcher,
+// their _ids only), so an array there is counted even in a document of an ordinary size. A
+// sample or a limit reads too few documents for that pass to pay: their size checks decide.
+QStringList lookForUnseen(const AnalysisRequest &request, const MeasureSetup::Outcome &measure,
+                          LiveQuery *query)
+{
+    if (!query->measurePlan || request.selection.mode != DocumentSelection::Mode::Full)
+        return {};
+    SourceError error;
+    const auto found = UnseenFieldFinder::find(request.source.settings, request.source.database,
+                                               request.source.collection, request.filter,
+                                               measure.knownNames, request.maxTimeMs, &error);
+    const QString fallback =
+        QStringLiteral("only those whose figures the plan does not explain are read whole");
+    if (!found)
+        return error.isError() ? QStringList{QStringLiteral("could not look for documents with "
+                                                            "top-level fields the discovery "
+                                                            "sample did not see (%1): %2")
+                                                 .arg(error.toString(), fallback)}
+                               : QStringList{};
+    if (found->capped)
+        return {QStringLiteral("more than %1 documents hold top-level fields the discovery "
+                               "sample did not see: %2")
+                    .arg(UnseenFieldFinder::kMaxDocuments)
+                    .arg(fallback)};
+    query->unseenIds = found->ids;
+    if (found->count == 0)
+        return {};
+    return {(found->count == 1 ? QStringLiteral("1 document holds")
+                               : QStringLiteral("%1 documents hold").arg(found->count)) +
+            QStringLiteral(" a top-level field the discovery sample did not see: read whole")};
+}
+
 } // namespace
 
 std::unique_ptr<DocumentSource> AnalysisSession::openSource(const AnalysisRequest &request)
@@ -125,6 +160,7 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
         if (query.batchSize == 0)
             query.batchSize = kMeasuredBatchDocuments;
     }
+    const QStringList unseenNotes = lookForUnseen(request, *measure, &query);
     // What the discovery read just learnt, the scan does not ask again.
     query.knownCount = measure->collectionDocuments;
     if (measure->collectionSeen)
@@ -143,7 +179,7 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     DataKeyFolder::fold(result.profile);
     // A resumed range scan measures as it began, which may differ from what was decided now.
     if (result.profile.measuredOnServer == (measure->plan != nullptr))
-        result.profile.notes = measure->notes + result.profile.notes;
+        result.profile.notes = measure->notes + unseenNotes + result.profile.notes;
     result.outliers = OutlierDetector::detect(result.profile, request.detection);
     result.shape = ShapeDetector::detect(result.profile, request.shape, request.detection);
     result.recommendations = SplitRecommendation::recommend(

@@ -60,9 +60,14 @@ bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *build
 // remove a field ($unsetField) and the plan has one array path that holds most of the sampled
 // bytes (its arrays cut short as they are), the array's bytes are asked for by removal, which
 // copies the rest of each document; else by wrapping, which copies the array.
-MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents, bool removal)
+MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents, bool removal,
+                    std::vector<std::string> *knownNames)
 {
-    MeasurePlan plan = MeasurePlanner::plan(builder.takeProfile());
+    const CollectionProfile discovery = builder.takeProfile();
+    for (const FieldProfile &f : discovery.fields)
+        if (f.depth == 0 && f.path.find('.') == std::string::npos)
+            knownNames->push_back(f.path);
+    MeasurePlan plan = MeasurePlanner::plan(discovery);
     std::uint64_t rest = 0, restTotal = 0, total = 0;
     for (const QByteArray &d : documents) {
         const std::uint64_t r = MeasureReply::restOf(
@@ -86,6 +91,7 @@ struct Discovery
     bool checksOps = false; // the read itself proves $sample, $bsonSize and $unsetField
     std::optional<std::uint64_t> documents; // out: the collection's count (collStats)
     bool sawDocuments = false;              // out: the read returned a document
+    std::vector<std::string> knownNames;    // out: the top-level names it saw
 };
 
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
@@ -112,7 +118,7 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
                       const std::vector<QByteArray> &kept) {
         how->documents = read.collectionCount();
         how->sawDocuments = !kept.empty();
-        return planned(builder, kept, how->removal);
+        return planned(builder, kept, how->removal, &how->knownNames);
     };
     {
         ProfileBuilder builder;
@@ -190,6 +196,7 @@ MeasureSetup::Outcome withPlan(MeasurePlan plan, const Discovery &how)
         return outcome;
     }
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(plan));
+    outcome.knownNames = how.knownNames;
     outcome.notes << MeasureSetup::describe(outcome.plan.get());
     return outcome;
 }
@@ -218,7 +225,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     // server-side measurement needs, and the server is asked about itself only where it refuses
     // that read (to say why, or to learn with what it has).
     if (connection) {
-        Discovery how{true, true, true, std::nullopt, false};
+        Discovery how{true, true, true, std::nullopt, false, {}};
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
             return withPlan(std::move(*plan), how);
@@ -238,7 +245,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
             usage(QStringLiteral("--measure server: %1; use --measure client or auto").arg(why));
         return std::nullopt;
     }
-    Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false};
+    Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false, {}};
     auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace oe {
 
@@ -34,6 +36,8 @@ public:
         bool collectionSeen = false;
         // Wire compressors the scan asks for (ConnectionSettings::compressors); empty: none.
         QString compressors;
+        // With a plan: the top-level names the discovery read saw (UnseenFieldFinder).
+        std::vector<std::string> knownNames;
     };
     // What a scan that reads every document across a network asks for.
     static constexpr const char *kCompressors = "zstd,snappy,zlib";

@@ -322,7 +322,8 @@ bool LiveCollectionSource::secondLook(DocumentBatch &batch, SourceError *error)
 {
     return !m_query.measurePlan ||
            UnexplainedReader::resolve(*m_connection, m_cursor->collection.get(),
-                                      *m_query.measurePlan, m_query.maxTimeMs, batch, error);
+                                      *m_query.measurePlan, m_query.unseenIds.get(),
+                                      m_query.maxTimeMs, batch, error);
 }
 
 bool LiveCollectionSource::rewind(SourceError *error)

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <unordered_set>
 
 namespace oe {
 
@@ -32,6 +34,9 @@ struct LiveQuery
     // With a server-side measurement's projection: its plan, so a document whose figures it
     // does not explain is read whole (UnexplainedReader) before the batch leaves the source.
     std::shared_ptr<const MeasurePlan> measurePlan;
+    // With it, the documents read whole whatever their figures say (UnseenFieldFinder: they
+    // hold a top-level field the discovery sample did not see), by DocumentId::raw's form.
+    std::shared_ptr<const std::unordered_set<std::string>> unseenIds;
     // Whether open() first asks whether the collection exists (listCollections: a round
     // trip). A read a scan of the same collection follows at once (the discovery read of a
     // server-side measurement) leaves that to the scan: a collection that is not there gives

@@ -1,5 +1,6 @@
 #include "mongo/internal/UnexplainedReader.h"
 
+#include "bson/DocumentId.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonIter.h"
 #include "measure/MeasureReply.h"
@@ -26,8 +27,9 @@ std::string idKey(const bson_iter_t *id)
 } // namespace
 
 bool UnexplainedReader::resolve(const MongoConnection &connection, mongoc_collection_t *collection,
-                                const MeasurePlan &plan, qint64 maxTimeMs, DocumentBatch &batch,
-                                SourceError *error)
+                                const MeasurePlan &plan,
+                                const std::unordered_set<std::string> *unseen, qint64 maxTimeMs,
+                                DocumentBatch &batch, SourceError *error)
 {
     std::vector<std::size_t> unexplained;
     BsonDocument filter;
@@ -37,12 +39,19 @@ bool UnexplainedReader::resolve(const MongoConnection &connection, mongoc_collec
     for (std::size_t i = 0; i < batch.documents.size(); ++i) {
         const DocumentBatch::Entry &e = batch.documents[i];
         const auto reply = MeasureReply::parse(batch.data(e), e.length, plan, nullptr);
-        if (!reply || reply->idLength == 0 || reply->explained(plan))
+        if (!reply || reply->idLength == 0)
             continue;
         bson_t doc;
         bson_iter_t id;
         if (!bson_init_static(&doc, batch.data(e), e.length) ||
             !bson_iter_init_find(&id, &doc, "_id"))
+            continue;
+        const bool seen =
+            !unseen || unseen->empty() ||
+            !unseen->count(DocumentId::raw(int(bson_iter_type(&id)),
+                                           bsoniter::container(&id) + bsoniter::valueOffset(&id),
+                                           bsoniter::valueLength(&id)));
+        if (seen && reply->explained(plan))
             continue;
         const std::string key = std::to_string(unexplained.size());
         bson_append_iter(&ids, key.c_str(), -1, &id);

@@ -6,6 +6,9 @@
 
 #include <mongoc/mongoc.h>
 
+#include <string>
+#include <unordered_set>
+
 namespace oe {
 
 class MongoConnection;
@@ -14,13 +17,14 @@ class MongoConnection;
 // whose figures the plan does not explain (MeasureReply::explained: a rare array, an element of
 // an unlearnt type, an array on the way to a path) is read whole by its _id, in one find per
 // batch, and takes its measurement's place (MeasureReply::whole). A document gone by then keeps
-// its measurement. Internal to the live source.
+// its measurement. So is each document whose _id is in `unseen` (UnseenFieldFinder), whatever its
+// figures say. Internal to the live source.
 class UnexplainedReader
 {
 public:
     static bool resolve(const MongoConnection &connection, mongoc_collection_t *collection,
-                        const MeasurePlan &plan, qint64 maxTimeMs, DocumentBatch &batch,
-                        SourceError *error);
+                        const MeasurePlan &plan, const std::unordered_set<std::string> *unseen,
+                        qint64 maxTimeMs, DocumentBatch &batch, SourceError *error);
 };
 
 } // namespace oe

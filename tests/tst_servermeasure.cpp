@@ -4,6 +4,7 @@
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "MeasureComparison.h"
+#include "MeasureRuns.h"
 #include "MeasureShapes.h"
 #include "ReportTruth.h"
 #include "ScanFixtures.h"
@@ -25,7 +26,6 @@
 #include <bson/bson.h>
 
 #include <csignal>
-#include <cstring>
 #include <map>
 #include <set>
 
@@ -44,49 +44,11 @@
 // it gives the count and lengths only. The books are also held against the test's own reading
 // of the documents (plain libbson). Keys the server's paths cannot spell (dots, a leading `$`)
 // make the run measure client-side and say so. A resumed server-side scan ends with the
-// uninterrupted scan's reports; FerretDB (no $bsonSize) falls back in one line.
-class TestServerMeasure : public QObject
+// uninterrupted scan's reports. Where auto measures, wire compression and FerretDB's refusal:
+// tst_measurechoice.
+class TestServerMeasure : public QObject, public fixtures::MeasureRuns
 {
     Q_OBJECT
-
-    QTemporaryDir m_dir;
-    QString m_uri;
-    fixtures::LiveServer m_server;
-    const QString kDatabase = QStringLiteral("oe_servermeasure");
-    std::map<QString, QList<QByteArray>> m_documents; // by collection, as the server holds them
-    QString m_lastErr;
-    QString m_lastOut;
-
-    static CliRun cli(const QStringList &args) { return runCli(args, 600000); }
-    QStringList target(const QString &collection, const QString &uri = {}) const
-    {
-        return {QStringLiteral("--uri"),        uri.isEmpty() ? m_uri : uri,
-                QStringLiteral("--db"),         kDatabase,
-                QStringLiteral("--collection"), collection};
-    }
-    QString analyze(const QString &collection, const QString &name, const QStringList &extra,
-                    const QString &uri = {})
-    {
-        const QString out = m_dir.filePath(name);
-        const CliRun r = cli(QStringList{QStringLiteral("analyze")} + target(collection, uri) +
-                             QStringList{QStringLiteral("--top"), QStringLiteral("500"),
-                                         QStringLiteral("--out"), out} +
-                             extra);
-        m_lastErr = r.err;
-        m_lastOut = r.out;
-        if (r.exitCode != 0)
-            qWarning("%s", qPrintable(r.err));
-        return r.exitCode == 0 ? out : QString();
-    }
-    void import(const QString &collection, const QString &dump)
-    {
-        const CliRun r = cli(QStringList{QStringLiteral("import")} + target(collection) +
-                             QStringList{QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        m_documents[collection] =
-            fixtures::documentsOf(fixtures::readCollection(m_uri, kDatabase, collection));
-        QCOMPARE(m_documents[collection].size(), fixtures::readReference(dump).size());
-    }
 
     void compareModes(const QString &collection, const QString &client, const QString &server)
     {
@@ -101,26 +63,14 @@ class TestServerMeasure : public QObject
         }
     }
 
+public:
+    TestServerMeasure() : fixtures::MeasureRuns(QStringLiteral("oe_servermeasure")) {}
+
 private slots:
     void initTestCase()
     {
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
-        QVERIFY(m_dir.isValid());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
-        if (m_server.isFerretDb()) {
-            // The compatibility server's part is the fallback: the books are enough (and
-            // FerretDB 1.x stores the awkward keys slowly, if at all).
-            const CliRun r =
-                cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path(),
-                     QStringLiteral("--dataset"), QStringLiteral("book_sales")});
-            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-            import(QStringLiteral("book_sales"), m_dir.filePath(QStringLiteral("book_sales.bson")));
-            return;
-        }
-        const CliRun r = cli({QStringLiteral("demo-data"), QStringLiteral("--out"), m_dir.path()});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString started = start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
         for (const char *name : {"book_sales", "activity_feeds", "viral_posts"})
             import(QLatin1String(name),
                    m_dir.filePath(QLatin1String(name) + QStringLiteral(".bson")));
@@ -448,135 +398,6 @@ private slots:
         QVERIFY2(resumedOnce, "no trial stopped the scan before it finished");
     }
 
-    // FerretDB has no $bsonSize: auto reads every field here, as everywhere; asked for the
-    // server, the CLI refuses in one line, exit 2.
-    void fallsBackWithoutBsonSize()
-    {
-        if (!m_server.isFerretDb())
-            QSKIP("the compatibility server's behaviour");
-        const QString out = analyze(QStringLiteral("book_sales"), QStringLiteral("ferret-auto"),
-                                    {QStringLiteral("--full")});
-        QVERIFY(!out.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")),
-                 qPrintable(m_lastErr));
-        const QString differs = fixtures::reportDifferences(
-            out, fixtures::truthOf(m_documents.at(QStringLiteral("book_sales"))));
-        QVERIFY2(differs.isEmpty(), qPrintable(differs));
-        const CliRun r =
-            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("book_sales")) +
-                QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
-                            QStringLiteral("server"), QStringLiteral("--out"),
-                            m_dir.filePath(QStringLiteral("ferret-server"))});
-        QCOMPARE(r.exitCode, 2);
-        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
-        QVERIFY2(r.err.contains(QLatin1String("--measure server")) &&
-                     r.err.contains(QLatin1String("$bsonSize")),
-                 qPrintable(r.err));
-        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ferret-server/summary.csv"))));
-    }
-
-    // The bytes mongod's `compressor` has compressed into its replies, summed over its
-    // compressors (serverStatus network.compression), and the one named; -1 when unreadable.
-    std::int64_t compressedReplies(const char *compressor = nullptr) const
-    {
-        QByteArray reply;
-        QString error;
-        if (!fixtures::command(m_uri, QStringLiteral("admin"), "{\"serverStatus\": 1}", &error,
-                               &reply))
-            return -1;
-        bson_t doc;
-        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
-                              std::size_t(reply.size())))
-            return -1;
-        std::int64_t sum = 0;
-        for (const char *name : {"zstd", "snappy", "zlib"}) {
-            if (compressor && std::strcmp(compressor, name) != 0)
-                continue;
-            bson_iter_t it, at;
-            const std::string path =
-                std::string("network.compression.") + name + ".compressor.bytesOut";
-            if (bson_iter_init(&it, &doc) && bson_iter_find_descendant(&it, path.c_str(), &at))
-                sum += bson_iter_as_int64(&at);
-        }
-        return sum;
-    }
-
-    // auto reads every field of every document (a server-side measurement is partial): on this
-    // machine uncompressed (the note says so: other tests may share the server's counters), behind
-    // 20 ms of latency (toxiproxy: a network) with wire compression, which mongod reports having
-    // used (serverStatus: zstd's bytes). Every report is the same, byte for byte, the shape's
-    // included. A URI that names its own compressor keeps it.
-    void autoReadsEveryFieldAcrossANetwork()
-    {
-        if (!m_server.isMongod())
-            QSKIP("mongod only");
-        const QString feeds = QStringLiteral("activity_feeds");
-        const QString near =
-            analyze(feeds, QStringLiteral("auto-near"), {QStringLiteral("--full")});
-        QVERIFY(!near.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")) &&
-                     !m_lastErr.contains(QLatin1String("wire compression")),
-                 qPrintable(m_lastErr));
-        Toxiproxy proxy;
-        QString error;
-        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
-                 qPrintable(error));
-        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
-                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 20}"),
-                                &error),
-                 qPrintable(error));
-        const std::int64_t beforeFar = compressedReplies("zstd");
-        const QString far =
-            analyze(feeds, QStringLiteral("auto-far"), {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()));
-        QVERIFY(!far.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")) &&
-                     m_lastErr.contains(QLatin1String("wire compression")),
-                 qPrintable(m_lastErr));
-        // activity_feeds is 15.5 MiB and more: its documents crossed compressed.
-        QVERIFY2(compressedReplies("zstd") - beforeFar > 1000000,
-                 qPrintable(QString::number(compressedReplies("zstd") - beforeFar)));
-        const std::int64_t beforeSnappy = compressedReplies("snappy");
-        const QString named =
-            analyze(feeds, QStringLiteral("auto-far-snappy"), {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true&compressors=snappy")
-                        .arg(proxy.listen()));
-        QVERIFY(!named.isEmpty());
-        QVERIFY2(!m_lastErr.contains(QLatin1String("wire compression")), qPrintable(m_lastErr));
-        QVERIFY(compressedReplies("snappy") - beforeSnappy > 1000000);
-        // The awkward shapes (flags of every kind) through the same link.
-        const QString awkwardNear =
-            analyze(QStringLiteral("awkward"), QStringLiteral("auto-near-awkward"),
-                    {QStringLiteral("--full")});
-        const QString awkwardFar =
-            analyze(QStringLiteral("awkward"), QStringLiteral("auto-far-awkward"),
-                    {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()));
-        QVERIFY(!awkwardNear.isEmpty() && !awkwardFar.isEmpty());
-        QVERIFY2(fixtures::reportFiles(awkwardNear)
-                         .at(QStringLiteral("shape_outliers.csv"))
-                         .count('\n') > 1,
-                 "the awkward shapes have no flag: the comparison would prove little");
-        // The same reports (the summary names the host it read: the proxy's port differs).
-        const auto withoutSource = [](QByteArray csv) {
-            const qsizetype at = csv.indexOf("\nsource,");
-            return at < 0 ? csv : csv.left(at) + csv.mid(csv.indexOf('\n', at + 1));
-        };
-        const auto compare = [&](const QString &expectedDir, const QString &dir) {
-            auto a = fixtures::reportFiles(expectedDir);
-            auto b = fixtures::reportFiles(dir);
-            QVERIFY(a.size() >= 9);
-            QCOMPARE(b.size(), a.size());
-            a[QStringLiteral("summary.csv")] = withoutSource(a[QStringLiteral("summary.csv")]);
-            b[QStringLiteral("summary.csv")] = withoutSource(b[QStringLiteral("summary.csv")]);
-            for (const auto &[name, bytes] : a)
-                QVERIFY2(b.at(name) == bytes, qPrintable(dir + QLatin1Char('/') + name));
-        };
-        compare(near, far);
-        compare(near, named);
-        compare(awkwardNear, awkwardFar);
-    }
-
     // The connection cut mid-scan (toxiproxy closes it after 300 KB of replies: past the
     // discovery read's ~180 KB, inside the scan's getMores, which batches of 20 documents make
     // many, and which the driver does not retry, unlike the find that opens a cursor): a clear
@@ -648,41 +469,6 @@ private slots:
         QVERIFY2(m_lastErr.contains(QLatin1String("measured on the server")),
                  qPrintable(m_lastErr));
         QVERIFY2(clock.elapsed() >= 1500, qPrintable(QString::number(clock.elapsed())));
-    }
-
-    void usageErrors()
-    {
-        const CliRun bad =
-            cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("book_sales")) +
-                QStringList{QStringLiteral("--measure"), QStringLiteral("remote"),
-                            QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u1"))});
-        QCOMPARE(bad.exitCode, 2);
-        QVERIFY2(bad.err.contains(QLatin1String("--measure: 'remote' is not one of server, "
-                                                "client, auto")),
-                 qPrintable(bad.err));
-        const CliRun dump = cli({QStringLiteral("analyze"), QStringLiteral("--dump"),
-                                 m_dir.filePath(QStringLiteral("book_sales.bson")),
-                                 QStringLiteral("--measure"), QStringLiteral("server"),
-                                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u2"))});
-        QCOMPARE(dump.exitCode, 2);
-        QVERIFY2(dump.err.contains(QLatin1String("--measure goes with --uri")),
-                 qPrintable(dump.err));
-        // The discovery read does not check the collection (the scan does, and says so).
-        const QList<const char *> modes = m_server.isMongod()
-                                              ? QList<const char *>{"server", "auto"}
-                                              : QList<const char *>{"auto"};
-        for (const char *mode : modes) {
-            const QString out = m_dir.filePath(QStringLiteral("u3-") + QLatin1String(mode));
-            const CliRun missing =
-                cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("no_such")) +
-                    QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
-                                QLatin1String(mode), QStringLiteral("--out"), out});
-            QCOMPARE(missing.exitCode, 2);
-            QVERIFY2(missing.err.contains(QStringLiteral("no collection no_such in database ") +
-                                          kDatabase),
-                     qPrintable(missing.err));
-            QVERIFY(!QFile::exists(out));
-        }
     }
 };
 

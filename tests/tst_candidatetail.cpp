@@ -3,6 +3,7 @@
 // everything that was offered.
 
 #include "stats/CandidateTail.h"
+#include "stats/TailFence.h"
 
 #include <QTest>
 
@@ -173,6 +174,8 @@ private slots:
     void wantsAgreesWithOffer();
     void mergeEqualsSingleTail_data();
     void mergeEqualsSingleTail();
+    void fencedOffersEqualEveryOffer_data();
+    void fencedOffersEqualEveryOffer();
     void aboveSortedAndFiltered_data();
     void aboveSortedAndFiltered();
     void largestIsPrefixOfSorted();
@@ -465,6 +468,53 @@ void TestCandidateTail::mergeEqualsSingleTail()
             QVERIFY2(merged.isCompleteAbove(t) == single.isCompleteAbove(t),
                      qPrintable(QStringLiteral("threshold %1").arg(t)));
     }
+}
+
+void TestCandidateTail::fencedOffersEqualEveryOffer_data()
+{
+    mergeEqualsSingleTail_data();
+}
+
+void TestCandidateTail::fencedOffersEqualEveryOffer()
+{
+    // Counted in the cluster (ServerTally), a tail is offered only the documents its fence lets
+    // through (TailFence: above its last place's value, the first `tied` at it by position,
+    // every one above keepAbove) and told the first value it passed over: it must equal a tail
+    // offered every document, list and completeness at every threshold.
+    QFETCH(QString, kind);
+    QFETCH(int, capacity);
+    QFETCH(quint64, keepAbove);
+    const Offers offers = makeOffers(kind);
+    const CandidateTail every = tailOf(offers, std::size_t(capacity), keepAbove);
+
+    TailFence fence(std::uint64_t(capacity), keepAbove);
+    for (const Offer &o : offers)
+        fence.count(o.value, 1);
+    CandidateTail fenced(std::size_t(capacity), keepAbove);
+    std::uint64_t tied = 0, sent = 0;
+    for (const Offer &o : offers) { // in position order, as the server's lists
+        const bool at = o.value == fence.atLeast() && tied < fence.tied();
+        if (o.value == 0 || (o.value < fence.atLeast()) ||
+            (o.value == fence.atLeast() && !at && o.value <= keepAbove))
+            continue;
+        tied += at ? 1 : 0;
+        ++sent;
+        fenced.offer(candidateFor(o));
+    }
+    if (const auto over = fence.passOver())
+        fenced.passOver(*over);
+    // The fence lets through no more than the tail keeps.
+    QVERIFY(sent <= std::uint64_t(capacity) + fence.kept());
+    const auto a = fenced.sorted();
+    const auto b = every.sorted();
+    QCOMPARE(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i].docIndex, b[i].docIndex);
+        QCOMPARE(a[i].value, b[i].value);
+    }
+    for (std::uint64_t t : probeThresholds(offers))
+        QVERIFY2(fenced.isCompleteAbove(t) == every.isCompleteAbove(t),
+                 qPrintable(QStringLiteral("threshold %1").arg(t)));
 }
 
 void TestCandidateTail::aboveSortedAndFiltered_data()

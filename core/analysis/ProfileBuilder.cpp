@@ -231,29 +231,29 @@ bool ProfileBuilder::addMeasured(const std::uint8_t *data, std::uint32_t length,
 }
 
 void ProfileBuilder::addRecord(const MeasureReply::Record &r, const MeasurePlan::Summary &s,
-                               FieldNode *node)
+                               FieldNode *node, std::uint64_t times)
 {
     using Kind = MeasureReply::Record::Kind;
     if (r.kind == Kind::Missing || r.kind == Kind::ThroughArray)
         return; // (through an array: a document the second look could not read whole)
     if (node->lastDocument != m_sequence) {
         node->lastDocument = m_sequence;
-        ++node->presentDocuments;
+        node->presentDocuments += times;
     }
-    ++node->values;
-    node->bytes += r.elementBytes(s.segments.back());
+    node->values += times;
+    node->bytes += r.elementBytes(s.segments.back()) * times;
     if (r.kind == Kind::Value) {
         node->typeMask |= r.types;
         return;
     }
     node->typeMask |= BsonTypes::kArrayBit;
     node->elementTypeMask |= r.types;
-    countArray(node, r.length);
-    node->elementBytes += r.wrapped - 13; // {x: array}: 8 bytes, the array's own 5
+    countArray(node, r.length, times);
+    node->elementBytes += (r.wrapped - 13) * times; // {x: array}: 8 bytes, the array's own 5
     for (std::size_t c = 0; c < s.children.size() && c < r.childLengths.size(); ++c) {
         FieldNode *child = node->child(s.children[c].name, m_limits.maxChildrenPerField);
         for (const std::uint64_t n : r.childLengths[c])
-            countArray(child, n);
+            countArray(child, n, times);
     }
 }
 
@@ -297,13 +297,13 @@ void ProfileBuilder::countBigValue(FieldNode *node, std::uint64_t bytes)
         m_bigNodes.push_back(node);
 }
 
-void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length)
+void ProfileBuilder::countArray(FieldNode *node, std::uint64_t length, std::uint64_t times)
 {
-    ++node->arrays;
+    node->arrays += times;
     if (!node->lengths)
         node->lengths = std::make_unique<Distribution>();
-    node->lengths->add(length);
-    node->elementCount += length;
+    node->lengths->add(length, times);
+    node->elementCount += length * times;
     if (node->longest.offer(m_sequence, length))
         m_arrayNodes.push_back(node);
 }

@@ -61,6 +61,23 @@ public:
     void measureWith(std::shared_ptr<const MeasurePlan> plan);
     bool addMeasured(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
                      SourceError *fault);
+    // Counted in the cluster (ServerTally): `times` documents the server measured alike
+    // (`reply`; an _id of the type `idTypeBit` whose element takes `idBytes`, none when 0),
+    // counted as addMeasured counts each, but offered to no tail: offerTallied does that for
+    // the few a tail may keep, passOver for the rest.
+    void addTallied(const MeasureReply &reply, std::uint32_t idTypeBit, std::uint32_t idBytes,
+                    std::uint64_t times);
+    // Which tail of a tallied scan an offer is for: the largest documents, the longest arrays,
+    // or the documents by their longest array at node N of MeasurePlan::arrayNodes().
+    static constexpr int kLargestTail = -2;
+    static constexpr int kLongestTail = -1;
+    // Offers a tallied document to one tail: `value` is its size, its longest array (`node`
+    // saying where) or its longest array at the tail's node.
+    void offerTallied(int tail, std::uint64_t value, std::uint64_t docIndex, std::uint64_t size,
+                      const std::string &rawId, int node = -1);
+    // Tells a tail a tallied document it was not offered had `value` (so it does not claim to
+    // be complete below it).
+    void passOver(int tail, std::uint64_t value);
     // The document size a measurement carries (0 when it has none), for progress.
     static std::uint32_t measuredSize(const std::uint8_t *data, std::uint32_t length);
     void merge(ProfileBuilder &&other);
@@ -75,9 +92,11 @@ private:
     void countKeys(FieldNode *node, std::uint64_t keys);
     void countBigValue(FieldNode *node, std::uint64_t bytes);
     void resetShape();
-    void countArray(FieldNode *node, std::uint64_t length);
+    void countArray(FieldNode *node, std::uint64_t length, std::uint64_t times = 1);
     void addRecord(const MeasureReply::Record &record, const MeasurePlan::Summary &summary,
-                   FieldNode *node);
+                   FieldNode *node, std::uint64_t times = 1);
+    FieldNode *arrayNode(int node);
+    CandidateTail *tallyTail(int tail);
     bool addWhole(const std::uint8_t *data, std::uint32_t length, std::uint64_t docIndex,
                   SourceError *fault);
     FieldNode *nodeAt(const std::vector<std::string> &segments);

@@ -7,6 +7,7 @@
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
 #include "mongo/ConnectionReuse.h"
+#include "mongo/ServerTally.h"
 #include "mongo/UnseenFieldFinder.h"
 #include "scan/RangedScan.h"
 #include "shape/ShapeDetector.h"
@@ -124,6 +125,34 @@ QStringList lookForUnseen(const AnalysisRequest &request, const MeasureSetup::Ou
             QStringLiteral(" a top-level field the discovery sample did not see: read whole")};
 }
 
+// A server-side measurement of every document, unpaced, across a network: counted
+// in the cluster (ServerTally), so the reply is bounded by the answer, not by the documents.
+// On a server that answers within 5 ms, a stream of one measurement per document is faster
+// (device_readings, 350,000 documents: 0.8 s against 3 s: the tallies' passes cost the server
+// more than the records cost the loopback); through 100 Mbit/s + 10 ms the tallies take as long
+// and send a fifth of the bytes. A paced scan, a sample, a limit (already bounded by its N) or
+// a range scan is measured per document. Where the tallies decline, `notes` says why and the
+// measurements are read one per document.
+std::optional<CollectionProfile>
+countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const LiveQuery &query,
+               const MeasureSetup::Outcome &measure, const std::atomic<bool> *cancel,
+               const AnalysisSession::ProgressCallback &progress, QStringList *notes)
+{
+    if (!measure.plan || !measure.acrossNetwork ||
+        request.selection.mode != DocumentSelection::Mode::Full || request.usesRanges() ||
+        request.maxDocsPerSecond > 0)
+        return std::nullopt;
+    ServerTally::Request tally{scanned.settings, query, measure.plan,
+                               scanOptions(request, measure.plan).limits, measure.knownNames};
+    QString declined;
+    auto profile = ServerTally::run(tally, cancel, progress, &declined);
+    if (!profile)
+        *notes << QStringLiteral("measured document by document (the tallies cannot count this "
+                                 "collection: %1)")
+                      .arg(declined);
+    return profile;
+}
+
 } // namespace
 
 std::unique_ptr<DocumentSource> AnalysisSession::openSource(const AnalysisRequest &request)
@@ -160,17 +189,23 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
         if (query.batchSize == 0)
             query.batchSize = kMeasuredBatchDocuments;
     }
-    const QStringList unseenNotes = lookForUnseen(request, *measure, &query);
     // What the discovery read just learnt, the scan does not ask again.
     query.knownCount = measure->collectionDocuments;
     if (measure->collectionSeen)
         query.checksExistence = false;
-    if (request.usesRanges()) {
+    QStringList unseenNotes;
+    auto counted =
+        countInCluster(request, scanned, query, *measure, cancel, progress, &unseenNotes);
+    if (counted) {
+        result.profile = std::move(*counted);
+    } else if (request.usesRanges()) {
+        unseenNotes << lookForUnseen(request, *measure, &query);
         RangedScan::Request ranged{
             scanned.settings,       query,          scanOptions(request, plan),
             request.parallelRanges, request.resume, request.checkpointMs};
         result.profile = RangedScan::run(ranged, cancel, progress);
     } else {
+        unseenNotes << lookForUnseen(request, *measure, &query);
         const auto source = scanned.openSource(query);
         result.profile = Analyzer::run(*source, scanOptions(request, plan), cancel, progress);
     }

@@ -161,13 +161,8 @@ MeasureSetup::Outcome readHere(MeasureMode mode, const SourceRef &source)
                                         "only: --measure server, a partial analysis)");
     SourceError ignored;
     const auto connection = MongoConnection::open(source.settings, &ignored);
-    bool across = connection && !MeasureSetup::onThisMachine(connection->hosts());
-    if (connection && !across) {
-        ServerInfo info;
-        across = ServerProbe::probe(*connection, source.database, &info, &ignored,
-                                    ServerProbe::Latency::Measure) &&
-                 info.roundTripMs >= MeasureSetup::kNearbyRoundTripMs;
-    }
+    const bool across = connection && MeasureSetup::acrossNetwork(*connection);
+    outcome.acrossNetwork = across;
     if (across && !connection->uriNamesCompressors()) {
         outcome.compressors = QString::fromLatin1(MeasureSetup::kCompressors);
         note += QStringLiteral("; across the network the documents are asked for with wire "
@@ -176,6 +171,17 @@ MeasureSetup::Outcome readHere(MeasureMode mode, const SourceRef &source)
     outcome.notes << note;
     return outcome;
 }
+
+} // namespace
+
+bool MeasureSetup::acrossNetwork(MongoConnection &connection)
+{
+    if (!onThisMachine(connection.hosts()))
+        return true;
+    return ServerProbe::roundTripMs(connection) >= kNearbyRoundTripMs;
+}
+
+namespace {
 
 // The outcome of a plan the discovery learnt: measured on the server, or (auto) client-side
 // where the plan has nothing to summarise or cannot be asked for.
@@ -227,8 +233,13 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     if (connection) {
         Discovery how{true, true, true, std::nullopt, false, {}};
         SourceError problem;
-        if (auto plan = discover(source, filter, &how, &problem))
-            return withPlan(std::move(*plan), how);
+        if (auto plan = discover(source, filter, &how, &problem)) {
+            Outcome planned = withPlan(std::move(*plan), how);
+            // Across a network a full scan is counted in the cluster (ServerTally).
+            if (planned.plan)
+                planned.acrossNetwork = acrossNetwork(*connection);
+            return planned;
+        }
     }
     ServerInfo info;
     if (!connection || !ServerProbe::probe(*connection, source.database, &info, &probeError,

@@ -16,6 +16,8 @@
 
 namespace oe {
 
+class MongoConnection;
+
 // Decides where an analysis measures. Auto and client read every document here, since a
 // server-side measurement counts sizes and arrays only (a partial analysis, until the shape is
 // counted there too): across a network with wire compression, on this machine without where
@@ -38,6 +40,8 @@ public:
         QString compressors;
         // With a plan: the top-level names the discovery read saw (UnseenFieldFinder).
         std::vector<std::string> knownNames;
+        // The server is across a network: not on this machine, or slow to answer (a proxy).
+        bool acrossNetwork = false;
     };
     // What a scan that reads every document across a network asks for.
     static constexpr const char *kCompressors = "zstd,snappy,zlib";
@@ -52,6 +56,8 @@ public:
     static constexpr double kNearbyRoundTripMs = 5.0;
     // Every host of `hosts` ("h:p,h:p") is this machine: localhost, 127.x, ::1, a socket path.
     static bool onThisMachine(const QString &hosts);
+    // Not on this machine, or on it but kNearbyRoundTripMs or more away (a round trip).
+    static bool acrossNetwork(MongoConnection &connection);
 
     // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
     static std::optional<Outcome> decide(MeasureMode mode, const SourceRef &source,

@@ -48,6 +48,17 @@ bool MeasurePlan::Summary::hasOneElementType() const
     return !(elementTypes & BsonTypes::kArrayBit) && BsonTypes::names(elementTypes).size() == 1;
 }
 
+std::vector<MeasurePlan::ArrayNode> MeasurePlan::arrayNodes() const
+{
+    std::vector<ArrayNode> nodes;
+    for (std::size_t i = 0; i < summaries.size(); ++i) {
+        nodes.push_back({int(i), -1});
+        for (std::size_t c = 0; c < summaries[i].children.size(); ++c)
+            nodes.push_back({int(i), int(c)});
+    }
+    return nodes;
+}
+
 QString MeasurePlan::describe() const
 {
     QStringList parts;

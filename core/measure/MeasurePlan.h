@@ -76,6 +76,14 @@ struct MeasurePlan
     std::vector<std::string> unmeasurable;
 
     bool isEmpty() const { return summaries.empty(); }
+    // The paths whose arrays the records measure, in the order a document's walk meets them:
+    // each summary's, then its children's. {summary, child} (child -1: the summary's own).
+    struct ArrayNode
+    {
+        int summary = 0;
+        int child = -1;
+    };
+    std::vector<ArrayNode> arrayNodes() const;
     // Whether `s`'s elements are checked by the projection (ElementCheck::Projected, one learnt
     // type, a top-level path whose name is none of the measured document's own fields).
     bool projectsElementCheck(const Summary &s) const;

@@ -9,6 +9,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
@@ -195,6 +197,24 @@ bool MeasureReply::explained(const MeasurePlan &plan) const
         rest = rest > bytes ? rest - bytes : 0;
     }
     return plan.restBytesLimit == 0 || rest <= plan.restBytesLimit;
+}
+
+std::vector<std::uint64_t> MeasureReply::longestPerNode(const MeasurePlan &plan) const
+{
+    std::vector<std::uint64_t> longest;
+    for (const MeasurePlan::ArrayNode &n : plan.arrayNodes()) {
+        const Record *r = std::size_t(n.summary) < records.size() ? &records[n.summary] : nullptr;
+        std::uint64_t value = 0;
+        if (r && r->kind == Record::Kind::Array) {
+            if (n.child < 0)
+                value = r->length;
+            else if (std::size_t(n.child) < r->childLengths.size())
+                for (const std::uint64_t length : r->childLengths[std::size_t(n.child)])
+                    value = std::max(value, length);
+        }
+        longest.push_back(value);
+    }
+    return longest;
 }
 
 QByteArray MeasureReply::whole(const std::uint8_t *document, std::uint32_t length)

@@ -56,6 +56,9 @@ struct MeasureReply
     // {_id, s: size, d: {w: document}}: a document read whole, in the form ProfileBuilder walks.
     static QByteArray whole(const std::uint8_t *document, std::uint32_t length);
     static bool isWhole(const std::uint8_t *data, std::uint32_t length);
+    // The document's longest array at each of the plan's array nodes (MeasurePlan::arrayNodes;
+    // 0 where it has none there): what the tails of a scan hold it by.
+    std::vector<std::uint64_t> longestPerNode(const MeasurePlan &plan) const;
     // The bytes of a whole `document` outside the plan's arrays (the elements at its paths,
     // where an object leads there) and its _id: what explained() holds to restBytesLimit.
     static std::uint64_t restOf(const std::uint8_t *document, std::uint32_t length,

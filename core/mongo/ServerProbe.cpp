@@ -144,7 +144,7 @@ void readShards(mongoc_client_t *client, ServerInfo *info)
 }
 
 // The link's latency: the fastest of three pings (the first may pay for a new connection).
-double roundTripMs(mongoc_client_t *client)
+double fastestPing(mongoc_client_t *client)
 {
     double best = -1;
     for (int i = 0; i < 3; ++i) {
@@ -218,7 +218,7 @@ bool ServerProbe::probe(MongoConnection &connection, const QString &database, Se
     if (info->topology == ServerInfo::Topology::Sharded)
         readShards(MongoDriver::client(connection), info);
     if (latency == Latency::Measure)
-        info->roundTripMs = roundTripMs(MongoDriver::client(connection));
+        info->roundTripMs = fastestPing(MongoDriver::client(connection));
     addNotes(info);
     return true;
 }
@@ -228,6 +228,11 @@ bool ServerProbe::probe(const ConnectionSettings &settings, const QString &datab
 {
     auto connection = MongoConnection::open(settings, error);
     return connection && probe(*connection, database, info, error);
+}
+
+double ServerProbe::roundTripMs(MongoConnection &connection)
+{
+    return fastestPing(MongoDriver::client(connection));
 }
 
 } // namespace oe

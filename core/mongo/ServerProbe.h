@@ -21,6 +21,9 @@ public:
     // together; only where the server refuses it are they tried one by one.
     static bool probe(MongoConnection &connection, const QString &database, ServerInfo *info,
                       SourceError *error, Latency latency = Latency::Measure);
+    // The link's round trip: the fastest of three pings, in ms; -1 when the server does not
+    // answer.
+    static double roundTripMs(MongoConnection &connection);
     // Connects with `settings` and probes: "Test connection".
     static bool probe(const ConnectionSettings &settings, const QString &database, ServerInfo *info,
                       SourceError *error);

@@ -53,6 +53,26 @@ std::optional<BsonDocument> unseenFilter(const QString &filter,
 
 } // namespace
 
+QByteArray UnseenFieldFinder::schema(const std::vector<std::string> &knownNames)
+{
+    if (knownNames.empty())
+        return {};
+    BsonDocument out;
+    bson_t jsonSchema, properties, any;
+    BSON_APPEND_DOCUMENT_BEGIN(out.get(), "$jsonSchema", &jsonSchema);
+    BSON_APPEND_DOCUMENT_BEGIN(&jsonSchema, "properties", &properties);
+    for (const std::string &name : knownNames) {
+        if (!MeasurePlan::plainName(name))
+            return {};
+        bson_append_document_begin(&properties, name.data(), int(name.size()), &any);
+        bson_append_document_end(&properties, &any);
+    }
+    bson_append_document_end(&jsonSchema, &properties);
+    BSON_APPEND_BOOL(&jsonSchema, "additionalProperties", false);
+    bson_append_document_end(out.get(), &jsonSchema);
+    return out.bytes();
+}
+
 QByteArray UnseenFieldFinder::filterJson(const QString &filter,
                                          const std::vector<std::string> &knownNames)
 {
@@ -92,9 +112,9 @@ UnseenFieldFinder::find(const ConnectionSettings &settings, const QString &datab
         bson_iter_t id;
         ++result.count;
         if (bson_iter_init_find(&id, doc, "_id"))
-            ids->insert(DocumentId::raw(
-                int(bson_iter_type(&id)), bsoniter::container(&id) + bsoniter::valueOffset(&id),
-                bsoniter::valueLength(&id)));
+            ids->insert(DocumentId::raw(int(bson_iter_type(&id)),
+                                        bsoniter::container(&id) + bsoniter::valueOffset(&id),
+                                        bsoniter::valueLength(&id)));
         return true;
     };
     if (!MongoDriver::find(*connection, database, collection, query->get(), opts.get(),

@@ -40,6 +40,10 @@ public:
                                       const QString &collection, const QString &filter,
                                       const std::vector<std::string> &knownNames, qint64 maxTimeMs,
                                       SourceError *error);
+    // {$jsonSchema: {properties: {the known names}, additionalProperties: false}} as BSON
+    // bytes: what a document without an unseen top-level field matches; empty when there is
+    // nothing to ask.
+    static QByteArray schema(const std::vector<std::string> &knownNames);
     // The filter find() sends (canonical extended JSON), for tests and notes; empty when there
     // is nothing to ask.
     static QByteArray filterJson(const QString &filter, const std::vector<std::string> &knownNames);

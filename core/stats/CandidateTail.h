@@ -34,6 +34,13 @@ public:
     bool wants(std::uint64_t value, std::uint64_t docIndex) const;
     void offer(TailCandidate &&candidate);
     void merge(CandidateTail &&other);
+    // Records a document with `value` as passed over without offering it: one counted in the
+    // cluster that a tail of its tallies knows it would not keep (ServerTally).
+    void passOver(std::uint64_t value)
+    {
+        if (value > 0 && value <= m_keepAbove)
+            drop(value);
+    }
     // Gives every candidate a new document index; `renumber` must keep their order (a range
     // scan numbers documents per range while it reads and globally once every range is done).
     template <typename Renumber> void renumber(Renumber &&renumberIndex)

@@ -1,0 +1,231 @@
+#include "BsonFixtures.h"
+#include "CliRunner.h"
+#include "LiveDocuments.h"
+#include "LiveServer.h"
+#include "MeasureRuns.h"
+#include "MeasureShapes.h"
+#include "ScanFixtures.h"
+#include "Toxiproxy.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QTest>
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+// A server-side measurement across a network is counted in the cluster (issue 54): the server
+// groups the documents by their measurement, and only the tallies, the documents the tails may
+// keep and those read whole cross the link (ServerTally). Proven through a real proxy (toxiproxy,
+// 10 ms a round trip: across a network): every report equals the per-document measurement's
+// (the same scan paced, which reads one measurement per document), on the demo's feeds and
+// books, the awkward shapes (an object _id among them: read whole), a filter and a collection whose
+// record ids have gaps (positions counted by the server); and the bytes the server sends do not
+// grow with the collection: at N and 4N documents of the same shapes they stay within a quarter of
+// each other, where the per-document measurement's grow fourfold.
+class TestServerTally : public QObject, public fixtures::MeasureRuns
+{
+    Q_OBJECT
+
+public:
+    TestServerTally() : fixtures::MeasureRuns(QStringLiteral("oe_servertally")) {}
+
+private:
+    Toxiproxy m_proxy;
+    QString m_far; // the proxy's URI
+
+    // `analyze --full --measure server` through the proxy, counted in the cluster (or, with
+    // `perDocument`, paced so that each document's measurement is read): the report directory.
+    QString measure(const QString &collection, const QString &name, const QStringList &extra,
+                    bool perDocument, const QString &uri = {})
+    {
+        QStringList args{QStringLiteral("--measure"), QStringLiteral("server")};
+        if (!extra.contains(QLatin1String("--limit")))
+            args << QStringLiteral("--full");
+        if (perDocument)
+            args << QStringLiteral("--max-docs-per-sec") << QStringLiteral("100000000");
+        const QString dir = analyze(collection, name, args + extra, uri.isEmpty() ? m_far : uri);
+        if (dir.isEmpty())
+            return {};
+        const bool counted = m_lastErr.contains(QLatin1String("counted in the cluster"));
+        if (counted == perDocument) {
+            qWarning("%s", qPrintable(m_lastErr));
+            return {};
+        }
+        return dir;
+    }
+
+    // The bytes of the server's replies to the operations of `app` (an appname), from the
+    // profiler (each operation's responseLength): other tests' traffic on the same server is
+    // not counted. -1 when unreadable.
+    std::int64_t repliedTo(const QString &app) const
+    {
+        QByteArray reply;
+        QString error;
+        const QString sum =
+            QStringLiteral("{\"aggregate\": \"system.profile\", \"cursor\": {}, \"pipeline\": "
+                           "[{\"$match\": {\"appName\": \"%1\"}}, {\"$group\": {\"_id\": null, "
+                           "\"b\": {\"$sum\": \"$responseLength\"}}}]}")
+                .arg(app);
+        if (!fixtures::command(m_uri, kDatabase, sum.toUtf8(), &error, &reply))
+            return -1;
+        bson_t doc;
+        bson_iter_t it, at;
+        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
+                              std::size_t(reply.size())) ||
+            !bson_iter_init(&it, &doc) ||
+            !bson_iter_find_descendant(&it, "cursor.firstBatch.0.b", &at))
+            return -1;
+        return bson_iter_as_int64(&at);
+    }
+
+    // The proxy's URI with an appname, so the profiler tells this run's operations apart.
+    QString farAs(const QString &app) const { return m_far + QStringLiteral("&appname=") + app; }
+
+    // `count` documents of five shapes (a tags array of 1 to 5 strings, a note of 3 characters a
+    // tag: the largest documents have the longest arrays) and three outliers (5,000, 6,000 and
+    // 7,000 tags), as a dump. Past the tails' places (16,384) what they keep does not grow.
+    QString shapesDump(int count)
+    {
+        const QString path = m_dir.filePath(QStringLiteral("shapes-%1.bson").arg(count));
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly))
+            return {};
+        for (int i = 0; i < count; ++i) {
+            bson_t *doc = bson_new();
+            BSON_APPEND_INT32(doc, "_id", i);
+            bson_t tags;
+            BSON_APPEND_ARRAY_BEGIN(doc, "tags", &tags);
+            const int n = i % 997 == 0 && i / 997 < 3 ? 5000 + 1000 * (i / 997) : 1 + i % 5;
+            for (int t = 0; t < n; ++t)
+                BSON_APPEND_UTF8(&tags, std::to_string(t).c_str(), "tag");
+            bson_append_array_end(doc, &tags);
+            BSON_APPEND_UTF8(doc, "note", std::string(std::size_t(3 * (1 + i % 5)), 'x').c_str());
+            out.write(reinterpret_cast<const char *>(bson_get_data(doc)), qint64(doc->len));
+            bson_destroy(doc);
+        }
+        return out.error() == QFile::NoError ? path : QString();
+    }
+
+    void compareReports(const QString &expectedDir, const QString &dir)
+    {
+        auto a = fixtures::reportFiles(expectedDir);
+        auto b = fixtures::reportFiles(dir);
+        QVERIFY(a.size() >= 9);
+        QCOMPARE(b.size(), a.size());
+        for (const auto &[name, bytes] : a)
+            QVERIFY2(b.at(name) == bytes, qPrintable(dir + QLatin1Char('/') + name));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const QString started = start();
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        if (!m_server.isMongod())
+            QSKIP("mongod only: the tallies need $bsonSize and $setWindowFields");
+        import(QStringLiteral("activity_feeds"),
+               m_dir.filePath(QStringLiteral("activity_feeds.bson")));
+        import(QStringLiteral("book_sales"), m_dir.filePath(QStringLiteral("book_sales.bson")));
+        import(QStringLiteral("books_gaps"), m_dir.filePath(QStringLiteral("book_sales.bson")));
+        const QString awkward = m_dir.filePath(QStringLiteral("awkward.bson"));
+        QVERIFY(fixtures::writeFile(awkward, fixtures::awkwardDump(false)));
+        import(QStringLiteral("awkward"), awkward);
+        // Every third book gone: the record ids have gaps, so the server counts positions.
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, kDatabase,
+                                   "{\"delete\": \"books_gaps\", \"deletes\": [{\"q\": {\"_id\": "
+                                   "{\"$mod\": [3, 0]}}, \"limit\": 0}]}",
+                                   &error),
+                 qPrintable(error));
+        QVERIFY2(m_proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        QVERIFY2(m_proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                                  QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
+                                  &error),
+                 qPrintable(error));
+        m_far = QStringLiteral("mongodb://%1/?directConnection=true").arg(m_proxy.listen());
+    }
+
+    void equalsTheMeasurementPerDocument_data()
+    {
+        QTest::addColumn<QString>("collection");
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("feeds") << QStringLiteral("activity_feeds") << QStringList();
+        QTest::newRow("books") << QStringLiteral("book_sales") << QStringList();
+        QTest::newRow("awkward") << QStringLiteral("awkward") << QStringList();
+        QTest::newRow("filter") << QStringLiteral("book_sales")
+                                << QStringList{QStringLiteral("--filter"),
+                                               QStringLiteral("{\"year\": {\"$gte\": 2000}}")};
+        QTest::newRow("gaps") << QStringLiteral("books_gaps") << QStringList();
+    }
+
+    void equalsTheMeasurementPerDocument()
+    {
+        QFETCH(QString, collection);
+        QFETCH(QStringList, extra);
+        const QString row = QString::fromLatin1(QTest::currentDataTag());
+        const QString tallied = measure(collection, row + QStringLiteral("-tallied"), extra, false);
+        QVERIFY2(!tallied.isEmpty(), qPrintable(m_lastErr));
+        if (row == QLatin1String("gaps"))
+            QVERIFY(fixtures::reportFiles(tallied)
+                        .at(QStringLiteral("summary.csv"))
+                        .contains("\ndocuments,1334\r\n"));
+        const QString each = measure(collection, row + QStringLiteral("-each"), extra, true);
+        QVERIFY2(!each.isEmpty(), qPrintable(m_lastErr));
+        compareReports(each, tallied);
+    }
+
+    // The reply is bounded by the answer (distinct measurements, the tails' places, the
+    // documents read whole), not by the documents: N and 4N documents of the same shapes.
+    void replyIsBoundedByTheAnswer()
+    {
+        constexpr int kN = 20000;
+        std::int64_t tallied[2] = {0, 0}, each[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            const int count = kN * (k == 0 ? 1 : 4);
+            const QString dump = shapesDump(count);
+            QVERIFY(!dump.isEmpty());
+            const QString collection = QStringLiteral("shapes");
+            const CliRun r =
+                cli(QStringList{QStringLiteral("import")} + target(collection) +
+                    QStringList{QStringLiteral("--dump"), dump, QStringLiteral("--drop")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            const QString pid = QString::number(QCoreApplication::applicationPid());
+            const QString tallyApp = QStringLiteral("oe-tally-%1-%2").arg(count).arg(pid);
+            const QString eachApp = QStringLiteral("oe-each-%1-%2").arg(count).arg(pid);
+            QString error;
+            QVERIFY2(fixtures::startProfiling(m_uri, kDatabase, &error), qPrintable(error));
+            const QString a = measure(collection, QStringLiteral("tallied-%1").arg(count), {},
+                                      false, farAs(tallyApp));
+            const QString b =
+                measure(collection, QStringLiteral("each-%1").arg(count), {}, true, farAs(eachApp));
+            QVERIFY2(fixtures::stopProfiling(m_uri, kDatabase, &error), qPrintable(error));
+            QVERIFY2(!a.isEmpty() && !b.isEmpty(), qPrintable(m_lastErr));
+            tallied[k] = repliedTo(tallyApp);
+            each[k] = repliedTo(eachApp);
+            QVERIFY(tallied[k] > 0 && each[k] > 0);
+            compareReports(b, a);
+            QVERIFY(fixtures::reportFiles(a)
+                        .at(QStringLiteral("summary.csv"))
+                        .contains(QByteArray(QByteArray("\ndocuments,") +
+                                             QByteArray::number(count) + "\r\n")));
+        }
+        qInfo("bytes of the server's replies: counted in the cluster %lld at %d documents, %lld at "
+              "%d; "
+              "one measurement per document %lld and %lld",
+              qlonglong(tallied[0]), kN, qlonglong(tallied[1]), 4 * kN, qlonglong(each[0]),
+              qlonglong(each[1]));
+        // The per-document measurement grows with the documents (the test can tell)...
+        QVERIFY2(each[1] > 3 * each[0], "the per-document replies did not grow with N");
+        // ...the tallies do not.
+        QVERIFY2(tallied[1] * 4 < tallied[0] * 5, "the tallies' replies grew with N");
+        QVERIFY(tallied[1] < each[1]);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerTally)
+#include "tst_servertally.moc"

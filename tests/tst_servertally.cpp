@@ -6,12 +6,17 @@
 #include "MeasureShapes.h"
 #include "ScanFixtures.h"
 #include "Toxiproxy.h"
+#include "explore/AnalysisSession.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
 
 #include <bson/bson.h>
+
+#include <atomic>
+#include <thread>
 
 #include <cstdint>
 #include <memory>
@@ -110,6 +115,34 @@ private:
         return out.error() == QFile::NoError ? path : QString();
     }
 
+    // How many of the server's operations carry an Outlier Explorer comment (the tallies'
+    // passes); -1 when unreadable.
+    std::int64_t talliesRunning() const
+    {
+        QByteArray reply;
+        QString error;
+        if (!fixtures::command(m_uri, QStringLiteral("admin"),
+                               "{\"aggregate\": 1, \"cursor\": {}, \"pipeline\": [{\"$currentOp\": "
+                               "{}}, {\"$match\": {\"command.comment\": {\"$regex\": "
+                               "\"^outlier-explorer \"}}}]}",
+                               &error, &reply))
+            return -1;
+        bson_t doc;
+        bson_iter_t it, at;
+        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
+                              std::size_t(reply.size())) ||
+            !bson_iter_init(&it, &doc) ||
+            !bson_iter_find_descendant(&it, "cursor.firstBatch", &at) ||
+            !BSON_ITER_HOLDS_ARRAY(&at))
+            return -1;
+        bson_iter_t ops;
+        std::int64_t n = 0;
+        if (bson_iter_recurse(&at, &ops))
+            while (bson_iter_next(&ops))
+                ++n;
+        return n;
+    }
+
     void compareReports(const QString &expectedDir, const QString &dir)
     {
         auto a = fixtures::reportFiles(expectedDir);
@@ -181,6 +214,8 @@ private slots:
 
     // The reply is bounded by the answer (distinct measurements, the tails' places, the
     // documents read whole), not by the documents: N and 4N documents of the same shapes.
+    void cancelKillsTheServersPass();
+
     void replyIsBoundedByTheAnswer()
     {
         constexpr int kN = 20000;
@@ -226,6 +261,56 @@ private slots:
         QVERIFY(tallied[1] < each[1]);
     }
 };
+
+// A cancel ends the server's work, not only the client's wait (the window's Cancel: the
+// analysis runs on in its worker, its connection open): a pass of the tallies answers only once
+// it has read every document, so the run kills it (killOp, found by its comment). Each document
+// here costs the server 25 ms (a $function in the filter): a pass takes 5 s, and the run ends
+// well before.
+void TestServerTally::cancelKillsTheServersPass()
+{
+    QString error;
+    fixtures::command(m_uri, kDatabase, "{\"drop\": \"slow\"}", &error); // (may not exist)
+    QByteArray insert = "{\"insert\": \"slow\", \"documents\": [";
+    for (int i = 0; i < 200; ++i)
+        insert += (i ? "," : "") + QByteArray("{\"_id\": ") + QByteArray::number(i) +
+                  ", \"tags\": [" + QByteArray(i % 4 ? "1, 2" : "1") + "]}";
+    insert += "]}";
+    QVERIFY2(fixtures::command(m_uri, kDatabase, insert, &error), qPrintable(error));
+    oe::AnalysisRequest request;
+    request.source.kind = oe::SourceRef::Kind::Collection;
+    request.source.settings.uri = m_far;
+    request.source.database = kDatabase;
+    request.source.collection = QStringLiteral("slow");
+    request.selection.mode = oe::DocumentSelection::Mode::Full;
+    request.measure = oe::MeasureMode::Server;
+    request.filter = QStringLiteral("{\"$expr\": {\"$function\": {\"body\": \"function() { "
+                                    "sleep(25); return true; }\", \"args\": [], \"lang\": "
+                                    "\"js\"}}}");
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> done{false};
+    oe::AnalysisResult result;
+    std::thread worker([&] {
+        result = oe::AnalysisSession::run(request, &cancel, {});
+        done = true;
+    });
+    // Its first pass on the server (after the discovery's read, 5 s of it).
+    QElapsedTimer clock;
+    clock.start();
+    while (talliesRunning() <= 0 && clock.elapsed() < 60000 && !done)
+        QTest::qWait(20);
+    const bool seen = talliesRunning() > 0;
+    cancel = true;
+    clock.restart();
+    worker.join();
+    const qint64 ended = clock.elapsed();
+    QVERIFY2(seen, "no pass of the tallies seen on the server");
+    QVERIFY2(result.profile.status == oe::CollectionProfile::Status::Cancelled,
+             qPrintable(result.profile.error.toString()));
+    QVERIFY2(ended < 2500,
+             qPrintable(QStringLiteral("the run ended %1 ms after the cancel").arg(ended)));
+    QCOMPARE(talliesRunning(), 0);
+}
 
 QTEST_GUILESS_MAIN(TestServerTally)
 #include "tst_servertally.moc"

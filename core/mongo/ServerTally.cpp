@@ -8,6 +8,7 @@
 #include "measure/MeasureReply.h"
 #include "measure/TallyPipelines.h"
 #include "mongo/MongoConnection.h"
+#include "mongo/ServerOpCanceller.h"
 #include "mongo/UnseenFieldFinder.h"
 #include "mongo/internal/MongoDriver.h"
 #include "stats/TailFence.h"
@@ -147,6 +148,10 @@ bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step, Visit 
     BSON_APPEND_BOOL(opts.get(), "allowDiskUse", true);
     if (m_request.query.maxTimeMs > 0)
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
+    // A pass answers only once the server has read every document: a cancel kills it there.
+    const QString comment = ServerOpCanceller::uniqueComment();
+    BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
+    const ServerOpCanceller canceller(m_request.settings, m_cancel, comment);
     const CollectionHandle c(mongoc_client_get_collection(
         MongoDriver::client(*m_connection), m_request.query.database.toUtf8().constData(),
         m_request.query.collection.toUtf8().constData()));

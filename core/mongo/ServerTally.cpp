@@ -99,6 +99,7 @@ private:
     bool candidate(const bson_t *entry, bool contiguous);
     void offer(const bson_t *entry, std::uint64_t position);
     bool readWhole();
+    QString chooseServer();
     void report();
     void see(std::int64_t r, std::uint64_t documents = 1)
     {
@@ -134,6 +135,8 @@ private:
     std::int64_t m_lo = std::numeric_limits<std::int64_t>::max();
     std::int64_t m_hi = std::numeric_limits<std::int64_t>::min();
     std::uint64_t m_inScope = 0;
+    // Every pass asks the same server: record ids are each member's own.
+    std::uint32_t m_serverId = 0;
     QString m_refusal; // the server refused a pass, or its answer cannot be used: decline
     SourceError m_error;
 };
@@ -148,6 +151,7 @@ bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step, Visit 
     BSON_APPEND_BOOL(opts.get(), "allowDiskUse", true);
     if (m_request.query.maxTimeMs > 0)
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
+    BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
     // A pass answers only once the server has read every document: a cancel kills it there.
     const QString comment = ServerOpCanceller::uniqueComment();
     BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
@@ -395,6 +399,7 @@ bool TallyRun::readWhole()
         BsonDocument opts;
         if (m_request.query.maxTimeMs > 0)
             BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
+        BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
         SourceError error;
         const bool ok = MongoDriver::find(
             *m_connection, m_request.query.database, m_request.query.collection, filter.get(),
@@ -421,6 +426,25 @@ bool TallyRun::readWhole()
             return false;
     }
     return true;
+}
+
+// The server every pass asks (the URI's read preference chooses it once). Through mongos the
+// record ids are each shard's own: they neither tell documents apart nor give the order a find
+// through the router returns, so a sharded collection is measured per document.
+QString TallyRun::chooseServer()
+{
+    mongoc_client_t *client = MongoDriver::client(*m_connection);
+    bson_error_t e;
+    mongoc_server_description_t *server =
+        mongoc_client_select_server(client, false, mongoc_client_get_read_prefs(client), &e);
+    if (!server)
+        return QStringLiteral("no server to read from (%1)").arg(QString::fromUtf8(e.message));
+    const QString type = QString::fromLatin1(mongoc_server_description_type(server));
+    m_serverId = mongoc_server_description_id(server);
+    mongoc_server_description_destroy(server);
+    if (type == QLatin1String("Mongos"))
+        return QStringLiteral("through mongos each shard numbers its own records");
+    return {};
 }
 
 void TallyRun::report()
@@ -486,6 +510,8 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
     m_connection = MongoConnection::open(m_request.settings, &m_error);
     if (!m_connection)
         return finish(CollectionProfile::Status::Failed);
+    if (const auto refused = chooseServer(); !refused.isEmpty())
+        return decline(refused, declined);
     using Step = bool (TallyRun::*)();
     for (const Step step :
          {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates, &TallyRun::readWhole}) {

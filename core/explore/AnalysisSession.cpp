@@ -7,9 +7,9 @@
 #include "explore/MeasureSetup.h"
 #include "measure/MeasureProjection.h"
 #include "mongo/ConnectionReuse.h"
-#include "mongo/ServerTally.h"
 #include "mongo/UnseenFieldFinder.h"
 #include "scan/RangedScan.h"
+#include "scan/ServerTally.h"
 #include "shape/ShapeDetector.h"
 #include "source/DocumentPace.h"
 

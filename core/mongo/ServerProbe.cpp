@@ -232,6 +232,15 @@ bool ServerProbe::probe(const ConnectionSettings &settings, const QString &datab
 
 double ServerProbe::roundTripMs(MongoConnection &connection)
 {
+    // Selected as the scan selects (the URI's read preference). A client that cannot select a
+    // server is not lent to the next step (errorFrom forgets it): that one connects afresh and
+    // says why with the driver's own account.
+    BsonDocument hello;
+    bson_error_t e;
+    if (!handshakeReply(MongoDriver::client(connection), &hello, &e)) {
+        (void)MongoDriver::errorFrom(connection, e, QStringLiteral("timing the link"));
+        return -1;
+    }
     return fastestPing(MongoDriver::client(connection));
 }
 

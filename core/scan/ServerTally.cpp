@@ -1,4 +1,4 @@
-#include "mongo/ServerTally.h"
+#include "scan/ServerTally.h"
 
 #include "bson/BsonTypes.h"
 #include "bson/DocumentId.h"

@@ -31,6 +31,17 @@
 // record ids have gaps (positions counted by the server); and the bytes the server sends do not
 // grow with the collection: at N and 4N documents of the same shapes they stay within a quarter of
 // each other, where the per-document measurement's grow fourfold.
+// The value at `path` (dot notation) in a command's reply; false where there is none. The
+// iterator points into `reply`, which must outlive it.
+bool replyAt(const QByteArray &reply, const char *path, bson_iter_t *at)
+{
+    bson_t doc;
+    bson_iter_t it;
+    return bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
+                            std::size_t(reply.size())) &&
+           bson_iter_init(&it, &doc) && bson_iter_find_descendant(&it, path, at);
+}
+
 class TestServerTally : public QObject, public fixtures::MeasureRuns
 {
     Q_OBJECT
@@ -77,14 +88,8 @@ private:
                 .arg(app);
         if (!fixtures::command(m_uri, kDatabase, sum.toUtf8(), &error, &reply))
             return -1;
-        bson_t doc;
-        bson_iter_t it, at;
-        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
-                              std::size_t(reply.size())) ||
-            !bson_iter_init(&it, &doc) ||
-            !bson_iter_find_descendant(&it, "cursor.firstBatch.0.b", &at))
-            return -1;
-        return bson_iter_as_int64(&at);
+        bson_iter_t at;
+        return replyAt(reply, "cursor.firstBatch.0.b", &at) ? bson_iter_as_int64(&at) : -1;
     }
 
     // The proxy's URI with an appname, so the profiler tells this run's operations apart.
@@ -127,13 +132,8 @@ private:
                                "\"^outlier-explorer \"}}}]}",
                                &error, &reply))
             return -1;
-        bson_t doc;
-        bson_iter_t it, at;
-        if (!bson_init_static(&doc, reinterpret_cast<const std::uint8_t *>(reply.constData()),
-                              std::size_t(reply.size())) ||
-            !bson_iter_init(&it, &doc) ||
-            !bson_iter_find_descendant(&it, "cursor.firstBatch", &at) ||
-            !BSON_ITER_HOLDS_ARRAY(&at))
+        bson_iter_t at;
+        if (!replyAt(reply, "cursor.firstBatch", &at) || !BSON_ITER_HOLDS_ARRAY(&at))
             return -1;
         bson_iter_t ops;
         std::int64_t n = 0;

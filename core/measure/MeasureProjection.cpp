@@ -1,25 +1,15 @@
 #include "measure/MeasureProjection.h"
 
 #include "bson/BsonTypes.h"
-#include "bson/internal/BsonDocument.h"
+#include "measure/internal/ExpressionJson.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QStringList>
 
 namespace oe {
 
 namespace {
 
-using J = QJsonValue;
-using A = QJsonArray;
-using O = QJsonObject;
-
-J op(const char *name, const J &argument)
-{
-    return O{{QString::fromLatin1(name), argument}};
-}
+using namespace expr;
 J typeOf(const QString &expr)
 {
     return op("$type", expr);
@@ -134,9 +124,7 @@ J record(const MeasurePlan &plan, const MeasurePlan::Summary &s)
 
 QByteArray toBson(const O &projection)
 {
-    const auto doc =
-        BsonDocument::fromJson(QJsonDocument(projection).toJson(QJsonDocument::Compact));
-    return doc ? doc->bytes() : QByteArray();
+    return expr::toDocument(projection).bytes();
 }
 
 } // namespace

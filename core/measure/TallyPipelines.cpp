@@ -1,11 +1,7 @@
 #include "measure/TallyPipelines.h"
 
-#include "bson/internal/BsonDocument.h"
 #include "measure/MeasureProjection.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include "measure/internal/ExpressionJson.h"
 
 #include <limits>
 #include <string>
@@ -14,19 +10,11 @@ namespace oe {
 
 namespace {
 
-using J = QJsonValue;
-using A = QJsonArray;
-using O = QJsonObject;
-
-J op(const char *name, const J &argument)
-{
-    return O{{QString::fromLatin1(name), argument}};
-}
+using namespace expr;
 
 BsonDocument fromJson(const O &object)
 {
-    auto doc = BsonDocument::fromJson(QJsonDocument(object).toJson(QJsonDocument::Compact));
-    return doc ? std::move(*doc) : BsonDocument();
+    return expr::toDocument(object);
 }
 
 std::int64_t clamped(std::uint64_t n)

@@ -199,9 +199,10 @@ private slots:
         QCOMPARE(bar->request(dump).measure, MeasureMode::Auto); // the choice is not a dump's
     }
 
-    // mongod has $bsonSize: "On the server" measures there and "Here (client)" here, each said
-    // by the bar with the session's reason; the Overview's figures are the same, number for
-    // number. Switching to a dump and back shows each source's own measurement.
+    // mongod has $bsonSize: "On the server" measures there, "In the cluster" counts there and
+    // "Here (client)" measures here, each said by the bar with the session's reason; the
+    // Overview's figures are the same, number for number. Switching to a dump and back shows each
+    // source's own measurement.
     void serverAndClientShowTheSameFigures()
     {
         if (!m_server.isMongod())
@@ -246,6 +247,25 @@ private slots:
                     .startsWith(QLatin1String("Measured on the server")));
         QVERIFY(!fields->index(tagsRow, FieldTableModel::MaxLength).data().toString().isEmpty());
         saveScreenshot(&window, QStringLiteral("measure-arrays.png"));
+
+        // "In the cluster": the same figures, counted on the server (ServerTally), said so.
+        const AnalysisResult counted = run(window, MeasureMode::Cluster);
+        QVERIFY2(counted.profile.status == CollectionProfile::Status::Complete,
+                 qPrintable(window.lastError()));
+        QVERIFY(counted.profile.measuredOnServer);
+        QVERIFY2(counted.profile.notes.filter(QStringLiteral("counted in the cluster")).size() == 1,
+                 qPrintable(counted.profile.notes.join(QLatin1Char('\n'))));
+        const Shown cluster = shown(window);
+        QCOMPARE(cluster.measured, server.measured);
+        QCOMPARE(cluster.documents, server.documents);
+        QCOMPARE(cluster.sizeP99, server.sizeP99);
+        QCOMPARE(cluster.largest, server.largest);
+        QCOMPARE(cluster.longestPath, server.longestPath);
+        QCOMPARE(cluster.longestLength, server.longestLength);
+        QCOMPARE(counted.profile.sizes.quantile(0.99), onServer.profile.sizes.quantile(0.99));
+        QCOMPARE(counted.profile.largestDocuments.sorted().size(),
+                 onServer.profile.largestDocuments.sorted().size());
+        QCOMPARE(counted.outliers.rows.size(), onServer.outliers.rows.size());
 
         const AnalysisResult here = run(window, MeasureMode::Client);
         QVERIFY(!here.profile.measuredOnServer);

@@ -190,7 +190,7 @@ private slots:
                             QStringLiteral("--out"), m_dir.filePath(QStringLiteral("u1"))});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains(QLatin1String("--measure: 'remote' is not one of server, "
-                                                "client, auto")),
+                                                "cluster, client, auto")),
                  qPrintable(bad.err));
         const CliRun dump = cli({QStringLiteral("analyze"), QStringLiteral("--dump"),
                                  m_dir.filePath(QStringLiteral("book_sales.bson")),
@@ -201,7 +201,7 @@ private slots:
                  qPrintable(dump.err));
         // The discovery read does not check the collection (the scan does, and says so).
         const QList<const char *> modes = m_server.isMongod()
-                                              ? QList<const char *>{"server", "auto"}
+                                              ? QList<const char *>{"server", "cluster", "auto"}
                                               : QList<const char *>{"auto"};
         for (const char *mode : modes) {
             const QString out = m_dir.filePath(QStringLiteral("u3-") + QLatin1String(mode));

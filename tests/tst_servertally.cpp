@@ -22,17 +22,16 @@
 #include <memory>
 #include <string>
 
-// A server-side measurement across a network is counted in the cluster (issue 54): the server
-// groups the documents by their measurement, and only the tallies, the documents the tails may
-// keep and those read whole cross the link (ServerTally). Proven through a real proxy (toxiproxy,
-// 10 ms a round trip: across a network): every report equals the per-document measurement's
-// (the same scan paced, which reads one measurement per document), on the demo's feeds and
-// books, the awkward shapes (an object _id among them: read whole), a filter and a collection whose
-// record ids have gaps (positions counted by the server); and the bytes the server sends do not
-// grow with the collection: at N and 4N documents of the same shapes they stay within a quarter of
-// each other, where the per-document measurement's grow fourfold.
-// The value at `path` (dot notation) in a command's reply; false where there is none. The
-// iterator points into `reply`, which must outlive it.
+// `--measure cluster` counts in the cluster (issue 54): the server groups the documents by their
+// measurement, and only the tallies, the documents the tails may keep and those read whole
+// cross the link (ServerTally). Proven through a real proxy (toxiproxy, 10 ms a round trip):
+// every report equals the per-document measurement's (`--measure server`), on the demo's feeds
+// and books, the awkward shapes (an object _id among them: read whole), a filter and a collection
+// whose record ids have gaps (positions counted by the server); and the bytes the server sends do
+// not grow with the collection: at N and 4N documents of the same shapes they stay within a quarter
+// of each other, where the per-document measurement's grow fourfold. The value at `path` (dot
+// notation) in a command's reply; false where there is none. The iterator points into `reply`,
+// which must outlive it.
 bool replyAt(const QByteArray &reply, const char *path, bson_iter_t *at)
 {
     bson_t doc;
@@ -53,16 +52,15 @@ private:
     Toxiproxy m_proxy;
     QString m_far; // the proxy's URI
 
-    // `analyze --full --measure server` through the proxy, counted in the cluster (or, with
-    // `perDocument`, paced so that each document's measurement is read): the report directory.
+    // `analyze --full --measure cluster` through the proxy, counted in the cluster (or, with
+    // `perDocument`, `--measure server`: one measurement per document): the report directory.
     QString measure(const QString &collection, const QString &name, const QStringList &extra,
                     bool perDocument, const QString &uri = {})
     {
-        QStringList args{QStringLiteral("--measure"), QStringLiteral("server")};
+        QStringList args{QStringLiteral("--measure"),
+                         perDocument ? QStringLiteral("server") : QStringLiteral("cluster")};
         if (!extra.contains(QLatin1String("--limit")))
             args << QStringLiteral("--full");
-        if (perDocument)
-            args << QStringLiteral("--max-docs-per-sec") << QStringLiteral("100000000");
         const QString dir = analyze(collection, name, args + extra, uri.isEmpty() ? m_far : uri);
         if (dir.isEmpty())
             return {};
@@ -283,7 +281,7 @@ void TestServerTally::cancelKillsTheServersPass()
     request.source.database = kDatabase;
     request.source.collection = QStringLiteral("slow");
     request.selection.mode = oe::DocumentSelection::Mode::Full;
-    request.measure = oe::MeasureMode::Server;
+    request.measure = oe::MeasureMode::Cluster;
     request.filter = QStringLiteral("{\"$expr\": {\"$function\": {\"body\": \"function() { "
                                     "sleep(25); return true; }\", \"args\": [], \"lang\": "
                                     "\"js\"}}}");

@@ -132,7 +132,9 @@ void addSourceOptions(QCommandLineParser &parser)
         {QStringLiteral("measure"),
          QStringLiteral("Where sizes and array lengths are measured (with --uri): server "
                         "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents; a "
-                        "partial analysis, no shape), client (every document is read here), or "
+                        "partial analysis, no shape), cluster (the same figures counted on the "
+                        "server: only tallies and outliers move, whatever the collection's "
+                        "size; more passes there), client (every document is read here), or "
                         "auto (default: every field read here, with wire compression across a "
                         "network)."),
          QStringLiteral("WHERE")},
@@ -373,7 +375,7 @@ bool numbersFrom(const QCommandLineParser &parser, oe::AnalysisRequest *request,
         const auto mode = oe::measureModeFrom(parser.value(QStringLiteral("measure")));
         if (!mode) {
             cli::fail(ExitUsage,
-                      QStringLiteral("--measure: '%1' is not one of server, client, auto")
+                      QStringLiteral("--measure: '%1' is not one of server, cluster, client, auto")
                           .arg(parser.value(QStringLiteral("measure"))));
             return false;
         }

@@ -125,23 +125,36 @@ QStringList lookForUnseen(const AnalysisRequest &request, const MeasureSetup::Ou
             QStringLiteral(" a top-level field the discovery sample did not see: read whole")};
 }
 
-// A server-side measurement of every document, unpaced, across a network: counted
-// in the cluster (ServerTally), so the reply is bounded by the answer, not by the documents.
-// On a server that answers within 5 ms, a stream of one measurement per document is faster
-// (device_readings, 350,000 documents: 0.8 s against 3 s: the tallies' passes cost the server
-// more than the records cost the loopback); through 100 Mbit/s + 10 ms the tallies take as long
-// and send a fifth of the bytes. A paced scan, a sample, a limit (already bounded by its N) or
-// a range scan is measured per document. Where the tallies decline, `notes` says why and the
-// measurements are read one per document.
+// --measure cluster: a server-side measurement of every document, counted in the cluster
+// (ServerTally), so the reply is bounded by the answer, not by the documents. It costs the server
+// more passes than one measurement per document (--measure server) costs it: through this
+// machine's 100 Mbit/s + 10 ms proxy, 350,000 device_readings took 3.6 s counted and 3.0 s per
+// document, for 4.0 MB on the wire against 25.2 MB; the slower the link or the larger the
+// collection, the more it pays. A sample, a limit (already bounded by its N), a paced or a range
+// scan, and a collection the tallies cannot count, are read one measurement per document, with a
+// note.
 std::optional<CollectionProfile>
 countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const LiveQuery &query,
                const MeasureSetup::Outcome &measure, const std::atomic<bool> *cancel,
                const AnalysisSession::ProgressCallback &progress, QStringList *notes)
 {
-    if (!measure.plan || !measure.acrossNetwork ||
-        request.selection.mode != DocumentSelection::Mode::Full || request.usesRanges() ||
-        request.maxDocsPerSecond > 0)
+    // (A collection the discovery read saw nothing of, missing or empty, is left to the
+    // per-document scan, which says which.)
+    if (request.measure != MeasureMode::Cluster || !measure.plan || !measure.collectionSeen)
         return std::nullopt;
+    QString ineligible;
+    if (request.selection.mode != DocumentSelection::Mode::Full)
+        ineligible = QStringLiteral("a sample or a limit is read one measurement per document");
+    else if (request.usesRanges())
+        ineligible = QStringLiteral("a range scan (--parallel, --resume) is read one measurement "
+                                    "per document");
+    else if (request.maxDocsPerSecond > 0)
+        ineligible = QStringLiteral("a paced scan (--max-docs-per-sec) is read one measurement "
+                                    "per document");
+    if (!ineligible.isEmpty()) {
+        *notes << QStringLiteral("measured document by document: %1").arg(ineligible);
+        return std::nullopt;
+    }
     ServerTally::Request tally{scanned.settings, query, measure.plan,
                                scanOptions(request, measure.plan).limits, measure.knownNames};
     QString declined;

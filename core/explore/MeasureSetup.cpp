@@ -162,7 +162,6 @@ MeasureSetup::Outcome readHere(MeasureMode mode, const SourceRef &source)
     SourceError ignored;
     const auto connection = MongoConnection::open(source.settings, &ignored);
     const bool across = connection && MeasureSetup::acrossNetwork(*connection);
-    outcome.acrossNetwork = across;
     if (across && !connection->uriNamesCompressors()) {
         outcome.compressors = QString::fromLatin1(MeasureSetup::kCompressors);
         note += QStringLiteral("; across the network the documents are asked for with wire "
@@ -216,14 +215,15 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
 {
     Outcome outcome;
     if (source.kind != SourceRef::Kind::Collection) {
-        if (mode == MeasureMode::Server) {
-            *error = usage(QStringLiteral("--measure server needs a live collection (--uri); a "
-                                          "dump file is measured here"));
+        if (mode == MeasureMode::Server || mode == MeasureMode::Cluster) {
+            *error = usage(QStringLiteral("--measure %1 needs a live collection (--uri); a "
+                                          "dump file is measured here")
+                               .arg(measureModeName(mode)));
             return std::nullopt;
         }
         return outcome;
     }
-    if (mode != MeasureMode::Server)
+    if (mode != MeasureMode::Server && mode != MeasureMode::Cluster)
         return readHere(mode, source);
     SourceError probeError;
     const auto connection = MongoConnection::open(source.settings, &probeError);
@@ -233,13 +233,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     if (connection) {
         Discovery how{true, true, true, std::nullopt, false, {}};
         SourceError problem;
-        if (auto plan = discover(source, filter, &how, &problem)) {
-            Outcome planned = withPlan(std::move(*plan), how);
-            // Across a network a full scan is counted in the cluster (ServerTally).
-            if (planned.plan)
-                planned.acrossNetwork = acrossNetwork(*connection);
-            return planned;
-        }
+        if (auto plan = discover(source, filter, &how, &problem))
+            return withPlan(std::move(*plan), how);
     }
     ServerInfo info;
     if (!connection || !ServerProbe::probe(*connection, source.database, &info, &probeError,
@@ -252,8 +247,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
             QStringLiteral("the server (%1) has no $bsonSize, which needs MongoDB 4.4 or later")
                 .arg(info.isFerretDb ? QStringLiteral("FerretDB %1").arg(info.ferretDbVersion)
                                      : QStringLiteral("MongoDB %1").arg(info.version));
-        *error =
-            usage(QStringLiteral("--measure server: %1; use --measure client or auto").arg(why));
+        *error = usage(QStringLiteral("--measure %1: %2; use --measure client or auto")
+                           .arg(measureModeName(mode), why));
         return std::nullopt;
     }
     Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false, {}};

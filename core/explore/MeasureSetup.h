@@ -40,8 +40,6 @@ public:
         QString compressors;
         // With a plan: the top-level names the discovery read saw (UnseenFieldFinder).
         std::vector<std::string> knownNames;
-        // The server is across a network: not on this machine, or slow to answer (a proxy).
-        bool acrossNetwork = false;
     };
     // What a scan that reads every document across a network asks for.
     static constexpr const char *kCompressors = "zstd,snappy,zlib";

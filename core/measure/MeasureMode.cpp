@@ -10,6 +10,8 @@ std::optional<MeasureMode> measureModeFrom(const QString &word)
         return MeasureMode::Server;
     if (word == QLatin1String("client"))
         return MeasureMode::Client;
+    if (word == QLatin1String("cluster"))
+        return MeasureMode::Cluster;
     return std::nullopt;
 }
 
@@ -22,6 +24,8 @@ QString measureModeName(MeasureMode mode)
         return QStringLiteral("server");
     case MeasureMode::Client:
         return QStringLiteral("client");
+    case MeasureMode::Cluster:
+        return QStringLiteral("cluster");
     }
     return {};
 }

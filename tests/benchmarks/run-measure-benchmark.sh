@@ -21,6 +21,8 @@
 #   server ×N  analyze --full --measure server --parallel N (--server-parallel; 0 leaves it out):
 #              N cursors over _id ranges, so the server's work on one overlaps the link's
 #              transfer of another (one cursor waits for each reply before asking the next)
+#   cluster    analyze --full --measure cluster (the same figures counted on the server: tallies,
+#              the tails' candidates and the documents read whole cross the link)
 #   client     analyze --full --measure client (today's client-side full scan)
 #   auto       analyze --full (the CLI's choice; the row is labelled by the mode that ran,
 #              from the CLI's "partial analysis: measured on the server…" / "measured client-side…"
@@ -274,13 +276,15 @@ measure_link() { # LINK LABEL URI
       analyze_cmd "$uri" "$coll" "$work/out-$link-server-par" --measure server --parallel "$server_parallel"
       run_once "$link.server_par" "${cmd[@]}"
     fi
+    analyze_cmd "$uri" "$coll" "$work/out-$link-cluster" --measure cluster
+    run_once "$link.cluster" "${cmd[@]}"
     analyze_cmd "$uri" "$coll" "$work/out-$link-client" --measure client
     run_once "$link.client" "${cmd[@]}"
     analyze_cmd "$uri" "$coll" "$work/out-$link-auto"
     run_once "$link.auto" "${cmd[@]}"
   done
-  local keys=(floor_top floor floor_each server client auto)
-  ((server_parallel > 0)) && keys=(floor_top floor floor_each server server_par client auto)
+  local keys=(floor_top floor floor_each server cluster client auto)
+  ((server_parallel > 0)) && keys=(floor_top floor floor_each server server_par cluster client auto)
   for key in "${keys[@]}"; do
     line=$(median "$link.$key")
     read -r ns rss ccpu scpu bytes mode scan_ms other_ms <<<"$line"
@@ -436,4 +440,7 @@ if wants proxy; then
   echo "Targets (issue 54):"
   echo "  $link_proxy: auto / floor (every array's length) = ${a1}x (target <= 1x): $(awk -v r="$a1" 'BEGIN { print (r <= 1 ? "met" : "MISSED") }')"
   echo "  $link_proxy: auto sent ${share} % of the collection's bytes (target < 1 %): $(awk -v r="$share" 'BEGIN { print (r < 1 ? "met" : "MISSED") }')"
+  c1=$(ratio "${secs[proxy.cluster]}" "${secs[proxy.floor_each]}")
+  cshare=$(awk -v b="${moved[proxy.cluster]}" -v c="$coll_bytes" 'BEGIN { printf "%.2f", 100 * b / c }')
+  echo "  $link_proxy: --measure cluster (partial: sizes and arrays, counted in the cluster) / floor = ${c1}x; it sent ${cshare} % of the collection's bytes"
 fi

@@ -58,6 +58,12 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_measure->setItemData(1, server, Qt::ToolTipRole);
     m_measure->addItem(tr("Here (client)"), int(MeasureMode::Client));
     m_measure->setItemData(2, client, Qt::ToolTipRole);
+    const QString cluster =
+        tr("Counted in the cluster: the same figures as On the server, counted there, so only "
+           "tallies and the outliers cross the network, whatever the collection's size. The "
+           "server makes more passes: worth it on a slow or metered link, or a huge collection.");
+    m_measure->addItem(tr("In the cluster"), int(MeasureMode::Cluster));
+    m_measure->setItemData(3, cluster, Qt::ToolTipRole);
     m_measure->setToolTip(
         tr("Where document sizes and array lengths are measured (live collections; a dump is "
            "measured here). Auto: here, every field, compressed across a network. %1 %2 Sizes "

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace oe {
 
@@ -57,7 +56,6 @@ bool recordIdAt(const bson_t *doc, const char *key, std::int64_t *out)
 struct Tail
 {
     int id = 0; // ProfileBuilder::kLargestTail, kLongestTail or a node
-    std::uint64_t capacity = 0;
     TailFence fence;
 };
 
@@ -75,13 +73,12 @@ public:
         m_plan = plan;
         m_builder.measureWith(m_plan);
         const ProfileBuilder::Limits &l = request.limits;
-        m_tails.push_back({ProfileBuilder::kLargestTail, l.largestDocumentsCapacity,
+        m_tails.push_back({ProfileBuilder::kLargestTail,
                            TailFence(l.largestDocumentsCapacity, l.keepDocumentsLargerThan)});
-        m_tails.push_back({ProfileBuilder::kLongestTail, l.longestArraysCapacity,
+        m_tails.push_back({ProfileBuilder::kLongestTail,
                            TailFence(l.longestArraysCapacity, l.keepArraysLongerThan)});
         for (std::size_t i = 0; i < m_plan->arrayNodes().size(); ++i)
-            m_tails.push_back({int(i), l.perPathCapacity,
-                               TailFence(l.perPathCapacity, CandidateTail::kNoThreshold)});
+            m_tails.push_back({int(i), TailFence(l.perPathCapacity, CandidateTail::kNoThreshold)});
     }
 
     std::optional<CollectionProfile> run(QString *declined);
@@ -310,7 +307,7 @@ bool TallyRun::candidates()
     for (const Tail &t : m_tails)
         if (!t.fence.isEmpty()) {
             fences.push_back(fenceOf(t));
-            expected += std::min<std::uint64_t>(t.capacity, m_inScope) + t.fence.kept();
+            expected += std::min<std::uint64_t>(t.fence.capacity(), m_inScope) + t.fence.kept();
         }
     const bool contiguous =
         m_inScope > 0 && m_hi >= m_lo && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;

@@ -19,6 +19,7 @@ public:
     TailFence(std::uint64_t capacity, std::uint64_t keepAbove);
 
     void count(std::uint64_t value, std::uint64_t times);
+    std::uint64_t capacity() const { return m_capacity; }
     // Documents above keepAbove: each is kept.
     std::uint64_t kept() const { return m_kept; }
     // Whether any document has a value a tail would hold (above 0).

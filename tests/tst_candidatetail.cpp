@@ -2,8 +2,9 @@
 // depend on scan order or thread scheduling. Every expectation comes from an exact sort of
 // everything that was offered.
 
+#include "TailOffers.h"
+
 #include "stats/CandidateTail.h"
-#include "stats/TailFence.h"
 
 #include <QTest>
 
@@ -14,148 +15,7 @@
 #include <vector>
 
 using namespace oe;
-
-namespace {
-
-struct Offer
-{
-    std::uint64_t value;
-    std::uint64_t docIndex;
-};
-using Offers = std::vector<Offer>;
-
-TailCandidate candidateFor(const Offer &o)
-{
-    TailCandidate c;
-    c.value = o.value;
-    c.docIndex = o.docIndex;
-    c.docSize = o.value + 16;
-    c.rawId = "\x10id" + std::to_string(o.docIndex);
-    c.path = "items";
-    return c;
-}
-
-// Reference order: larger value first, then smaller docIndex.
-bool refBetter(const Offer &a, const Offer &b)
-{
-    return a.value != b.value ? a.value > b.value : a.docIndex < b.docIndex;
-}
-
-// What a tail with this capacity and keepAbove must retain: every nonzero value above
-// keepAbove, plus the `capacity` best of the other nonzero values; best first.
-Offers expectedRetained(const Offers &offers, std::size_t capacity, std::uint64_t keepAbove)
-{
-    Offers above;
-    Offers rest;
-    for (const Offer &o : offers) {
-        if (o.value == 0)
-            continue;
-        (o.value > keepAbove ? above : rest).push_back(o);
-    }
-    std::sort(rest.begin(), rest.end(), refBetter);
-    if (rest.size() > capacity)
-        rest.resize(capacity);
-    above.insert(above.end(), rest.begin(), rest.end());
-    std::sort(above.begin(), above.end(), refBetter);
-    return above;
-}
-
-// Whether every offered value > t is in `retained` (brute force).
-bool expectedCompleteAbove(const Offers &offers, const Offers &retained, std::uint64_t t)
-{
-    for (const Offer &o : offers) {
-        if (o.value <= t)
-            continue;
-        const bool kept = std::any_of(retained.begin(), retained.end(),
-                                      [&o](const Offer &r) { return r.docIndex == o.docIndex; });
-        if (!kept)
-            return false;
-    }
-    return true;
-}
-
-CandidateTail tailOf(const Offers &offers, std::size_t capacity, std::uint64_t keepAbove)
-{
-    CandidateTail tail(capacity, keepAbove);
-    for (const Offer &o : offers)
-        tail.offer(candidateFor(o));
-    return tail;
-}
-
-// Compares a tail's sorted() (or above()) list with the expected offers, including the
-// payload fields, which must travel with their candidate.
-void compareList(const std::vector<TailCandidate> &actual, const Offers &expected)
-{
-    QCOMPARE(actual.size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        QCOMPARE(actual[i].value, expected[i].value);
-        QCOMPARE(actual[i].docIndex, expected[i].docIndex);
-        QCOMPARE(actual[i].docSize, expected[i].value + 16);
-        QCOMPARE(actual[i].rawId, "\x10id" + std::to_string(expected[i].docIndex));
-        QCOMPARE(actual[i].path, std::string("items"));
-    }
-}
-
-// Thresholds worth probing: 0, every distinct value, one below and one above each, the max.
-std::vector<std::uint64_t> probeThresholds(const Offers &offers)
-{
-    std::vector<std::uint64_t> t{0, CandidateTail::kNoThreshold};
-    for (const Offer &o : offers) {
-        t.push_back(o.value);
-        t.push_back(o.value + 1);
-        if (o.value > 0)
-            t.push_back(o.value - 1);
-    }
-    std::sort(t.begin(), t.end());
-    t.erase(std::unique(t.begin(), t.end()), t.end());
-    return t;
-}
-
-// Named streams of offers, docIndex = scan position.
-Offers makeOffers(const QString &kind)
-{
-    std::mt19937_64 rng(kind.size() * 7919 + 17);
-    Offers o;
-    const auto push = [&o](std::uint64_t v) { o.push_back({v, std::uint64_t(o.size())}); };
-    if (kind == QLatin1String("random distinct")) {
-        std::vector<std::uint64_t> v(3000);
-        for (std::size_t i = 0; i < v.size(); ++i)
-            v[i] = 1 + i * 37;
-        std::shuffle(v.begin(), v.end(), rng);
-        for (auto x : v)
-            push(x);
-    } else if (kind == QLatin1String("random wide")) {
-        for (int i = 0; i < 5000; ++i)
-            push(rng() >> (rng() % 64));
-    } else if (kind == QLatin1String("many ties")) {
-        for (int i = 0; i < 4000; ++i)
-            push(1 + rng() % 6);
-    } else if (kind == QLatin1String("with zeros")) {
-        for (int i = 0; i < 3000; ++i)
-            push(rng() % 3 == 0 ? 0 : rng() % 500);
-    } else if (kind == QLatin1String("ascending")) {
-        for (int i = 0; i < 2000; ++i)
-            push(std::uint64_t(i / 3));
-    } else if (kind == QLatin1String("descending")) {
-        for (int i = 2000; i > 0; --i)
-            push(std::uint64_t(i / 3));
-    } else if (kind == QLatin1String("all zeros")) {
-        for (int i = 0; i < 100; ++i)
-            push(0);
-    } else if (kind == QLatin1String("doc sizes")) {
-        std::lognormal_distribution<double> sizes(9.0, 1.5);
-        for (int i = 0; i < 20000; ++i)
-            push(std::uint64_t(std::clamp(sizes(rng), 100.0, 16.0 * 1024 * 1024)));
-    } else {
-        qFatal("unknown offers");
-    }
-    return o;
-}
-
-const char *const kKinds[] = {"random distinct", "random wide", "many ties", "with zeros",
-                              "ascending",       "descending",  "all zeros", "doc sizes"};
-
-} // namespace
+using namespace fixtures;
 
 class TestCandidateTail : public QObject
 {
@@ -174,8 +34,6 @@ private slots:
     void wantsAgreesWithOffer();
     void mergeEqualsSingleTail_data();
     void mergeEqualsSingleTail();
-    void fencedOffersEqualEveryOffer_data();
-    void fencedOffersEqualEveryOffer();
     void aboveSortedAndFiltered_data();
     void aboveSortedAndFiltered();
     void largestIsPrefixOfSorted();
@@ -468,53 +326,6 @@ void TestCandidateTail::mergeEqualsSingleTail()
             QVERIFY2(merged.isCompleteAbove(t) == single.isCompleteAbove(t),
                      qPrintable(QStringLiteral("threshold %1").arg(t)));
     }
-}
-
-void TestCandidateTail::fencedOffersEqualEveryOffer_data()
-{
-    mergeEqualsSingleTail_data();
-}
-
-void TestCandidateTail::fencedOffersEqualEveryOffer()
-{
-    // Counted in the cluster (ServerTally), a tail is offered only the documents its fence lets
-    // through (TailFence: above its last place's value, the first `tied` at it by position,
-    // every one above keepAbove) and told the first value it passed over: it must equal a tail
-    // offered every document, list and completeness at every threshold.
-    QFETCH(QString, kind);
-    QFETCH(int, capacity);
-    QFETCH(quint64, keepAbove);
-    const Offers offers = makeOffers(kind);
-    const CandidateTail every = tailOf(offers, std::size_t(capacity), keepAbove);
-
-    TailFence fence(std::uint64_t(capacity), keepAbove);
-    for (const Offer &o : offers)
-        fence.count(o.value, 1);
-    CandidateTail fenced(std::size_t(capacity), keepAbove);
-    std::uint64_t tied = 0, sent = 0;
-    for (const Offer &o : offers) { // in position order, as the server's lists
-        const bool at = o.value == fence.atLeast() && tied < fence.tied();
-        if (o.value == 0 || (o.value < fence.atLeast()) ||
-            (o.value == fence.atLeast() && !at && o.value <= keepAbove))
-            continue;
-        tied += at ? 1 : 0;
-        ++sent;
-        fenced.offer(candidateFor(o));
-    }
-    if (const auto over = fence.passOver())
-        fenced.passOver(*over);
-    // The fence lets through no more than the tail keeps.
-    QVERIFY(sent <= std::uint64_t(capacity) + fence.kept());
-    const auto a = fenced.sorted();
-    const auto b = every.sorted();
-    QCOMPARE(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        QCOMPARE(a[i].docIndex, b[i].docIndex);
-        QCOMPARE(a[i].value, b[i].value);
-    }
-    for (std::uint64_t t : probeThresholds(offers))
-        QVERIFY2(fenced.isCompleteAbove(t) == every.isCompleteAbove(t),
-                 qPrintable(QStringLiteral("threshold %1").arg(t)));
 }
 
 void TestCandidateTail::aboveSortedAndFiltered_data()

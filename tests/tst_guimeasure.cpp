@@ -54,6 +54,7 @@ class TestGuiMeasure : public QObject
     QTemporaryDir m_dir;
     fixtures::LiveServer m_server;
     QString m_dump;
+    QString m_books;
 
     bool connectTo(MainWindow &window, const QString &uri = {}) const
     {
@@ -66,11 +67,11 @@ class TestGuiMeasure : public QObject
             m_server.isMongod() ? QStringLiteral("mongod") : QStringLiteral("ferretdb"), settings);
         return loaded.wait(60000) && loaded.first().at(1).toBool();
     }
-    static bool selectFeeds(MainWindow &window)
+    static bool selectFeeds(MainWindow &window, const QString &name = QStringLiteral("feeds"))
     {
         SourceTreeModel *model = window.sourceModel();
-        const QModelIndex feeds = model->findCollection(
-            model->index(0, 0), QStringLiteral("oe_measure"), QStringLiteral("feeds"));
+        const QModelIndex feeds =
+            model->findCollection(model->index(0, 0), QStringLiteral("oe_measure"), name);
         if (!feeds.isValid())
             return false;
         window.sourceTree()->setCurrentIndex(feeds);
@@ -169,6 +170,15 @@ private slots:
                    QStringLiteral("--dump"), m_dump, QStringLiteral("--drop")});
         QVERIFY(cli.waitForFinished(300000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        // Books: a shape the tallies count in the cluster (no field in arrays' elements).
+        m_books = guifixtures::demoDump(m_dir.path(), QStringLiteral("book_sales"), 300);
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("import"), QStringLiteral("--uri"), m_server.uri(),
+                   QStringLiteral("--db"), QStringLiteral("oe_measure"),
+                   QStringLiteral("--collection"), QStringLiteral("books"),
+                   QStringLiteral("--dump"), m_books, QStringLiteral("--drop")});
+        QVERIFY(cli.waitForFinished(300000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
     }
 
     // The choice is the request's and the session's: it goes into the run of a collection, comes
@@ -253,7 +263,9 @@ private slots:
         QVERIFY2(counted.profile.status == CollectionProfile::Status::Complete,
                  qPrintable(window.lastError()));
         QVERIFY(counted.profile.measuredOnServer);
-        QVERIFY2(counted.profile.notes.filter(QStringLiteral("counted in the cluster")).size() == 1,
+        QVERIFY2(counted.profile.notes
+                         .filter(QRegularExpression(QStringLiteral("^counted in the cluster")))
+                         .size() == 1,
                  qPrintable(counted.profile.notes.join(QLatin1Char('\n'))));
         const Shown cluster = shown(window);
         QCOMPARE(cluster.measured, server.measured);
@@ -365,6 +377,54 @@ private slots:
         const QStringList dumpShape = shapeShown(window);
         QVERIFY2(dumpShape.size() > 10, qPrintable(dumpShape.join(QLatin1Char('\n'))));
         QCOMPARE(remoteShape, dumpShape);
+    }
+
+    // Issue 54: "In the cluster" on books through the same link counts the shape too: the bar
+    // says so (not partial, not here), and the Shape tab, every cell, is the dump's.
+    void clusterCountsTheShapeAsTheDump()
+    {
+        if (!m_server.isMongod())
+            QSKIP("mongod only: the tallies need $bsonSize and $minN");
+        Toxiproxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
+                                &error),
+                 qPrintable(error));
+        MainWindow window;
+        QVERIFY2(
+            connectTo(window,
+                      QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen())),
+            qPrintable(window.lastError()));
+        QVERIFY(selectFeeds(window, QStringLiteral("books")));
+        window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
+        const AnalysisResult counted = run(window, MeasureMode::Cluster);
+        QVERIFY2(counted.profile.status == CollectionProfile::Status::Complete,
+                 qPrintable(window.lastError()));
+        QVERIFY(!counted.profile.measuredOnServer);
+        QVERIFY(counted.profile.countedInCluster);
+        QVERIFY(counted.shape.measured);
+        const Shown shownCounted = shown(window);
+        QCOMPARE(shownCounted.measured, QStringLiteral("Counted in the cluster (shape included)"));
+        QVERIFY2(
+            shownCounted.why.startsWith(QLatin1String("counted in the cluster, shape included")),
+            qPrintable(shownCounted.why));
+        window.resize(1200, 760);
+        window.collectionView()->showTab(QStringLiteral("overview"));
+        QTest::qWait(100);
+        saveScreenshot(&window, QStringLiteral("measure-cluster.png"));
+        const QStringList countedShape = shapeShown(window);
+
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.openDump(m_books);
+        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000));
+        const QStringList dumpShape = shapeShown(window);
+        QVERIFY2(dumpShape.size() >= 4, qPrintable(dumpShape.join(QLatin1Char('\n'))));
+        QCOMPARE(countedShape, dumpShape);
     }
 
     // "On the server" on a server without $bsonSize is refused, with the reason, and the bar

@@ -130,13 +130,15 @@ void addSourceOptions(QCommandLineParser &parser)
                         "--uri)."),
          QStringLiteral("R")},
         {QStringLiteral("measure"),
-         QStringLiteral("Where sizes and array lengths are measured (with --uri): server "
-                        "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents; a "
-                        "partial analysis, no shape), cluster (the same figures counted on the "
-                        "server: only tallies and outliers move, whatever the collection's "
-                        "size; more passes there), client (every document is read here), or "
-                        "auto (default: every field read here, with wire compression across a "
-                        "network)."),
+         QStringLiteral(
+             "Where sizes and array lengths are measured (with --uri): server "
+             "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents; a "
+             "partial analysis, no shape), cluster (counted on the server: only "
+             "tallies and outliers move, whatever the collection's size; more passes "
+             "there; the shape too where no field lies in arrays' elements: then the "
+             "whole analysis, else the server's figures), client (every document is read here), or "
+             "auto (default: every field read here, with wire compression across a "
+             "network)."),
          QStringLiteral("WHERE")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},

@@ -47,6 +47,9 @@ struct CollectionProfile
     QStringList notes;
     // The sizes and arrays were measured on the server (MeasureProjection), not here.
     bool measuredOnServer = false;
+    // Counted in the cluster (ServerTally): the server grouped the documents, only the answer
+    // crossed. With measuredOnServer false, the shape too: the whole analysis.
+    bool countedInCluster = false;
     // A range scan's saved state (its identity), kept after the scan completes until the result
     // is delivered (AnalysisSession::release): a crash while the reports are written leaves a
     // state that --resume turns into the reports without reading again. Empty for other scans.

@@ -1,6 +1,7 @@
 #include "analysis/FieldShape.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace oe {
 
@@ -33,8 +34,18 @@ bool FieldShape::addExample(ShapeExample &&e)
     const auto at = std::lower_bound(examples.begin(), examples.end(), e, before);
     if (at != examples.end() && at->slot == e.slot && at->docIndex == e.docIndex)
         return false;
-    if (!wantsExample(e.slot))
-        return false;
+    if (!wantsExample(e.slot)) {
+        // Full: an earlier document (one offered out of order) takes the last one's place.
+        auto last = std::upper_bound(
+            examples.begin(), examples.end(),
+            ShapeExample{e.slot, std::numeric_limits<std::uint64_t>::max(), {}}, before);
+        if (last == examples.begin() || (--last)->slot != e.slot || last->docIndex < e.docIndex)
+            return false;
+        examples.erase(last);
+        examples.insert(std::lower_bound(examples.begin(), examples.end(), e, before),
+                        std::move(e));
+        return true;
+    }
     examples.insert(at, std::move(e));
     return true;
 }

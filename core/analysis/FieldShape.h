@@ -47,7 +47,8 @@ struct FieldShape
     // Up to `count` example _ids (DocumentId's form) of one slot, first seen first.
     std::vector<ShapeExample> examplesOf(int slot, std::size_t count = kExamplesPerSlot) const;
     bool wantsExample(int slot) const;
-    // Keeps `e` if its slot has room and not this document yet (in the examples' order).
+    // Keeps `e` if its slot has room and not this document yet (in the examples' order), or in
+    // the place of the slot's last when `e` comes before it (documents offered out of order).
     bool addExample(ShapeExample &&e);
     void absorb(FieldShape &&other);
 };

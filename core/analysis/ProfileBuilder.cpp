@@ -50,7 +50,11 @@ struct ProfileBuilder::Walk
     int arrayLevel = 0; // arrays the walk is inside
     int deepest = 0;
     bool versioned = false; // the document has a watched version field (VersionWatch)
-    std::string rawId{};    // built for the first example that needs it
+    // A skeleton of `weight` documents alike (addShaped; 0: of one example's, exampleShaped)
+    // counts each value that many times; examples only where asked for.
+    std::uint64_t weight = 1;
+    bool examples = true;
+    std::string rawId{}; // built for the first example that needs it
 
     const std::string &id()
     {
@@ -61,13 +65,16 @@ struct ProfileBuilder::Walk
     // Keeps this document as one of the first of `slot` at `node` (a document once per slot).
     void example(FieldNode *node, int slot)
     {
-        if (node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot &&
-            node->shape.addExample({slot, docIndex, id()}))
+        if (node->shape.addExample({slot, docIndex, id()}) &&
+            node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot)
             ++node->examplesHeld[std::size_t(slot)];
     }
+    // Documents in order (a scan) stop asking once a slot is full; out of order (counted in the
+    // cluster) an earlier one may still take a place.
     void maybeExample(FieldNode *node, int slot)
     {
-        if (node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot)
+        if (examples && (node->examplesHeld[std::size_t(slot)] < FieldShape::kExamplesPerSlot ||
+                         builder.m_examplesInAnyOrder))
             example(node, slot);
     }
 
@@ -163,6 +170,42 @@ bool ProfileBuilder::addDocument(const std::uint8_t *data, std::uint32_t length,
         return false;
     m_versions->finish(walk.fields, std::uint64_t(walk.deepest) + 1);
     finishDocument(walk.idType, walk.idValue, walk.idLength, length, docIndex, &walk);
+    return true;
+}
+
+bool ProfileBuilder::walkSkeleton(const std::uint8_t *skeleton, std::uint32_t length,
+                                  std::uint64_t weight, std::uint64_t docIndex,
+                                  const std::string &rawId)
+{
+    bson_t doc;
+    bson_iter_t iter;
+    Walk walk{*this, skeleton, nullptr};
+    walk.docIndex = docIndex;
+    walk.weight = weight;
+    walk.examples = weight == 0;
+    walk.rawId = rawId;
+    if (!bson_init_static(&doc, skeleton, length) || !bson_iter_init(&iter, &doc))
+        return false;
+    ++m_sequence;
+    m_arrayNodes.clear();
+    m_objectNodes.clear();
+    m_bigNodes.clear();
+    if (weight > 0)
+        m_versions->begin(&iter, weight);
+    if (!walk.walkFields(&iter, m_root.get(), 0))
+        return false;
+    if (weight > 0) {
+        const std::uint64_t depth = std::uint64_t(walk.deepest) + 1;
+        m_versions->finish(walk.fields, depth, weight);
+        m_shape.fieldCounts.add(walk.fields, weight);
+        m_shape.depths.add(depth, weight);
+    }
+    // A node that held an array has a tail, as after a walk's document (finishDocument).
+    for (FieldNode *node : m_arrayNodes)
+        if (!node->tail)
+            node->tail = std::make_unique<CandidateTail>(m_limits.perPathCapacity);
+    m_arrayNodes.clear();
+    m_objectNodes.clear();
     return true;
 }
 
@@ -283,9 +326,9 @@ std::uint32_t ProfileBuilder::measuredSize(const std::uint8_t *data, std::uint32
     return MeasureReply::sizeOf(data, length);
 }
 
-void ProfileBuilder::countKeys(FieldNode *node, std::uint64_t keys)
+void ProfileBuilder::countKeys(FieldNode *node, std::uint64_t keys, std::uint64_t times)
 {
-    node->countKeys(keys);
+    node->countKeys(keys, times);
     if (node->mostKeys.offer(m_sequence, keys))
         m_objectNodes.push_back(node);
 }
@@ -330,7 +373,7 @@ bool ProfileBuilder::Walk::walkFields(bson_iter_t *iter, FieldNode *parent, int 
         fields += keys;
     deepest = std::max(deepest, depth);
     if (parent->parent)
-        builder.countKeys(parent, keys);
+        builder.countKeys(parent, keys, weight);
     return true;
 }
 
@@ -339,19 +382,19 @@ bool ProfileBuilder::Walk::visitValue(bson_iter_t *iter, FieldNode *node, int de
     const bson_type_t type = typeOf(iter);
     if (node->lastDocument != builder.m_sequence) {
         node->lastDocument = builder.m_sequence;
-        ++node->presentDocuments;
+        node->presentDocuments += weight;
         maybeExample(node, FieldShape::presenceSlot);
     }
     node->typeMask |= BsonTypes::bit(type);
     const int slot = TypeCounts::slotOf(type);
-    ++node->shape.types.n[std::size_t(slot)];
+    node->shape.types.n[std::size_t(slot)] += weight;
     maybeExample(node, slot);
     if (versioned)
         builder.m_versions->count(node, slot, false, builder.m_sequence, docIndex,
                                   [this]() -> const std::string & { return id(); });
-    ++node->values;
+    node->values += weight;
     const std::uint32_t elementBytes = bsoniter::elementLength(iter);
-    node->bytes += elementBytes;
+    node->bytes += elementBytes * weight;
 
     if (type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY) {
         if (elementBytes > builder.m_limits.bigScalarBytes)
@@ -391,7 +434,7 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
         const bson_type_t type = typeOf(iter);
         arrayNode->elementTypeMask |= BsonTypes::bit(type);
         const int slot = TypeCounts::slotOf(type);
-        ++arrayNode->shape.elementTypes.n[std::size_t(slot)];
+        arrayNode->shape.elementTypes.n[std::size_t(slot)] += weight;
         maybeExample(arrayNode, FieldShape::elementSlot(slot));
         if (versioned)
             builder.m_versions->count(arrayNode, slot, true, builder.m_sequence, docIndex,
@@ -424,8 +467,8 @@ bool ProfileBuilder::Walk::walkArray(bson_iter_t *iter, FieldNode *arrayNode, in
     if (bsoniter::errorOffset(iter) != 0)
         return fail(iter, base, QStringLiteral("invalid BSON array element"), arrayNode);
 
-    builder.countArray(arrayNode, length);
-    arrayNode->elementBytes += arrayBytes >= 5 ? arrayBytes - 5 : 0;
+    builder.countArray(arrayNode, length, weight);
+    arrayNode->elementBytes += (arrayBytes >= 5 ? arrayBytes - 5 : 0) * weight;
     deepest = std::max(deepest, depth);
     return true;
 }

@@ -78,6 +78,31 @@ public:
     // Tells a tail a tallied document it was not offered had `value` (so it does not claim to
     // be complete below it).
     void passOver(int tail, std::uint64_t value);
+    // Counted in the cluster with the shape (ServerTally and a ShapePlan). Call countShape()
+    // before any document: the profile then holds every field's shape, as a walk's does, and
+    // examples may come out of order (the earliest are kept).
+    void countShape();
+    // `times` regular documents the server measured alike (`reply`) whose fields are those of
+    // `skeleton` (a document with their types and empty values, its arrays as long as theirs):
+    // it is walked once for them all, its sizes counted as addTallied counts them. The bytes
+    // their values hold past the skeleton's come by fixBytes.
+    void addShaped(const MeasureReply &reply, const std::uint8_t *skeleton, std::uint32_t length,
+                   std::uint64_t times);
+    // Adds `bytes` to the values at `segments` (and to the objects holding them), and
+    // `elementBytes` to its arrays' elements.
+    void fixBytes(const std::vector<std::string> &segments, std::int64_t bytes,
+                  std::int64_t elementBytes);
+    // One document of those addShaped counted, as an example of what `skeleton` shows.
+    void exampleShaped(const std::uint8_t *skeleton, std::uint32_t length, std::uint64_t docIndex,
+                       const std::string &rawId);
+    // The shape's tails of a tallied scan: the documents by their fields (kFieldsTail), their
+    // depth (kDepthTail), or the keys of their object at `object` (kKeysTail).
+    static constexpr int kFieldsTail = -3;
+    static constexpr int kDepthTail = -4;
+    static constexpr int kKeysTail = -5;
+    void offerShape(int tail, const std::vector<std::string> &object, std::uint64_t value,
+                    std::uint64_t docIndex, std::uint64_t size, const std::string &rawId);
+    void passOverShape(int tail, const std::vector<std::string> &object, std::uint64_t value);
     // The document size a measurement carries (0 when it has none), for progress.
     static std::uint32_t measuredSize(const std::uint8_t *data, std::uint32_t length);
     void merge(ProfileBuilder &&other);
@@ -89,7 +114,11 @@ private:
     struct Walk; // one document's walk, defined next to libbson in the .cpp
     void finishDocument(int idType, const std::uint8_t *idValue, std::size_t idLength,
                         std::uint32_t length, std::uint64_t docIndex, const Walk *walk);
-    void countKeys(FieldNode *node, std::uint64_t keys);
+    void countKeys(FieldNode *node, std::uint64_t keys, std::uint64_t times = 1);
+    CandidateTail *shapeTail(int tail, const std::vector<std::string> &object);
+    // Walks `skeleton` for `weight` documents (0: for its examples only).
+    bool walkSkeleton(const std::uint8_t *skeleton, std::uint32_t length, std::uint64_t weight,
+                      std::uint64_t docIndex, const std::string &rawId);
     void countBigValue(FieldNode *node, std::uint64_t bytes);
     void resetShape();
     void countArray(FieldNode *node, std::uint64_t length, std::uint64_t times = 1);
@@ -116,6 +145,8 @@ private:
     std::vector<FieldNode *> m_summaryNodes; // the plan's array paths, in its order
     std::unique_ptr<VersionWatch> m_versions;
     VersionTally m_mergedVersions; // what builders merged into this one counted
+    bool m_shapeCounted = false;   // countShape(): the profile holds every field's shape
+    bool m_examplesInAnyOrder = false;
 };
 
 } // namespace oe

@@ -52,7 +52,7 @@ CollectionProfile ProfileBuilder::takeProfile()
         f.depth = c.depth();
         if (c.tail)
             f.longestPerDocument = std::move(*c.tail);
-        if (!m_plan)
+        if (!m_plan || m_shapeCounted)
             f.shape = std::move(c.shape);
         if (lengthsOnly) {
             // Only the arrays' count and lengths came from the server (and the documents read
@@ -93,7 +93,7 @@ CollectionProfile ProfileBuilder::takeProfile()
     VersionTally versions = m_versions->take();
     versions.absorb(std::move(m_mergedVersions));
     m_mergedVersions = VersionTally();
-    if (m_plan) {
+    if (m_plan && !m_shapeCounted) {
         measured(*m_root, nullptr);
     } else {
         walked(*m_root);

@@ -92,3 +92,67 @@ void ProfileBuilder::passOver(int tail, std::uint64_t value)
 }
 
 } // namespace oe
+
+namespace oe {
+
+void ProfileBuilder::countShape()
+{
+    m_shapeCounted = true;
+    m_examplesInAnyOrder = true;
+}
+
+void ProfileBuilder::addShaped(const MeasureReply &reply, const std::uint8_t *skeleton,
+                               std::uint32_t length, std::uint64_t times)
+{
+    if (times == 0)
+        return;
+    m_documents += times;
+    m_sizes.add(reply.size, times);
+    walkSkeleton(skeleton, length, times, 0, {});
+}
+
+void ProfileBuilder::fixBytes(const std::vector<std::string> &segments, std::int64_t bytes,
+                              std::int64_t elementBytes)
+{
+    FieldNode *node = nodeAt(segments);
+    node->elementBytes = std::uint64_t(std::int64_t(node->elementBytes) + elementBytes);
+    for (; node && node->parent; node = node->parent)
+        node->bytes = std::uint64_t(std::int64_t(node->bytes) + bytes);
+}
+
+void ProfileBuilder::exampleShaped(const std::uint8_t *skeleton, std::uint32_t length,
+                                   std::uint64_t docIndex, const std::string &rawId)
+{
+    walkSkeleton(skeleton, length, 0, docIndex, rawId);
+}
+
+CandidateTail *ProfileBuilder::shapeTail(int tail, const std::vector<std::string> &object)
+{
+    if (tail == kFieldsTail)
+        return &m_shape.mostFields;
+    if (tail == kDepthTail)
+        return &m_shape.deepest;
+    return tail == kKeysTail ? &nodeAt(object)->shape.mostKeys : nullptr;
+}
+
+void ProfileBuilder::offerShape(int tail, const std::vector<std::string> &object,
+                                std::uint64_t value, std::uint64_t docIndex, std::uint64_t size,
+                                const std::string &rawId)
+{
+    CandidateTail *into = shapeTail(tail, object);
+    if (!into)
+        return;
+    if (into->wants(value, docIndex))
+        into->offer({value, docIndex, size, rawId, {}});
+    else
+        into->offer({value, docIndex, size, {}, {}});
+}
+
+void ProfileBuilder::passOverShape(int tail, const std::vector<std::string> &object,
+                                   std::uint64_t value)
+{
+    if (CandidateTail *into = shapeTail(tail, object))
+        into->passOver(value);
+}
+
+} // namespace oe

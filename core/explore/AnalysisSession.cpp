@@ -155,8 +155,19 @@ countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const L
         *notes << QStringLiteral("measured document by document: %1").arg(ineligible);
         return std::nullopt;
     }
-    ServerTally::Request tally{scanned.settings, query, measure.plan,
-                               scanOptions(request, measure.plan).limits, measure.knownNames};
+    const ProfileBuilder::Limits limits = scanOptions(request, measure.plan).limits;
+    std::shared_ptr<const ShapePlan> shape;
+    if (measure.shape) {
+        auto sized = std::make_shared<ShapePlan>(*measure.shape);
+        sized->sizeLimit = limits.bigScalarBytes;
+        shape = std::move(sized);
+    } else if (!measure.shapeDeclined.isEmpty()) {
+        *notes << QStringLiteral("partial analysis: the shape is not counted in the cluster "
+                                 "(%1)")
+                      .arg(measure.shapeDeclined);
+    }
+    ServerTally::Request tally{scanned.settings,   query, measure.plan, limits,
+                               measure.knownNames, shape};
     QString declined;
     auto profile = ServerTally::run(tally, cancel, progress, &declined);
     if (!profile)

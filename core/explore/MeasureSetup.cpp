@@ -2,6 +2,7 @@
 
 #include "analysis/MeasurePlanner.h"
 #include "analysis/ProfileBuilder.h"
+#include "analysis/ShapePlanner.h"
 #include "bson/internal/BsonDocument.h"
 #include "measure/MeasureProjection.h"
 #include "measure/MeasureReply.h"
@@ -61,13 +62,16 @@ bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *build
 // bytes (its arrays cut short as they are), the array's bytes are asked for by removal, which
 // copies the rest of each document; else by wrapping, which copies the array.
 MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents, bool removal,
-                    std::vector<std::string> *knownNames)
+                    std::vector<std::string> *knownNames, std::optional<ShapePlan> *shape,
+                    QString *shapeDeclined)
 {
     const CollectionProfile discovery = builder.takeProfile();
     for (const FieldProfile &f : discovery.fields)
         if (f.depth == 0 && f.path.find('.') == std::string::npos)
             knownNames->push_back(f.path);
     MeasurePlan plan = MeasurePlanner::plan(discovery);
+    *shape =
+        ShapePlanner::plan(discovery, plan, DocumentShape::kDefaultBigScalarBytes, shapeDeclined);
     std::uint64_t rest = 0, restTotal = 0, total = 0;
     for (const QByteArray &d : documents) {
         const std::uint64_t r = MeasureReply::restOf(
@@ -92,6 +96,8 @@ struct Discovery
     std::optional<std::uint64_t> documents; // out: the collection's count (collStats)
     bool sawDocuments = false;              // out: the read returned a document
     std::vector<std::string> knownNames;    // out: the top-level names it saw
+    std::optional<ShapePlan> shape;         // out: the shape the tallies can count
+    QString shapeDeclined;                  // out: or why they cannot
 };
 
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
@@ -118,7 +124,8 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
                       const std::vector<QByteArray> &kept) {
         how->documents = read.collectionCount();
         how->sawDocuments = !kept.empty();
-        return planned(builder, kept, how->removal, &how->knownNames);
+        return planned(builder, kept, how->removal, &how->knownNames, &how->shape,
+                       &how->shapeDeclined);
     };
     {
         ProfileBuilder builder;
@@ -202,6 +209,9 @@ MeasureSetup::Outcome withPlan(MeasurePlan plan, const Discovery &how)
     }
     outcome.plan = std::make_shared<const MeasurePlan>(std::move(plan));
     outcome.knownNames = how.knownNames;
+    if (how.shape)
+        outcome.shape = std::make_shared<const ShapePlan>(std::move(*how.shape));
+    outcome.shapeDeclined = how.shapeDeclined;
     outcome.notes << MeasureSetup::describe(outcome.plan.get());
     return outcome;
 }
@@ -231,7 +241,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     // server-side measurement needs, and the server is asked about itself only where it refuses
     // that read (to say why, or to learn with what it has).
     if (connection) {
-        Discovery how{true, true, true, std::nullopt, false, {}};
+        Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}};
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
             return withPlan(std::move(*plan), how);
@@ -251,7 +261,14 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                            .arg(measureModeName(mode), why));
         return std::nullopt;
     }
-    Discovery how{info.supportsSample, info.supportsUnsetField, false, std::nullopt, false, {}};
+    Discovery how{info.supportsSample,
+                  info.supportsUnsetField,
+                  false,
+                  std::nullopt,
+                  false,
+                  {},
+                  std::nullopt,
+                  {}};
     auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;

@@ -3,6 +3,7 @@
 #include "analysis/SourceRef.h"
 #include "measure/MeasureMode.h"
 #include "measure/MeasurePlan.h"
+#include "measure/ShapePlan.h"
 #include "source/DocumentSelection.h"
 #include "source/SourceError.h"
 
@@ -40,6 +41,10 @@ public:
         QString compressors;
         // With a plan: the top-level names the discovery read saw (UnseenFieldFinder).
         std::vector<std::string> knownNames;
+        // With a plan: the shape a scan counted in the cluster counts too (ShapePlanner), or
+        // why it cannot.
+        std::shared_ptr<const ShapePlan> shape;
+        QString shapeDeclined;
     };
     // What a scan that reads every document across a network asks for.
     static constexpr const char *kCompressors = "zstd,snappy,zlib";

@@ -1,5 +1,6 @@
 #include "measure/TallyPipelines.h"
 
+#include "bson/BsonTypes.h"
 #include "measure/MeasureProjection.h"
 #include "measure/internal/ExpressionJson.h"
 
@@ -194,6 +195,87 @@ J nodeValue(const MeasurePlan &plan, const MeasurePlan::ArrayNode &n)
                          0});
 }
 
+// --- the shape of regular documents (ShapePlan) ---------------------------------------------
+
+J typeAt(const ShapePlan::Path &p)
+{
+    return op("$type", p.expression());
+}
+
+J oneIf(const J &condition)
+{
+    return op("$cond", A{condition, 1, 0});
+}
+
+// The bytes a string's or a binary's value holds past those of an empty one.
+J extraBytes(const ShapePlan::Path &p)
+{
+    A branches;
+    if (p.holds(BsonTypes::bit(0x02)))
+        branches.append(
+            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("string")})},
+              {QStringLiteral("then"), op("$strLenBytes", p.expression())}});
+    if (p.holds(BsonTypes::bit(0x05)))
+        branches.append(
+            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("binData")})},
+              {QStringLiteral("then"), op("$binarySize", p.expression())}});
+    return op("$switch", O{{QStringLiteral("branches"), branches}, {QStringLiteral("default"), 0}});
+}
+
+// The type at path i, from the $let of shapeValues.
+QString typeVar(std::size_t i)
+{
+    return QStringLiteral("$$t%1").arg(i);
+}
+
+J presentVar(std::size_t i)
+{
+    return oneIf(op("$ne", A{typeVar(i), QStringLiteral("missing")}));
+}
+
+// A regular document's figures for the shape's tails, each path's $type read once ($let):
+// {fc: its fields (in it and its objects: every path present, and the _id), dp: its depth (1,
+// and the most segments of a path holding an object or an array), k<i>: the keys of the object
+// at object path i (0 where it holds none)}.
+J shapeValues(const ShapePlan &shape)
+{
+    O vars;
+    A fields{oneIf(op("$ne", A{op("$type", QStringLiteral("$_id")), QStringLiteral("missing")}))};
+    A deepest{0};
+    for (std::size_t i = 0; i < shape.paths.size(); ++i) {
+        const ShapePlan::Path &p = shape.paths[i];
+        vars.insert(typeVar(i).mid(2), typeAt(p));
+        fields.append(presentVar(i));
+        if (p.holds(BsonTypes::kDocumentBit) || p.holds(BsonTypes::kArrayBit))
+            deepest.append(
+                op("$cond",
+                   A{op("$in", A{typeVar(i), A{QStringLiteral("object"), QStringLiteral("array")}}),
+                     int(p.segments.size()), 0}));
+    }
+    O values{{QStringLiteral("fc"), op("$add", fields)},
+             {QStringLiteral("dp"), op("$add", A{1, op("$max", deepest)})}};
+    for (const int object : shape.objectPaths()) {
+        A keys{0};
+        for (std::size_t i = 0; i < shape.paths.size(); ++i)
+            if (shape.paths[i].parent == object)
+                keys.append(presentVar(i));
+        values.insert(
+            QStringLiteral("k%1").arg(object),
+            op("$cond", A{op("$eq", A{typeVar(std::size_t(object)), QStringLiteral("object")}),
+                          op("$add", keys), 0}));
+    }
+    return op("$let", O{{QStringLiteral("vars"), vars}, {QStringLiteral("in"), values}});
+}
+
+QString shapeField(int tail)
+{
+    if (tail == TallyPipelines::kFieldsTail)
+        return QStringLiteral("fc");
+    if (tail == TallyPipelines::kDepthTail)
+        return QStringLiteral("dp");
+    return QStringLiteral("k%1").arg(tail);
+}
+
 QString tailField(int id)
 {
     if (id == -2)
@@ -203,70 +285,38 @@ QString tailField(int id)
     return QStringLiteral("v%1").arg(id);
 }
 
-} // namespace
-
-QByteArray TallyPipelines::tallies(const MeasurePlan &plan, const Scope &s)
+// The lists of fenced candidates (see the header): `fences` by the field their values are in.
+// One fenced list: the field its values are in, its fence, and whether the documents of
+// `excluded` (record ids) may not take its places (they are read whole, and their figures
+// there are not their own).
+struct Listed
 {
-    Pipeline p;
-    scope(p, s, true);
-    p.stage("$project", measured(plan).get());
-    p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
-    const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
-                                        O{{QStringLiteral("r"), QStringLiteral("$r")},
-                                          {QStringLiteral("i"), QStringLiteral("$_id")}}});
-    p.stage("$group", O{{QStringLiteral("_id"), key()},
-                        {QStringLiteral("n"), op("$sum", 1)},
-                        {QStringLiteral("e"), op("$min", QStringLiteral("$e"))},
-                        {QStringLiteral("lo"), op("$min", QStringLiteral("$r"))},
-                        {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))},
-                        {QStringLiteral("w"), op("$push", unexplained)}});
-    return p.finish();
+    QByteArray field;
+    TallyPipelines::Fence fence;
+    bool regularOnly = false;
+};
+
+void appendRecordIds(bson_t *into, const char *key, const char *op,
+                     const std::vector<std::int64_t> &ids)
+{
+    bson_t condition, list;
+    BSON_APPEND_DOCUMENT_BEGIN(into, key, &condition);
+    bson_append_array_begin(&condition, op, -1, &list);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        BSON_APPEND_INT64(&list, std::to_string(i).c_str(), ids[i]);
+    bson_append_array_end(&condition, &list);
+    bson_append_document_end(into, &condition);
 }
 
-QByteArray TallyPipelines::unseen(const Scope &s)
+QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
+                  const std::vector<std::int64_t> &recordIds,
+                  const std::vector<std::int64_t> &excluded)
 {
-    Pipeline p;
-    scope(p, s, false);
-    BsonDocument nor;
-    bson_t list;
-    BSON_APPEND_ARRAY_BEGIN(nor.get(), "$nor", &list);
-    if (const auto schema = BsonDocument::fromBytes(s.schema))
-        BSON_APPEND_DOCUMENT(&list, "0", schema->get());
-    bson_append_array_end(nor.get(), &list);
-    p.stage("$match", nor.get());
-    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))}});
-    return p.finish();
-}
-
-QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
-                                      const std::vector<Fence> &fences,
-                                      const std::vector<std::int64_t> &recordIds, bool placed)
-{
-    Pipeline p;
-    scope(p, s, false);
-    O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
-             {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
-    A all;
-    const auto nodes = plan.arrayNodes();
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        values.insert(tailField(int(i)), nodeValue(plan, nodes[i]));
-        all.append(QString(QStringLiteral("$") + tailField(int(i))));
-    }
-    p.stage("$project", values);
-    p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
-    p.stage("$addFields",
-            O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
-    if (placed)
-        p.stage("$setWindowFields",
-                O{{QStringLiteral("sortBy"), O{{QStringLiteral("r"), 1}}},
-                  {QStringLiteral("output"),
-                   O{{QStringLiteral("p"), O{{QStringLiteral("$documentNumber"), O{}}}}}}});
     BsonDocument match;
     bson_t alternatives, one, condition;
     BSON_APPEND_ARRAY_BEGIN(match.get(), "$or", &alternatives);
     int n = 0;
-    for (const Fence &f : fences) {
-        const QByteArray field = tailField(f.tail).toUtf8();
+    for (const auto &[field, f, regularOnly] : fences) {
         const std::string at = std::to_string(n++);
         BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
         bson_append_document_begin(&one, field.constData(), -1, &condition);
@@ -294,8 +344,8 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
     // ties past those cannot be kept, however many share the value.
     BsonDocument facets;
     for (std::size_t i = 0; i < fences.size(); ++i) {
-        const Fence &f = fences[i];
-        const QByteArray field = tailField(f.tail).toUtf8();
+        const auto &[field, f, regularOnly] = fences[i];
+        const bool exclude = regularOnly && !excluded.empty();
         const std::string above = "a" + std::to_string(i), at = "b" + std::to_string(i);
         bson_t list, stage, body, condition;
         BSON_APPEND_ARRAY_BEGIN(facets.get(), above.c_str(), &list);
@@ -304,6 +354,8 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
         bson_append_document_begin(&body, field.constData(), -1, &condition);
         BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
         bson_append_document_end(&body, &condition);
+        if (exclude)
+            appendRecordIds(&body, "r", "$nin", excluded);
         bson_append_document_end(&stage, &body);
         bson_append_document_end(&list, &stage);
         bson_append_array_end(facets.get(), &list);
@@ -312,6 +364,8 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
         BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
         BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
         bson_append_int64(&body, field.constData(), -1, clamped(f.atLeast));
+        if (exclude)
+            appendRecordIds(&body, "r", "$nin", excluded);
         bson_append_document_end(&stage, &body);
         bson_append_document_end(&list, &stage);
         BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &stage);
@@ -352,6 +406,108 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
     p.stage("$unwind", O{{QStringLiteral("path"), QStringLiteral("$c")}});
     p.stageText("$replaceWith", "$c");
     return p.finish();
+}
+
+std::vector<Listed> named(const std::vector<TallyPipelines::Fence> &fences)
+{
+    std::vector<Listed> out;
+    for (const TallyPipelines::Fence &f : fences)
+        out.push_back({tailField(f.tail).toUtf8(), f, false});
+    return out;
+}
+
+} // namespace
+
+QByteArray TallyPipelines::tallies(const MeasurePlan &plan, const Scope &s, const ShapePlan *shape)
+{
+    Pipeline p;
+    scope(p, s, true);
+    BsonDocument projection = measured(plan);
+    O groupKey = key();
+    O sums;
+    if (shape) {
+        A types;
+        O shaped;
+        for (const ShapePlan::Path &path : shape->paths)
+            types.append(typeAt(path));
+        shaped.insert(QStringLiteral("k"), types);
+        for (const int v : shape->variablePaths()) {
+            const QString x = QStringLiteral("x%1").arg(v);
+            shaped.insert(x, extraBytes(shape->paths[std::size_t(v)]));
+            sums.insert(x, op("$sum", QString(QStringLiteral("$") + x)));
+        }
+        const auto more = fromJson(shaped);
+        bson_concat(projection.get(), more.get());
+        groupKey.insert(QStringLiteral("k"), QStringLiteral("$k"));
+        sums.insert(QStringLiteral("f"),
+                    op("$minN", O{{QStringLiteral("n"), int(kFirstDocuments)},
+                                  {QStringLiteral("input"),
+                                   O{{QStringLiteral("r"), QStringLiteral("$r")},
+                                     {QStringLiteral("i"), QStringLiteral("$_id")}}}}));
+    }
+    p.stage("$project", projection.get());
+    p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
+    const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
+                                        O{{QStringLiteral("r"), QStringLiteral("$r")},
+                                          {QStringLiteral("i"), QStringLiteral("$_id")}}});
+    O group{{QStringLiteral("_id"), groupKey},
+            {QStringLiteral("n"), op("$sum", 1)},
+            {QStringLiteral("e"), op("$min", QStringLiteral("$e"))},
+            {QStringLiteral("lo"), op("$min", QStringLiteral("$r"))},
+            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))},
+            {QStringLiteral("w"), op("$push", unexplained)}};
+    for (auto it = sums.begin(); it != sums.end(); ++it)
+        group.insert(it.key(), it.value());
+    p.stage("$group", group);
+    return p.finish();
+}
+
+QByteArray TallyPipelines::unseen(const Scope &s)
+{
+    Pipeline p;
+    scope(p, s, false);
+    BsonDocument nor;
+    bson_t list;
+    BSON_APPEND_ARRAY_BEGIN(nor.get(), "$nor", &list);
+    if (const auto schema = BsonDocument::fromBytes(s.schema))
+        BSON_APPEND_DOCUMENT(&list, "0", schema->get());
+    bson_append_array_end(nor.get(), &list);
+    p.stage("$match", nor.get());
+    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))}});
+    return p.finish();
+}
+
+QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
+                                      const std::vector<Fence> &fences,
+                                      const std::vector<std::int64_t> &recordIds, bool placed,
+                                      const ShapePlan *shape, const std::vector<Fence> &shapeFences,
+                                      const std::vector<std::int64_t> &irregular)
+{
+    Pipeline p;
+    scope(p, s, false);
+    O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
+             {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
+    A all;
+    const auto nodes = plan.arrayNodes();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        values.insert(tailField(int(i)), nodeValue(plan, nodes[i]));
+        all.append(QString(QStringLiteral("$") + tailField(int(i))));
+    }
+    if (shape)
+        values.insert(QStringLiteral("h"), shapeValues(*shape));
+    p.stage("$project", values);
+    p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
+    p.stage("$addFields",
+            O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
+    if (placed)
+        p.stage("$setWindowFields",
+                O{{QStringLiteral("sortBy"), O{{QStringLiteral("r"), 1}}},
+                  {QStringLiteral("output"),
+                   O{{QStringLiteral("p"), O{{QStringLiteral("$documentNumber"), O{}}}}}}});
+    std::vector<Listed> lists = named(fences);
+    for (const Fence &f : shapeFences)
+        lists.push_back({QStringLiteral("h.%1").arg(shapeField(f.tail)).toUtf8(), f, true});
+    return fenced(p, lists, recordIds, irregular);
 }
 
 } // namespace oe

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "measure/MeasurePlan.h"
+#include "measure/ShapePlan.h"
 
 #include <QByteArray>
 
@@ -28,7 +29,15 @@ namespace oe {
 //               the first node with it[, p: its 1-based place in natural order ($setWindowFields,
 //               where `placed`)]}. The values are read from the document (a $size per array), not
 //               measured again.
-// No field name reaches the server but as MeasureProjection and the schema put it.
+// With a ShapePlan (the scope's schema then its regular()), the tallies count the shape too: the
+// key gains k: [the $type at each of its paths], and each row x<i>: the bytes of the strings and
+// binaries at variable path i past those of empty ones, summed, and f: the first
+// kFirstDocuments of the row by record id ({r, i: _id}), the documents its examples are. The
+// candidates gain h: {fc: its fields, dp: its depth, k<i>: the keys of the object at object path
+// i} of each document (each path's $type read once), and the shape's tails' lists (kFieldsTail,
+// kDepthTail or an object path's index) of the documents not `irregular` (read whole: their
+// figures there are not their own, so they take no tail's place).
+// No field name reaches the server but as MeasureProjection and the schemas put it.
 class TallyPipelines
 {
 public:
@@ -47,10 +56,18 @@ public:
     };
 
     static QByteArray unseen(const Scope &scope);
-    static QByteArray tallies(const MeasurePlan &plan, const Scope &scope);
+    static constexpr int kFieldsTail = -3;
+    static constexpr int kDepthTail = -4;
+    static constexpr std::size_t kFirstDocuments = 3;
+
+    static QByteArray tallies(const MeasurePlan &plan, const Scope &scope,
+                              const ShapePlan *shape = nullptr);
     static QByteArray candidates(const MeasurePlan &plan, const Scope &scope,
                                  const std::vector<Fence> &fences,
-                                 const std::vector<std::int64_t> &recordIds, bool placed);
+                                 const std::vector<std::int64_t> &recordIds, bool placed,
+                                 const ShapePlan *shape = nullptr,
+                                 const std::vector<Fence> &shapeFences = {},
+                                 const std::vector<std::int64_t> &irregular = {});
 };
 
 } // namespace oe

@@ -1,9 +1,7 @@
 #include "scan/ServerTally.h"
 
 #include "bson/BsonTypes.h"
-#include "bson/DocumentId.h"
 #include "bson/internal/BsonDocument.h"
-#include "bson/internal/BsonIter.h"
 #include "bson/internal/BsonRaw.h"
 #include "measure/MeasureReply.h"
 #include "measure/TallyPipelines.h"
@@ -11,6 +9,8 @@
 #include "mongo/ServerOpCanceller.h"
 #include "mongo/UnseenFieldFinder.h"
 #include "mongo/internal/MongoDriver.h"
+#include "scan/ShapeTally.h"
+#include "scan/internal/TallyReply.h"
 #include "stats/TailFence.h"
 
 #include <QElapsedTimer>
@@ -21,36 +21,9 @@
 
 namespace oe {
 
+using namespace tallyreply;
+
 namespace {
-
-std::string rawIdAt(const bson_iter_t *id)
-{
-    return DocumentId::raw(int(bson_iter_type(id)),
-                           bsoniter::container(id) + bsoniter::valueOffset(id),
-                           bsoniter::valueLength(id));
-}
-
-bool numberAt(const bson_t *doc, const char *key, std::uint64_t *out)
-{
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, doc, key))
-        return false;
-    if (BSON_ITER_HOLDS_INT32(&it) || BSON_ITER_HOLDS_INT64(&it) || BSON_ITER_HOLDS_DOUBLE(&it)) {
-        const std::int64_t v = bson_iter_as_int64(&it);
-        *out = v < 0 ? 0 : std::uint64_t(v);
-        return v >= 0;
-    }
-    return false;
-}
-
-bool recordIdAt(const bson_t *doc, const char *key, std::int64_t *out)
-{
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, doc, key) || !BSON_ITER_HOLDS_INT64(&it))
-        return false;
-    *out = bson_iter_int64(&it);
-    return true;
-}
 
 // One tail of the profile, as the tallies see it.
 struct Tail
@@ -79,6 +52,8 @@ public:
                            TailFence(l.longestArraysCapacity, l.keepArraysLongerThan)});
         for (std::size_t i = 0; i < m_plan->arrayNodes().size(); ++i)
             m_tails.push_back({int(i), TailFence(l.perPathCapacity, CandidateTail::kNoThreshold)});
+        if (request.shape)
+            m_shape = std::make_unique<ShapeTally>(request.shape, l, m_builder);
     }
 
     std::optional<CollectionProfile> run(QString *declined);
@@ -94,6 +69,11 @@ private:
     TallyPipelines::Fence fenceOf(const Tail &t);
     bool candidates();
     bool candidate(const bson_t *entry, bool contiguous);
+    bool placeShape();
+    bool contiguous() const
+    {
+        return m_inScope > 0 && m_hi >= m_lo && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;
+    }
     void offer(const bson_t *entry, std::uint64_t position);
     bool readWhole();
     QString chooseServer();
@@ -121,6 +101,8 @@ private:
     TallyPipelines::Scope m_scope;
     ProfileBuilder m_builder;
     std::vector<Tail> m_tails;
+    std::unique_ptr<ShapeTally> m_shape;
+    std::unordered_map<std::int64_t, std::uint64_t> m_placed; // record id -> position
     std::uint64_t m_groups = 0;
     std::unordered_map<std::int64_t, std::string> m_whole;    // record id -> raw _id
     std::unordered_map<std::string, std::uint64_t> m_wholeAt; // raw _id -> position
@@ -199,7 +181,7 @@ bool TallyRun::unseen()
 bool TallyRun::tallies()
 {
     return aggregate(
-        TallyPipelines::tallies(*m_plan, m_scope),
+        TallyPipelines::tallies(*m_plan, m_scope, m_request.shape.get()),
         QStringLiteral("counting %1 in the cluster ($group)").arg(m_request.query.ns()),
         [&](const bson_t *row) { return addTally(row); });
 }
@@ -269,8 +251,14 @@ bool TallyRun::addTally(const bson_t *row)
         }
         return m_whole.size() <= ServerTally::kMaxReadWhole;
     }
-    m_builder.addTallied(*reply, hasId ? BsonTypes::bitOfAlias(type) : 0,
-                         hasId ? std::uint32_t(idBox - 3) : 0, times);
+    const std::uint32_t idTypeBit = hasId ? BsonTypes::bitOfAlias(type) : 0;
+    const std::uint32_t idBytes = hasId ? std::uint32_t(idBox - 3) : 0;
+    if (m_shape) {
+        if (!m_shape->count(row, &k, *reply, idTypeBit, idBytes, times, &m_refusal))
+            return false;
+    } else {
+        m_builder.addTallied(*reply, idTypeBit, idBytes, times);
+    }
     countTails(*reply, times);
     return m_refusal.isEmpty();
 }
@@ -309,13 +297,26 @@ bool TallyRun::candidates()
             fences.push_back(fenceOf(t));
             expected += std::min<std::uint64_t>(t.fence.capacity(), m_inScope) + t.fence.kept();
         }
-    const bool contiguous =
-        m_inScope > 0 && m_hi >= m_lo && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;
+    const bool contiguous = this->contiguous();
     std::vector<std::int64_t> whole;
-    if (!contiguous)
+    if (!contiguous) {
         for (const auto &[r, id] : m_whole)
             whole.push_back(r);
+        if (m_shape)
+            for (const std::int64_t r : m_shape->toPlace())
+                whole.push_back(r);
+    }
     std::sort(whole.begin(), whole.end());
+    whole.erase(std::unique(whole.begin(), whole.end()), whole.end());
+    std::vector<TallyPipelines::Fence> shapeFences;
+    std::vector<std::int64_t> irregular;
+    if (m_shape) {
+        expected += m_shape->expectedCandidates();
+        shapeFences = m_shape->fences();
+        for (const auto &[r, id] : m_whole)
+            irregular.push_back(r);
+        std::sort(irregular.begin(), irregular.end());
+    }
     // The server gathers them in one document (a $facet): within its 16 MiB, or a read of
     // every measurement is the way.
     const std::uint64_t entryBytes = 64 + 16 * m_plan->arrayNodes().size();
@@ -323,9 +324,10 @@ bool TallyRun::candidates()
         m_refusal = QStringLiteral("the tails' candidates would not fit in one reply");
         return false;
     }
-    if (fences.empty() && whole.empty())
+    if (fences.empty() && whole.empty() && shapeFences.empty())
         return true;
-    return aggregate(TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous),
+    return aggregate(TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous,
+                                                m_request.shape.get(), shapeFences, irregular),
                      QStringLiteral("finding the largest documents and longest arrays"),
                      [&](const bson_t *entry) { return candidate(entry, contiguous); });
 }
@@ -341,11 +343,15 @@ bool TallyRun::candidate(const bson_t *entry, bool contiguous)
     if (!contiguous && (!numberAt(entry, "p", &place) || place == 0))
         return true;
     const std::uint64_t position = contiguous ? std::uint64_t(r - m_lo) : place - 1;
+    if (!contiguous)
+        m_placed[r] = position;
     if (const auto w = m_whole.find(r); w != m_whole.end()) {
         m_wholeAt[w->second] = position;
         return true;
     }
     offer(entry, position);
+    if (m_shape)
+        m_shape->candidate(entry, r);
     return true;
 }
 
@@ -372,6 +378,24 @@ void TallyRun::offer(const bson_t *entry, std::uint64_t position)
     }
 }
 
+// The shape's examples and tails, now that their positions are known.
+bool TallyRun::placeShape()
+{
+    if (!m_shape)
+        return true;
+    const bool contiguous = this->contiguous();
+    m_shape->finish(
+        [&](std::int64_t r) -> std::optional<std::uint64_t> {
+            if (contiguous)
+                return r >= m_lo && r <= m_hi ? std::optional(std::uint64_t(r - m_lo))
+                                              : std::nullopt;
+            const auto at = m_placed.find(r);
+            return at == m_placed.end() ? std::nullopt : std::optional(at->second);
+        },
+        m_whole);
+    return true;
+}
+
 bool TallyRun::readWhole()
 {
     // Contiguous record ids place the documents read whole without the candidates' pass.
@@ -379,9 +403,14 @@ bool TallyRun::readWhole()
     if (contiguous)
         for (const auto &[r, raw] : m_whole)
             m_wholeAt[raw] = std::uint64_t(r - m_lo);
-    std::vector<std::string> ids;
+    // In their order (a find returns natural order): the examples of versions want it.
+    std::vector<std::pair<std::uint64_t, std::string>> placed;
     for (const auto &[raw, position] : m_wholeAt)
-        ids.push_back(raw);
+        placed.emplace_back(position, raw);
+    std::sort(placed.begin(), placed.end());
+    std::vector<std::string> ids;
+    for (auto &[position, raw] : placed)
+        ids.push_back(std::move(raw));
     constexpr std::size_t kPerFind = 1000;
     for (std::size_t from = 0; from < ids.size() && !cancelled(); from += kPerFind) {
         BsonDocument filter;
@@ -468,23 +497,29 @@ CollectionProfile TallyRun::finish(CollectionProfile::Status status)
                                  : QStringLiteral("full%1").arg(filterText);
     profile.bytesRead = profile.sizes.sum();
     profile.seconds = double(m_clock.nsecsElapsed()) / 1e9;
-    profile.measuredOnServer = true;
+    // With the shape counted, the analysis is whole.
+    profile.measuredOnServer = !m_shape;
+    profile.countedInCluster = true;
     profile.status = status;
     if (status == CollectionProfile::Status::Failed)
         profile.error = m_error;
     if (status != CollectionProfile::Status::Complete)
         return profile;
-    profile.notes << QStringLiteral("counted in the cluster: %1 distinct measurements for %2 "
-                                    "documents, %3 candidates for the tails, %4 read whole")
+    profile.notes << QStringLiteral("counted in the cluster%1: %2 distinct measurements for %3 "
+                                    "documents, %4 candidates for the tails, %5 read whole")
+                         .arg(m_shape ? QStringLiteral(", shape included") : QString())
                          .arg(m_groups)
                          .arg(profile.documents)
-                         .arg(m_candidates)
+                         .arg(m_candidates + (m_shape ? m_shape->candidates() : 0))
                          .arg(m_wholeAt.size());
     if (m_unseen > 0)
         profile.notes << (m_unseen == 1 ? QStringLiteral("1 document holds")
                                         : QStringLiteral("%1 documents hold").arg(m_unseen)) +
-                             QStringLiteral(" a top-level field the discovery sample did not "
-                                            "see: read whole");
+                             (m_shape ? QStringLiteral(" a field or a type the discovery sample "
+                                                       "did not see, or may hold a big scalar: "
+                                                       "read whole")
+                                      : QStringLiteral(" a top-level field the discovery sample "
+                                                       "did not see: read whole"));
     return profile;
 }
 
@@ -503,15 +538,16 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
             return decline(QStringLiteral("the filter is no extended JSON"), declined);
         m_scope.filter = filter->bytes();
     }
-    m_scope.schema = UnseenFieldFinder::schema(m_request.knownNames);
+    m_scope.schema = m_request.shape ? m_request.shape->regular()
+                                     : UnseenFieldFinder::schema(m_request.knownNames);
     m_connection = MongoConnection::open(m_request.settings, &m_error);
     if (!m_connection)
         return finish(CollectionProfile::Status::Failed);
     if (const auto refused = chooseServer(); !refused.isEmpty())
         return decline(refused, declined);
     using Step = bool (TallyRun::*)();
-    for (const Step step :
-         {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates, &TallyRun::readWhole}) {
+    for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates,
+                            &TallyRun::placeShape, &TallyRun::readWhole}) {
         const bool ok = (this->*step)();
         if (cancelled())
             return finish(CollectionProfile::Status::Cancelled);

@@ -3,6 +3,7 @@
 #include "analysis/Analyzer.h"
 #include "analysis/CollectionProfile.h"
 #include "analysis/ProfileBuilder.h"
+#include "measure/ShapePlan.h"
 #include "mongo/ConnectionSettings.h"
 #include "mongo/LiveQuery.h"
 
@@ -38,6 +39,10 @@ public:
         std::shared_ptr<const MeasurePlan> plan;
         ProfileBuilder::Limits limits;
         std::vector<std::string> knownNames; // the top-level names the discovery saw
+        // The shape the tallies count too (ShapePlanner); null: sizes and arrays only (a
+        // partial analysis). With one, the documents that are not regular are read whole and
+        // the profile is the one a walk of every document gives.
+        std::shared_ptr<const ShapePlan> shape;
     };
     // Past these, a scan of every measurement is cheaper and the tallies decline.
     static constexpr std::size_t kMaxReadWhole = 100000;

@@ -59,9 +59,10 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_measure->addItem(tr("Here (client)"), int(MeasureMode::Client));
     m_measure->setItemData(2, client, Qt::ToolTipRole);
     const QString cluster =
-        tr("Counted in the cluster: the same figures as On the server, counted there, so only "
-           "tallies and the outliers cross the network, whatever the collection's size. The "
-           "server makes more passes: worth it on a slow or metered link, or a huge collection.");
+        tr("Counted in the cluster: only tallies and the outliers cross the network, whatever "
+           "the collection's size. Where no field lies in arrays' elements the shape is counted "
+           "too (the whole analysis); else the figures of On the server. The server makes more "
+           "passes: worth it on a slow or metered link, or a huge collection.");
     m_measure->addItem(tr("In the cluster"), int(MeasureMode::Cluster));
     m_measure->setItemData(3, cluster, Qt::ToolTipRole);
     m_measure->setToolTip(
@@ -199,7 +200,8 @@ void AnalysisOptionsBar::showMeasured(const AnalysisResult *result)
     // its own ("resumed as it began: documents measured client-side"); a dump has none.
     QString why;
     for (const QString &note : profile->notes)
-        if (note.startsWith(QLatin1String("measured"))) {
+        if (note.startsWith(QLatin1String("measured")) ||
+            (profile->countedInCluster && note.startsWith(QLatin1String("counted")))) {
             why = note;
             break;
         }
@@ -215,7 +217,8 @@ void AnalysisOptionsBar::showMeasured(const AnalysisResult *result)
     // label says so where the eye is, not only in its tooltip.
     m_measured->setText(profile->measuredOnServer
                             ? tr("Partial analysis: measured on the server (no shape)")
-                            : tr("Measured here (client-side)"));
+                        : profile->countedInCluster ? tr("Counted in the cluster (shape included)")
+                                                    : tr("Measured here (client-side)"));
     m_measured->setStyleSheet(profile->measuredOnServer
                                   ? QStringLiteral("color: #d9480f; font-weight: bold")
                                   : QString());

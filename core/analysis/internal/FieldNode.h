@@ -123,14 +123,14 @@ struct FieldNode
     FieldNode *lookUp(std::string_view key, std::size_t maxChildren);
     // The name the children past the cap share (documented as the "*" path segment).
     static constexpr std::string_view kOtherKeys = PathSegment::kOtherKeys;
-    void countKeys(std::uint64_t keys)
+    void countKeys(std::uint64_t keys, std::uint64_t times = 1)
     {
         if (keys != keysRunValue) {
             shape.keyCounts.add(keysRunValue, keysRun);
             keysRunValue = keys;
             keysRun = 0;
         }
-        ++keysRun;
+        keysRun += times;
     }
     // Adds the pending run of key counts, here and below.
     void flushKeys();

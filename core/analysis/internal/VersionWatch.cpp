@@ -76,13 +76,13 @@ VersionWatch::VersionWatch(const std::vector<std::string> &names)
     }
 }
 
-void VersionWatch::begin(const bson_iter_t *start)
+void VersionWatch::begin(const bson_iter_t *start, std::uint64_t weight)
 {
     m_activeCount = 0;
     if (m_watched.empty())
         return;
     for (Watched &w : m_watched)
-        ++w.watched;
+        w.watched += weight;
     bson_iter_t iter = *start;
     std::uint64_t seen = 0; // a field repeated at the top level: its first value
     while (bson_iter_next(&iter)) {
@@ -94,7 +94,7 @@ void VersionWatch::begin(const bson_iter_t *start)
             if (w.name != key || (seen >> i) & 1)
                 continue;
             seen |= std::uint64_t(1) << i;
-            ++w.present;
+            w.present += weight;
             const int group = groupOf(w, &iter);
             if (group >= 0)
                 m_active[std::size_t(m_activeCount++)] = group;
@@ -137,7 +137,7 @@ VersionNodeCounts &VersionWatch::countsAt(FieldNode *node, int group)
     return node->versionCounts.back();
 }
 
-void VersionWatch::finish(std::uint64_t fields, std::uint64_t depth)
+void VersionWatch::finish(std::uint64_t fields, std::uint64_t depth, std::uint64_t weight)
 {
     if (m_watched.empty())
         return;
@@ -145,17 +145,17 @@ void VersionWatch::finish(std::uint64_t fields, std::uint64_t depth)
     for (int i = 0; i < m_activeCount; ++i) {
         const std::size_t g = std::size_t(m_active[std::size_t(i)]);
         GroupCounts &counts = m_groups[g];
-        ++counts.documents;
-        counts.fieldCounts.add(fields);
-        counts.depths.add(depth);
+        counts.documents += weight;
+        counts.fieldCounts.add(fields, weight);
+        counts.depths.add(depth, weight);
         grouped |= std::uint64_t(1) << m_groupField[g];
     }
     m_rest.resize(m_watched.size());
     for (std::size_t i = 0; i < m_watched.size(); ++i) {
         if ((grouped >> i) & 1)
             continue;
-        m_rest[i].fieldCounts.add(fields);
-        m_rest[i].depths.add(depth);
+        m_rest[i].fieldCounts.add(fields, weight);
+        m_rest[i].depths.add(depth, weight);
     }
     m_activeCount = 0;
 }

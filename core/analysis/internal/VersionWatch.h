@@ -26,7 +26,8 @@ public:
 
     // Finds the version values of the document `start` starts (a fresh top-level iterator;
     // copied into a local, as bson_iter_t wants an alignment a by-value parameter lacks).
-    void begin(const bson_iter_t *start);
+    // `weight`: the documents it stands for (a skeleton counted in the cluster).
+    void begin(const bson_iter_t *start, std::uint64_t weight = 1);
     bool active() const { return m_activeCount > 0; }
     // Counts a value of type `slot` (TypeCounts) at `node`, or an array element of that type
     // (`element`), for each version of the current document; `id` gives its _id's raw form.
@@ -52,7 +53,7 @@ public:
     }
     // The document was walked whole (`fields` and `depth` as DocumentShape counts them): its
     // versions count it.
-    void finish(std::uint64_t fields, std::uint64_t depth);
+    void finish(std::uint64_t fields, std::uint64_t depth, std::uint64_t weight = 1);
     // What was counted, as paths (the nodes' counts are left spent).
     VersionTally take();
 

@@ -1,0 +1,116 @@
+#include "analysis/ShapePlanner.h"
+
+#include "analysis/PathSegment.h"
+#include "analysis/VersionTally.h"
+#include "bson/BsonTypes.h"
+
+#include <algorithm>
+#include <map>
+
+namespace oe {
+
+namespace {
+
+std::vector<std::string> split(const std::string &path)
+{
+    std::vector<std::string> out(1);
+    for (const char c : path) {
+        if (c == '.')
+            out.emplace_back();
+        else
+            out.back() += c;
+    }
+    return out;
+}
+
+// Types a tally can size: fixed ones, and strings and binaries whose lengths it sums.
+constexpr std::uint32_t kUnsized = BsonTypes::bit(0x06) | BsonTypes::bit(0x0B) |
+                                   BsonTypes::bit(0x0C) | BsonTypes::bit(0x0D) |
+                                   BsonTypes::bit(0x0E) | BsonTypes::bit(0x0F) | 1u;
+
+std::optional<ShapePlan> refuse(QString *why, const QString &reason)
+{
+    if (why)
+        *why = reason;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
+                                            const MeasurePlan &measure,
+                                            std::uint64_t bigScalarBytes, QString *why)
+{
+    ShapePlan plan;
+    plan.sizeLimit = bigScalarBytes;
+    std::map<std::string, int> index; // path -> plan.paths' index
+    const auto versionNames = VersionTally::knownNames();
+    for (const FieldProfile &f : discovery.fields) {
+        const QString path = QString::fromStdString(f.path);
+        if (f.path == "_id")
+            continue;
+        if (f.path.rfind("_id.", 0) == 0)
+            return refuse(why, QStringLiteral("an _id that is an object"));
+        if (f.insideArray)
+            return refuse(why, QStringLiteral("%1: a field of arrays' elements").arg(path));
+        std::vector<std::string> segments = split(f.path);
+        for (const std::string &s : segments)
+            if (!MeasurePlan::plainName(s) || PathSegment::standsForManyKeys(s) ||
+                s == PathSegment::kNestedArray)
+                return refuse(
+                    why, QStringLiteral("%1: a name the server cannot be asked about").arg(path));
+        if (segments.size() == 1 &&
+            std::find(versionNames.begin(), versionNames.end(), f.path) != versionNames.end())
+            return refuse(why,
+                          QStringLiteral("%1: a field that may hold a schema version").arg(path));
+        if (f.typeMask & kUnsized)
+            return refuse(
+                why,
+                QStringLiteral("%1: values of a type a tally cannot size (%2)")
+                    .arg(path, BsonTypes::names(f.typeMask & kUnsized).join(QStringLiteral(", "))));
+        ShapePlan::Path p;
+        p.types = f.typeMask;
+        if (segments.size() > 1) {
+            std::string parent = f.path.substr(0, f.path.size() - segments.back().size() - 1);
+            const auto at = index.find(parent);
+            if (at == index.end() ||
+                !plan.paths[std::size_t(at->second)].holds(BsonTypes::kDocumentBit))
+                return refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
+            p.parent = at->second;
+        }
+        if (p.holds(BsonTypes::kArrayBit)) {
+            const auto s = std::find_if(
+                measure.summaries.begin(), measure.summaries.end(),
+                [&](const MeasurePlan::Summary &sum) { return sum.segments == segments; });
+            const std::uint32_t elements = f.elementTypeMask;
+            const bool oneScalar =
+                (elements & (elements - 1)) == 0 &&
+                !(elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized));
+            if (elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit))
+                return refuse(why, QStringLiteral("%1: arrays of objects or arrays (their "
+                                                  "elements' fields are not counted there)")
+                                       .arg(path));
+            if (s == measure.summaries.end() || !s->children.empty() || !oneScalar)
+                return refuse(why,
+                              QStringLiteral("%1: arrays of more than one scalar type").arg(path));
+            p.summary = int(s - measure.summaries.begin());
+            p.elementType = elements;
+        }
+        p.segments = std::move(segments);
+        if (!index.emplace(f.path, int(plan.paths.size())).second)
+            return refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
+        plan.paths.push_back(std::move(p));
+        if (plan.paths.size() > kMaxPaths)
+            return refuse(why, QStringLiteral("more than %1 field paths").arg(kMaxPaths));
+    }
+    // Every array path the plan measures is one of these (its summaries are top-level arrays
+    // or arrays in objects, which the walk above saw).
+    for (std::size_t i = 0; i < measure.summaries.size(); ++i)
+        if (std::none_of(plan.paths.begin(), plan.paths.end(),
+                         [&](const ShapePlan::Path &p) { return p.summary == int(i); }))
+            return refuse(why, QStringLiteral("%1: arrays the shape does not hold")
+                                   .arg(QString::fromStdString(measure.summaries[i].path())));
+    return plan;
+}
+
+} // namespace oe

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oe {
+
+// What a scan counted in the cluster asks of each document to count its shape (ShapePlanner
+// learns it from the discovery read): the field paths outside arrays, each with the BSON types
+// the discovery saw there, and for a path that holds arrays the one type of their elements. A
+// document is *regular* when it matches `regular()`: no field but these (every object closed),
+// each of one of its learnt types, arrays of their element type only, and no larger than the
+// big-scalar limit (so none of its strings or binaries is a big scalar). A regular document's
+// shape is then a function of the `$type` at each path, its measurement and the bytes of its
+// strings and binaries; the server groups by those, and the rest are read whole.
+struct ShapePlan
+{
+    struct Path
+    {
+        std::vector<std::string> segments;
+        std::uint32_t types = 0;       // BsonTypes bits
+        std::uint32_t elementType = 0; // where it holds arrays: its elements' bit (0: none seen)
+        int parent = -1;               // the object path holding it; -1: the document
+        int summary = -1;              // where it holds arrays: MeasurePlan::summaries' index
+        bool operator==(const Path &) const = default;
+        // "$a.b": the path as an aggregation expression (its names are plain).
+        QString expression() const;
+        bool holds(std::uint32_t bit) const { return (types & bit) != 0; }
+    };
+    std::vector<Path> paths; // parents before their children; not the _id (the tallies' own)
+    std::uint64_t sizeLimit = 0;
+
+    bool isEmpty() const { return paths.empty(); }
+    // The paths whose values' bytes vary within a type (strings and binaries): the tallies sum
+    // their lengths, `x<index>` in this order.
+    std::vector<int> variablePaths() const;
+    // The paths holding objects (mostKeys' tails, `k<index>` in this order).
+    std::vector<int> objectPaths() const;
+    // {$and: [{$jsonSchema: …}, {$expr: {$lte: [{$bsonSize: "$$ROOT"}, sizeLimit]}}]}, as BSON.
+    QByteArray regular() const;
+    bool operator==(const ShapePlan &) const = default;
+};
+
+} // namespace oe

@@ -1,0 +1,176 @@
+#include "scan/ShapeSkeleton.h"
+
+#include "bson/BsonTypes.h"
+#include "bson/internal/BsonDocument.h"
+
+#include <bson/bson.h>
+
+#include <algorithm>
+#include <string>
+
+namespace oe {
+
+namespace {
+
+int indexOf(std::uint32_t bit)
+{
+    for (int i = 0; i < 32; ++i)
+        if (bit == (1u << i))
+            return i;
+    return -1;
+}
+
+// An empty value of the type at bit index `type`; false for a type without one here.
+bool appendEmpty(bson_t *into, const char *key, int keyLength, int type)
+{
+    static const bson_oid_t zeroOid{};
+    bson_decimal128_t zero{};
+    switch (type) {
+    case 0x01:
+        return bson_append_double(into, key, keyLength, 0.0);
+    case 0x02:
+        return bson_append_utf8(into, key, keyLength, "", 0);
+    case 0x05:
+        return bson_append_binary(into, key, keyLength, BSON_SUBTYPE_BINARY, nullptr, 0);
+    case 0x07:
+        return bson_append_oid(into, key, keyLength, &zeroOid);
+    case 0x08:
+        return bson_append_bool(into, key, keyLength, false);
+    case 0x09:
+        return bson_append_date_time(into, key, keyLength, 0);
+    case 0x0A:
+        return bson_append_null(into, key, keyLength);
+    case 0x10:
+        return bson_append_int32(into, key, keyLength, 0);
+    case 0x11:
+        return bson_append_timestamp(into, key, keyLength, 0, 0);
+    case 0x12:
+        return bson_append_int64(into, key, keyLength, 0);
+    case 0x13:
+        return bson_append_decimal128(into, key, keyLength, &zero);
+    case 20:
+        return bson_append_maxkey(into, key, keyLength);
+    case 21:
+        return bson_append_minkey(into, key, keyLength);
+    default:
+        return false;
+    }
+}
+
+class Builder
+{
+public:
+    Builder(const ShapePlan &shape, const std::vector<std::uint32_t> &types,
+            const MeasureReply &reply, ShapeSkeleton &out)
+        : m_shape(shape), m_types(types), m_reply(reply), m_out(out)
+    {
+    }
+
+    // The fields of `parent` (-1: the document) into `into`.
+    bool fields(bson_t *into, int parent, std::uint64_t depth)
+    {
+        for (std::size_t i = 0; i < m_shape.paths.size(); ++i) {
+            const ShapePlan::Path &p = m_shape.paths[i];
+            if (p.parent != parent || m_types[i] == 0)
+                continue;
+            const std::uint32_t before = into->len;
+            if (!value(into, i, depth + 1))
+                return false;
+            m_out.elementBytes[i] = into->len - before;
+            ++m_out.fields;
+            if (parent >= 0)
+                ++m_out.keys[std::size_t(parent)];
+        }
+        return true;
+    }
+
+    QString problem;
+
+private:
+    bool value(bson_t *into, std::size_t i, std::uint64_t depth)
+    {
+        const ShapePlan::Path &p = m_shape.paths[i];
+        const std::string &key = p.segments.back();
+        const int keyLength = int(key.size());
+        const int type = indexOf(m_types[i]);
+        if (m_types[i] == BsonTypes::kDocumentBit) {
+            m_out.depth = std::max(m_out.depth, depth + 1);
+            bson_t child;
+            bson_append_document_begin(into, key.data(), keyLength, &child);
+            const bool ok = fields(&child, int(i), depth);
+            bson_append_document_end(into, &child);
+            return ok;
+        }
+        if (m_types[i] == BsonTypes::kArrayBit) {
+            m_out.depth = std::max(m_out.depth, depth + 1);
+            const MeasureReply::Record *r =
+                p.summary >= 0 && std::size_t(p.summary) < m_reply.records.size()
+                    ? &m_reply.records[std::size_t(p.summary)]
+                    : nullptr;
+            if (!r || r->kind != MeasureReply::Record::Kind::Array ||
+                (r->length > 0 && p.elementType == 0)) {
+                problem = QStringLiteral("an array the measurement does not hold");
+                return false;
+            }
+            bson_t array;
+            bson_append_array_begin(into, key.data(), keyLength, &array);
+            const int element = indexOf(p.elementType);
+            for (std::uint64_t n = 0; n < r->length; ++n) {
+                const std::string index = std::to_string(n);
+                if (!appendEmpty(&array, index.data(), int(index.size()), element)) {
+                    problem = QStringLiteral("array elements of a type without a skeleton");
+                    return false;
+                }
+            }
+            m_out.arrayValueBytes[i] = array.len;
+            bson_append_array_end(into, &array);
+            return true;
+        }
+        if (!appendEmpty(into, key.data(), keyLength, type)) {
+            problem = QStringLiteral("a type without a skeleton");
+            return false;
+        }
+        return true;
+    }
+
+    const ShapePlan &m_shape;
+    const std::vector<std::uint32_t> &m_types;
+    const MeasureReply &m_reply;
+    ShapeSkeleton &m_out;
+};
+
+} // namespace
+
+std::optional<ShapeSkeleton> ShapeSkeleton::build(const ShapePlan &shape,
+                                                  const std::vector<std::uint32_t> &types,
+                                                  std::uint32_t idTypeBit,
+                                                  const MeasureReply &reply, QString *problem)
+{
+    ShapeSkeleton out;
+    if (types.size() != shape.paths.size()) {
+        *problem = QStringLiteral("a tally's types do not match the shape's paths");
+        return std::nullopt;
+    }
+    out.elementBytes.assign(shape.paths.size(), 0);
+    out.arrayValueBytes.assign(shape.paths.size(), 0);
+    out.keys.assign(shape.paths.size(), 0);
+    BsonDocument doc;
+    if (idTypeBit != 0) {
+        const std::uint32_t before = doc.get()->len;
+        if (!appendEmpty(doc.get(), "_id", 3, indexOf(idTypeBit))) {
+            *problem = QStringLiteral("an _id of a type without a skeleton");
+            return std::nullopt;
+        }
+        out.idElementBytes = doc.get()->len - before;
+        ++out.fields;
+    }
+    Builder builder(shape, types, reply, out);
+    if (!builder.fields(doc.get(), -1, 0)) {
+        *problem = builder.problem;
+        return std::nullopt;
+    }
+    out.bytes = doc.bytes();
+    return out;
+}
+
+} // namespace oe

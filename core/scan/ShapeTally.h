@@ -1,0 +1,90 @@
+#pragma once
+
+#include "analysis/ProfileBuilder.h"
+#include "measure/MeasureReply.h"
+#include "measure/ShapePlan.h"
+#include "measure/TallyPipelines.h"
+#include "scan/ShapeSkeleton.h"
+#include "stats/TailFence.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace oe {
+
+// The shape's side of a scan counted in the cluster (ServerTally, with a ShapePlan). Each row
+// of the tallies stands for regular documents alike: their skeleton (ShapeSkeleton) is walked
+// once for them all, the bytes of their strings, binaries, arrays and _id set right from the
+// row's sums and records, and the first of them (the row's `f`) are its examples once their
+// positions are known. The shape's tails (the most fields, the deepest, the most keys per
+// object path) are fenced like the measurement's (TailFence): the candidates pass returns the
+// documents they may keep too.
+class ShapeTally
+{
+public:
+    ShapeTally(std::shared_ptr<const ShapePlan> shape, const ProfileBuilder::Limits &limits,
+               ProfileBuilder &builder);
+
+    // An explained row {_id: {t, i, m, k}, n, x<i>, f} of `times` documents measured as
+    // `reply`, their _id of type `idTypeBit` taking `idBytes` as an element. False, with the
+    // reason, where it cannot be counted (the caller declines).
+    bool count(const bson_t *row, const bson_t *key, const MeasureReply &reply,
+               std::uint32_t idTypeBit, std::uint64_t idBytes, std::uint64_t times,
+               QString *problem);
+    // The fences of the shape's tails for the candidates pass (the values each passes over
+    // told).
+    std::vector<TallyPipelines::Fence> fences();
+    std::uint64_t expectedCandidates() const;
+    // One document of the candidates pass ({_id, r, s, h: {fc, dp, k<i>}}).
+    void candidate(const bson_t *entry, std::int64_t recordId);
+    // The record ids whose positions finish() needs.
+    std::vector<std::int64_t> toPlace() const;
+    // Offers the examples and candidates at their positions (none: not in the scope any more);
+    // the documents read whole (`whole`, by record id) offer themselves.
+    void finish(const std::function<std::optional<std::uint64_t>(std::int64_t)> &positionOf,
+                const std::unordered_map<std::int64_t, std::string> &whole);
+    std::size_t candidates() const { return m_entries.size(); }
+
+private:
+    struct Tail
+    {
+        int id = 0; // TallyPipelines::kFieldsTail, kDepthTail or an object path
+        TailFence fence;
+    };
+    struct First
+    {
+        std::int64_t recordId = 0;
+        std::string rawId;
+        std::size_t skeleton = 0;
+    };
+    struct Entry
+    {
+        std::int64_t recordId = 0;
+        std::string rawId;
+        std::uint64_t size = 0;
+        std::vector<std::uint64_t> values; // per tail
+    };
+    void fix(const ShapeSkeleton &skeleton, const bson_t *row, const MeasureReply &reply,
+             std::uint32_t idTypeBit, std::uint64_t idBytes, std::uint64_t times);
+    int builderTail(const Tail &t) const;
+    const std::vector<std::string> &objectOf(const Tail &t) const;
+
+    std::shared_ptr<const ShapePlan> m_shape;
+    ProfileBuilder &m_builder;
+    std::vector<Tail> m_tails;
+    std::vector<QByteArray> m_skeletons; // of the rows with examples
+    std::vector<First> m_firsts;
+    std::vector<Entry> m_entries;
+};
+
+} // namespace oe

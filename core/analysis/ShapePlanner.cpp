@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace oe {
 
@@ -28,6 +29,39 @@ constexpr std::uint32_t kUnsized = BsonTypes::bit(0x06) | BsonTypes::bit(0x0B) |
                                    BsonTypes::bit(0x0C) | BsonTypes::bit(0x0D) |
                                    BsonTypes::bit(0x0E) | BsonTypes::bit(0x0F) | 1u;
 
+// The discovery's fields outside arrays, at most ShapePlanner::kMaxPaths: past it, the rarest
+// go (a child before its parent), and the documents holding them are read whole. (Those
+// inside arrays stay, for plan() to refuse.)
+std::vector<FieldProfile> kept(const CollectionProfile &discovery)
+{
+    std::vector<const FieldProfile *> outside;
+    for (const FieldProfile &f : discovery.fields)
+        if (!f.insideArray && f.path != "_id")
+            outside.push_back(&f);
+    std::set<std::string> dropped;
+    if (outside.size() > ShapePlanner::kMaxPaths) {
+        std::vector<const FieldProfile *> rarest = outside;
+        std::stable_sort(rarest.begin(), rarest.end(),
+                         [](const FieldProfile *a, const FieldProfile *b) {
+                             return a->presentDocuments != b->presentDocuments
+                                        ? a->presentDocuments < b->presentDocuments
+                                        : a->depth > b->depth;
+                         });
+        for (std::size_t i = 0; i < outside.size() - ShapePlanner::kMaxPaths; ++i)
+            dropped.insert(rarest[i]->path);
+    }
+    std::vector<FieldProfile> out;
+    for (const FieldProfile &f : discovery.fields) {
+        bool drop = dropped.count(f.path) > 0;
+        for (std::size_t dot = f.path.find('.'); !drop && dot != std::string::npos;
+             dot = f.path.find('.', dot + 1))
+            drop = dropped.count(f.path.substr(0, dot)) > 0;
+        if (!drop)
+            out.push_back(f);
+    }
+    return out;
+}
+
 std::optional<ShapePlan> refuse(QString *why, const QString &reason)
 {
     if (why)
@@ -45,7 +79,7 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
     plan.sizeLimit = bigScalarBytes;
     std::map<std::string, int> index; // path -> plan.paths' index
     const auto versionNames = VersionTally::knownNames();
-    for (const FieldProfile &f : discovery.fields) {
+    for (const FieldProfile &f : kept(discovery)) {
         const QString path = QString::fromStdString(f.path);
         if (f.path == "_id")
             continue;
@@ -100,8 +134,6 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
         if (!index.emplace(f.path, int(plan.paths.size())).second)
             return refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
         plan.paths.push_back(std::move(p));
-        if (plan.paths.size() > kMaxPaths)
-            return refuse(why, QStringLiteral("more than %1 field paths").arg(kMaxPaths));
     }
     // Every array path the plan measures is one of these (its summaries are top-level arrays
     // or arrays in objects, which the walk above saw).

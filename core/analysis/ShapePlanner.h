@@ -16,7 +16,8 @@ namespace oe {
 // where the discovery saw what the tallies cannot stand for: fields in arrays' elements, a type
 // whose bytes a tally cannot sum (regular expressions, JavaScript, symbols, DB pointers,
 // undefined), an _id that is an object, a name that is not plain, a field that may hold a schema
-// version (VersionTally), or more than kMaxPaths paths.
+// version (VersionTally). Past kMaxPaths paths, the rarest are left out (their documents are
+// not regular: read whole).
 class ShapePlanner
 {
 public:

@@ -22,7 +22,10 @@ O closed(const ShapePlan &plan, int parent)
 {
     O properties;
     if (parent < 0)
-        properties.insert(QStringLiteral("_id"), O{});
+        properties.insert(
+            QStringLiteral("_id"),
+            O{{QStringLiteral("not"), O{{QStringLiteral("bsonType"),
+                                         A{QStringLiteral("object"), QStringLiteral("array")}}}}});
     for (std::size_t i = 0; i < plan.paths.size(); ++i) {
         const ShapePlan::Path &p = plan.paths[i];
         if (p.parent != parent)

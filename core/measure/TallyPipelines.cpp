@@ -81,7 +81,9 @@ void scope(Pipeline &p, const TallyPipelines::Scope &s, bool schema)
         p.stageBytes("$match", s.filter);
     if (s.limit)
         p.stageNumber("$limit", *s.limit);
-    if (schema && !s.schema.isEmpty())
+    if (schema && !s.regular.isEmpty())
+        p.stageBytes("$match", s.regular);
+    else if (schema && !s.schema.isEmpty())
         p.stageBytes("$match", s.schema);
 }
 
@@ -320,7 +322,10 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
         const std::string at = std::to_string(n++);
         BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
         bson_append_document_begin(&one, field.constData(), -1, &condition);
-        BSON_APPEND_INT64(&condition, "$gte", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
+        if (f.lazyTies)
+            BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
+        else
+            BSON_APPEND_INT64(&condition, "$gte", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
         bson_append_document_end(&one, &condition);
         bson_append_document_end(&alternatives, &one);
     }
@@ -359,7 +364,8 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
         bson_append_document_end(&stage, &body);
         bson_append_document_end(&list, &stage);
         bson_append_array_end(facets.get(), &list);
-
+        if (f.lazyTies)
+            continue; // (a pass of its own: TallyPipelines::tied)
         BSON_APPEND_ARRAY_BEGIN(facets.get(), at.c_str(), &list);
         BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
         BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
@@ -397,8 +403,11 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
     // A document in several lists (the largest are often the longest) comes once, as a
     // document of the cursor.
     A lists;
-    for (std::size_t i = 0; i < fences.size(); ++i)
-        lists << QStringLiteral("$a%1").arg(i) << QStringLiteral("$b%1").arg(i);
+    for (std::size_t i = 0; i < fences.size(); ++i) {
+        lists << QStringLiteral("$a%1").arg(i);
+        if (!fences[i].fence.lazyTies)
+            lists << QStringLiteral("$b%1").arg(i);
+    }
     if (!recordIds.empty())
         lists << QStringLiteral("$w");
     p.stage("$project",
@@ -446,16 +455,20 @@ QByteArray TallyPipelines::tallies(const MeasurePlan &plan, const Scope &s, cons
                                      {QStringLiteral("i"), QStringLiteral("$_id")}}}}));
     }
     p.stage("$project", projection.get());
-    p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
-    const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
-                                        O{{QStringLiteral("r"), QStringLiteral("$r")},
-                                          {QStringLiteral("i"), QStringLiteral("$_id")}}});
     O group{{QStringLiteral("_id"), groupKey},
             {QStringLiteral("n"), op("$sum", 1)},
-            {QStringLiteral("e"), op("$min", QStringLiteral("$e"))},
             {QStringLiteral("lo"), op("$min", QStringLiteral("$r"))},
-            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))},
-            {QStringLiteral("w"), op("$push", unexplained)}};
+            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))}};
+    // A regular document is explained by its shape: only without one does the plan's verdict
+    // pick the documents to read whole.
+    if (!shape) {
+        p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
+        const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
+                                            O{{QStringLiteral("r"), QStringLiteral("$r")},
+                                              {QStringLiteral("i"), QStringLiteral("$_id")}}});
+        group.insert(QStringLiteral("e"), op("$min", QStringLiteral("$e")));
+        group.insert(QStringLiteral("w"), op("$push", unexplained));
+    }
     for (auto it = sums.begin(); it != sums.end(); ++it)
         group.insert(it.key(), it.value());
     p.stage("$group", group);
@@ -477,14 +490,11 @@ QByteArray TallyPipelines::unseen(const Scope &s)
     return p.finish();
 }
 
-QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
-                                      const std::vector<Fence> &fences,
-                                      const std::vector<std::int64_t> &recordIds, bool placed,
-                                      const ShapePlan *shape, const std::vector<Fence> &shapeFences,
-                                      const std::vector<std::int64_t> &irregular)
+namespace {
+
+// Each document's candidate values ({r, s, v<i>, l, j[, h]}: see the header).
+void candidateValues(Pipeline &p, const MeasurePlan &plan, const ShapePlan *shape)
 {
-    Pipeline p;
-    scope(p, s, false);
     O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
              {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
     A all;
@@ -499,6 +509,25 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
     p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
     p.stage("$addFields",
             O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
+}
+
+QByteArray listedField(int tail, bool shaped)
+{
+    return shaped ? QStringLiteral("h.%1").arg(shapeField(tail)).toUtf8()
+                  : tailField(tail).toUtf8();
+}
+
+} // namespace
+
+QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
+                                      const std::vector<Fence> &fences,
+                                      const std::vector<std::int64_t> &recordIds, bool placed,
+                                      const ShapePlan *shape, const std::vector<Fence> &shapeFences,
+                                      const std::vector<std::int64_t> &irregular)
+{
+    Pipeline p;
+    scope(p, s, false);
+    candidateValues(p, plan, shapeFences.empty() ? nullptr : shape);
     if (placed)
         p.stage("$setWindowFields",
                 O{{QStringLiteral("sortBy"), O{{QStringLiteral("r"), 1}}},
@@ -506,8 +535,127 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
                    O{{QStringLiteral("p"), O{{QStringLiteral("$documentNumber"), O{}}}}}}});
     std::vector<Listed> lists = named(fences);
     for (const Fence &f : shapeFences)
-        lists.push_back({QStringLiteral("h.%1").arg(shapeField(f.tail)).toUtf8(), f, true});
+        lists.push_back({listedField(f.tail, true), f, true});
     return fenced(p, lists, recordIds, irregular);
+}
+
+QByteArray TallyPipelines::tied(const MeasurePlan &plan, const Scope &s, const Fence &fence,
+                                const ShapePlan *shape, const std::vector<std::int64_t> &irregular)
+{
+    Pipeline p;
+    scope(p, s, false);
+    candidateValues(p, plan, shape);
+    BsonDocument match;
+    bson_append_int64(match.get(), listedField(fence.tail, shape).constData(), -1,
+                      clamped(fence.atLeast));
+    if (shape && !irregular.empty())
+        appendRecordIds(match.get(), "r", "$nin", irregular);
+    p.stage("$match", match.get());
+    p.stageNumber("$limit", std::max<std::uint64_t>(fence.tied, 1));
+    return p.finish();
+}
+
+namespace {
+
+// {$or: [one conjunction per tuple]}: each path of the shape its type ($type; and no array
+// where the path may hold one: the matcher looks into arrays) or missing ($exists: false).
+BsonDocument tuples(const ShapePlan &shape,
+                    const std::vector<const std::vector<std::uint32_t> *> &all)
+{
+    BsonDocument out;
+    bson_t any, one, condition, none;
+    BSON_APPEND_ARRAY_BEGIN(out.get(), "$or", &any);
+    for (std::size_t t = 0; t < all.size(); ++t) {
+        BSON_APPEND_DOCUMENT_BEGIN(&any, std::to_string(t).c_str(), &one);
+        bson_t list;
+        BSON_APPEND_ARRAY_BEGIN(&one, "$and", &list);
+        int n = 0;
+        for (std::size_t i = 0; i < shape.paths.size() && i < all[t]->size(); ++i) {
+            const ShapePlan::Path &p = shape.paths[i];
+            const std::uint32_t type = (*all[t])[i];
+            const QByteArray path = p.expression().mid(1).toUtf8();
+            bson_t clause;
+            const std::string key = std::to_string(n++);
+            BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
+            bson_append_document_begin(&clause, path.constData(), -1, &condition);
+            if (type == 0) {
+                BSON_APPEND_BOOL(&condition, "$exists", false);
+            } else {
+                const QString alias = BsonTypes::names(type).value(0);
+                BSON_APPEND_UTF8(&condition, "$type", alias.toUtf8().constData());
+                if (p.holds(BsonTypes::kArrayBit) && type != BsonTypes::kArrayBit) {
+                    BSON_APPEND_DOCUMENT_BEGIN(&condition, "$not", &none);
+                    BSON_APPEND_UTF8(&none, "$type", "array");
+                    bson_append_document_end(&condition, &none);
+                }
+            }
+            bson_append_document_end(&clause, &condition);
+            bson_append_document_end(&list, &clause);
+        }
+        bson_append_array_end(&one, &list);
+        bson_append_document_end(&any, &one);
+    }
+    bson_append_array_end(out.get(), &any);
+    return out;
+}
+
+// Too many tuples for one command: the documents' own figures (h) pick them instead.
+bool byTuples(const ShapePlan &shape, std::size_t tuples)
+{
+    return tuples * std::max<std::size_t>(shape.paths.size(), 1) <=
+           TallyPipelines::kMaxTupleClauses;
+}
+
+void shapeEntries(Pipeline &p, const ShapePlan &shape)
+{
+    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
+                          {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))},
+                          {QStringLiteral("h"), shapeValues(shape)}});
+}
+
+} // namespace
+
+QByteArray TallyPipelines::shapeCandidates(const ShapePlan &shape, const Scope &s,
+                                           const std::vector<ShapeList> &lists)
+{
+    Pipeline p;
+    scope(p, s, true);
+    std::vector<const std::vector<std::uint32_t> *> all;
+    std::vector<Listed> listed;
+    for (const ShapeList &l : lists) {
+        for (const auto &t : l.above)
+            all.push_back(&t);
+        if (!l.fence.lazyTies)
+            for (const auto &t : l.at)
+                all.push_back(&t);
+        listed.push_back({listedField(l.fence.tail, true), l.fence, false});
+    }
+    if (byTuples(shape, all.size()))
+        p.stage("$match", tuples(shape, all).get());
+    shapeEntries(p, shape);
+    return fenced(p, listed, {}, {});
+}
+
+QByteArray TallyPipelines::shapeTied(const ShapePlan &shape, const Scope &s, const ShapeList &list)
+{
+    Pipeline p;
+    scope(p, s, true);
+    std::vector<const std::vector<std::uint32_t> *> all;
+    for (const auto &t : list.at)
+        all.push_back(&t);
+    if (byTuples(shape, all.size())) {
+        p.stage("$match", tuples(shape, all).get());
+        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
+        shapeEntries(p, shape);
+    } else {
+        shapeEntries(p, shape);
+        BsonDocument match;
+        bson_append_int64(match.get(), listedField(list.fence.tail, true).constData(), -1,
+                          clamped(list.fence.atLeast));
+        p.stage("$match", match.get());
+        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
+    }
+    return p.finish();
 }
 
 } // namespace oe

@@ -30,7 +30,8 @@ namespace oe {
 //               where `placed`)]}. The values are read from the document (a $size per array), not
 //               measured again.
 // With a ShapePlan (the scope's schema then its regular()), the tallies count the shape too: the
-// key gains k: [the $type at each of its paths], and each row x<i>: the bytes of the strings and
+// key gains k: [the $type at each of its paths], each row loses e and w (a regular document is
+// explained by its shape) and gains x<i>: the bytes of the strings and
 // binaries at variable path i past those of empty ones, summed, and f: the first
 // kFirstDocuments of the row by record id ({r, i: _id}), the documents its examples are. The
 // candidates gain h: {fc: its fields, dp: its depth, k<i>: the keys of the object at object path
@@ -46,6 +47,10 @@ public:
         QByteArray filter; // BSON document bytes; empty: every document
         std::optional<std::uint64_t> limit;
         QByteArray schema; // BSON {$jsonSchema: …}; empty: none
+        // The tallies' own filter for the documents the schema accepts, where the unseen pass
+        // named the few it rejects ({_id: {$nin: …}}: cheaper than the schema again); empty:
+        // the schema.
+        QByteArray regular;
     };
     // A tail's fence: ProfileBuilder::kLargestTail, kLongestTail or a node, and its value.
     struct Fence
@@ -53,15 +58,50 @@ public:
         int tail = 0;
         std::uint64_t atLeast = 0;
         std::uint64_t tied = 0; // how many at the fence value it keeps (the first by position)
+        // More documents share the fence value than it keeps: the first `tied` come from a
+        // pass of their own (tied()), which stops once it has them, not from the candidates'.
+        bool lazyTies = false;
+        std::uint64_t above = 0; // documents above the fence value
     };
 
     static QByteArray unseen(const Scope &scope);
     static constexpr int kFieldsTail = -3;
     static constexpr int kDepthTail = -4;
     static constexpr std::size_t kFirstDocuments = 3;
+    // Whether a fence takes its ties from a pass of their own (Fence::lazyTies): when more
+    // documents share its value than it keeps (`cut`), over kLazyTies of them (else the
+    // candidates pass sorts them cheaply), and ten times those it keeps (so the pass, in natural
+    // order, stops after about a tenth of the collection at most).
+    static constexpr std::uint64_t kLazyTies = 20000;
+    static constexpr bool lazyTies(bool cut, std::uint64_t sharing, std::uint64_t kept)
+    {
+        return cut && sharing > kLazyTies && sharing > 10 * kept;
+    }
 
     static QByteArray tallies(const MeasurePlan &plan, const Scope &scope,
                               const ShapePlan *shape = nullptr);
+    // The first `fence.tied` documents at the fence value in natural order (run with a hint of
+    // {$natural: 1}: the server stops reading once it has them), as candidates lists them; a
+    // shape's fence (`shape`) counts the regular documents only.
+    static QByteArray tied(const MeasurePlan &plan, const Scope &scope, const Fence &fence,
+                           const ShapePlan *shape, const std::vector<std::int64_t> &irregular);
+    // A shape tail's lists by the rows' keys: the $type tuples (per ShapePlan path, BsonTypes
+    // bits, 0: missing) of the regular documents above its fence and at it.
+    struct ShapeList
+    {
+        Fence fence;
+        std::vector<std::vector<std::uint32_t>> above, at;
+    };
+    // The shape's candidates, picked by the server's matcher (each tuple a conjunction of
+    // $type and $exists, no expression per document): {_id, r, s, h} of the regular documents
+    // above each fence, and the first `tied` at it (those of a list with lazyTies come from
+    // shapeTied, run with a hint of {$natural: 1}).
+    // Past this many clauses (tuples x paths) the tuples would make too large a command: the
+    // documents' h picks them (an expression per document).
+    static constexpr std::size_t kMaxTupleClauses = 50000;
+    static QByteArray shapeCandidates(const ShapePlan &shape, const Scope &scope,
+                                      const std::vector<ShapeList> &lists);
+    static QByteArray shapeTied(const ShapePlan &shape, const Scope &scope, const ShapeList &list);
     static QByteArray candidates(const MeasurePlan &plan, const Scope &scope,
                                  const std::vector<Fence> &fences,
                                  const std::vector<std::int64_t> &recordIds, bool placed,

@@ -1,159 +1,14 @@
 #include "scan/ServerTally.h"
 
-#include "bson/BsonTypes.h"
-#include "bson/internal/BsonDocument.h"
-#include "bson/internal/BsonRaw.h"
-#include "measure/MeasureReply.h"
-#include "measure/TallyPipelines.h"
-#include "mongo/MongoConnection.h"
-#include "mongo/ServerOpCanceller.h"
-#include "mongo/UnseenFieldFinder.h"
-#include "mongo/internal/MongoDriver.h"
-#include "scan/ShapeTally.h"
-#include "scan/internal/TallyReply.h"
-#include "stats/TailFence.h"
+#include "scan/internal/TallyRun.h"
 
 #include <QElapsedTimer>
 
 #include <algorithm>
-#include <limits>
-#include <unordered_map>
 
 namespace oe {
 
 using namespace tallyreply;
-
-namespace {
-
-// One tail of the profile, as the tallies see it.
-struct Tail
-{
-    int id = 0; // ProfileBuilder::kLargestTail, kLongestTail or a node
-    TailFence fence;
-};
-
-class TallyRun
-{
-public:
-    TallyRun(const ServerTally::Request &request, const std::atomic<bool> *cancel,
-             const Analyzer::ProgressCallback &progress)
-        : m_request(request), m_cancel(cancel), m_progress(progress), m_builder(request.limits)
-    {
-        // Aggregations take the records' element check as an expression ($elemMatch is a
-        // find's projection only).
-        auto plan = std::make_shared<MeasurePlan>(*request.plan);
-        plan->elementCheck = MeasurePlan::ElementCheck::Expression;
-        m_plan = plan;
-        m_builder.measureWith(m_plan);
-        const ProfileBuilder::Limits &l = request.limits;
-        m_tails.push_back({ProfileBuilder::kLargestTail,
-                           TailFence(l.largestDocumentsCapacity, l.keepDocumentsLargerThan)});
-        m_tails.push_back({ProfileBuilder::kLongestTail,
-                           TailFence(l.longestArraysCapacity, l.keepArraysLongerThan)});
-        for (std::size_t i = 0; i < m_plan->arrayNodes().size(); ++i)
-            m_tails.push_back({int(i), TailFence(l.perPathCapacity, CandidateTail::kNoThreshold)});
-        if (request.shape)
-            m_shape = std::make_unique<ShapeTally>(request.shape, l, m_builder);
-    }
-
-    std::optional<CollectionProfile> run(QString *declined);
-
-private:
-    bool cancelled() const { return m_cancel && m_cancel->load(); }
-    template <typename Visit>
-    bool aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit);
-    bool unseen();
-    bool tallies();
-    bool addTally(const bson_t *row);
-    void countTails(const MeasureReply &reply, std::uint64_t times);
-    TallyPipelines::Fence fenceOf(const Tail &t);
-    bool candidates();
-    bool candidate(const bson_t *entry, bool contiguous);
-    bool placeShape();
-    bool contiguous() const
-    {
-        return m_inScope > 0 && m_hi >= m_lo && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;
-    }
-    void offer(const bson_t *entry, std::uint64_t position);
-    bool readWhole();
-    QString chooseServer();
-    void report();
-    void see(std::int64_t r, std::uint64_t documents = 1)
-    {
-        m_lo = std::min(m_lo, r);
-        m_hi = std::max(m_hi, r);
-        m_inScope += documents;
-    }
-    CollectionProfile finish(CollectionProfile::Status status);
-    std::optional<CollectionProfile> decline(const QString &why, QString *declined)
-    {
-        if (declined)
-            *declined = why;
-        return std::nullopt;
-    }
-
-    const ServerTally::Request &m_request;
-    const std::atomic<bool> *m_cancel;
-    const Analyzer::ProgressCallback &m_progress;
-    QElapsedTimer m_clock;
-    std::unique_ptr<MongoConnection> m_connection;
-    std::shared_ptr<const MeasurePlan> m_plan;
-    TallyPipelines::Scope m_scope;
-    ProfileBuilder m_builder;
-    std::vector<Tail> m_tails;
-    std::unique_ptr<ShapeTally> m_shape;
-    std::unordered_map<std::int64_t, std::uint64_t> m_placed; // record id -> position
-    std::uint64_t m_groups = 0;
-    std::unordered_map<std::int64_t, std::string> m_whole;    // record id -> raw _id
-    std::unordered_map<std::string, std::uint64_t> m_wholeAt; // raw _id -> position
-    std::uint64_t m_unseen = 0;
-    std::uint64_t m_candidates = 0;
-    static constexpr std::uint64_t kMaxCandidateBytes = 12u << 20;
-    // The scope's record ids: with none missing between lo and hi, a document's position is
-    // its record id less lo, and no pass needs to count them.
-    std::int64_t m_lo = std::numeric_limits<std::int64_t>::max();
-    std::int64_t m_hi = std::numeric_limits<std::int64_t>::min();
-    std::uint64_t m_inScope = 0;
-    // Every pass asks the same server: record ids are each member's own.
-    std::uint32_t m_serverId = 0;
-    QString m_refusal; // the server refused a pass, or its answer cannot be used: decline
-    SourceError m_error;
-};
-
-template <typename Visit>
-bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit)
-{
-    const auto command = BsonDocument::fromBytes(pipeline);
-    if (!command)
-        return false;
-    BsonDocument opts;
-    BSON_APPEND_BOOL(opts.get(), "allowDiskUse", true);
-    if (m_request.query.maxTimeMs > 0)
-        BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
-    BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
-    // A pass answers only once the server has read every document: a cancel kills it there.
-    const QString comment = ServerOpCanceller::uniqueComment();
-    BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
-    const ServerOpCanceller canceller(m_request.settings, m_cancel, comment);
-    const CollectionHandle c(mongoc_client_get_collection(
-        MongoDriver::client(*m_connection), m_request.query.database.toUtf8().constData(),
-        m_request.query.collection.toUtf8().constData()));
-    const CursorHandle cursor(mongoc_collection_aggregate(c.get(), MONGOC_QUERY_NONE,
-                                                          command->get(), opts.get(), nullptr));
-    const bson_t *doc = nullptr;
-    while (!cancelled() && mongoc_cursor_next(cursor.get(), &doc))
-        if (!visit(doc))
-            return false;
-    bson_error_t e;
-    if (!mongoc_cursor_error(cursor.get(), &e))
-        return true;
-    m_error = MongoDriver::errorFrom(*m_connection, e, step);
-    if (m_error.fault == SourceError::ConnectionFault::Refused) {
-        m_refusal = m_error.message;
-        m_error = SourceError();
-    }
-    return false;
-}
 
 bool TallyRun::unseen()
 {
@@ -180,6 +35,25 @@ bool TallyRun::unseen()
 
 bool TallyRun::tallies()
 {
+    // The schema's few rejects, by _id: the server need not judge every document twice. (A
+    // document that changes between the passes is counted as it then is; a type the shape
+    // does not know declines: ShapeTally.)
+    if (m_shape && m_unseen <= ServerTally::kMaxExcluded) {
+        BsonDocument filter;
+        bson_t condition, list;
+        BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &condition);
+        BSON_APPEND_ARRAY_BEGIN(&condition, "$nin", &list);
+        std::size_t i = 0;
+        bool named = true;
+        for (const auto &[r, raw] : m_whole) {
+            named = named && !raw.empty();
+            bsonraw::append(&list, std::to_string(i++).c_str(), -1, bsonraw::fromDocumentId(raw));
+        }
+        bson_append_array_end(&condition, &list);
+        bson_append_document_end(filter.get(), &condition);
+        if (named)
+            m_scope.regular = filter.bytes();
+    }
     return aggregate(
         TallyPipelines::tallies(*m_plan, m_scope, m_request.shape.get()),
         QStringLiteral("counting %1 in the cluster ($group)").arg(m_request.query.ns()),
@@ -225,10 +99,12 @@ bool TallyRun::addTally(const bson_t *row)
     const bool hasId = type != "missing" && idBox > 8;
     reply->idLength = hasId ? std::uint32_t(idBox - 3) : 0;
     ++m_groups;
-    // An _id that is an object holds fields the measurement does not show: read whole.
-    const bool explained = type != "object" && type != "array" && reply->explained(*m_plan);
-    if (!bson_iter_init_find(&it, row, "e") || !BSON_ITER_HOLDS_BOOL(&it) ||
-        bson_iter_bool(&it) != explained) {
+    // An _id that is an object holds fields the measurement does not show: read whole. (A
+    // regular document, counted with its shape, is explained by it: an object _id is not one.)
+    const bool explained =
+        m_shape || (type != "object" && type != "array" && reply->explained(*m_plan));
+    if (!m_shape && (!bson_iter_init_find(&it, row, "e") || !BSON_ITER_HOLDS_BOOL(&it) ||
+                     bson_iter_bool(&it) != explained)) {
         m_refusal = QStringLiteral("the server and the plan disagree on what it explains");
         return false;
     }
@@ -278,122 +154,6 @@ void TallyRun::countTails(const MeasureReply &reply, std::uint64_t times)
             m_refusal = QStringLiteral("more than %1 documents are above a threshold")
                             .arg(ServerTally::kMaxKept);
     }
-}
-
-// Each tail's fence (TailFence); the first value it cannot keep is passed over.
-TallyPipelines::Fence TallyRun::fenceOf(const Tail &t)
-{
-    if (const auto over = t.fence.passOver())
-        m_builder.passOver(t.id, *over);
-    return {t.id, t.fence.atLeast(), t.fence.tied()};
-}
-
-bool TallyRun::candidates()
-{
-    std::vector<TallyPipelines::Fence> fences;
-    std::uint64_t expected = 0;
-    for (const Tail &t : m_tails)
-        if (!t.fence.isEmpty()) {
-            fences.push_back(fenceOf(t));
-            expected += std::min<std::uint64_t>(t.fence.capacity(), m_inScope) + t.fence.kept();
-        }
-    const bool contiguous = this->contiguous();
-    std::vector<std::int64_t> whole;
-    if (!contiguous) {
-        for (const auto &[r, id] : m_whole)
-            whole.push_back(r);
-        if (m_shape)
-            for (const std::int64_t r : m_shape->toPlace())
-                whole.push_back(r);
-    }
-    std::sort(whole.begin(), whole.end());
-    whole.erase(std::unique(whole.begin(), whole.end()), whole.end());
-    std::vector<TallyPipelines::Fence> shapeFences;
-    std::vector<std::int64_t> irregular;
-    if (m_shape) {
-        expected += m_shape->expectedCandidates();
-        shapeFences = m_shape->fences();
-        for (const auto &[r, id] : m_whole)
-            irregular.push_back(r);
-        std::sort(irregular.begin(), irregular.end());
-    }
-    // The server gathers them in one document (a $facet): within its 16 MiB, or a read of
-    // every measurement is the way.
-    const std::uint64_t entryBytes = 64 + 16 * m_plan->arrayNodes().size();
-    if ((expected + whole.size()) * entryBytes > kMaxCandidateBytes) {
-        m_refusal = QStringLiteral("the tails' candidates would not fit in one reply");
-        return false;
-    }
-    if (fences.empty() && whole.empty() && shapeFences.empty())
-        return true;
-    return aggregate(TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous,
-                                                m_request.shape.get(), shapeFences, irregular),
-                     QStringLiteral("finding the largest documents and longest arrays"),
-                     [&](const bson_t *entry) { return candidate(entry, contiguous); });
-}
-
-bool TallyRun::candidate(const bson_t *entry, bool contiguous)
-{
-    std::int64_t r = 0;
-    std::uint64_t place = 0;
-    if (!recordIdAt(entry, "r", &r)) {
-        m_refusal = QStringLiteral("its record ids are no integers (a clustered collection)");
-        return false;
-    }
-    if (!contiguous && (!numberAt(entry, "p", &place) || place == 0))
-        return true;
-    const std::uint64_t position = contiguous ? std::uint64_t(r - m_lo) : place - 1;
-    if (!contiguous)
-        m_placed[r] = position;
-    if (const auto w = m_whole.find(r); w != m_whole.end()) {
-        m_wholeAt[w->second] = position;
-        return true;
-    }
-    offer(entry, position);
-    if (m_shape)
-        m_shape->candidate(entry, r);
-    return true;
-}
-
-void TallyRun::offer(const bson_t *entry, std::uint64_t position)
-{
-    bson_iter_t id;
-    if (!bson_iter_init_find(&id, entry, "_id"))
-        return;
-    const std::string raw = rawIdAt(&id);
-    std::uint64_t size = 0, node = 0;
-    numberAt(entry, "s", &size);
-    ++m_candidates;
-    for (const Tail &t : m_tails) {
-        std::uint64_t value = 0;
-        const QByteArray field = t.id == ProfileBuilder::kLargestTail ? QByteArray("s")
-                                 : t.id == ProfileBuilder::kLongestTail
-                                     ? QByteArray("l")
-                                     : "v" + QByteArray::number(t.id);
-        if (!numberAt(entry, field.constData(), &value) || value == 0)
-            continue;
-        if (t.id == ProfileBuilder::kLongestTail && !numberAt(entry, "j", &node))
-            continue;
-        m_builder.offerTallied(t.id, value, position, size, raw, int(node));
-    }
-}
-
-// The shape's examples and tails, now that their positions are known.
-bool TallyRun::placeShape()
-{
-    if (!m_shape)
-        return true;
-    const bool contiguous = this->contiguous();
-    m_shape->finish(
-        [&](std::int64_t r) -> std::optional<std::uint64_t> {
-            if (contiguous)
-                return r >= m_lo && r <= m_hi ? std::optional(std::uint64_t(r - m_lo))
-                                              : std::nullopt;
-            const auto at = m_placed.find(r);
-            return at == m_placed.end() ? std::nullopt : std::optional(at->second);
-        },
-        m_whole);
-    return true;
 }
 
 bool TallyRun::readWhole()
@@ -563,8 +323,6 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
     }
     return finish(CollectionProfile::Status::Complete);
 }
-
-} // namespace
 
 std::optional<CollectionProfile> ServerTally::run(const Request &request,
                                                   const std::atomic<bool> *cancel,

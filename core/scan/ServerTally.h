@@ -47,6 +47,8 @@ public:
     // Past these, a scan of every measurement is cheaper and the tallies decline.
     static constexpr std::size_t kMaxReadWhole = 100000;
     static constexpr std::size_t kMaxKept = 100000;
+    // Up to this many documents the schema rejects are left out of the tallies by _id.
+    static constexpr std::size_t kMaxExcluded = 20000;
 
     // Nullopt when the collection cannot be counted this way (a record id that is no integer: a
     // clustered collection; an _id that is an object; too many documents to read whole or kept

@@ -52,6 +52,13 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
         const char *alias = BSON_ITER_HOLDS_UTF8(&type) ? bson_iter_utf8(&type, nullptr) : "";
         types.push_back(BsonTypes::bitOfAlias(alias));
     }
+    for (std::size_t i = 0; i < types.size() && i < m_shape->paths.size(); ++i)
+        if (types[i] != 0 && !m_shape->paths[i].holds(types[i])) {
+            *problem = QStringLiteral("the collection changed while it was counted (%1 at %2)")
+                           .arg(BsonTypes::names(types[i]).join(QString()),
+                                m_shape->paths[i].expression().mid(1));
+            return false;
+        }
     const auto skeleton = ShapeSkeleton::build(*m_shape, types, idTypeBit, reply, problem);
     if (!skeleton)
         return false;
@@ -59,6 +66,8 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
     const auto length = std::uint32_t(skeleton->bytes.size());
     m_builder.addShaped(reply, data, length, times);
     fix(*skeleton, row, reply, idTypeBit, idBytes, times);
+    std::vector<std::uint64_t> &values = m_tuples[types];
+    values.clear();
     for (Tail &t : m_tails) {
         const std::uint64_t value = t.id == TallyPipelines::kFieldsTail  ? skeleton->fields
                                     : t.id == TallyPipelines::kDepthTail ? skeleton->depth
@@ -66,8 +75,10 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
                                         ? skeleton->keys[std::size_t(t.id)]
                                         : 0;
         // (A document without the object is offered nothing there.)
-        if (t.id < 0 || types[std::size_t(t.id)] == BsonTypes::kDocumentBit)
+        const bool counted = t.id < 0 || types[std::size_t(t.id)] == BsonTypes::kDocumentBit;
+        if (counted)
             t.fence.count(value, times);
+        values.push_back(counted ? value : 0);
     }
     // The row's first documents: its examples.
     bson_iter_t firsts, first;
@@ -137,7 +148,31 @@ std::vector<TallyPipelines::Fence> ShapeTally::fences()
             continue;
         if (const auto over = t.fence.passOver())
             m_builder.passOverShape(builderTail(t), objectOf(t), *over);
-        out.push_back({t.id, t.fence.atLeast(), t.fence.tied()});
+        out.push_back(
+            {t.id, t.fence.atLeast(), t.fence.tied(),
+             TallyPipelines::lazyTies(t.fence.tiesCut(), t.fence.atCount(), t.fence.tied()),
+             t.fence.above()});
+    }
+    return out;
+}
+
+std::vector<TallyPipelines::ShapeList>
+ShapeTally::lists(const std::vector<TallyPipelines::Fence> &fences) const
+{
+    std::vector<TallyPipelines::ShapeList> out;
+    for (const TallyPipelines::Fence &f : fences) {
+        const auto tail = std::find_if(m_tails.begin(), m_tails.end(),
+                                       [&](const Tail &t) { return t.id == f.tail; });
+        const auto at = std::size_t(tail - m_tails.begin());
+        TallyPipelines::ShapeList list{f, {}, {}};
+        for (const auto &[types, values] : m_tuples) {
+            const std::uint64_t v = at < values.size() ? values[at] : 0;
+            if (v > 0 && v > f.atLeast)
+                list.above.push_back(types);
+            else if (v > 0 && v == f.atLeast)
+                list.at.push_back(types);
+        }
+        out.push_back(std::move(list));
     }
     return out;
 }
@@ -159,7 +194,8 @@ void ShapeTally::candidate(const bson_t *entry, std::int64_t recordId)
     bson_iter_t h;
     std::uint32_t length = 0;
     const std::uint8_t *data = nullptr;
-    if (!bson_iter_init_find(&h, entry, "h") || !BSON_ITER_HOLDS_DOCUMENT(&h))
+    if (!bson_iter_init_find(&h, entry, "h") || !BSON_ITER_HOLDS_DOCUMENT(&h) ||
+        !m_taken.insert(recordId).second)
         return;
     bson_iter_document(&h, &length, &data);
     bson_t values;

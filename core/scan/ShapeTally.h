@@ -14,10 +14,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace oe {
@@ -45,6 +47,9 @@ public:
     // told).
     std::vector<TallyPipelines::Fence> fences();
     std::uint64_t expectedCandidates() const;
+    // Each fence's lists by the rows' $type tuples (TallyPipelines::shapeCandidates).
+    std::vector<TallyPipelines::ShapeList>
+    lists(const std::vector<TallyPipelines::Fence> &fences) const;
     // One document of the candidates pass ({_id, r, s, h: {fc, dp, k<i>}}).
     void candidate(const bson_t *entry, std::int64_t recordId);
     // The record ids whose positions finish() needs.
@@ -85,6 +90,9 @@ private:
     std::vector<QByteArray> m_skeletons; // of the rows with examples
     std::vector<First> m_firsts;
     std::vector<Entry> m_entries;
+    std::unordered_set<std::int64_t> m_taken; // record ids of m_entries
+    // The rows' $type tuples, each with its value for each tail.
+    std::map<std::vector<std::uint32_t>, std::vector<std::uint64_t>> m_tuples;
 };
 
 } // namespace oe

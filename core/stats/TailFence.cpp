@@ -60,4 +60,25 @@ std::optional<std::uint64_t> TailFence::passOver() const
     return cut().passOver;
 }
 
+bool TailFence::tiesCut() const
+{
+    const Cut c = cut();
+    return c.passOver && *c.passOver == c.atLeast;
+}
+
+std::uint64_t TailFence::atCount() const
+{
+    const auto at = m_counts.find(atLeast());
+    return at == m_counts.end() ? 0 : at->second;
+}
+
+std::uint64_t TailFence::above() const
+{
+    const std::uint64_t at = atLeast();
+    std::uint64_t n = m_kept;
+    for (auto v = m_counts.upper_bound(at); v != m_counts.end(); ++v)
+        n += v->second;
+    return n;
+}
+
 } // namespace oe

@@ -29,6 +29,12 @@ public:
     // How many documents of value atLeast() the tail keeps (the first by position).
     std::uint64_t tied() const;
     std::optional<std::uint64_t> passOver() const;
+    // More documents share atLeast() than the tail keeps (tied() of them).
+    bool tiesCut() const;
+    // The documents of value atLeast().
+    std::uint64_t atCount() const;
+    // The documents above atLeast() (the kept ones above keepAbove included).
+    std::uint64_t above() const;
 
 private:
     struct Cut

@@ -45,7 +45,9 @@
 #
 # Usage: tests/benchmarks/run-measure-benchmark.sh [options]
 #   --docs N          documents (default 1500: ~130 MB of activity_feeds; check `list`)
-#   --dataset NAME    demo-data dataset (default activity_feeds; feed_bench needs ~100000)
+#   --dataset NAME    demo-data dataset (default activity_feeds; feed_bench needs ~100000), or
+#                     flat_shapes (tests/FlatShapes.cpp: small documents whose whole shape the
+#                     tallies count; --paths codes)
 #   --paths LIST      the floor's array paths, comma-separated (default activities,activities.tags)
 #   --runs N          runs per row, alternating; the median by wall time is shown (default 3)
 #   --rate KBS        the proxy's bandwidth, KB/s (default 12500 = 100 Mbit/s)
@@ -114,7 +116,8 @@ command -v curl >/dev/null || die "needs curl (toxiproxy's API)"
 
 cli=$build_dir/bin/outlier-explorer-cli
 floor=$build_dir/bin/bench_measure_floor
-((do_build)) && bench_build "$build_dir" "$repo_root" outlier-explorer-cli bench_measure_floor
+((do_build)) && bench_build "$build_dir" "$repo_root" outlier-explorer-cli bench_measure_floor \
+  bench_flat_shapes
 [[ -x $cli && -x $floor ]] || die "no $cli or $floor (build them, or drop --no-build)"
 
 # --- server, data, proxy --------------------------------------------------------------------
@@ -127,7 +130,16 @@ db=oe_measure_bench
 # the collection's name.
 load() {
   local n=$1 file coll=${dataset}_$1
-  file=$(bench_dataset "$cli" "$data_dir" "$dataset" "$n" "$seed" 0)
+  if [[ $dataset == flat_shapes ]]; then
+    # (Not a demo dataset: tests/FlatShapes.cpp's documents, the shape counted in the cluster.)
+    file=$data_dir/flat_shapes-$n/flat_shapes.bson
+    if [[ ! -s $file ]]; then
+      mkdir -p "$(dirname "$file")"
+      "$build_dir/bin/bench_flat_shapes" "$n" "$file" || die "bench_flat_shapes failed"
+    fi
+  else
+    file=$(bench_dataset "$cli" "$data_dir" "$dataset" "$n" "$seed" 0)
+  fi
   echo "Importing $n documents into $db.$coll ..." >&2
   "$cli" import --uri "$direct_uri" --db "$db" --collection "$coll" --dump "$file" --drop >&2 ||
     die "import failed"
@@ -442,5 +454,5 @@ if wants proxy; then
   echo "  $link_proxy: auto sent ${share} % of the collection's bytes (target < 1 %): $(awk -v r="$share" 'BEGIN { print (r < 1 ? "met" : "MISSED") }')"
   c1=$(ratio "${secs[proxy.cluster]}" "${secs[proxy.floor_each]}")
   cshare=$(awk -v b="${moved[proxy.cluster]}" -v c="$coll_bytes" 'BEGIN { printf "%.2f", 100 * b / c }')
-  echo "  $link_proxy: --measure cluster (partial: sizes and arrays, counted in the cluster) / floor = ${c1}x; it sent ${cshare} % of the collection's bytes"
+  echo "  $link_proxy: --measure cluster (counted in the cluster; the shape too where ShapePlanner can plan it) / floor = ${c1}x; it sent ${cshare} % of the collection's bytes"
 fi

@@ -1,0 +1,218 @@
+// TallyRun's candidates pass (ServerTally): the documents the tails may keep, their positions,
+// and the shape's examples and tails placed.
+#include "scan/internal/TallyRun.h"
+
+#include <algorithm>
+
+namespace oe {
+
+using namespace tallyreply;
+
+namespace {
+// Ties many documents share come from a pass of their own, which stops once it has them; a
+// few are cheaper in the candidates pass, whose scan runs anyway.
+bool tiesApart(const TailFence &fence)
+{
+    return TallyPipelines::lazyTies(fence.tiesCut(), fence.atCount(), fence.tied());
+}
+} // namespace
+
+// Each tail's fence (TailFence); the first value it cannot keep is passed over.
+TallyPipelines::Fence TallyRun::fenceOf(const Tail &t)
+{
+    if (const auto over = t.fence.passOver())
+        m_builder.passOver(t.id, *over);
+    return {t.id, t.fence.atLeast(), t.fence.tied(), tiesApart(t.fence), t.fence.above()};
+}
+
+bool TallyRun::lazyTies(std::vector<TallyPipelines::Fence> &fences)
+{
+    for (TallyPipelines::Fence &f : fences) {
+        if (!f.lazyTies)
+            continue;
+        const bool ok = aggregate(
+            TallyPipelines::tied(*m_plan, m_scope, f, nullptr, {}),
+            QStringLiteral("finding the first documents at a tail's last value"),
+            [&](const bson_t *entry) {
+                std::int64_t r = 0;
+                if (!recordIdAt(entry, "r", &r)) {
+                    m_refusal = QStringLiteral("its record ids are no integers (a clustered "
+                                               "collection)");
+                    return false;
+                }
+                m_tied.push_back({r, BsonDocument::adopt(bson_copy(entry)), false});
+                return true;
+            },
+            true);
+        if (!ok)
+            return false;
+    }
+    // A fence with nothing above it and its ties found needs nothing of the candidates pass.
+    fences.erase(
+        std::remove_if(fences.begin(), fences.end(),
+                       [](const TallyPipelines::Fence &f) { return f.lazyTies && f.above == 0; }),
+        fences.end());
+    return true;
+}
+
+// The shape's candidates: by the rows' $type tuples, the server's matcher picks them.
+bool TallyRun::shapeLists()
+{
+    if (!m_shape)
+        return true;
+    const auto lists = m_shape->lists(m_shape->fences());
+    auto keep = [&](const bson_t *entry) {
+        std::int64_t r = 0;
+        if (recordIdAt(entry, "r", &r))
+            m_tied.push_back({r, BsonDocument::adopt(bson_copy(entry)), true});
+        return true;
+    };
+    bool any = false;
+    for (const TallyPipelines::ShapeList &l : lists) {
+        any = any || !l.above.empty() || (!l.fence.lazyTies && !l.at.empty());
+        if (l.fence.lazyTies && !l.at.empty() &&
+            !aggregate(TallyPipelines::shapeTied(*m_request.shape, m_scope, l),
+                       QStringLiteral("finding the first documents at a shape tail's last value"),
+                       keep, true))
+            return false;
+    }
+    return !any ||
+           aggregate(TallyPipelines::shapeCandidates(*m_request.shape, m_scope, lists),
+                     QStringLiteral("finding the documents with the most fields, the deepest "
+                                    "and those with the most keys in an object"),
+                     keep);
+}
+
+bool TallyRun::candidates()
+{
+    std::vector<TallyPipelines::Fence> fences;
+    std::uint64_t expected = 0;
+    for (const Tail &t : m_tails)
+        if (!t.fence.isEmpty()) {
+            fences.push_back(fenceOf(t));
+            expected += std::min<std::uint64_t>(t.fence.capacity(), m_inScope) + t.fence.kept();
+        }
+    if (m_shape)
+        expected += m_shape->expectedCandidates();
+    // The server gathers them in one document (a $facet): within its 16 MiB, or a read of
+    // every measurement is the way.
+    const std::uint64_t entryBytes = 64 + 16 * m_plan->arrayNodes().size();
+    if (expected * entryBytes > kMaxCandidateBytes) {
+        m_refusal = QStringLiteral("the tails' candidates would not fit in one reply");
+        return false;
+    }
+    if (!lazyTies(fences) || !shapeLists())
+        return false;
+    const bool contiguous = this->contiguous();
+    std::vector<std::int64_t> whole;
+    if (!contiguous) {
+        for (const auto &[r, id] : m_whole)
+            whole.push_back(r);
+        if (m_shape)
+            for (const std::int64_t r : m_shape->toPlace())
+                whole.push_back(r);
+        for (const Tied &t : m_tied)
+            whole.push_back(t.recordId);
+    }
+    std::sort(whole.begin(), whole.end());
+    whole.erase(std::unique(whole.begin(), whole.end()), whole.end());
+    if (!fences.empty() || !whole.empty()) {
+        const bool ok =
+            aggregate(TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous),
+                      QStringLiteral("finding the largest documents and longest arrays"),
+                      [&](const bson_t *entry) { return candidate(entry, contiguous); });
+        if (!ok)
+            return false;
+    }
+    // The documents of the ties' own passes, now placed.
+    for (const Tied &t : m_tied) {
+        std::optional<std::uint64_t> at;
+        if (contiguous)
+            at = std::uint64_t(t.recordId - m_lo);
+        else if (const auto p = m_placed.find(t.recordId); p != m_placed.end())
+            at = p->second;
+        if (!at)
+            continue;
+        if (!t.shaped)
+            take(t.entry.get(), t.recordId, *at);
+        else if (!m_whole.count(t.recordId))
+            m_shape->candidate(t.entry.get(), t.recordId);
+    }
+    m_tied.clear();
+    return true;
+}
+
+bool TallyRun::candidate(const bson_t *entry, bool contiguous)
+{
+    std::int64_t r = 0;
+    std::uint64_t place = 0;
+    if (!recordIdAt(entry, "r", &r)) {
+        m_refusal = QStringLiteral("its record ids are no integers (a clustered collection)");
+        return false;
+    }
+    if (!contiguous && (!numberAt(entry, "p", &place) || place == 0))
+        return true;
+    const std::uint64_t position = contiguous ? std::uint64_t(r - m_lo) : place - 1;
+    if (!contiguous)
+        m_placed[r] = position;
+    take(entry, r, position);
+    return true;
+}
+
+// A candidate at its position: offered to the tails (a document read whole offers itself).
+void TallyRun::take(const bson_t *entry, std::int64_t r, std::uint64_t position)
+{
+    // (A document the candidates pass and a ties' pass both sent is taken once.)
+    if (!m_taken.insert(r).second)
+        return;
+    if (const auto w = m_whole.find(r); w != m_whole.end()) {
+        m_wholeAt[w->second] = position;
+        return;
+    }
+    offer(entry, position);
+    if (m_shape)
+        m_shape->candidate(entry, r);
+}
+
+void TallyRun::offer(const bson_t *entry, std::uint64_t position)
+{
+    bson_iter_t id;
+    if (!bson_iter_init_find(&id, entry, "_id"))
+        return;
+    const std::string raw = rawIdAt(&id);
+    std::uint64_t size = 0, node = 0;
+    numberAt(entry, "s", &size);
+    ++m_candidates;
+    for (const Tail &t : m_tails) {
+        std::uint64_t value = 0;
+        const QByteArray field = t.id == ProfileBuilder::kLargestTail ? QByteArray("s")
+                                 : t.id == ProfileBuilder::kLongestTail
+                                     ? QByteArray("l")
+                                     : "v" + QByteArray::number(t.id);
+        if (!numberAt(entry, field.constData(), &value) || value == 0)
+            continue;
+        if (t.id == ProfileBuilder::kLongestTail && !numberAt(entry, "j", &node))
+            continue;
+        m_builder.offerTallied(t.id, value, position, size, raw, int(node));
+    }
+}
+
+// The shape's examples and tails, now that their positions are known.
+bool TallyRun::placeShape()
+{
+    if (!m_shape)
+        return true;
+    const bool contiguous = this->contiguous();
+    m_shape->finish(
+        [&](std::int64_t r) -> std::optional<std::uint64_t> {
+            if (contiguous)
+                return r >= m_lo && r <= m_hi ? std::optional(std::uint64_t(r - m_lo))
+                                              : std::nullopt;
+            const auto at = m_placed.find(r);
+            return at == m_placed.end() ? std::nullopt : std::optional(at->second);
+        },
+        m_whole);
+    return true;
+}
+
+} // namespace oe

@@ -1,0 +1,180 @@
+#pragma once
+
+// Internal to core/scan: one scan counted in the cluster (ServerTally), its passes in
+// ServerTally.cpp (the tallies, the documents read whole) and TallyRunCandidates.cpp (the
+// tails' candidates, the shape's examples).
+
+#include "bson/BsonTypes.h"
+#include "bson/internal/BsonDocument.h"
+#include "bson/internal/BsonRaw.h"
+#include "measure/MeasureReply.h"
+#include "measure/TallyPipelines.h"
+#include "mongo/MongoConnection.h"
+#include "mongo/ServerOpCanceller.h"
+#include "mongo/UnseenFieldFinder.h"
+#include "mongo/internal/MongoDriver.h"
+#include "scan/ServerTally.h"
+#include "scan/ShapeTally.h"
+#include "scan/internal/TallyReply.h"
+#include "stats/TailFence.h"
+#include <QElapsedTimer>
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace oe {
+
+class TallyRun
+{
+public:
+    // One tail of the profile, as the tallies see it.
+    struct Tail
+    {
+        int id = 0; // ProfileBuilder::kLargestTail, kLongestTail or a node
+        TailFence fence;
+    };
+
+    TallyRun(const ServerTally::Request &request, const std::atomic<bool> *cancel,
+             const Analyzer::ProgressCallback &progress)
+        : m_request(request), m_cancel(cancel), m_progress(progress), m_builder(request.limits)
+    {
+        // Aggregations take the records' element check as an expression ($elemMatch is a
+        // find's projection only).
+        auto plan = std::make_shared<MeasurePlan>(*request.plan);
+        plan->elementCheck = MeasurePlan::ElementCheck::Expression;
+        m_plan = plan;
+        m_builder.measureWith(m_plan);
+        const ProfileBuilder::Limits &l = request.limits;
+        m_tails.push_back({ProfileBuilder::kLargestTail,
+                           TailFence(l.largestDocumentsCapacity, l.keepDocumentsLargerThan)});
+        m_tails.push_back({ProfileBuilder::kLongestTail,
+                           TailFence(l.longestArraysCapacity, l.keepArraysLongerThan)});
+        for (std::size_t i = 0; i < m_plan->arrayNodes().size(); ++i)
+            m_tails.push_back({int(i), TailFence(l.perPathCapacity, CandidateTail::kNoThreshold)});
+        if (request.shape)
+            m_shape = std::make_unique<ShapeTally>(request.shape, l, m_builder);
+    }
+
+    std::optional<CollectionProfile> run(QString *declined);
+
+private:
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
+    // `natural`: with a hint of {$natural: 1}, so the documents come in record id order.
+    template <typename Visit>
+    bool aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit,
+                   bool natural = false);
+    bool unseen();
+    bool tallies();
+    bool addTally(const bson_t *row);
+    void countTails(const MeasureReply &reply, std::uint64_t times);
+    TallyPipelines::Fence fenceOf(const Tail &t);
+    bool candidates();
+    bool candidate(const bson_t *entry, bool contiguous);
+    void take(const bson_t *entry, std::int64_t r, std::uint64_t position);
+    // The first documents at each fence whose ties are cut, each fence a pass of its own that
+    // stops once it has them (TallyPipelines::tied): kept until their positions are known.
+    bool lazyTies(std::vector<TallyPipelines::Fence> &fences);
+    bool shapeLists();
+    struct Tied
+    {
+        std::int64_t recordId = 0;
+        BsonDocument entry;
+        bool shaped = false; // for the shape's tails only
+    };
+    std::vector<Tied> m_tied;
+    std::unordered_set<std::int64_t> m_taken; // record ids offered to the tails
+    bool placeShape();
+    bool contiguous() const
+    {
+        return m_inScope > 0 && m_hi >= m_lo && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;
+    }
+    void offer(const bson_t *entry, std::uint64_t position);
+    bool readWhole();
+    QString chooseServer();
+    void report();
+    void see(std::int64_t r, std::uint64_t documents = 1)
+    {
+        m_lo = std::min(m_lo, r);
+        m_hi = std::max(m_hi, r);
+        m_inScope += documents;
+    }
+    CollectionProfile finish(CollectionProfile::Status status);
+    std::optional<CollectionProfile> decline(const QString &why, QString *declined)
+    {
+        if (declined)
+            *declined = why;
+        return std::nullopt;
+    }
+
+    const ServerTally::Request &m_request;
+    const std::atomic<bool> *m_cancel;
+    const Analyzer::ProgressCallback &m_progress;
+    QElapsedTimer m_clock;
+    std::unique_ptr<MongoConnection> m_connection;
+    std::shared_ptr<const MeasurePlan> m_plan;
+    TallyPipelines::Scope m_scope;
+    ProfileBuilder m_builder;
+    std::vector<Tail> m_tails;
+    std::unique_ptr<ShapeTally> m_shape;
+    std::unordered_map<std::int64_t, std::uint64_t> m_placed; // record id -> position
+    std::uint64_t m_groups = 0;
+    std::unordered_map<std::int64_t, std::string> m_whole;    // record id -> raw _id
+    std::unordered_map<std::string, std::uint64_t> m_wholeAt; // raw _id -> position
+    std::uint64_t m_unseen = 0;
+    std::uint64_t m_candidates = 0;
+    static constexpr std::uint64_t kMaxCandidateBytes = 12u << 20;
+    // The scope's record ids: with none missing between lo and hi, a document's position is
+    // its record id less lo, and no pass needs to count them.
+    std::int64_t m_lo = std::numeric_limits<std::int64_t>::max();
+    std::int64_t m_hi = std::numeric_limits<std::int64_t>::min();
+    std::uint64_t m_inScope = 0;
+    // Every pass asks the same server: record ids are each member's own.
+    std::uint32_t m_serverId = 0;
+    QString m_refusal; // the server refused a pass, or its answer cannot be used: decline
+    SourceError m_error;
+};
+
+template <typename Visit>
+inline bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit,
+                                bool natural)
+{
+    const auto command = BsonDocument::fromBytes(pipeline);
+    if (!command)
+        return false;
+    BsonDocument opts;
+    BSON_APPEND_BOOL(opts.get(), "allowDiskUse", true);
+    if (m_request.query.maxTimeMs > 0)
+        BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
+    BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
+    if (natural) {
+        bson_t hint;
+        BSON_APPEND_DOCUMENT_BEGIN(opts.get(), "hint", &hint);
+        BSON_APPEND_INT32(&hint, "$natural", 1);
+        bson_append_document_end(opts.get(), &hint);
+    }
+    // A pass answers only once the server has read every document: a cancel kills it there.
+    const QString comment = ServerOpCanceller::uniqueComment();
+    BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
+    const ServerOpCanceller canceller(m_request.settings, m_cancel, comment);
+    const CollectionHandle c(mongoc_client_get_collection(
+        MongoDriver::client(*m_connection), m_request.query.database.toUtf8().constData(),
+        m_request.query.collection.toUtf8().constData()));
+    const CursorHandle cursor(mongoc_collection_aggregate(c.get(), MONGOC_QUERY_NONE,
+                                                          command->get(), opts.get(), nullptr));
+    const bson_t *doc = nullptr;
+    while (!cancelled() && mongoc_cursor_next(cursor.get(), &doc))
+        if (!visit(doc))
+            return false;
+    bson_error_t e;
+    if (!mongoc_cursor_error(cursor.get(), &e))
+        return true;
+    m_error = MongoDriver::errorFrom(*m_connection, e, step);
+    if (m_error.fault == SourceError::ConnectionFault::Refused) {
+        m_refusal = m_error.message;
+        m_error = SourceError();
+    }
+    return false;
+}
+
+} // namespace oe

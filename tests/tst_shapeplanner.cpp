@@ -1,0 +1,158 @@
+// Unit tests for ShapePlanner and ShapePlan (issue 54): which discovered shapes the tallies can
+// count in the cluster, and the schema that tells the regular documents from the rest.
+
+#include "BsonFixtures.h"
+
+#include "analysis/MeasurePlanner.h"
+#include "analysis/ProfileBuilder.h"
+#include "analysis/ShapePlanner.h"
+#include "bson/BsonTypes.h"
+#include "bson/internal/BsonDocument.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <bson/bson.h>
+
+using namespace oe;
+
+namespace {
+
+QString S(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+
+CollectionProfile discovered(const QList<QByteArray> &documents)
+{
+    ProfileBuilder builder;
+    std::uint64_t i = 0;
+    for (const QByteArray &d : documents)
+        builder.addDocument(reinterpret_cast<const std::uint8_t *>(d.constData()),
+                            std::uint32_t(d.size()), i++, nullptr);
+    return builder.takeProfile();
+}
+
+std::optional<ShapePlan> planOf(const QList<QByteArray> &documents, QString *why)
+{
+    const CollectionProfile profile = discovered(documents);
+    return ShapePlanner::plan(profile, MeasurePlanner::plan(profile), 1000, why);
+}
+
+// regular()'s schema as relaxed extended JSON.
+QJsonObject schemaOf(const ShapePlan &plan)
+{
+    const auto doc = BsonDocument::fromBytes(plan.regular());
+    if (!doc)
+        return {};
+    char *json = bson_as_relaxed_extended_json(doc->get(), nullptr);
+    const QJsonObject out = QJsonDocument::fromJson(json).object();
+    bson_free(json);
+    return out;
+}
+
+} // namespace
+
+class TestShapePlanner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Flat documents: every path outside arrays with its types, parents before children; the
+    // schema closes every object, names each path's types, the arrays' element type, keeps an
+    // object or array _id out and bounds the size.
+    void flatDocumentsArePlanned()
+    {
+        QString why;
+        const auto plan =
+            planOf({fixtures::bson(R"({"_id": 1, "n": "a", "p": {"c": "PT", "v": true},
+                                                    "codes": [1, 2]})"),
+                    fixtures::bson(R"({"_id": 2, "n": 5, "codes": []})")},
+                   &why);
+        QVERIFY2(plan, qPrintable(why));
+        QCOMPARE(int(plan->paths.size()), 5);
+        QStringList paths;
+        for (const ShapePlan::Path &p : plan->paths)
+            paths << p.expression();
+        QCOMPARE(paths, (QStringList{S("$codes"), S("$n"), S("$p"), S("$p.c"), S("$p.v")}));
+        QCOMPARE(plan->paths[1].types, BsonTypes::bit(0x02) | BsonTypes::bit(0x10));
+        QCOMPARE(plan->paths[0].elementType, BsonTypes::bit(0x10));
+        QCOMPARE(plan->paths[3].parent, 2);
+        QCOMPARE(plan->variablePaths(), (std::vector<int>{1, 3}));
+        QCOMPARE(plan->objectPaths(), (std::vector<int>{2}));
+        const QJsonObject schema = schemaOf(*plan);
+        const QJsonArray all = schema.value(S("$and")).toArray();
+        QCOMPARE(all.size(), 2);
+        const QJsonObject root = all[0].toObject().value(S("$jsonSchema")).toObject();
+        QCOMPARE(root.value(S("additionalProperties")).toBool(true), false);
+        const QJsonObject props = root.value(S("properties")).toObject();
+        QCOMPARE(props.value(S("_id")).toObject().value(S("not")).toObject().value(S("bsonType")),
+                 QJsonValue(QJsonArray{S("object"), S("array")}));
+        QCOMPARE(
+            props.value(S("codes")).toObject().value(S("items")).toObject().value(S("bsonType")),
+            QJsonValue(QJsonArray{S("int")}));
+        const QJsonObject p = props.value(S("p")).toObject();
+        QCOMPARE(p.value(S("additionalProperties")).toBool(true), false);
+        QCOMPARE(p.value(S("properties")).toObject().keys(), (QStringList{S("c"), S("v")}));
+        QVERIFY(all[1].toObject().contains(S("$expr")));
+    }
+
+    // What a tally cannot stand for is refused, named in one line.
+    void refusals_data()
+    {
+        QTest::addColumn<QByteArray>("document");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("array of objects")
+            << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}]})") << S("c: arrays of objects");
+        QTest::newRow("two element types")
+            << fixtures::bson(R"({"_id": 1, "t": [1, "x"]})") << S("t: arrays of more than one");
+        QTest::newRow("schema version")
+            << fixtures::bson(R"({"_id": 1, "schema_version": 2})") << S("schema_version: a field");
+        QTest::newRow("regex") << fixtures::bson(
+                                      R"({"_id": 1, "r": {"$regex": "x", "$options": ""}})")
+                               << S("r: values of a type a tally cannot size (regex)");
+        QTest::newRow("object _id")
+            << fixtures::bson(R"({"_id": {"a": 1}, "x": 1})") << S("an _id that is an object");
+    }
+    void refusals()
+    {
+        QFETCH(QByteArray, document);
+        QFETCH(QString, reason);
+        QString why;
+        QVERIFY(!planOf({document}, &why));
+        QVERIFY2(why.startsWith(reason), qPrintable(why));
+    }
+
+    // Past kMaxPaths the rarest paths are left out (their documents are then read whole),
+    // never a common one, and never a parent before its children.
+    void rarestPathsAreLeftOut()
+    {
+        QList<QByteArray> docs;
+        for (int i = 0; i < 10; ++i)
+            docs << fixtures::bson(QStringLiteral(R"({"_id": %1, "a": 1, "o": {"x": 1, "y": 2}})")
+                                       .arg(i)
+                                       .toUtf8()
+                                       .constData());
+        QString many = QStringLiteral(R"({"_id": 99, "a": 1, "w": {)");
+        for (int k = 0; k < 300; ++k)
+            many += QStringLiteral(R"(%1"f%2": %2)").arg(k ? S(", ") : QString()).arg(k);
+        many += S("}}");
+        docs << fixtures::bson(many.toUtf8().constData());
+        QString why;
+        const auto plan = planOf(docs, &why);
+        QVERIFY2(plan, qPrintable(why));
+        QCOMPARE(plan->paths.size(), ShapePlanner::kMaxPaths);
+        QStringList paths;
+        for (const ShapePlan::Path &p : plan->paths)
+            paths << p.expression();
+        for (const char *common : {"$a", "$o", "$o.x", "$o.y"})
+            QVERIFY2(paths.contains(S(common)), common);
+        for (std::size_t i = 0; i < plan->paths.size(); ++i)
+            QVERIFY(plan->paths[i].parent < int(i));
+    }
+};
+
+QTEST_MAIN(TestShapePlanner)
+#include "tst_shapeplanner.moc"

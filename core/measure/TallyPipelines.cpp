@@ -2,90 +2,16 @@
 
 #include "bson/BsonTypes.h"
 #include "measure/MeasureProjection.h"
-#include "measure/internal/ExpressionJson.h"
+#include "measure/internal/TallyStages.h"
 
 #include <limits>
 #include <string>
 
 namespace oe {
 
+using namespace tallystages;
+
 namespace {
-
-using namespace expr;
-
-BsonDocument fromJson(const O &object)
-{
-    return expr::toDocument(object);
-}
-
-std::int64_t clamped(std::uint64_t n)
-{
-    return n > std::uint64_t(std::numeric_limits<std::int64_t>::max())
-               ? std::numeric_limits<std::int64_t>::max()
-               : std::int64_t(n);
-}
-
-// A pipeline under construction: {pipeline: [stage, ...]}.
-class Pipeline
-{
-public:
-    Pipeline() { BSON_APPEND_ARRAY_BEGIN(m_doc.get(), "pipeline", &m_stages); }
-    // Appends {name: body}.
-    void stage(const char *name, const bson_t *body)
-    {
-        bson_t stage;
-        begin(&stage);
-        bson_append_document(&stage, name, -1, body);
-        bson_append_document_end(&m_stages, &stage);
-    }
-    void stage(const char *name, const O &body) { stage(name, fromJson(body).get()); }
-    void stageBytes(const char *name, const QByteArray &body)
-    {
-        if (const auto doc = BsonDocument::fromBytes(body))
-            stage(name, doc->get());
-    }
-    void stageNumber(const char *name, std::uint64_t n)
-    {
-        bson_t stage;
-        begin(&stage);
-        BSON_APPEND_INT64(&stage, name, clamped(n));
-        bson_append_document_end(&m_stages, &stage);
-    }
-    void stageText(const char *name, const char *text)
-    {
-        bson_t stage;
-        begin(&stage);
-        BSON_APPEND_UTF8(&stage, name, text);
-        bson_append_document_end(&m_stages, &stage);
-    }
-    QByteArray finish()
-    {
-        bson_append_array_end(m_doc.get(), &m_stages);
-        return m_doc.bytes();
-    }
-
-private:
-    void begin(bson_t *stage)
-    {
-        const std::string key = std::to_string(m_count++);
-        bson_append_document_begin(&m_stages, key.c_str(), -1, stage);
-    }
-    BsonDocument m_doc;
-    bson_t m_stages;
-    int m_count = 0;
-};
-
-void scope(Pipeline &p, const TallyPipelines::Scope &s, bool schema)
-{
-    if (!s.filter.isEmpty())
-        p.stageBytes("$match", s.filter);
-    if (s.limit)
-        p.stageNumber("$limit", *s.limit);
-    if (schema && !s.regular.isEmpty())
-        p.stageBytes("$match", s.regular);
-    else if (schema && !s.schema.isEmpty())
-        p.stageBytes("$match", s.schema);
-}
 
 // The measurement (MeasureProjection::build) with each document's record id beside it.
 BsonDocument measured(const MeasurePlan &plan)
@@ -197,232 +123,23 @@ J nodeValue(const MeasurePlan &plan, const MeasurePlan::ArrayNode &n)
                          0});
 }
 
-// --- the shape of regular documents (ShapePlan) ---------------------------------------------
-
-J typeAt(const ShapePlan::Path &p)
+// Each document's candidate values ({r, s, v<i>, l, j[, h]}: see the header).
+void candidateValues(Pipeline &p, const MeasurePlan &plan, const ShapePlan *shape)
 {
-    return op("$type", p.expression());
-}
-
-J oneIf(const J &condition)
-{
-    return op("$cond", A{condition, 1, 0});
-}
-
-// The bytes a string's or a binary's value holds past those of an empty one.
-J extraBytes(const ShapePlan::Path &p)
-{
-    A branches;
-    if (p.holds(BsonTypes::bit(0x02)))
-        branches.append(
-            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("string")})},
-              {QStringLiteral("then"), op("$strLenBytes", p.expression())}});
-    if (p.holds(BsonTypes::bit(0x05)))
-        branches.append(
-            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("binData")})},
-              {QStringLiteral("then"), op("$binarySize", p.expression())}});
-    return op("$switch", O{{QStringLiteral("branches"), branches}, {QStringLiteral("default"), 0}});
-}
-
-// The type at path i, from the $let of shapeValues.
-QString typeVar(std::size_t i)
-{
-    return QStringLiteral("$$t%1").arg(i);
-}
-
-J presentVar(std::size_t i)
-{
-    return oneIf(op("$ne", A{typeVar(i), QStringLiteral("missing")}));
-}
-
-// A regular document's figures for the shape's tails, each path's $type read once ($let):
-// {fc: its fields (in it and its objects: every path present, and the _id), dp: its depth (1,
-// and the most segments of a path holding an object or an array), k<i>: the keys of the object
-// at object path i (0 where it holds none)}.
-J shapeValues(const ShapePlan &shape)
-{
-    O vars;
-    A fields{oneIf(op("$ne", A{op("$type", QStringLiteral("$_id")), QStringLiteral("missing")}))};
-    A deepest{0};
-    for (std::size_t i = 0; i < shape.paths.size(); ++i) {
-        const ShapePlan::Path &p = shape.paths[i];
-        vars.insert(typeVar(i).mid(2), typeAt(p));
-        fields.append(presentVar(i));
-        if (p.holds(BsonTypes::kDocumentBit) || p.holds(BsonTypes::kArrayBit))
-            deepest.append(
-                op("$cond",
-                   A{op("$in", A{typeVar(i), A{QStringLiteral("object"), QStringLiteral("array")}}),
-                     int(p.segments.size()), 0}));
+    O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
+             {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
+    A all;
+    const auto nodes = plan.arrayNodes();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        values.insert(tailField(int(i)), nodeValue(plan, nodes[i]));
+        all.append(QString(QStringLiteral("$") + tailField(int(i))));
     }
-    O values{{QStringLiteral("fc"), op("$add", fields)},
-             {QStringLiteral("dp"), op("$add", A{1, op("$max", deepest)})}};
-    for (const int object : shape.objectPaths()) {
-        A keys{0};
-        for (std::size_t i = 0; i < shape.paths.size(); ++i)
-            if (shape.paths[i].parent == object)
-                keys.append(presentVar(i));
-        values.insert(
-            QStringLiteral("k%1").arg(object),
-            op("$cond", A{op("$eq", A{typeVar(std::size_t(object)), QStringLiteral("object")}),
-                          op("$add", keys), 0}));
-    }
-    return op("$let", O{{QStringLiteral("vars"), vars}, {QStringLiteral("in"), values}});
-}
-
-QString shapeField(int tail)
-{
-    if (tail == TallyPipelines::kFieldsTail)
-        return QStringLiteral("fc");
-    if (tail == TallyPipelines::kDepthTail)
-        return QStringLiteral("dp");
-    return QStringLiteral("k%1").arg(tail);
-}
-
-QString tailField(int id)
-{
-    if (id == -2)
-        return QStringLiteral("s");
-    if (id == -1)
-        return QStringLiteral("l");
-    return QStringLiteral("v%1").arg(id);
-}
-
-// The lists of fenced candidates (see the header): `fences` by the field their values are in.
-// One fenced list: the field its values are in, its fence, and whether the documents of
-// `excluded` (record ids) may not take its places (they are read whole, and their figures
-// there are not their own).
-struct Listed
-{
-    QByteArray field;
-    TallyPipelines::Fence fence;
-    bool regularOnly = false;
-};
-
-void appendRecordIds(bson_t *into, const char *key, const char *op,
-                     const std::vector<std::int64_t> &ids)
-{
-    bson_t condition, list;
-    BSON_APPEND_DOCUMENT_BEGIN(into, key, &condition);
-    bson_append_array_begin(&condition, op, -1, &list);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        BSON_APPEND_INT64(&list, std::to_string(i).c_str(), ids[i]);
-    bson_append_array_end(&condition, &list);
-    bson_append_document_end(into, &condition);
-}
-
-QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
-                  const std::vector<std::int64_t> &recordIds,
-                  const std::vector<std::int64_t> &excluded)
-{
-    BsonDocument match;
-    bson_t alternatives, one, condition;
-    BSON_APPEND_ARRAY_BEGIN(match.get(), "$or", &alternatives);
-    int n = 0;
-    for (const auto &[field, f, regularOnly] : fences) {
-        const std::string at = std::to_string(n++);
-        BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
-        bson_append_document_begin(&one, field.constData(), -1, &condition);
-        if (f.lazyTies)
-            BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
-        else
-            BSON_APPEND_INT64(&condition, "$gte", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
-        bson_append_document_end(&one, &condition);
-        bson_append_document_end(&alternatives, &one);
-    }
-    if (!recordIds.empty()) {
-        bson_t list;
-        const std::string at = std::to_string(n++);
-        BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
-        BSON_APPEND_DOCUMENT_BEGIN(&one, "r", &condition);
-        BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &list);
-        for (std::size_t i = 0; i < recordIds.size(); ++i)
-            BSON_APPEND_INT64(&list, std::to_string(i).c_str(), recordIds[i]);
-        bson_append_array_end(&condition, &list);
-        bson_append_document_end(&one, &condition);
-        bson_append_document_end(&alternatives, &one);
-    }
-    bson_append_array_end(match.get(), &alternatives);
-    if (n == 0)
-        return p.finish(); // (no fence and nothing to place: called for nothing)
-    p.stage("$match", match.get());
-    // Per tail, every value above its fence, and at the fence the first `tied` by position:
-    // ties past those cannot be kept, however many share the value.
-    BsonDocument facets;
-    for (std::size_t i = 0; i < fences.size(); ++i) {
-        const auto &[field, f, regularOnly] = fences[i];
-        const bool exclude = regularOnly && !excluded.empty();
-        const std::string above = "a" + std::to_string(i), at = "b" + std::to_string(i);
-        bson_t list, stage, body, condition;
-        BSON_APPEND_ARRAY_BEGIN(facets.get(), above.c_str(), &list);
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
-        bson_append_document_begin(&body, field.constData(), -1, &condition);
-        BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
-        bson_append_document_end(&body, &condition);
-        if (exclude)
-            appendRecordIds(&body, "r", "$nin", excluded);
-        bson_append_document_end(&stage, &body);
-        bson_append_document_end(&list, &stage);
-        bson_append_array_end(facets.get(), &list);
-        if (f.lazyTies)
-            continue; // (a pass of its own: TallyPipelines::tied)
-        BSON_APPEND_ARRAY_BEGIN(facets.get(), at.c_str(), &list);
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
-        bson_append_int64(&body, field.constData(), -1, clamped(f.atLeast));
-        if (exclude)
-            appendRecordIds(&body, "r", "$nin", excluded);
-        bson_append_document_end(&stage, &body);
-        bson_append_document_end(&list, &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$sort", &body);
-        BSON_APPEND_INT32(&body, "r", 1);
-        bson_append_document_end(&stage, &body);
-        bson_append_document_end(&list, &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "2", &stage);
-        BSON_APPEND_INT64(&stage, "$limit", clamped(std::max<std::uint64_t>(f.tied, 1)));
-        bson_append_document_end(&list, &stage);
-        bson_append_array_end(facets.get(), &list);
-    }
-    if (!recordIds.empty()) {
-        bson_t list, stage, body, condition, ids;
-        BSON_APPEND_ARRAY_BEGIN(facets.get(), "w", &list);
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
-        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
-        BSON_APPEND_DOCUMENT_BEGIN(&body, "r", &condition);
-        BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &ids);
-        for (std::size_t i = 0; i < recordIds.size(); ++i)
-            BSON_APPEND_INT64(&ids, std::to_string(i).c_str(), recordIds[i]);
-        bson_append_array_end(&condition, &ids);
-        bson_append_document_end(&body, &condition);
-        bson_append_document_end(&stage, &body);
-        bson_append_document_end(&list, &stage);
-        bson_append_array_end(facets.get(), &list);
-    }
-    p.stage("$facet", facets.get());
-    // A document in several lists (the largest are often the longest) comes once, as a
-    // document of the cursor.
-    A lists;
-    for (std::size_t i = 0; i < fences.size(); ++i) {
-        lists << QStringLiteral("$a%1").arg(i);
-        if (!fences[i].fence.lazyTies)
-            lists << QStringLiteral("$b%1").arg(i);
-    }
-    if (!recordIds.empty())
-        lists << QStringLiteral("$w");
-    p.stage("$project",
-            O{{QStringLiteral("_id"), 0}, {QStringLiteral("c"), op("$setUnion", lists)}});
-    p.stage("$unwind", O{{QStringLiteral("path"), QStringLiteral("$c")}});
-    p.stageText("$replaceWith", "$c");
-    return p.finish();
-}
-
-std::vector<Listed> named(const std::vector<TallyPipelines::Fence> &fences)
-{
-    std::vector<Listed> out;
-    for (const TallyPipelines::Fence &f : fences)
-        out.push_back({tailField(f.tail).toUtf8(), f, false});
-    return out;
+    if (shape)
+        values.insert(QStringLiteral("h"), shapeValues(*shape));
+    p.stage("$project", values);
+    p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
+    p.stage("$addFields",
+            O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
 }
 
 } // namespace
@@ -490,35 +207,6 @@ QByteArray TallyPipelines::unseen(const Scope &s)
     return p.finish();
 }
 
-namespace {
-
-// Each document's candidate values ({r, s, v<i>, l, j[, h]}: see the header).
-void candidateValues(Pipeline &p, const MeasurePlan &plan, const ShapePlan *shape)
-{
-    O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
-             {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
-    A all;
-    const auto nodes = plan.arrayNodes();
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        values.insert(tailField(int(i)), nodeValue(plan, nodes[i]));
-        all.append(QString(QStringLiteral("$") + tailField(int(i))));
-    }
-    if (shape)
-        values.insert(QStringLiteral("h"), shapeValues(*shape));
-    p.stage("$project", values);
-    p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
-    p.stage("$addFields",
-            O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
-}
-
-QByteArray listedField(int tail, bool shaped)
-{
-    return shaped ? QStringLiteral("h.%1").arg(shapeField(tail)).toUtf8()
-                  : tailField(tail).toUtf8();
-}
-
-} // namespace
-
 QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
                                       const std::vector<Fence> &fences,
                                       const std::vector<std::int64_t> &recordIds, bool placed,
@@ -552,109 +240,6 @@ QByteArray TallyPipelines::tied(const MeasurePlan &plan, const Scope &s, const F
         appendRecordIds(match.get(), "r", "$nin", irregular);
     p.stage("$match", match.get());
     p.stageNumber("$limit", std::max<std::uint64_t>(fence.tied, 1));
-    return p.finish();
-}
-
-namespace {
-
-// {$or: [one conjunction per tuple]}: each path of the shape its type ($type; and no array
-// where the path may hold one: the matcher looks into arrays) or missing ($exists: false).
-BsonDocument tuples(const ShapePlan &shape,
-                    const std::vector<const std::vector<std::uint32_t> *> &all)
-{
-    BsonDocument out;
-    bson_t any, one, condition, none;
-    BSON_APPEND_ARRAY_BEGIN(out.get(), "$or", &any);
-    for (std::size_t t = 0; t < all.size(); ++t) {
-        BSON_APPEND_DOCUMENT_BEGIN(&any, std::to_string(t).c_str(), &one);
-        bson_t list;
-        BSON_APPEND_ARRAY_BEGIN(&one, "$and", &list);
-        int n = 0;
-        for (std::size_t i = 0; i < shape.paths.size() && i < all[t]->size(); ++i) {
-            const ShapePlan::Path &p = shape.paths[i];
-            const std::uint32_t type = (*all[t])[i];
-            const QByteArray path = p.expression().mid(1).toUtf8();
-            bson_t clause;
-            const std::string key = std::to_string(n++);
-            BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
-            bson_append_document_begin(&clause, path.constData(), -1, &condition);
-            if (type == 0) {
-                BSON_APPEND_BOOL(&condition, "$exists", false);
-            } else {
-                const QString alias = BsonTypes::names(type).value(0);
-                BSON_APPEND_UTF8(&condition, "$type", alias.toUtf8().constData());
-                if (p.holds(BsonTypes::kArrayBit) && type != BsonTypes::kArrayBit) {
-                    BSON_APPEND_DOCUMENT_BEGIN(&condition, "$not", &none);
-                    BSON_APPEND_UTF8(&none, "$type", "array");
-                    bson_append_document_end(&condition, &none);
-                }
-            }
-            bson_append_document_end(&clause, &condition);
-            bson_append_document_end(&list, &clause);
-        }
-        bson_append_array_end(&one, &list);
-        bson_append_document_end(&any, &one);
-    }
-    bson_append_array_end(out.get(), &any);
-    return out;
-}
-
-// Too many tuples for one command: the documents' own figures (h) pick them instead.
-bool byTuples(const ShapePlan &shape, std::size_t tuples)
-{
-    return tuples * std::max<std::size_t>(shape.paths.size(), 1) <=
-           TallyPipelines::kMaxTupleClauses;
-}
-
-void shapeEntries(Pipeline &p, const ShapePlan &shape)
-{
-    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
-                          {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))},
-                          {QStringLiteral("h"), shapeValues(shape)}});
-}
-
-} // namespace
-
-QByteArray TallyPipelines::shapeCandidates(const ShapePlan &shape, const Scope &s,
-                                           const std::vector<ShapeList> &lists)
-{
-    Pipeline p;
-    scope(p, s, true);
-    std::vector<const std::vector<std::uint32_t> *> all;
-    std::vector<Listed> listed;
-    for (const ShapeList &l : lists) {
-        for (const auto &t : l.above)
-            all.push_back(&t);
-        if (!l.fence.lazyTies)
-            for (const auto &t : l.at)
-                all.push_back(&t);
-        listed.push_back({listedField(l.fence.tail, true), l.fence, false});
-    }
-    if (byTuples(shape, all.size()))
-        p.stage("$match", tuples(shape, all).get());
-    shapeEntries(p, shape);
-    return fenced(p, listed, {}, {});
-}
-
-QByteArray TallyPipelines::shapeTied(const ShapePlan &shape, const Scope &s, const ShapeList &list)
-{
-    Pipeline p;
-    scope(p, s, true);
-    std::vector<const std::vector<std::uint32_t> *> all;
-    for (const auto &t : list.at)
-        all.push_back(&t);
-    if (byTuples(shape, all.size())) {
-        p.stage("$match", tuples(shape, all).get());
-        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
-        shapeEntries(p, shape);
-    } else {
-        shapeEntries(p, shape);
-        BsonDocument match;
-        bson_append_int64(match.get(), listedField(list.fence.tail, true).constData(), -1,
-                          clamped(list.fence.atLeast));
-        p.stage("$match", match.get());
-        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
-    }
     return p.finish();
 }
 

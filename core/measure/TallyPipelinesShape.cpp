@@ -1,0 +1,116 @@
+// TallyPipelines' aggregations for the shape's tails (ShapePlan): by the rows' $type tuples.
+#include "measure/TallyPipelines.h"
+
+#include "bson/BsonTypes.h"
+#include "measure/internal/TallyStages.h"
+
+#include <string>
+
+namespace oe {
+
+using namespace tallystages;
+
+namespace {
+
+// {$or: [one conjunction per tuple]}: each path of the shape its type ($type; and no array
+// where the path may hold one: the matcher looks into arrays) or missing ($exists: false).
+BsonDocument tuples(const ShapePlan &shape,
+                    const std::vector<const std::vector<std::uint32_t> *> &all)
+{
+    BsonDocument out;
+    bson_t any, one, condition, none;
+    BSON_APPEND_ARRAY_BEGIN(out.get(), "$or", &any);
+    for (std::size_t t = 0; t < all.size(); ++t) {
+        BSON_APPEND_DOCUMENT_BEGIN(&any, std::to_string(t).c_str(), &one);
+        bson_t list;
+        BSON_APPEND_ARRAY_BEGIN(&one, "$and", &list);
+        int n = 0;
+        for (std::size_t i = 0; i < shape.paths.size() && i < all[t]->size(); ++i) {
+            const ShapePlan::Path &p = shape.paths[i];
+            const std::uint32_t type = (*all[t])[i];
+            const QByteArray path = p.expression().mid(1).toUtf8();
+            bson_t clause;
+            const std::string key = std::to_string(n++);
+            BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
+            bson_append_document_begin(&clause, path.constData(), -1, &condition);
+            if (type == 0) {
+                BSON_APPEND_BOOL(&condition, "$exists", false);
+            } else {
+                const QString alias = BsonTypes::names(type).value(0);
+                BSON_APPEND_UTF8(&condition, "$type", alias.toUtf8().constData());
+                if (p.holds(BsonTypes::kArrayBit) && type != BsonTypes::kArrayBit) {
+                    BSON_APPEND_DOCUMENT_BEGIN(&condition, "$not", &none);
+                    BSON_APPEND_UTF8(&none, "$type", "array");
+                    bson_append_document_end(&condition, &none);
+                }
+            }
+            bson_append_document_end(&clause, &condition);
+            bson_append_document_end(&list, &clause);
+        }
+        bson_append_array_end(&one, &list);
+        bson_append_document_end(&any, &one);
+    }
+    bson_append_array_end(out.get(), &any);
+    return out;
+}
+
+// Too many tuples for one command: the documents' own figures (h) pick them instead.
+bool byTuples(const ShapePlan &shape, std::size_t tuples)
+{
+    return tuples * std::max<std::size_t>(shape.paths.size(), 1) <=
+           TallyPipelines::kMaxTupleClauses;
+}
+
+void shapeEntries(Pipeline &p, const ShapePlan &shape)
+{
+    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
+                          {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))},
+                          {QStringLiteral("h"), shapeValues(shape)}});
+}
+
+} // namespace
+
+QByteArray TallyPipelines::shapeCandidates(const ShapePlan &shape, const Scope &s,
+                                           const std::vector<ShapeList> &lists)
+{
+    Pipeline p;
+    scope(p, s, true);
+    std::vector<const std::vector<std::uint32_t> *> all;
+    std::vector<Listed> listed;
+    for (const ShapeList &l : lists) {
+        for (const auto &t : l.above)
+            all.push_back(&t);
+        if (!l.fence.lazyTies)
+            for (const auto &t : l.at)
+                all.push_back(&t);
+        listed.push_back({listedField(l.fence.tail, true), l.fence, false});
+    }
+    if (byTuples(shape, all.size()))
+        p.stage("$match", tuples(shape, all).get());
+    shapeEntries(p, shape);
+    return fenced(p, listed, {}, {});
+}
+
+QByteArray TallyPipelines::shapeTied(const ShapePlan &shape, const Scope &s, const ShapeList &list)
+{
+    Pipeline p;
+    scope(p, s, true);
+    std::vector<const std::vector<std::uint32_t> *> all;
+    for (const auto &t : list.at)
+        all.push_back(&t);
+    if (byTuples(shape, all.size())) {
+        p.stage("$match", tuples(shape, all).get());
+        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
+        shapeEntries(p, shape);
+    } else {
+        shapeEntries(p, shape);
+        BsonDocument match;
+        bson_append_int64(match.get(), listedField(list.fence.tail, true).constData(), -1,
+                          clamped(list.fence.atLeast));
+        p.stage("$match", match.get());
+        p.stageNumber("$limit", std::max<std::uint64_t>(list.fence.tied, 1));
+    }
+    return p.finish();
+}
+
+} // namespace oe

@@ -1,0 +1,231 @@
+#include "measure/internal/TallyStages.h"
+
+#include "bson/BsonTypes.h"
+
+namespace oe::tallystages {
+
+namespace {
+J oneIf(const J &condition)
+{
+    return op("$cond", A{condition, 1, 0});
+}
+
+// The type at path i, from the $let of shapeValues.
+QString typeVar(std::size_t i)
+{
+    return QStringLiteral("$$t%1").arg(i);
+}
+
+J presentVar(std::size_t i)
+{
+    return oneIf(op("$ne", A{typeVar(i), QStringLiteral("missing")}));
+}
+
+} // namespace
+
+J typeAt(const ShapePlan::Path &p)
+{
+    return op("$type", p.expression());
+}
+
+// The bytes a string's or a binary's value holds past those of an empty one.
+J extraBytes(const ShapePlan::Path &p)
+{
+    A branches;
+    if (p.holds(BsonTypes::bit(0x02)))
+        branches.append(
+            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("string")})},
+              {QStringLiteral("then"), op("$strLenBytes", p.expression())}});
+    if (p.holds(BsonTypes::bit(0x05)))
+        branches.append(
+            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("binData")})},
+              {QStringLiteral("then"), op("$binarySize", p.expression())}});
+    return op("$switch", O{{QStringLiteral("branches"), branches}, {QStringLiteral("default"), 0}});
+}
+
+// A regular document's figures for the shape's tails, each path's $type read once ($let):
+// {fc: its fields (in it and its objects: every path present, and the _id), dp: its depth (1,
+// and the most segments of a path holding an object or an array), k<i>: the keys of the object
+// at object path i (0 where it holds none)}.
+J shapeValues(const ShapePlan &shape)
+{
+    O vars;
+    A fields{oneIf(op("$ne", A{op("$type", QStringLiteral("$_id")), QStringLiteral("missing")}))};
+    A deepest{0};
+    for (std::size_t i = 0; i < shape.paths.size(); ++i) {
+        const ShapePlan::Path &p = shape.paths[i];
+        vars.insert(typeVar(i).mid(2), typeAt(p));
+        fields.append(presentVar(i));
+        if (p.holds(BsonTypes::kDocumentBit) || p.holds(BsonTypes::kArrayBit))
+            deepest.append(
+                op("$cond",
+                   A{op("$in", A{typeVar(i), A{QStringLiteral("object"), QStringLiteral("array")}}),
+                     int(p.segments.size()), 0}));
+    }
+    O values{{QStringLiteral("fc"), op("$add", fields)},
+             {QStringLiteral("dp"), op("$add", A{1, op("$max", deepest)})}};
+    for (const int object : shape.objectPaths()) {
+        A keys{0};
+        for (std::size_t i = 0; i < shape.paths.size(); ++i)
+            if (shape.paths[i].parent == object)
+                keys.append(presentVar(i));
+        values.insert(
+            QStringLiteral("k%1").arg(object),
+            op("$cond", A{op("$eq", A{typeVar(std::size_t(object)), QStringLiteral("object")}),
+                          op("$add", keys), 0}));
+    }
+    return op("$let", O{{QStringLiteral("vars"), vars}, {QStringLiteral("in"), values}});
+}
+
+QString shapeField(int tail)
+{
+    if (tail == TallyPipelines::kFieldsTail)
+        return QStringLiteral("fc");
+    if (tail == TallyPipelines::kDepthTail)
+        return QStringLiteral("dp");
+    return QStringLiteral("k%1").arg(tail);
+}
+
+QString tailField(int id)
+{
+    if (id == -2)
+        return QStringLiteral("s");
+    if (id == -1)
+        return QStringLiteral("l");
+    return QStringLiteral("v%1").arg(id);
+}
+
+void appendRecordIds(bson_t *into, const char *key, const char *op,
+                     const std::vector<std::int64_t> &ids)
+{
+    bson_t condition, list;
+    BSON_APPEND_DOCUMENT_BEGIN(into, key, &condition);
+    bson_append_array_begin(&condition, op, -1, &list);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        BSON_APPEND_INT64(&list, std::to_string(i).c_str(), ids[i]);
+    bson_append_array_end(&condition, &list);
+    bson_append_document_end(into, &condition);
+}
+
+QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
+                  const std::vector<std::int64_t> &recordIds,
+                  const std::vector<std::int64_t> &excluded)
+{
+    BsonDocument match;
+    bson_t alternatives, one, condition;
+    BSON_APPEND_ARRAY_BEGIN(match.get(), "$or", &alternatives);
+    int n = 0;
+    for (const auto &[field, f, regularOnly] : fences) {
+        const std::string at = std::to_string(n++);
+        BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
+        bson_append_document_begin(&one, field.constData(), -1, &condition);
+        if (f.lazyTies)
+            BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
+        else
+            BSON_APPEND_INT64(&condition, "$gte", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
+        bson_append_document_end(&one, &condition);
+        bson_append_document_end(&alternatives, &one);
+    }
+    if (!recordIds.empty()) {
+        bson_t list;
+        const std::string at = std::to_string(n++);
+        BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
+        BSON_APPEND_DOCUMENT_BEGIN(&one, "r", &condition);
+        BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &list);
+        for (std::size_t i = 0; i < recordIds.size(); ++i)
+            BSON_APPEND_INT64(&list, std::to_string(i).c_str(), recordIds[i]);
+        bson_append_array_end(&condition, &list);
+        bson_append_document_end(&one, &condition);
+        bson_append_document_end(&alternatives, &one);
+    }
+    bson_append_array_end(match.get(), &alternatives);
+    if (n == 0)
+        return p.finish(); // (no fence and nothing to place: called for nothing)
+    p.stage("$match", match.get());
+    // Per tail, every value above its fence, and at the fence the first `tied` by position:
+    // ties past those cannot be kept, however many share the value.
+    BsonDocument facets;
+    for (std::size_t i = 0; i < fences.size(); ++i) {
+        const auto &[field, f, regularOnly] = fences[i];
+        const bool exclude = regularOnly && !excluded.empty();
+        const std::string above = "a" + std::to_string(i), at = "b" + std::to_string(i);
+        bson_t list, stage, body, condition;
+        BSON_APPEND_ARRAY_BEGIN(facets.get(), above.c_str(), &list);
+        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
+        bson_append_document_begin(&body, field.constData(), -1, &condition);
+        BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
+        bson_append_document_end(&body, &condition);
+        if (exclude)
+            appendRecordIds(&body, "r", "$nin", excluded);
+        bson_append_document_end(&stage, &body);
+        bson_append_document_end(&list, &stage);
+        bson_append_array_end(facets.get(), &list);
+        if (f.lazyTies)
+            continue; // (a pass of its own: TallyPipelines::tied)
+        BSON_APPEND_ARRAY_BEGIN(facets.get(), at.c_str(), &list);
+        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
+        bson_append_int64(&body, field.constData(), -1, clamped(f.atLeast));
+        if (exclude)
+            appendRecordIds(&body, "r", "$nin", excluded);
+        bson_append_document_end(&stage, &body);
+        bson_append_document_end(&list, &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$sort", &body);
+        BSON_APPEND_INT32(&body, "r", 1);
+        bson_append_document_end(&stage, &body);
+        bson_append_document_end(&list, &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&list, "2", &stage);
+        BSON_APPEND_INT64(&stage, "$limit", clamped(std::max<std::uint64_t>(f.tied, 1)));
+        bson_append_document_end(&list, &stage);
+        bson_append_array_end(facets.get(), &list);
+    }
+    if (!recordIds.empty()) {
+        bson_t list, stage, body, condition, ids;
+        BSON_APPEND_ARRAY_BEGIN(facets.get(), "w", &list);
+        BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
+        BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
+        BSON_APPEND_DOCUMENT_BEGIN(&body, "r", &condition);
+        BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &ids);
+        for (std::size_t i = 0; i < recordIds.size(); ++i)
+            BSON_APPEND_INT64(&ids, std::to_string(i).c_str(), recordIds[i]);
+        bson_append_array_end(&condition, &ids);
+        bson_append_document_end(&body, &condition);
+        bson_append_document_end(&stage, &body);
+        bson_append_document_end(&list, &stage);
+        bson_append_array_end(facets.get(), &list);
+    }
+    p.stage("$facet", facets.get());
+    // A document in several lists (the largest are often the longest) comes once, as a
+    // document of the cursor.
+    A lists;
+    for (std::size_t i = 0; i < fences.size(); ++i) {
+        lists << QStringLiteral("$a%1").arg(i);
+        if (!fences[i].fence.lazyTies)
+            lists << QStringLiteral("$b%1").arg(i);
+    }
+    if (!recordIds.empty())
+        lists << QStringLiteral("$w");
+    p.stage("$project",
+            O{{QStringLiteral("_id"), 0}, {QStringLiteral("c"), op("$setUnion", lists)}});
+    p.stage("$unwind", O{{QStringLiteral("path"), QStringLiteral("$c")}});
+    p.stageText("$replaceWith", "$c");
+    return p.finish();
+}
+
+std::vector<Listed> named(const std::vector<TallyPipelines::Fence> &fences)
+{
+    std::vector<Listed> out;
+    for (const TallyPipelines::Fence &f : fences)
+        out.push_back({tailField(f.tail).toUtf8(), f, false});
+    return out;
+}
+
+QByteArray listedField(int tail, bool shaped)
+{
+    return shaped ? QStringLiteral("h.%1").arg(shapeField(tail)).toUtf8()
+                  : tailField(tail).toUtf8();
+}
+
+} // namespace oe::tallystages

@@ -145,6 +145,32 @@ class TestGuiMeasure : public QObject
             walk(tree->topLevelItem(i));
         return rows;
     }
+    // Connects `window` through `proxy` (toxiproxy, 10 ms of latency: a remote cluster).
+    void connectFar(MainWindow &window, Toxiproxy &proxy)
+    {
+        QString error;
+        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
+                 qPrintable(error));
+        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
+                                &error),
+                 qPrintable(error));
+        QVERIFY2(
+            connectTo(window,
+                      QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen())),
+            qPrintable(window.lastError()));
+    }
+    // The Shape tab `dump` gives, run in `window`; empty if the run did not finish.
+    static QStringList dumpShapeShown(MainWindow &window, const QString &dump)
+    {
+        QSignalSpy finished(&window, &MainWindow::analysisFinished);
+        window.openDump(dump);
+        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
+        if (!finished.wait(120000) ||
+            !QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000))
+            return {};
+        return shapeShown(window);
+    }
     // With OE_SCREENSHOT_DIR set (and mongod), `widget` as it looks now: the README's
     // resources/screenshots/measure.png.
     void saveScreenshot(QWidget *widget, const QString &name) const
@@ -346,18 +372,10 @@ private slots:
         if (!m_server.isMongod())
             QSKIP("mongod only: the proxy stands for a remote mongod");
         Toxiproxy proxy;
-        QString error;
-        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
-                 qPrintable(error));
-        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
-                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
-                                &error),
-                 qPrintable(error));
         MainWindow window;
-        QVERIFY2(
-            connectTo(window,
-                      QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen())),
-            qPrintable(window.lastError()));
+        connectFar(window, proxy);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(selectFeeds(window));
         window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
         const AnalysisResult remote = run(window, MeasureMode::Auto);
@@ -369,12 +387,7 @@ private slots:
                  qPrintable(shown(window).why));
         const QStringList remoteShape = shapeShown(window);
 
-        QSignalSpy finished(&window, &MainWindow::analysisFinished);
-        window.openDump(m_dump);
-        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(120000));
-        QVERIFY(QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000));
-        const QStringList dumpShape = shapeShown(window);
+        const QStringList dumpShape = dumpShapeShown(window, m_dump);
         QVERIFY2(dumpShape.size() > 10, qPrintable(dumpShape.join(QLatin1Char('\n'))));
         QCOMPARE(remoteShape, dumpShape);
     }
@@ -386,18 +399,10 @@ private slots:
         if (!m_server.isMongod())
             QSKIP("mongod only: the tallies need $bsonSize and $minN");
         Toxiproxy proxy;
-        QString error;
-        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
-                 qPrintable(error));
-        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
-                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 10}"),
-                                &error),
-                 qPrintable(error));
         MainWindow window;
-        QVERIFY2(
-            connectTo(window,
-                      QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen())),
-            qPrintable(window.lastError()));
+        connectFar(window, proxy);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(selectFeeds(window, QStringLiteral("books")));
         window.optionsBar()->setMode(AnalysisOptions::Mode::Full);
         const AnalysisResult counted = run(window, MeasureMode::Cluster);
@@ -417,12 +422,7 @@ private slots:
         saveScreenshot(&window, QStringLiteral("measure-cluster.png"));
         const QStringList countedShape = shapeShown(window);
 
-        QSignalSpy finished(&window, &MainWindow::analysisFinished);
-        window.openDump(m_books);
-        QTest::mouseClick(window.optionsBar()->runButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(120000));
-        QVERIFY(QTest::qWaitFor([&] { return window.collectionView()->isApplied(); }, 10000));
-        const QStringList dumpShape = shapeShown(window);
+        const QStringList dumpShape = dumpShapeShown(window, m_books);
         QVERIFY2(dumpShape.size() >= 4, qPrintable(dumpShape.join(QLatin1Char('\n'))));
         QCOMPARE(countedShape, dumpShape);
     }

@@ -97,7 +97,9 @@ QByteArray MeasurePlan::encode() const
             out << QByteArray::fromStdString(c.name) << c.holdsArrays;
         out << quint64(s.elementBytesLimit) << quint32(s.elementTypes);
     }
-    out << quint64(restBytesLimit) << quint8(arrayBytes) << quint8(elementCheck);
+    const ElementCheck saved =
+        elementCheck == ElementCheck::Known ? ElementCheck::Expression : elementCheck;
+    out << quint64(restBytesLimit) << quint8(arrayBytes) << quint8(saved);
     return bytes;
 }
 

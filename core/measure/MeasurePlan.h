@@ -58,10 +58,14 @@ struct MeasurePlan
     // {$type: that type}}}}: the server's matcher, native code and far cheaper per element,
     // returns the field (with the first such element) only where there is one. An aggregation's
     // $project refuses $elemMatch, and a nested path cannot have it.
+    // Known: the documents are regular (a ShapePlan's schema holds each array to its one element
+    // type: ServerTally), so the check is the constant 0 and costs nothing per element. Never
+    // saved (a saved plan is Expression or Projected).
     enum class ElementCheck : std::uint8_t
     {
         Expression = 0,
-        Projected = 1
+        Projected = 1,
+        Known = 2
     };
 
     std::vector<Summary> summaries; // sorted by path; none is inside another's array

@@ -107,7 +107,9 @@ J record(const MeasurePlan &plan, const MeasurePlan::Summary &s)
                               : path(expr, segment);
     }
     A array{op("$size", QStringLiteral("$$a")), arrayBytes(plan, s)};
-    if (!plan.projectsElementCheck(s))
+    if (plan.elementCheck == MeasurePlan::ElementCheck::Known && s.hasOneElementType())
+        array.append(0);
+    else if (!plan.projectsElementCheck(s))
         array.append(elementCheck(s));
     for (const MeasurePlan::Child &c : s.children)
         array.append(childLengths(c));

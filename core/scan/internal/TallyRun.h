@@ -40,9 +40,10 @@ public:
         : m_request(request), m_cancel(cancel), m_progress(progress), m_builder(request.limits)
     {
         // Aggregations take the records' element check as an expression ($elemMatch is a
-        // find's projection only).
+        // find's projection only); with a shape, the schema has checked the elements already.
         auto plan = std::make_shared<MeasurePlan>(*request.plan);
-        plan->elementCheck = MeasurePlan::ElementCheck::Expression;
+        plan->elementCheck = request.shape ? MeasurePlan::ElementCheck::Known
+                                           : MeasurePlan::ElementCheck::Expression;
         m_plan = plan;
         m_builder.measureWith(m_plan);
         const ProfileBuilder::Limits &l = request.limits;

@@ -123,8 +123,8 @@ J nodeValue(const MeasurePlan &plan, const MeasurePlan::ArrayNode &n)
                          0});
 }
 
-// Each document's candidate values ({r, s, v<i>, l, j[, h]}: see the header).
-void candidateValues(Pipeline &p, const MeasurePlan &plan, const ShapePlan *shape)
+// Each document's candidate values ({r, s, v<i>, l, j}: see the header).
+void candidateValues(Pipeline &p, const MeasurePlan &plan)
 {
     O values{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))},
              {QStringLiteral("s"), op("$bsonSize", QStringLiteral("$$ROOT"))}};
@@ -134,8 +134,6 @@ void candidateValues(Pipeline &p, const MeasurePlan &plan, const ShapePlan *shap
         values.insert(tailField(int(i)), nodeValue(plan, nodes[i]));
         all.append(QString(QStringLiteral("$") + tailField(int(i))));
     }
-    if (shape)
-        values.insert(QStringLiteral("h"), shapeValues(*shape));
     p.stage("$project", values);
     p.stage("$addFields", O{{QStringLiteral("l"), op("$max", all)}});
     p.stage("$addFields",
@@ -209,35 +207,27 @@ QByteArray TallyPipelines::unseen(const Scope &s)
 
 QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
                                       const std::vector<Fence> &fences,
-                                      const std::vector<std::int64_t> &recordIds, bool placed,
-                                      const ShapePlan *shape, const std::vector<Fence> &shapeFences,
-                                      const std::vector<std::int64_t> &irregular)
+                                      const std::vector<std::int64_t> &recordIds, bool placed)
 {
     Pipeline p;
     scope(p, s, false);
-    candidateValues(p, plan, shapeFences.empty() ? nullptr : shape);
+    candidateValues(p, plan);
     if (placed)
         p.stage("$setWindowFields",
                 O{{QStringLiteral("sortBy"), O{{QStringLiteral("r"), 1}}},
                   {QStringLiteral("output"),
                    O{{QStringLiteral("p"), O{{QStringLiteral("$documentNumber"), O{}}}}}}});
-    std::vector<Listed> lists = named(fences);
-    for (const Fence &f : shapeFences)
-        lists.push_back({listedField(f.tail, true), f, true});
-    return fenced(p, lists, recordIds, irregular);
+    return fenced(p, named(fences), recordIds);
 }
 
-QByteArray TallyPipelines::tied(const MeasurePlan &plan, const Scope &s, const Fence &fence,
-                                const ShapePlan *shape, const std::vector<std::int64_t> &irregular)
+QByteArray TallyPipelines::tied(const MeasurePlan &plan, const Scope &s, const Fence &fence)
 {
     Pipeline p;
     scope(p, s, false);
-    candidateValues(p, plan, shape);
+    candidateValues(p, plan);
     BsonDocument match;
-    bson_append_int64(match.get(), listedField(fence.tail, shape).constData(), -1,
+    bson_append_int64(match.get(), tailField(fence.tail).toUtf8().constData(), -1,
                       clamped(fence.atLeast));
-    if (shape && !irregular.empty())
-        appendRecordIds(match.get(), "r", "$nin", irregular);
     p.stage("$match", match.get());
     p.stageNumber("$limit", std::max<std::uint64_t>(fence.tied, 1));
     return p.finish();

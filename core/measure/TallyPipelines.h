@@ -35,9 +35,8 @@ namespace oe {
 // binaries at variable path i past those of empty ones, summed, and f: the first
 // kFirstDocuments of the row by record id ({r, i: _id}), the documents its examples are. The
 // candidates gain h: {fc: its fields, dp: its depth, k<i>: the keys of the object at object path
-// i} of each document (each path's $type read once), and the shape's tails' lists (kFieldsTail,
-// kDepthTail or an object path's index) of the documents not `irregular` (read whole: their
-// figures there are not their own, so they take no tail's place).
+// i} of each document (each path's $type read once) where shapeCandidates and shapeTied pick the
+// shape's tails' documents (kFieldsTail, kDepthTail or an object path's index).
 // No field name reaches the server but as MeasureProjection and the schemas put it.
 class TallyPipelines
 {
@@ -81,10 +80,8 @@ public:
     static QByteArray tallies(const MeasurePlan &plan, const Scope &scope,
                               const ShapePlan *shape = nullptr);
     // The first `fence.tied` documents at the fence value in natural order (run with a hint of
-    // {$natural: 1}: the server stops reading once it has them), as candidates lists them; a
-    // shape's fence (`shape`) counts the regular documents only.
-    static QByteArray tied(const MeasurePlan &plan, const Scope &scope, const Fence &fence,
-                           const ShapePlan *shape, const std::vector<std::int64_t> &irregular);
+    // {$natural: 1}: the server stops reading once it has them), as candidates lists them.
+    static QByteArray tied(const MeasurePlan &plan, const Scope &scope, const Fence &fence);
     // A shape tail's lists by the rows' keys: the $type tuples (per ShapePlan path, BsonTypes
     // bits, 0: missing) of the regular documents above its fence and at it.
     struct ShapeList
@@ -104,10 +101,7 @@ public:
     static QByteArray shapeTied(const ShapePlan &shape, const Scope &scope, const ShapeList &list);
     static QByteArray candidates(const MeasurePlan &plan, const Scope &scope,
                                  const std::vector<Fence> &fences,
-                                 const std::vector<std::int64_t> &recordIds, bool placed,
-                                 const ShapePlan *shape = nullptr,
-                                 const std::vector<Fence> &shapeFences = {},
-                                 const std::vector<std::int64_t> &irregular = {});
+                                 const std::vector<std::int64_t> &recordIds, bool placed);
 };
 
 } // namespace oe

@@ -83,12 +83,12 @@ QByteArray TallyPipelines::shapeCandidates(const ShapePlan &shape, const Scope &
         if (!l.fence.lazyTies)
             for (const auto &t : l.at)
                 all.push_back(&t);
-        listed.push_back({listedField(l.fence.tail, true), l.fence, false});
+        listed.push_back({listedField(l.fence.tail, true), l.fence});
     }
     if (byTuples(shape, all.size()))
         p.stage("$match", tuples(shape, all).get());
     shapeEntries(p, shape);
-    return fenced(p, listed, {}, {});
+    return fenced(p, listed, {});
 }
 
 QByteArray TallyPipelines::shapeTied(const ShapePlan &shape, const Scope &s, const ShapeList &list)

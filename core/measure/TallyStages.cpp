@@ -95,27 +95,14 @@ QString tailField(int id)
     return QStringLiteral("v%1").arg(id);
 }
 
-void appendRecordIds(bson_t *into, const char *key, const char *op,
-                     const std::vector<std::int64_t> &ids)
-{
-    bson_t condition, list;
-    BSON_APPEND_DOCUMENT_BEGIN(into, key, &condition);
-    bson_append_array_begin(&condition, op, -1, &list);
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        BSON_APPEND_INT64(&list, std::to_string(i).c_str(), ids[i]);
-    bson_append_array_end(&condition, &list);
-    bson_append_document_end(into, &condition);
-}
-
 QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
-                  const std::vector<std::int64_t> &recordIds,
-                  const std::vector<std::int64_t> &excluded)
+                  const std::vector<std::int64_t> &recordIds)
 {
     BsonDocument match;
     bson_t alternatives, one, condition;
     BSON_APPEND_ARRAY_BEGIN(match.get(), "$or", &alternatives);
     int n = 0;
-    for (const auto &[field, f, regularOnly] : fences) {
+    for (const auto &[field, f] : fences) {
         const std::string at = std::to_string(n++);
         BSON_APPEND_DOCUMENT_BEGIN(&alternatives, at.c_str(), &one);
         bson_append_document_begin(&one, field.constData(), -1, &condition);
@@ -146,8 +133,7 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
     // ties past those cannot be kept, however many share the value.
     BsonDocument facets;
     for (std::size_t i = 0; i < fences.size(); ++i) {
-        const auto &[field, f, regularOnly] = fences[i];
-        const bool exclude = regularOnly && !excluded.empty();
+        const auto &[field, f] = fences[i];
         const std::string above = "a" + std::to_string(i), at = "b" + std::to_string(i);
         bson_t list, stage, body, condition;
         BSON_APPEND_ARRAY_BEGIN(facets.get(), above.c_str(), &list);
@@ -156,8 +142,6 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
         bson_append_document_begin(&body, field.constData(), -1, &condition);
         BSON_APPEND_INT64(&condition, "$gt", clamped(std::max<std::uint64_t>(f.atLeast, 1)));
         bson_append_document_end(&body, &condition);
-        if (exclude)
-            appendRecordIds(&body, "r", "$nin", excluded);
         bson_append_document_end(&stage, &body);
         bson_append_document_end(&list, &stage);
         bson_append_array_end(facets.get(), &list);
@@ -167,8 +151,6 @@ QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
         BSON_APPEND_DOCUMENT_BEGIN(&list, "0", &stage);
         BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
         bson_append_int64(&body, field.constData(), -1, clamped(f.atLeast));
-        if (exclude)
-            appendRecordIds(&body, "r", "$nin", excluded);
         bson_append_document_end(&stage, &body);
         bson_append_document_end(&list, &stage);
         BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &stage);
@@ -218,7 +200,7 @@ std::vector<Listed> named(const std::vector<TallyPipelines::Fence> &fences)
 {
     std::vector<Listed> out;
     for (const TallyPipelines::Fence &f : fences)
-        out.push_back({tailField(f.tail).toUtf8(), f, false});
+        out.push_back({tailField(f.tail).toUtf8(), f});
     return out;
 }
 

@@ -31,7 +31,7 @@ bool TallyRun::lazyTies(std::vector<TallyPipelines::Fence> &fences)
         if (!f.lazyTies)
             continue;
         const bool ok = aggregate(
-            TallyPipelines::tied(*m_plan, m_scope, f, nullptr, {}),
+            TallyPipelines::tied(*m_plan, m_scope, f),
             QStringLiteral("finding the first documents at a tail's last value"),
             [&](const bson_t *entry) {
                 std::int64_t r = 0;

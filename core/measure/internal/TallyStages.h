@@ -96,14 +96,11 @@ inline void scope(Pipeline &p, const TallyPipelines::Scope &s, bool schema)
         p.stageBytes("$match", s.schema);
 }
 
-// One fenced list: the field its values are in, its fence, and whether the documents of
-// `excluded` (record ids) may not take its places (they are read whole, and their figures
-// there are not their own).
+// One fenced list: the field its values are in, and its fence.
 struct Listed
 {
     QByteArray field;
     TallyPipelines::Fence fence;
-    bool regularOnly = false;
 };
 
 // {$type: path}.
@@ -117,13 +114,9 @@ J shapeValues(const ShapePlan &shape);
 QString tailField(int id);
 QString shapeField(int tail);
 QByteArray listedField(int tail, bool shaped);
-// {key: {op: [ids]}}.
-void appendRecordIds(bson_t *into, const char *key, const char *op,
-                     const std::vector<std::int64_t> &ids);
 // The fenced lists of candidates (see TallyPipelines' header), appended to `p`.
 QByteArray fenced(Pipeline &p, const std::vector<Listed> &fences,
-                  const std::vector<std::int64_t> &recordIds,
-                  const std::vector<std::int64_t> &excluded);
+                  const std::vector<std::int64_t> &recordIds);
 std::vector<Listed> named(const std::vector<TallyPipelines::Fence> &fences);
 
 } // namespace oe::tallystages

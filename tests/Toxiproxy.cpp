@@ -1,6 +1,9 @@
 #include "Toxiproxy.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTcpServer>
 #include <QThread>
 
@@ -20,6 +23,8 @@ Toxiproxy::~Toxiproxy()
             m_server.kill();
         m_server.waitForFinished(5000);
     }
+    if (!m_log.isEmpty())
+        QFile::remove(m_log);
 }
 
 bool Toxiproxy::api(const QString &method, const QString &path, const QString &body, QString *error)
@@ -61,7 +66,13 @@ bool Toxiproxy::start(const QString &upstream, QString *error)
     const quint16 proxyPort = freePort();
     m_api = QStringLiteral("http://127.0.0.1:%1").arg(apiPort);
     m_listen = QStringLiteral("127.0.0.1:%1").arg(proxyPort);
+    // Its log goes to a file: a pipe nobody reads fills after some hundred connections, and
+    // toxiproxy then stops proxying while it waits to write.
+    m_log = QDir::temp().filePath(QStringLiteral("oe-toxiproxy-%1-%2.log")
+                                      .arg(QCoreApplication::applicationPid())
+                                      .arg(apiPort));
     m_server.setProcessChannelMode(QProcess::MergedChannels);
+    m_server.setStandardOutputFile(m_log);
     m_server.start(binary, {QStringLiteral("-host"), QStringLiteral("127.0.0.1"),
                             QStringLiteral("-port"), QString::number(apiPort)});
     if (!m_server.waitForStarted(10000)) {
@@ -73,8 +84,9 @@ bool Toxiproxy::start(const QString &upstream, QString *error)
     QString ignored;
     while (!api(QStringLiteral("GET"), QStringLiteral("/version"), QString(), &ignored)) {
         if (clock.elapsed() > 15000 || m_server.state() == QProcess::NotRunning) {
+            QFile log(m_log);
             *error = QStringLiteral("toxiproxy did not answer: ") +
-                     QString::fromUtf8(m_server.readAll());
+                     (log.open(QIODevice::ReadOnly) ? QString::fromUtf8(log.readAll()) : QString());
             return false;
         }
         QThread::msleep(50);

@@ -31,4 +31,5 @@ private:
     QProcess m_server;
     QString m_api;
     QString m_listen;
+    QString m_log; // its output
 };

@@ -180,6 +180,7 @@ private slots:
         QVERIFY(fixtures::writeFile(flat, fixtures::flatShapesDump(4000)));
         import(QStringLiteral("flat"), flat);
         import(QStringLiteral("flat_gaps"), flat);
+        import(QStringLiteral("flat_named"), flat);
         const QString awkward = m_dir.filePath(QStringLiteral("awkward.bson"));
         QVERIFY(fixtures::writeFile(awkward, fixtures::awkwardDump(false)));
         import(QStringLiteral("awkward"), awkward);
@@ -193,6 +194,14 @@ private slots:
         QVERIFY2(fixtures::command(m_uri, kDatabase,
                                    "{\"delete\": \"flat_gaps\", \"deletes\": [{\"q\": {\"_id\": "
                                    "{\"$mod\": [7, 0]}}, \"limit\": 0}]}",
+                                   &error),
+                 qPrintable(error));
+        // Top-level fields named as the tallies' own figures (s, a, r, x<i>): the tallies then
+        // evaluate the shape's figures on the document as it is, not on the fields they keep.
+        QVERIFY2(fixtures::command(m_uri, kDatabase,
+                                   "{\"update\": \"flat_named\", \"updates\": [{\"q\": {}, \"u\": "
+                                   "{\"$rename\": {\"amount\": \"s\", \"blob\": \"a\", \"name\": "
+                                   "\"x4\", \"ref\": \"r\"}}, \"multi\": true}]}",
                                    &error),
                  qPrintable(error));
         QVERIFY2(m_proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
@@ -243,6 +252,15 @@ private slots:
         QTest::newRow("catalogue") << QStringLiteral("catalogue") << QStringList();
         QTest::newRow("flat") << QStringLiteral("flat") << QStringList();
         QTest::newRow("flat gaps") << QStringLiteral("flat_gaps") << QStringList();
+        QTest::newRow("flat named") << QStringLiteral("flat_named") << QStringList();
+        // By default the unseen pass and the tallies are cut in two _id ranges counted at once
+        // (ServerTally::kDefaultRanges); one pass, and three ranges whose rows merge.
+        QTest::newRow("flat one pass")
+            << QStringLiteral("flat")
+            << QStringList{QStringLiteral("--parallel"), QStringLiteral("1")};
+        QTest::newRow("flat gaps three ranges")
+            << QStringLiteral("flat_gaps")
+            << QStringList{QStringLiteral("--parallel"), QStringLiteral("3")};
         QTest::newRow("flat filter")
             << QStringLiteral("flat")
             << QStringList{QStringLiteral("--filter"),
@@ -268,6 +286,19 @@ private slots:
             QVERIFY2(m_lastErr.contains(
                          QRegularExpression(QStringLiteral("([4-9]|\\d\\d+) read whole"))),
                      qPrintable(m_lastErr));
+        // Two _id ranges at once by default, as many as --parallel asks, one with --parallel 1.
+        const QString ranges = extra.contains(QLatin1String("--parallel"))
+                                   ? extra.at(extra.indexOf(QLatin1String("--parallel")) + 1)
+                                   : QStringLiteral("2");
+        QVERIFY2(
+            ranges == QLatin1String("1")
+                ? !m_lastErr.contains(QLatin1String("counted at once"))
+                : m_lastErr.contains(QStringLiteral("counted at once in %1 ranges").arg(ranges)),
+            qPrintable(m_lastErr));
+        if (collection == QLatin1String("flat_named"))
+            QVERIFY(fixtures::reportFiles(tallied)
+                        .at(QStringLiteral("fields.csv"))
+                        .contains("\nx4,string,"));
         const QString walked = measure(collection, row + QStringLiteral("-walked"), extra, true, {},
                                        QStringLiteral("client"));
         QVERIFY2(!walked.isEmpty(), qPrintable(m_lastErr));

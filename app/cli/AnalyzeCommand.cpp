@@ -224,7 +224,9 @@ void addRunOptions(QCommandLineParser &parser)
          QStringLiteral("N")},
         {QStringLiteral("parallel"),
          QStringLiteral("Full scan (with --uri) by N _id ranges read at once, in _id order; "
-                        "resumable. Any N gives the same reports."),
+                        "resumable. Any N gives the same reports. Counted in the cluster "
+                        "(--measure cluster): its passes cut in N ranges counted at once "
+                        "(default 2; 1: one pass)."),
          QStringLiteral("N")},
         {QStringLiteral("checkpoint-ms"),
          QStringLiteral("How often a --parallel scan saves its state (default 3000; 0: after "

@@ -145,8 +145,8 @@ countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const L
     QString ineligible;
     if (request.selection.mode != DocumentSelection::Mode::Full)
         ineligible = QStringLiteral("a sample or a limit is read one measurement per document");
-    else if (request.usesRanges())
-        ineligible = QStringLiteral("a range scan (--parallel, --resume) is read one measurement "
+    else if (request.usesRanges() && request.resume)
+        ineligible = QStringLiteral("a resumed range scan (--resume) is read one measurement "
                                     "per document");
     else if (request.maxDocsPerSecond > 0)
         ineligible = QStringLiteral("a paced scan (--max-docs-per-sec) is read one measurement "
@@ -166,8 +166,8 @@ countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const L
                                  "(%1)")
                       .arg(measure.shapeDeclined);
     }
-    ServerTally::Request tally{scanned.settings,   query, measure.plan, limits,
-                               measure.knownNames, shape};
+    ServerTally::Request tally{scanned.settings,   query, measure.plan,          limits,
+                               measure.knownNames, shape, request.parallelRanges};
     QString declined;
     auto profile = ServerTally::run(tally, cancel, progress, &declined);
     if (!profile)

@@ -4,7 +4,9 @@
 #include "measure/MeasureProjection.h"
 #include "measure/internal/TallyStages.h"
 
+#include <algorithm>
 #include <limits>
+#include <set>
 #include <string>
 
 namespace oe {
@@ -140,52 +142,109 @@ void candidateValues(Pipeline &p, const MeasurePlan &plan)
             O{{QStringLiteral("j"), op("$indexOfArray", A{all, QStringLiteral("$l")})}});
 }
 
-} // namespace
+// The documents a fence may keep, judged on the document itself before candidateValues
+// projects every one ($bsonSize and each node's $size in a $match's $expr: no copy of the
+// documents below every fence, which are nearly all). A superset of fenced()'s lists.
+void preFenced(Pipeline &p, const MeasurePlan &plan,
+               const std::vector<TallyPipelines::Fence> &fences)
+{
+    const auto nodes = plan.arrayNodes();
+    A any;
+    auto atLeast = [&](const J &value, std::uint64_t n) {
+        any.append(op("$gte", A{value, double(std::max<std::uint64_t>(n, 1))}));
+    };
+    for (const TallyPipelines::Fence &f : fences) {
+        if (f.tail == -2) {
+            atLeast(op("$bsonSize", QStringLiteral("$$ROOT")), f.atLeast);
+        } else if (f.tail == -1) {
+            for (const auto &n : nodes)
+                atLeast(nodeValue(plan, n), f.atLeast);
+        } else if (f.tail >= 0 && std::size_t(f.tail) < nodes.size()) {
+            atLeast(nodeValue(plan, nodes[std::size_t(f.tail)]), f.atLeast);
+        } else {
+            return; // (a tail this pass does not know: no filter before the lists')
+        }
+    }
+    if (!any.isEmpty())
+        p.stage("$match", O{{QStringLiteral("$expr"), op("$or", any)}});
+}
 
-QByteArray TallyPipelines::tallies(const MeasurePlan &plan, const Scope &s, const ShapePlan *shape)
+// The tallies with a shape. The $project measures the document (its size and records: on
+// the document as it is) and keeps its record id and its top-level fields the shape names;
+// the $group evaluates the shape's figures ($type per path, the bytes of strings) on those.
+// (Evaluated in the $project, they would each be a field of a copy of every document: a
+// sixth of the pass more on a million small documents.)
+QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
+                        const ShapePlan &shape)
 {
     Pipeline p;
     scope(p, s, true);
     BsonDocument projection = measured(plan);
-    O groupKey = key();
-    O sums;
-    if (shape) {
-        A types;
-        O shaped;
-        for (const ShapePlan::Path &path : shape->paths)
-            types.append(typeAt(path));
-        shaped.insert(QStringLiteral("k"), types);
-        for (const int v : shape->variablePaths()) {
-            const QString x = QStringLiteral("x%1").arg(v);
-            shaped.insert(x, extraBytes(shape->paths[std::size_t(v)]));
-            sums.insert(x, op("$sum", QString(QStringLiteral("$") + x)));
-        }
-        const auto more = fromJson(shaped);
+    std::set<std::string> topLevel;
+    for (const ShapePlan::Path &path : shape.paths)
+        if (!path.segments.empty() && path.segments.front() != "_id")
+            topLevel.insert(path.segments.front());
+    // (A top-level field named as the measurement's own (s, a, r, k, x<i>): the shape's
+    // figures are the $project's too, on the document as it is.)
+    const bool inGroup = std::none_of(topLevel.begin(), topLevel.end(), [](const std::string &n) {
+        return n == "s" || n == "a" || n == "r" || n == "k" || n.front() == 'x';
+    });
+    auto figure = [&](const QString &name, const J &value) -> J {
+        if (inGroup)
+            return value;
+        const auto more = fromJson(O{{name, value}});
         bson_concat(projection.get(), more.get());
-        groupKey.insert(QStringLiteral("k"), QStringLiteral("$k"));
-        sums.insert(QStringLiteral("f"),
-                    op("$minN", O{{QStringLiteral("n"), int(kFirstDocuments)},
-                                  {QStringLiteral("input"),
-                                   O{{QStringLiteral("r"), QStringLiteral("$r")},
-                                     {QStringLiteral("i"), QStringLiteral("$_id")}}}}));
+        return QString(QStringLiteral("$") + name);
+    };
+    A types;
+    for (const ShapePlan::Path &path : shape.paths)
+        types.append(typeAt(path));
+    O groupKey = key();
+    groupKey.insert(QStringLiteral("k"), figure(QStringLiteral("k"), types));
+    O sums;
+    for (const int v : shape.variablePaths()) {
+        const QString x = QStringLiteral("x%1").arg(v);
+        sums.insert(x, op("$sum", figure(x, extraBytes(shape.paths[std::size_t(v)]))));
     }
+    if (inGroup)
+        for (const std::string &name : topLevel)
+            BSON_APPEND_INT32(projection.get(), name.c_str(), 1);
     p.stage("$project", projection.get());
     O group{{QStringLiteral("_id"), groupKey},
             {QStringLiteral("n"), op("$sum", 1)},
             {QStringLiteral("lo"), op("$min", QStringLiteral("$r"))},
-            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))}};
-    // A regular document is explained by its shape: only without one does the plan's verdict
-    // pick the documents to read whole.
-    if (!shape) {
-        p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
-        const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
-                                            O{{QStringLiteral("r"), QStringLiteral("$r")},
-                                              {QStringLiteral("i"), QStringLiteral("$_id")}}});
-        group.insert(QStringLiteral("e"), op("$min", QStringLiteral("$e")));
-        group.insert(QStringLiteral("w"), op("$push", unexplained));
-    }
+            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))},
+            {QStringLiteral("f"),
+             op("$minN",
+                O{{QStringLiteral("n"), int(TallyPipelines::kFirstDocuments)},
+                  {QStringLiteral("input"), O{{QStringLiteral("r"), QStringLiteral("$r")},
+                                              {QStringLiteral("i"), QStringLiteral("$_id")}}}})}};
     for (auto it = sums.begin(); it != sums.end(); ++it)
         group.insert(it.key(), it.value());
+    p.stage("$group", group);
+    return p.finish();
+}
+
+} // namespace
+
+QByteArray TallyPipelines::tallies(const MeasurePlan &plan, const Scope &s, const ShapePlan *shape)
+{
+    if (shape)
+        return shapeTallies(plan, s, *shape);
+    Pipeline p;
+    scope(p, s, true);
+    p.stage("$project", measured(plan).get());
+    O group{{QStringLiteral("_id"), key()},
+            {QStringLiteral("n"), op("$sum", 1)},
+            {QStringLiteral("lo"), op("$min", QStringLiteral("$r"))},
+            {QStringLiteral("hi"), op("$max", QStringLiteral("$r"))}};
+    // Without a shape, the plan's verdict picks the documents to read whole.
+    p.stage("$addFields", O{{QStringLiteral("e"), explained(plan)}});
+    const J unexplained = op("$cond", A{QStringLiteral("$e"), QStringLiteral("$$REMOVE"),
+                                        O{{QStringLiteral("r"), QStringLiteral("$r")},
+                                          {QStringLiteral("i"), QStringLiteral("$_id")}}});
+    group.insert(QStringLiteral("e"), op("$min", QStringLiteral("$e")));
+    group.insert(QStringLiteral("w"), op("$push", unexplained));
     p.stage("$group", group);
     return p.finish();
 }
@@ -211,6 +270,8 @@ QByteArray TallyPipelines::candidates(const MeasurePlan &plan, const Scope &s,
 {
     Pipeline p;
     scope(p, s, false);
+    if (!placed && recordIds.empty())
+        preFenced(p, plan, fences);
     candidateValues(p, plan);
     if (placed)
         p.stage("$setWindowFields",

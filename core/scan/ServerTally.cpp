@@ -14,23 +14,25 @@ bool TallyRun::unseen()
 {
     if (m_scope.schema.isEmpty())
         return true;
-    return aggregate(TallyPipelines::unseen(m_scope),
-                     QStringLiteral("looking for documents with top-level fields the discovery "
-                                    "sample did not see"),
-                     [&](const bson_t *doc) {
-                         bson_iter_t id;
-                         std::int64_t r = 0;
-                         if (!recordIdAt(doc, "r", &r)) {
-                             m_refusal = QStringLiteral("its record ids are no integers (a "
-                                                        "clustered collection)");
-                             return false;
-                         }
-                         m_whole[r] =
-                             bson_iter_init_find(&id, doc, "_id") ? rawIdAt(&id) : std::string();
-                         see(r);
-                         ++m_unseen;
-                         return m_whole.size() <= ServerTally::kMaxReadWhole;
-                     });
+    return aggregateRanged(
+        TallyPipelines::unseen,
+        QStringLiteral("looking for documents with top-level fields the discovery "
+                       "sample did not see"),
+        [&](Reply reply) {
+            const bson_t *doc = reply.document;
+            bson_iter_t id;
+            std::int64_t r = 0;
+            if (!recordIdAt(doc, "r", &r)) {
+                m_refusal = QStringLiteral("its record ids are no integers (a "
+                                           "clustered collection)");
+                return false;
+            }
+            m_whole[r] = bson_iter_init_find(&id, doc, "_id") ? rawIdAt(&id) : std::string();
+            see(r);
+            ++m_unseen;
+            return m_whole.size() <= ServerTally::kMaxReadWhole;
+        },
+        false, false);
 }
 
 bool TallyRun::tallies()
@@ -54,10 +56,12 @@ bool TallyRun::tallies()
         if (named)
             m_scope.regular = filter.bytes();
     }
-    return aggregate(
-        TallyPipelines::tallies(*m_plan, m_scope, m_request.shape.get()),
+    return aggregateRanged(
+        [&](const TallyPipelines::Scope &scope) {
+            return TallyPipelines::tallies(*m_plan, scope, m_request.shape.get());
+        },
         QStringLiteral("counting %1 in the cluster ($group)").arg(m_request.query.ns()),
-        [&](const bson_t *row) { return addTally(row); });
+        [&](Reply row) { return addTally(row.document); }, readsInNaturalOrder(), true);
 }
 
 // One row of the tallies: {_id: {t, i, m}, n, e, lo, hi, w}.
@@ -227,6 +231,7 @@ QString TallyRun::chooseServer()
         return QStringLiteral("no server to read from (%1)").arg(QString::fromUtf8(e.message));
     const QString type = QString::fromLatin1(mongoc_server_description_type(server));
     m_serverId = mongoc_server_description_id(server);
+    m_serverHost = mongoc_server_description_host(server)->host_and_port;
     mongoc_server_description_destroy(server);
     if (type == QLatin1String("Mongos"))
         return QStringLiteral("through mongos each shard numbers its own records");
@@ -266,12 +271,16 @@ CollectionProfile TallyRun::finish(CollectionProfile::Status status)
     if (status != CollectionProfile::Status::Complete)
         return profile;
     profile.notes << QStringLiteral("counted in the cluster%1: %2 distinct measurements for %3 "
-                                    "documents, %4 candidates for the tails, %5 read whole")
+                                    "documents, %4 candidates for the tails, %5 read whole%6")
                          .arg(m_shape ? QStringLiteral(", shape included") : QString())
                          .arg(m_groups)
                          .arg(profile.documents)
                          .arg(m_candidates + (m_shape ? m_shape->candidates() : 0))
-                         .arg(m_wholeAt.size());
+                         .arg(m_wholeAt.size())
+                         .arg(m_ranges.size() > 1
+                                  ? QStringLiteral("; counted at once in %1 ranges of _id")
+                                        .arg(m_ranges.size())
+                                  : QString());
     if (m_unseen > 0)
         profile.notes << (m_unseen == 1 ? QStringLiteral("1 document holds")
                                         : QStringLiteral("%1 documents hold").arg(m_unseen)) +
@@ -305,6 +314,9 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
         return finish(CollectionProfile::Status::Failed);
     if (const auto refused = chooseServer(); !refused.isEmpty())
         return decline(refused, declined);
+    if (!planRanges())
+        return cancelled() ? finish(CollectionProfile::Status::Cancelled)
+                           : finish(CollectionProfile::Status::Failed);
     using Step = bool (TallyRun::*)();
     for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates,
                             &TallyRun::placeShape, &TallyRun::readWhole}) {

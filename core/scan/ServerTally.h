@@ -28,7 +28,9 @@ namespace oe {
 // Five passes at most: the tallies, the documents to read whole (the schema's rejects; those
 // whose measurement the plan does not explain), the tails' candidates ($facet), their positions
 // ($setWindowFields), and a find of the documents read whole by _id. The collection may change
-// between them, as it may during a find.
+// between them, as it may during a find. The two passes over every document (the schema's
+// rejects, the tallies) are cut into `_id` ranges counted at once, each on a connection of its
+// own to the same member, their rows merged as one $group gives them (TallyRunRanges.cpp).
 class ServerTally
 {
 public:
@@ -43,7 +45,13 @@ public:
         // partial analysis). With one, the documents that are not regular are read whole and
         // the profile is the one a walk of every document gives.
         std::shared_ptr<const ShapePlan> shape;
+        // The `_id` ranges the unseen pass and the tallies are cut into, each an aggregation
+        // at once on a connection of its own (--parallel); 0: kDefaultRanges.
+        int ranges = 0;
     };
+    // Two: a server's second core counts the other half (a server with fewer has them take
+    // turns, at the cost of an _id sample and a second connection).
+    static constexpr int kDefaultRanges = 2;
     // Past these, a scan of every measurement is cheaper and the tallies decline.
     static constexpr std::size_t kMaxReadWhole = 100000;
     static constexpr std::size_t kMaxKept = 100000;

@@ -80,7 +80,7 @@ bool TallyRun::shapeLists()
            aggregate(TallyPipelines::shapeCandidates(*m_request.shape, m_scope, lists),
                      QStringLiteral("finding the documents with the most fields, the deepest "
                                     "and those with the most keys in an object"),
-                     keep);
+                     keep, readsInNaturalOrder());
 }
 
 bool TallyRun::candidates()

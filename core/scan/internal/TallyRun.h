@@ -13,12 +13,14 @@
 #include "mongo/ServerOpCanceller.h"
 #include "mongo/UnseenFieldFinder.h"
 #include "mongo/internal/MongoDriver.h"
+#include "scan/IdRangePlan.h"
 #include "scan/ServerTally.h"
 #include "scan/ShapeTally.h"
 #include "scan/internal/TallyReply.h"
 #include "stats/TailFence.h"
 #include <QElapsedTimer>
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,6 +30,11 @@ namespace oe {
 class TallyRun
 {
 public:
+    // A document of a pass's reply. (A bson_t's alignment is no template argument's.)
+    struct Reply
+    {
+        const bson_t *document;
+    };
     // One tail of the profile, as the tallies see it.
     struct Tail
     {
@@ -64,7 +71,36 @@ private:
     // `natural`: with a hint of {$natural: 1}, so the documents come in record id order.
     template <typename Visit>
     bool aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit,
-                   bool natural = false);
+                   bool natural = false)
+    {
+        return aggregateOn(*m_connection, m_serverId, pipeline, step, std::forward<Visit>(visit),
+                           natural, &m_error, &m_refusal);
+    }
+    // The same on `connection`, the server `serverId` of its own topology (any thread).
+    template <typename Visit>
+    bool aggregateOn(MongoConnection &connection, std::uint32_t serverId,
+                     const QByteArray &pipeline, const QString &step, Visit &&visit, bool natural,
+                     SourceError *error, QString *refusal) const;
+    // A pass over every document, cut into the _id ranges (planRanges) where there are some:
+    // `pipelineFor` each range's scope, run at once, each on a connection of its own to the
+    // same server; then `visit` sees every document of every range on this thread, rows of
+    // the same _id merged where `mergeRows` (mergedRow). (TallyRunRanges.cpp)
+    using PipelineFor = std::function<QByteArray(const TallyPipelines::Scope &)>;
+    using Visitor = std::function<bool(Reply)>;
+    bool aggregateRanged(const PipelineFor &pipelineFor, const QString &step, const Visitor &visit,
+                         bool natural, bool mergeRows);
+    // Cuts the scope into `_id` ranges (IdRangePlanner; the last one takes the _ids of other
+    // types too): the request's ranges, two by default; none where one would do.
+    bool planRanges();
+    // The server's id in `connection`'s own topology: the one every pass reads (0: not there).
+    std::uint32_t sameServer(MongoConnection &connection) const;
+    // A pass over every document that leaves the few read whole out by _id ($nin) scans the
+    // collection in natural order: the planner would walk the _id index for it, fetching each
+    // document by its record id (a third slower). With the user's filter, the planner chooses.
+    bool readsInNaturalOrder() const
+    {
+        return m_scope.filter.isEmpty() && !m_scope.regular.isEmpty();
+    }
     bool unseen();
     bool tallies();
     bool addTally(const bson_t *row);
@@ -132,13 +168,17 @@ private:
     std::uint64_t m_inScope = 0;
     // Every pass asks the same server: record ids are each member's own.
     std::uint32_t m_serverId = 0;
+    std::string m_serverHost;         // its "host:port"
+    std::vector<QByteArray> m_ranges; // each range's _id condition; none: one pass
+    std::vector<std::unique_ptr<MongoConnection>> m_rangeConnections; // each range's own
     QString m_refusal; // the server refused a pass, or its answer cannot be used: decline
     SourceError m_error;
 };
 
 template <typename Visit>
-inline bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step, Visit &&visit,
-                                bool natural)
+inline bool TallyRun::aggregateOn(MongoConnection &connection, std::uint32_t serverId,
+                                  const QByteArray &pipeline, const QString &step, Visit &&visit,
+                                  bool natural, SourceError *error, QString *refusal) const
 {
     const auto command = BsonDocument::fromBytes(pipeline);
     if (!command)
@@ -147,7 +187,7 @@ inline bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step,
     BSON_APPEND_BOOL(opts.get(), "allowDiskUse", true);
     if (m_request.query.maxTimeMs > 0)
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
-    BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
+    BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(serverId));
     if (natural) {
         bson_t hint;
         BSON_APPEND_DOCUMENT_BEGIN(opts.get(), "hint", &hint);
@@ -159,7 +199,7 @@ inline bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step,
     BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
     const ServerOpCanceller canceller(m_request.settings, m_cancel, comment);
     const CollectionHandle c(mongoc_client_get_collection(
-        MongoDriver::client(*m_connection), m_request.query.database.toUtf8().constData(),
+        MongoDriver::client(connection), m_request.query.database.toUtf8().constData(),
         m_request.query.collection.toUtf8().constData()));
     const CursorHandle cursor(mongoc_collection_aggregate(c.get(), MONGOC_QUERY_NONE,
                                                           command->get(), opts.get(), nullptr));
@@ -170,10 +210,10 @@ inline bool TallyRun::aggregate(const QByteArray &pipeline, const QString &step,
     bson_error_t e;
     if (!mongoc_cursor_error(cursor.get(), &e))
         return true;
-    m_error = MongoDriver::errorFrom(*m_connection, e, step);
-    if (m_error.fault == SourceError::ConnectionFault::Refused) {
-        m_refusal = m_error.message;
-        m_error = SourceError();
+    *error = MongoDriver::errorFrom(connection, e, step);
+    if (error->fault == SourceError::ConnectionFault::Refused) {
+        *refusal = error->message;
+        *error = SourceError();
     }
     return false;
 }

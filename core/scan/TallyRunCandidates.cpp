@@ -25,62 +25,62 @@ TallyPipelines::Fence TallyRun::fenceOf(const Tail &t)
     return {t.id, t.fence.atLeast(), t.fence.tied(), tiesApart(t.fence), t.fence.above()};
 }
 
-bool TallyRun::lazyTies(std::vector<TallyPipelines::Fence> &fences)
+void TallyRun::lazyTies(std::vector<TallyPipelines::Fence> &fences, std::vector<Pass> &passes,
+                        std::vector<Visitor> &visits)
 {
     for (TallyPipelines::Fence &f : fences) {
         if (!f.lazyTies)
             continue;
-        const bool ok = aggregate(
-            TallyPipelines::tied(*m_plan, m_scope, f),
-            QStringLiteral("finding the first documents at a tail's last value"),
-            [&](const bson_t *entry) {
-                std::int64_t r = 0;
-                if (!recordIdAt(entry, "r", &r)) {
-                    m_refusal = QStringLiteral("its record ids are no integers (a clustered "
-                                               "collection)");
-                    return false;
-                }
-                m_tied.push_back({r, BsonDocument::adopt(bson_copy(entry)), false});
-                return true;
-            },
-            true);
-        if (!ok)
-            return false;
+        passes.push_back({TallyPipelines::tied(*m_plan, m_scope, f),
+                          QStringLiteral("finding the first documents at a tail's last value"),
+                          true});
+        visits.push_back([this](Reply reply) {
+            std::int64_t r = 0;
+            if (!recordIdAt(reply.document, "r", &r)) {
+                m_refusal = QStringLiteral("its record ids are no integers (a clustered "
+                                           "collection)");
+                return false;
+            }
+            m_tied.push_back({r, BsonDocument::adopt(bson_copy(reply.document)), false});
+            return true;
+        });
     }
     // A fence with nothing above it and its ties found needs nothing of the candidates pass.
     fences.erase(
         std::remove_if(fences.begin(), fences.end(),
                        [](const TallyPipelines::Fence &f) { return f.lazyTies && f.above == 0; }),
         fences.end());
-    return true;
 }
 
 // The shape's candidates: by the rows' $type tuples, the server's matcher picks them.
-bool TallyRun::shapeLists()
+void TallyRun::shapeLists(std::vector<Pass> &passes, std::vector<Visitor> &visits)
 {
     if (!m_shape)
-        return true;
+        return;
     const auto lists = m_shape->lists(m_shape->fences());
-    auto keep = [&](const bson_t *entry) {
+    auto keep = [this](Reply reply) {
         std::int64_t r = 0;
-        if (recordIdAt(entry, "r", &r))
-            m_tied.push_back({r, BsonDocument::adopt(bson_copy(entry)), true});
+        if (recordIdAt(reply.document, "r", &r))
+            m_tied.push_back({r, BsonDocument::adopt(bson_copy(reply.document)), true});
         return true;
     };
     bool any = false;
     for (const TallyPipelines::ShapeList &l : lists) {
         any = any || !l.above.empty() || (!l.fence.lazyTies && !l.at.empty());
-        if (l.fence.lazyTies && !l.at.empty() &&
-            !aggregate(TallyPipelines::shapeTied(*m_request.shape, m_scope, l),
-                       QStringLiteral("finding the first documents at a shape tail's last value"),
-                       keep, true))
-            return false;
+        if (l.fence.lazyTies && !l.at.empty()) {
+            passes.push_back(
+                {TallyPipelines::shapeTied(*m_request.shape, m_scope, l),
+                 QStringLiteral("finding the first documents at a shape tail's last value"), true});
+            visits.push_back(keep);
+        }
     }
-    return !any ||
-           aggregate(TallyPipelines::shapeCandidates(*m_request.shape, m_scope, lists),
-                     QStringLiteral("finding the documents with the most fields, the deepest "
-                                    "and those with the most keys in an object"),
-                     keep, readsInNaturalOrder());
+    if (!any)
+        return;
+    passes.push_back({TallyPipelines::shapeCandidates(*m_request.shape, m_scope, lists),
+                      QStringLiteral("finding the documents with the most fields, the deepest "
+                                     "and those with the most keys in an object"),
+                      readsInNaturalOrder()});
+    visits.push_back(keep);
 }
 
 bool TallyRun::candidates()
@@ -101,11 +101,26 @@ bool TallyRun::candidates()
         m_refusal = QStringLiteral("the tails' candidates would not fit in one reply");
         return false;
     }
-    if (!lazyTies(fences) || !shapeLists())
-        return false;
+    // The ties' passes, the shape's and the candidates' at once: only where the record ids
+    // have gaps does the candidates' pass wait for the others (it places what they found).
+    std::vector<Pass> passes;
+    std::vector<Visitor> visits;
+    lazyTies(fences, passes, visits);
+    shapeLists(passes, visits);
     const bool contiguous = this->contiguous();
-    std::vector<std::int64_t> whole;
+    auto candidatesPass = [&](const std::vector<std::int64_t> &whole) {
+        passes.push_back({TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous),
+                          QStringLiteral("finding the largest documents and longest arrays"),
+                          false});
+        visits.push_back(
+            [this, contiguous](Reply reply) { return candidate(reply.document, contiguous); });
+    };
+    if (contiguous && !fences.empty())
+        candidatesPass({});
+    if (!runPasses(passes, visits))
+        return false;
     if (!contiguous) {
+        std::vector<std::int64_t> whole;
         for (const auto &[r, id] : m_whole)
             whole.push_back(r);
         if (m_shape)
@@ -113,15 +128,13 @@ bool TallyRun::candidates()
                 whole.push_back(r);
         for (const Tied &t : m_tied)
             whole.push_back(t.recordId);
-    }
-    std::sort(whole.begin(), whole.end());
-    whole.erase(std::unique(whole.begin(), whole.end()), whole.end());
-    if (!fences.empty() || !whole.empty()) {
-        const bool ok =
-            aggregate(TallyPipelines::candidates(*m_plan, m_scope, fences, whole, !contiguous),
-                      QStringLiteral("finding the largest documents and longest arrays"),
-                      [&](const bson_t *entry) { return candidate(entry, contiguous); });
-        if (!ok)
+        std::sort(whole.begin(), whole.end());
+        whole.erase(std::unique(whole.begin(), whole.end()), whole.end());
+        passes.clear();
+        visits.clear();
+        if (!fences.empty() || !whole.empty())
+            candidatesPass(whole);
+        if (!runPasses(passes, visits))
             return false;
     }
     // The documents of the ties' own passes, now placed.

@@ -7,6 +7,7 @@
 #include "scan/internal/TallyRun.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <map>
 #include <thread>
@@ -185,55 +186,84 @@ std::uint32_t TallyRun::sameServer(MongoConnection &connection) const
     return id;
 }
 
-bool TallyRun::aggregateRanged(const PipelineFor &pipelineFor, const QString &step,
-                               const Visitor &visit, bool natural, bool mergeRows)
+bool TallyRun::atOnce(const std::vector<Pass> &passes, std::vector<Answer> *answers)
 {
-    if (m_ranges.empty())
-        return aggregate(
-            pipelineFor(m_scope), step, [&](const bson_t *doc) { return visit({doc}); }, natural);
-    struct Answer
-    {
-        std::vector<BsonDocument> documents;
-        SourceError error;
-        QString refusal;
-        bool ok = false;
-    };
-    std::vector<Answer> answers(m_ranges.size());
-    std::vector<std::thread> passes;
-    for (std::size_t i = 0; i < m_ranges.size(); ++i) {
-        TallyPipelines::Scope scope = m_scope;
-        scope.filter = both(m_scope.filter, m_ranges[i]);
-        passes.emplace_back([this, i, pipeline = pipelineFor(scope), &answers, &step] {
-            Answer &a = answers[i];
-            std::unique_ptr<MongoConnection> &connection = m_rangeConnections[i];
-            if (!connection && !(connection = MongoConnection::open(m_request.settings, &a.error)))
-                return;
-            const std::uint32_t id = sameServer(*connection);
-            if (id == 0) {
-                a.refusal = QStringLiteral("a second connection does not reach the same server");
-                return;
+    answers->clear();
+    answers->resize(passes.size());
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> workers;
+    const std::size_t count = std::min(m_rangeConnections.size(), passes.size());
+    for (std::size_t w = 0; w < count; ++w)
+        workers.emplace_back([this, w, &next, &passes, answers] {
+            std::unique_ptr<MongoConnection> &connection = m_rangeConnections[w];
+            for (std::size_t i = next++; i < passes.size() && !cancelled(); i = next++) {
+                Answer &a = (*answers)[i];
+                if (!connection &&
+                    !(connection = MongoConnection::open(m_request.settings, &a.error)))
+                    return;
+                const std::uint32_t id = sameServer(*connection);
+                if (id == 0) {
+                    a.refusal =
+                        QStringLiteral("a second connection does not reach the same server");
+                    return;
+                }
+                a.ok = aggregateOn(
+                    *connection, id, passes[i].pipeline, passes[i].step,
+                    [&](const bson_t *doc) {
+                        a.documents.push_back(BsonDocument::adopt(bson_copy(doc)));
+                        return true;
+                    },
+                    passes[i].natural, &a.error, &a.refusal);
             }
-            // (Each range by its _id condition: the planner reads the _id index.)
-            a.ok = aggregateOn(
-                *connection, id, pipeline, step,
-                [&](const bson_t *doc) {
-                    a.documents.push_back(BsonDocument::adopt(bson_copy(doc)));
-                    return true;
-                },
-                false, &a.error, &a.refusal);
         });
-    }
-    for (std::thread &pass : passes)
-        pass.join();
+    for (std::thread &worker : workers)
+        worker.join();
     bool ok = true;
-    for (Answer &a : answers) {
+    for (Answer &a : *answers) {
         if (!a.refusal.isEmpty() && m_refusal.isEmpty())
             m_refusal = a.refusal;
         if (a.error.isError() && !m_error.isError())
             m_error = a.error;
         ok = ok && a.ok;
     }
-    if (!ok || cancelled())
+    return ok && !cancelled();
+}
+
+bool TallyRun::runPasses(const std::vector<Pass> &passes, const std::vector<Visitor> &visits)
+{
+    if (m_rangeConnections.empty()) {
+        for (std::size_t i = 0; i < passes.size(); ++i)
+            if (!aggregate(
+                    passes[i].pipeline, passes[i].step,
+                    [&](const bson_t *doc) { return visits[i]({doc}); }, passes[i].natural))
+                return false;
+        return true;
+    }
+    std::vector<Answer> answers;
+    if (!atOnce(passes, &answers))
+        return false;
+    for (std::size_t i = 0; i < answers.size(); ++i)
+        for (const BsonDocument &d : answers[i].documents)
+            if (!visits[i]({d.get()}))
+                return false;
+    return true;
+}
+
+bool TallyRun::aggregateRanged(const PipelineFor &pipelineFor, const QString &step,
+                               const Visitor &visit, bool natural, bool mergeRows)
+{
+    if (m_ranges.empty())
+        return aggregate(
+            pipelineFor(m_scope), step, [&](const bson_t *doc) { return visit({doc}); }, natural);
+    // (Each range by its _id condition: the planner reads the _id index.)
+    std::vector<Pass> passes;
+    for (const QByteArray &range : m_ranges) {
+        TallyPipelines::Scope scope = m_scope;
+        scope.filter = both(m_scope.filter, range);
+        passes.push_back({pipelineFor(scope), step, false});
+    }
+    std::vector<Answer> answers;
+    if (!atOnce(passes, &answers))
         return false;
     if (!mergeRows) {
         for (const Answer &a : answers)

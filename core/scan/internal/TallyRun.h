@@ -89,6 +89,25 @@ private:
     using Visitor = std::function<bool(Reply)>;
     bool aggregateRanged(const PipelineFor &pipelineFor, const QString &step, const Visitor &visit,
                          bool natural, bool mergeRows);
+    struct Pass
+    {
+        QByteArray pipeline;
+        QString step;
+        bool natural = false;
+    };
+    struct Answer
+    {
+        std::vector<BsonDocument> documents;
+        SourceError error;
+        QString refusal;
+        bool ok = false;
+    };
+    // Runs `passes` at once on the ranges' connections, as many at a time as there are, and
+    // keeps each answer whole; false where one failed (m_error or m_refusal says why).
+    bool atOnce(const std::vector<Pass> &passes, std::vector<Answer> *answers);
+    // Runs `passes` (at once where there are ranges, else one after another), then each
+    // pass's documents to its visitor, in the passes' order: as if run one after another.
+    bool runPasses(const std::vector<Pass> &passes, const std::vector<Visitor> &visits);
     // Cuts the scope into `_id` ranges (IdRangePlanner; the last one takes the _ids of other
     // types too): the request's ranges, two by default; none where one would do.
     bool planRanges();
@@ -111,8 +130,9 @@ private:
     void take(const bson_t *entry, std::int64_t r, std::uint64_t position);
     // The first documents at each fence whose ties are cut, each fence a pass of its own that
     // stops once it has them (TallyPipelines::tied): kept until their positions are known.
-    bool lazyTies(std::vector<TallyPipelines::Fence> &fences);
-    bool shapeLists();
+    void lazyTies(std::vector<TallyPipelines::Fence> &fences, std::vector<Pass> &passes,
+                  std::vector<Visitor> &visits);
+    void shapeLists(std::vector<Pass> &passes, std::vector<Visitor> &visits);
     struct Tied
     {
         std::int64_t recordId = 0;

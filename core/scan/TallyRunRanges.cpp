@@ -18,14 +18,12 @@ using namespace tallyreply;
 
 namespace {
 
-// {$and: [a, b]}, or the one that is not empty.
-QByteArray both(const QByteArray &a, const QByteArray &b)
+// {op: [a, b]} ($and, $or) of two conditions.
+QByteArray combined(const char *op, const QByteArray &a, const QByteArray &b)
 {
-    if (a.isEmpty() || b.isEmpty())
-        return a.isEmpty() ? b : a;
     BsonDocument out;
     bson_t list;
-    BSON_APPEND_ARRAY_BEGIN(out.get(), "$and", &list);
+    bson_append_array_begin(out.get(), op, -1, &list);
     int i = 0;
     for (const QByteArray *part : {&a, &b})
         if (const auto doc = BsonDocument::fromBytes(*part)) {
@@ -36,20 +34,12 @@ QByteArray both(const QByteArray &a, const QByteArray &b)
     return out.bytes();
 }
 
-// {$or: [a, b]}.
-QByteArray either(const QByteArray &a, const QByteArray &b)
+// {$and: [a, b]}, or the one that is not empty.
+QByteArray both(const QByteArray &a, const QByteArray &b)
 {
-    BsonDocument out;
-    bson_t list;
-    BSON_APPEND_ARRAY_BEGIN(out.get(), "$or", &list);
-    int i = 0;
-    for (const QByteArray *part : {&a, &b})
-        if (const auto doc = BsonDocument::fromBytes(*part)) {
-            const std::string key = std::to_string(i++);
-            BSON_APPEND_DOCUMENT(&list, key.c_str(), doc->get());
-        }
-    bson_append_array_end(out.get(), &list);
-    return out.bytes();
+    if (a.isEmpty() || b.isEmpty())
+        return a.isEmpty() ? b : a;
+    return combined("$and", a, b);
 }
 
 struct FirstDocument
@@ -163,7 +153,8 @@ bool TallyRun::planRanges()
     for (int i = 0; i < last; ++i)
         m_ranges.push_back(RangeQuery::typedRange(*plan, i));
     // The _ids of other types than the cut's go with the last range.
-    m_ranges.push_back(either(RangeQuery::typedRange(*plan, last), RangeQuery::leftover(*plan)));
+    m_ranges.push_back(
+        combined("$or", RangeQuery::typedRange(*plan, last), RangeQuery::leftover(*plan)));
     m_rangeConnections.resize(m_ranges.size());
     return true;
 }

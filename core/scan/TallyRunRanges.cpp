@@ -42,11 +42,28 @@ QByteArray both(const QByteArray &a, const QByteArray &b)
     return combined("$and", a, b);
 }
 
-struct FirstDocument
+// An entry {r, i} of a row's f or w, copied (a bson_iter_t's alignment is no vector's).
+struct Entry
 {
     std::int64_t recordId = 0;
-    bson_iter_t entry;
+    BsonDocument entry;
 };
+
+Entry entryAt(const bson_iter_t *it)
+{
+    std::uint32_t length = 0;
+    const std::uint8_t *data = nullptr;
+    bson_iter_document(it, &length, &data);
+    Entry out;
+    bson_t doc;
+    if (data && bson_init_static(&doc, data, length)) {
+        out.entry = BsonDocument::adopt(bson_copy(&doc));
+        bson_iter_t r;
+        if (bson_iter_init_find(&r, &doc, "r"))
+            out.recordId = bson_iter_as_int64(&r);
+    }
+    return out;
+}
 
 // Rows of one key from several ranges as the one row a $group over them all gives: n and the
 // sums x<i> added, lo the least and hi the greatest record id, e true where each is, w joined,
@@ -57,8 +74,8 @@ BsonDocument mergedRow(const std::vector<TallyRun::Reply> &rows)
     std::int64_t lo = std::numeric_limits<std::int64_t>::max();
     std::int64_t hi = std::numeric_limits<std::int64_t>::min();
     bool explained = true, hasExplained = false;
-    std::vector<FirstDocument> firsts;
-    std::vector<bson_iter_t> unexplained;
+    std::vector<Entry> firsts;
+    std::vector<Entry> unexplained;
     for (const TallyRun::Reply &row : rows) {
         bson_iter_t it;
         bson_iter_init(&it, row.document);
@@ -76,23 +93,14 @@ BsonDocument mergedRow(const std::vector<TallyRun::Reply> &rows)
             } else if ((key == "f" || key == "w") && BSON_ITER_HOLDS_ARRAY(&it)) {
                 bson_iter_t entry;
                 bson_iter_recurse(&it, &entry);
-                while (bson_iter_next(&entry)) {
-                    if (key == "w") {
-                        unexplained.push_back(entry);
-                        continue;
-                    }
-                    bson_iter_t r;
-                    std::int64_t recordId = 0;
-                    if (bson_iter_recurse(&entry, &r) && bson_iter_find(&r, "r"))
-                        recordId = bson_iter_as_int64(&r);
-                    firsts.push_back({recordId, entry});
-                }
+                while (bson_iter_next(&entry))
+                    if (BSON_ITER_HOLDS_DOCUMENT(&entry))
+                        (key == "w" ? unexplained : firsts).push_back(entryAt(&entry));
             }
         }
     }
-    std::sort(firsts.begin(), firsts.end(), [](const FirstDocument &a, const FirstDocument &b) {
-        return a.recordId < b.recordId;
-    });
+    std::sort(firsts.begin(), firsts.end(),
+              [](const Entry &a, const Entry &b) { return a.recordId < b.recordId; });
     if (firsts.size() > TallyPipelines::kFirstDocuments)
         firsts.resize(TallyPipelines::kFirstDocuments);
     BsonDocument out;
@@ -110,13 +118,13 @@ BsonDocument mergedRow(const std::vector<TallyRun::Reply> &rows)
     if (hasFirsts) {
         BSON_APPEND_ARRAY_BEGIN(out.get(), "f", &list);
         for (std::size_t i = 0; i < firsts.size(); ++i)
-            bson_append_iter(&list, std::to_string(i).c_str(), -1, &firsts[i].entry);
+            BSON_APPEND_DOCUMENT(&list, std::to_string(i).c_str(), firsts[i].entry.get());
         bson_append_array_end(out.get(), &list);
     }
     if (hasExplained) {
         BSON_APPEND_ARRAY_BEGIN(out.get(), "w", &list);
         for (std::size_t i = 0; i < unexplained.size(); ++i)
-            bson_append_iter(&list, std::to_string(i).c_str(), -1, &unexplained[i]);
+            BSON_APPEND_DOCUMENT(&list, std::to_string(i).c_str(), unexplained[i].entry.get());
         bson_append_array_end(out.get(), &list);
     }
     return out;

@@ -91,7 +91,8 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
         tr("Full scan of a collection: read this many _id ranges at once, in _id order (from the "
            "shard chunks, or a sample of _ids). Any number gives the same figures; the scan's "
            "state is saved every few seconds, and Run continues a cancelled one. \"1 cursor\": "
-           "one cursor in natural order, not resumable."));
+           "one cursor in natural order, not resumable. In the cluster: the passes over every "
+           "document are counted in this many ranges at once (\"1 cursor\": two)."));
     m_run->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_run->setToolTip(tr("Analyse the selected collection or dump (F5)."));
     m_cancel->setIcon(style()->standardIcon(QStyle::SP_MediaStop));

@@ -32,7 +32,7 @@ bool TallyRun::unseen()
             ++m_unseen;
             return m_whole.size() <= ServerTally::kMaxReadWhole;
         },
-        false, false);
+        false, false, ServerTally::kMaxReadWhole);
 }
 
 bool TallyRun::tallies()

@@ -206,13 +206,17 @@ bool TallyRun::atOnce(const std::vector<Pass> &passes, std::vector<Answer> *answ
                         QStringLiteral("a second connection does not reach the same server");
                     return;
                 }
+                const std::size_t most = passes[i].maxDocuments;
+                bool capped = false;
                 a.ok = aggregateOn(
-                    *connection, id, passes[i].pipeline, passes[i].step,
-                    [&](const bson_t *doc) {
-                        a.documents.push_back(BsonDocument::adopt(bson_copy(doc)));
-                        return true;
-                    },
-                    passes[i].natural, &a.error, &a.refusal);
+                           *connection, id, passes[i].pipeline, passes[i].step,
+                           [&](const bson_t *doc) {
+                               a.documents.push_back(BsonDocument::adopt(bson_copy(doc)));
+                               capped = most > 0 && a.documents.size() > most;
+                               return !capped;
+                           },
+                           passes[i].natural, &a.error, &a.refusal) ||
+                       capped;
             }
         });
     for (std::thread &worker : workers)
@@ -249,7 +253,8 @@ bool TallyRun::runPasses(const std::vector<Pass> &passes, const std::vector<Visi
 }
 
 bool TallyRun::aggregateRanged(const PipelineFor &pipelineFor, const QString &step,
-                               const Visitor &visit, bool natural, bool mergeRows)
+                               const Visitor &visit, bool natural, bool mergeRows,
+                               std::size_t maxDocuments)
 {
     if (m_ranges.empty())
         return aggregate(
@@ -259,7 +264,7 @@ bool TallyRun::aggregateRanged(const PipelineFor &pipelineFor, const QString &st
     for (const QByteArray &range : m_ranges) {
         TallyPipelines::Scope scope = m_scope;
         scope.filter = both(m_scope.filter, range);
-        passes.push_back({pipelineFor(scope), step, false});
+        passes.push_back({pipelineFor(scope), step, false, maxDocuments});
     }
     std::vector<Answer> answers;
     if (!atOnce(passes, &answers))

@@ -84,16 +84,20 @@ private:
     // A pass over every document, cut into the _id ranges (planRanges) where there are some:
     // `pipelineFor` each range's scope, run at once, each on a connection of its own to the
     // same server; then `visit` sees every document of every range on this thread, rows of
-    // the same _id merged where `mergeRows` (mergedRow). (TallyRunRanges.cpp)
+    // the same _id merged where `mergeRows` (mergedRow); each range reads at most one more
+    // than `maxDocuments` (0: all). (TallyRunRanges.cpp)
     using PipelineFor = std::function<QByteArray(const TallyPipelines::Scope &)>;
     using Visitor = std::function<bool(Reply)>;
     bool aggregateRanged(const PipelineFor &pipelineFor, const QString &step, const Visitor &visit,
-                         bool natural, bool mergeRows);
+                         bool natural, bool mergeRows, std::size_t maxDocuments = 0);
     struct Pass
     {
         QByteArray pipeline;
         QString step;
         bool natural = false;
+        // Past this many documents the pass stops reading (its answer keeps them, one more
+        // than this); 0: every document of its answer.
+        std::size_t maxDocuments = 0;
     };
     struct Answer
     {

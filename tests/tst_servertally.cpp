@@ -123,15 +123,18 @@ private:
 
     // How many of the server's operations carry an Outlier Explorer comment (the tallies'
     // passes); -1 when unreadable.
-    std::int64_t talliesRunning() const
+    // The run's operations on the server; with `runningFor`, only those that have run at least
+    // that many milliseconds (a long pass, not a short read between two).
+    std::int64_t talliesRunning(int runningFor = 0) const
     {
         QByteArray reply;
         QString error;
-        if (!fixtures::command(m_uri, QStringLiteral("admin"),
-                               "{\"aggregate\": 1, \"cursor\": {}, \"pipeline\": [{\"$currentOp\": "
-                               "{}}, {\"$match\": {\"command.comment\": {\"$regex\": "
-                               "\"^outlier-explorer \"}}}]}",
-                               &error, &reply))
+        const QByteArray command =
+            "{\"aggregate\": 1, \"cursor\": {}, \"pipeline\": [{\"$currentOp\": {}}, "
+            "{\"$match\": {\"command.comment\": {\"$regex\": \"^outlier-explorer \"}, "
+            "\"microsecs_running\": {\"$gte\": " +
+            QByteArray::number(qint64(runningFor) * 1000) + "}}}]}";
+        if (!fixtures::command(m_uri, QStringLiteral("admin"), command, &error, &reply))
             return -1;
         bson_iter_t at;
         if (!replyAt(reply, "cursor.firstBatch", &at) || !BSON_ITER_HOLDS_ARRAY(&at))
@@ -394,9 +397,14 @@ void TestServerTally::cancelKillsTheServersPass()
     // Its first pass on the server (after the discovery's read, 5 s of it).
     QElapsedTimer clock;
     clock.start();
-    while (talliesRunning() <= 0 && clock.elapsed() < 60000 && !done)
-        QTest::qWait(20);
-    const bool seen = talliesRunning() > 0;
+    // One that has run 300 ms (a pass takes seconds here): a short read between two passes would
+    // be gone before the cancel.
+    bool seen = false;
+    while (!seen && clock.elapsed() < 60000 && !done) {
+        seen = talliesRunning(300) > 0;
+        if (!seen)
+            QTest::qWait(20);
+    }
     cancel = true;
     clock.restart();
     worker.join();

@@ -38,7 +38,8 @@ CollectionProfile discovered(const QList<QByteArray> &documents)
 std::optional<ShapePlan> planOf(const QList<QByteArray> &documents, QString *why)
 {
     const CollectionProfile profile = discovered(documents);
-    return ShapePlanner::plan(profile, MeasurePlanner::plan(profile), 1000, why);
+    return ShapePlanner::plan(profile, MeasurePlanner::plan(profile), 1000,
+                              VersionTally::knownNames(), why);
 }
 
 // regular()'s schema as relaxed extended JSON.
@@ -108,8 +109,12 @@ private slots:
             << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}]})") << S("c: arrays of objects");
         QTest::newRow("two element types")
             << fixtures::bson(R"({"_id": 1, "t": [1, "x"]})") << S("t: arrays of more than one");
-        QTest::newRow("schema version")
-            << fixtures::bson(R"({"_id": 1, "schema_version": 2})") << S("schema_version: a field");
+        QTest::newRow("schema version of decimals")
+            << fixtures::bson(R"({"_id": 1, "schema_version": {"$numberDecimal": "2.0"}})")
+            << S("schema_version: a schema version of decimals");
+        QTest::newRow("schema version too long")
+            << fixtures::bson(R"({"_id": 1, "version": "a description longer than 32 bytes"})")
+            << S("version: a schema version field without a version value");
         QTest::newRow("regex") << fixtures::bson(
                                       R"({"_id": 1, "r": {"$regex": "x", "$options": ""}})")
                                << S("r: values of a type a tally cannot size (regex)");
@@ -123,6 +128,59 @@ private slots:
         QString why;
         QVERIFY(!planOf({document}, &why));
         QVERIFY2(why.startsWith(reason), qPrintable(why));
+    }
+
+    // A field where a version is looked for: the values the discovery saw, the tallies' own
+    // (not summed as bytes); a regular document holds one of them (the server compares numbers
+    // by value, as the versions do) or a value no version has.
+    void versionFieldsArePlanned()
+    {
+        QString why;
+        const auto plan = planOf({fixtures::bson(R"({"_id": 1, "schema_version": 1, "n": "a"})"),
+                                  fixtures::bson(R"({"_id": 2, "schema_version": "v2"})"),
+                                  fixtures::bson(R"({"_id": 3, "schema_version": {"x": 1}})"),
+                                  fixtures::bson(R"({"_id": 4, "schema_version": 1.5})")},
+                                 &why);
+        QVERIFY2(plan, qPrintable(why));
+        QStringList paths;
+        for (const ShapePlan::Path &p : plan->paths)
+            paths << p.expression();
+        QCOMPARE(paths, (QStringList{S("$n"), S("$schema_version"), S("$schema_version.x")}));
+        QVERIFY(plan->paths[1].version);
+        QCOMPARE(plan->paths[1].versions.size(), std::size_t(3));
+        QCOMPARE(plan->versionPaths(), (std::vector<int>{1}));
+        QCOMPARE(plan->variablePaths(), (std::vector<int>{0}));
+        const QJsonObject version = schemaOf(*plan)
+                                        .value(S("$and"))
+                                        .toArray()[0]
+                                        .toObject()
+                                        .value(S("$jsonSchema"))
+                                        .toObject()
+                                        .value(S("properties"))
+                                        .toObject()
+                                        .value(S("schema_version"))
+                                        .toObject();
+        const QJsonArray anyOf = version.value(S("anyOf")).toArray();
+        QCOMPARE(anyOf.size(), 2);
+        QJsonArray values = anyOf[0].toObject().value(S("enum")).toArray();
+        QCOMPARE(values.size(), 3);
+        QVERIFY2(values.contains(QJsonValue(1)) && values.contains(QJsonValue(1.5)) &&
+                     values.contains(QJsonValue(S("v2"))),
+                 QJsonDocument(values).toJson().constData());
+        QCOMPARE(anyOf[1].toObject().value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
+    }
+
+    // More values than a version field has (a counter): the walk drops them, the tallies could
+    // not say so; refused.
+    void countersAreRefused()
+    {
+        QList<QByteArray> docs;
+        for (int i = 0; i <= int(VersionTally::kMaxValues); ++i)
+            docs << fixtures::bson(
+                QStringLiteral(R"({"_id": %1, "version": %1})").arg(i).toUtf8().constData());
+        QString why;
+        QVERIFY(!planOf(docs, &why));
+        QVERIFY2(why.startsWith(S("version: a field of more than 12 values")), qPrintable(why));
     }
 
     // Past kMaxPaths the rarest paths are left out (their documents are then read whole),

@@ -14,27 +14,37 @@ std::vector<ShapeExample> FieldShape::examplesOf(int slot, std::size_t count) co
     return out;
 }
 
-bool FieldShape::wantsExample(int slot) const
-{
-    int have = 0;
-    for (const ShapeExample &e : examples)
-        have += e.slot == slot;
-    return have < kExamplesPerSlot;
-}
-
 namespace {
 bool before(const ShapeExample &a, const ShapeExample &b)
 {
     return a.slot != b.slot ? a.slot < b.slot : a.docIndex < b.docIndex;
 }
+
+int heldOf(const std::vector<ShapeExample> &examples, int slot)
+{
+    int have = 0;
+    for (const ShapeExample &e : examples)
+        have += e.slot == slot;
+    return have;
+}
 } // namespace
 
+bool FieldShape::wantsExample(int slot) const
+{
+    return heldOf(examples, slot) < kExamplesPerSlot;
+}
+
 bool FieldShape::addExample(ShapeExample &&e)
+{
+    return addExampleTo(examples, std::move(e));
+}
+
+bool FieldShape::addExampleTo(std::vector<ShapeExample> &examples, ShapeExample &&e)
 {
     const auto at = std::lower_bound(examples.begin(), examples.end(), e, before);
     if (at != examples.end() && at->slot == e.slot && at->docIndex == e.docIndex)
         return false;
-    if (!wantsExample(e.slot)) {
+    if (heldOf(examples, e.slot) >= kExamplesPerSlot) {
         // Full: an earlier document (one offered out of order) takes the last one's place.
         auto last = std::upper_bound(
             examples.begin(), examples.end(),

@@ -50,6 +50,8 @@ struct FieldShape
     // Keeps `e` if its slot has room and not this document yet (in the examples' order), or in
     // the place of the slot's last when `e` comes before it (documents offered out of order).
     bool addExample(ShapeExample &&e);
+    // The same on any list kept in that order (VersionTally::Path's, counted out of order).
+    static bool addExampleTo(std::vector<ShapeExample> &examples, ShapeExample &&e);
     void absorb(FieldShape &&other);
 };
 

@@ -190,13 +190,14 @@ bool ProfileBuilder::walkSkeleton(const std::uint8_t *skeleton, std::uint32_t le
     m_arrayNodes.clear();
     m_objectNodes.clear();
     m_bigNodes.clear();
-    if (weight > 0)
-        m_versions->begin(&iter, weight);
+    // (An example's walk, of weight 0, offers its versions' examples and counts nothing.)
+    m_versions->begin(&iter, weight, weight == 0);
+    walk.versioned = m_versions->active();
     if (!walk.walkFields(&iter, m_root.get(), 0))
         return false;
+    const std::uint64_t depth = std::uint64_t(walk.deepest) + 1;
+    m_versions->finish(walk.fields, depth, weight);
     if (weight > 0) {
-        const std::uint64_t depth = std::uint64_t(walk.deepest) + 1;
-        m_versions->finish(walk.fields, depth, weight);
         m_shape.fieldCounts.add(walk.fields, weight);
         m_shape.depths.add(depth, weight);
     }

@@ -99,6 +99,7 @@ void ProfileBuilder::countShape()
 {
     m_shapeCounted = true;
     m_examplesInAnyOrder = true;
+    m_versions->setExamplesInAnyOrder(true);
 }
 
 void ProfileBuilder::addShaped(const MeasureReply &reply, const std::uint8_t *skeleton,

@@ -69,16 +69,46 @@ std::optional<ShapePlan> refuse(QString *why, const QString &reason)
     return std::nullopt;
 }
 
+// A top-level field the walk watches for schema versions: the values the discovery saw there.
+// False where the tallies cannot group by them: too many for a version (the walk drops them),
+// decimals (the server groups 1.0 with 1.00), or not one value a version has.
+bool versionOf(const CollectionProfile &discovery, const FieldProfile &f, ShapePlan::Path *p,
+               QString *why)
+{
+    const QString path = QString::fromStdString(f.path);
+    const VersionTally::Field *field = discovery.versions.field(f.path);
+    if (!field || field->tooManyValues) {
+        *why = QStringLiteral("%1: a field of more than %2 values where a schema version is "
+                              "looked for")
+                   .arg(path)
+                   .arg(VersionTally::kMaxValues);
+        return false;
+    }
+    if (f.typeMask & BsonTypes::bit(0x13)) {
+        *why = QStringLiteral("%1: a schema version of decimals").arg(path);
+        return false;
+    }
+    p->version = true;
+    for (const VersionTally::Group &g : field->groups)
+        p->versions.push_back(g.raw);
+    if (p->versions.empty() && !(f.typeMask & ~ShapePlan::kVersionTypes)) {
+        *why = QStringLiteral("%1: a schema version field without a version value").arg(path);
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
                                             const MeasurePlan &measure,
-                                            std::uint64_t bigScalarBytes, QString *why)
+                                            std::uint64_t bigScalarBytes,
+                                            const std::vector<std::string> &versionFields,
+                                            QString *why)
 {
     ShapePlan plan;
     plan.sizeLimit = bigScalarBytes;
     std::map<std::string, int> index; // path -> plan.paths' index
-    const auto versionNames = VersionTally::knownNames();
     for (const FieldProfile &f : kept(discovery)) {
         const QString path = QString::fromStdString(f.path);
         if (f.path == "_id")
@@ -93,16 +123,17 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
                 s == PathSegment::kNestedArray)
                 return refuse(
                     why, QStringLiteral("%1: a name the server cannot be asked about").arg(path));
+        ShapePlan::Path p;
+        QString unversioned;
         if (segments.size() == 1 &&
-            std::find(versionNames.begin(), versionNames.end(), f.path) != versionNames.end())
-            return refuse(why,
-                          QStringLiteral("%1: a field that may hold a schema version").arg(path));
+            std::find(versionFields.begin(), versionFields.end(), f.path) != versionFields.end() &&
+            !versionOf(discovery, f, &p, &unversioned))
+            return refuse(why, unversioned);
         if (f.typeMask & kUnsized)
             return refuse(
                 why,
                 QStringLiteral("%1: values of a type a tally cannot size (%2)")
                     .arg(path, BsonTypes::names(f.typeMask & kUnsized).join(QStringLiteral(", "))));
-        ShapePlan::Path p;
         p.types = f.typeMask;
         if (segments.size() > 1) {
             std::string parent = f.path.substr(0, f.path.size() - segments.back().size() - 1);

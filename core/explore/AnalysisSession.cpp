@@ -193,7 +193,8 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     result.request = request;
     SourceError refused;
     const auto measure =
-        MeasureSetup::decide(request.measure, request.source, request.filter, cancel, &refused);
+        MeasureSetup::decide(request.measure, request.source, request.filter, cancel, &refused,
+                             scanOptions(request, nullptr).limits.versionFields);
     if (!measure) {
         result.profile.source = request.source.displayName();
         result.profile.status = CollectionProfile::Status::Failed;

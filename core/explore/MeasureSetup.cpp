@@ -62,6 +62,7 @@ bool walkDiscovery(DocumentSource &source, bool projected, ProfileBuilder *build
 // bytes (its arrays cut short as they are), the array's bytes are asked for by removal, which
 // copies the rest of each document; else by wrapping, which copies the array.
 MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &documents, bool removal,
+                    const std::vector<std::string> &versionFields,
                     std::vector<std::string> *knownNames, std::optional<ShapePlan> *shape,
                     QString *shapeDeclined)
 {
@@ -70,8 +71,8 @@ MeasurePlan planned(ProfileBuilder &builder, const std::vector<QByteArray> &docu
         if (f.depth == 0 && f.path.find('.') == std::string::npos)
             knownNames->push_back(f.path);
     MeasurePlan plan = MeasurePlanner::plan(discovery);
-    *shape =
-        ShapePlanner::plan(discovery, plan, DocumentShape::kDefaultBigScalarBytes, shapeDeclined);
+    *shape = ShapePlanner::plan(discovery, plan, DocumentShape::kDefaultBigScalarBytes,
+                                versionFields, shapeDeclined);
     std::uint64_t rest = 0, restTotal = 0, total = 0;
     for (const QByteArray &d : documents) {
         const std::uint64_t r = MeasureReply::restOf(
@@ -98,6 +99,7 @@ struct Discovery
     std::vector<std::string> knownNames;    // out: the top-level names it saw
     std::optional<ShapePlan> shape;         // out: the shape the tallies can count
     QString shapeDeclined;                  // out: or why they cannot
+    std::vector<std::string> versionFields; // the scan's walk watches (VersionTally)
 };
 
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
@@ -124,11 +126,13 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
                       const std::vector<QByteArray> &kept) {
         how->documents = read.collectionCount();
         how->sawDocuments = !kept.empty();
-        return planned(builder, kept, how->removal, &how->knownNames, &how->shape,
-                       &how->shapeDeclined);
+        return planned(builder, kept, how->removal, how->versionFields, &how->knownNames,
+                       &how->shape, &how->shapeDeclined);
     };
+    ProfileBuilder::Limits limits;
+    limits.versionFields = how->versionFields;
     {
-        ProfileBuilder builder;
+        ProfileBuilder builder(limits);
         LiveCollectionSource cut(source.settings, query);
         SourceError problem;
         std::vector<QByteArray> kept;
@@ -143,7 +147,7 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     }
     query.projection.clear();
     query.selection.count = MeasureSetup::kDiscoveryWholeDocuments;
-    ProfileBuilder builder;
+    ProfileBuilder builder(limits);
     LiveCollectionSource whole(source.settings, query);
     std::vector<QByteArray> kept;
     if (!walkDiscovery(whole, false, &builder, &kept, error))
@@ -218,10 +222,10 @@ MeasureSetup::Outcome withPlan(MeasurePlan plan, const Discovery &how)
 
 } // namespace
 
-std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, const SourceRef &source,
-                                                          const QString &filter,
-                                                          const std::atomic<bool> *,
-                                                          SourceError *error)
+std::optional<MeasureSetup::Outcome>
+MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &filter,
+                     const std::atomic<bool> *, SourceError *error,
+                     const std::vector<std::string> &versionFields)
 {
     Outcome outcome;
     if (source.kind != SourceRef::Kind::Collection) {
@@ -241,7 +245,7 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
     // server-side measurement needs, and the server is asked about itself only where it refuses
     // that read (to say why, or to learn with what it has).
     if (connection) {
-        Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}};
+        Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
             return withPlan(std::move(*plan), how);
@@ -268,7 +272,8 @@ std::optional<MeasureSetup::Outcome> MeasureSetup::decide(MeasureMode mode, cons
                   false,
                   {},
                   std::nullopt,
-                  {}};
+                  {},
+                  versionFields};
     auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/VersionTally.h"
+
 #include "analysis/SourceRef.h"
 #include "measure/MeasureMode.h"
 #include "measure/MeasurePlan.h"
@@ -63,9 +65,12 @@ public:
     static bool acrossNetwork(MongoConnection &connection);
 
     // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
-    static std::optional<Outcome> decide(MeasureMode mode, const SourceRef &source,
-                                         const QString &filter, const std::atomic<bool> *cancel,
-                                         SourceError *error);
+    // `versionFields`: the top-level fields the scan's walk watches for schema versions (the
+    // discovery's does too, and the shape the tallies count groups by their values).
+    static std::optional<Outcome>
+    decide(MeasureMode mode, const SourceRef &source, const QString &filter,
+           const std::atomic<bool> *cancel, SourceError *error,
+           const std::vector<std::string> &versionFields = VersionTally::knownNames());
     // The line that says how an analysis measures.
     static QString describe(const MeasurePlan *plan);
 };

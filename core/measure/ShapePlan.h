@@ -26,6 +26,11 @@ struct ShapePlan
         std::uint32_t elementType = 0; // where it holds arrays: its elements' bit (0: none seen)
         int parent = -1;               // the object path holding it; -1: the document
         int summary = -1;              // where it holds arrays: MeasurePlan::summaries' index
+        // A schema version field (VersionTally): the values the discovery saw there (raw, as
+        // DocumentId's). A regular document holds one of them or a value no version has (an
+        // object, a boolean); the tallies group by the value itself (`v`, in versionPaths' order).
+        bool version = false;
+        std::vector<std::string> versions;
         bool operator==(const Path &) const = default;
         // "$a.b": the path as an aggregation expression (its names are plain).
         QString expression() const;
@@ -33,11 +38,17 @@ struct ShapePlan
     };
     std::vector<Path> paths; // parents before their children; not the _id (the tallies' own)
     std::uint64_t sizeLimit = 0;
+    // The types a version value may have (VersionTally: numbers, short strings): doubles,
+    // strings, 32- and 64-bit integers (decimals are refused: the server groups 1.0 with 1.00).
+    static constexpr std::uint32_t kVersionTypes =
+        1u << 0x01 | 1u << 0x02 | 1u << 0x10 | 1u << 0x12;
 
     bool isEmpty() const { return paths.empty(); }
-    // The paths whose values' bytes vary within a type (strings and binaries): the tallies sum
-    // their lengths, `x<index>` in this order.
+    // The paths whose values' bytes vary within a type (strings and binaries), but version
+    // fields (their values are the tallies'): the tallies sum their lengths, `x<index>`.
     std::vector<int> variablePaths() const;
+    // The schema version fields (the tallies' `v`, in this order).
+    std::vector<int> versionPaths() const;
     // The paths holding objects (mostKeys' tails, `k<index>` in this order).
     std::vector<int> objectPaths() const;
     // {$and: [{$jsonSchema: …}, {$expr: {$lte: [{$bsonSize: "$$ROOT"}, sizeLimit]}}]}, as BSON.

@@ -184,10 +184,10 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
     for (const ShapePlan::Path &path : shape.paths)
         if (!path.segments.empty() && path.segments.front() != "_id")
             topLevel.insert(path.segments.front());
-    // (A top-level field named as the measurement's own (s, a, r, k, x<i>): the shape's
+    // (A top-level field named as the measurement's own (s, a, r, k, v, x<i>): the shape's
     // figures are the $project's too, on the document as it is.)
     const bool inGroup = std::none_of(topLevel.begin(), topLevel.end(), [](const std::string &n) {
-        return n == "s" || n == "a" || n == "r" || n == "k" || n.front() == 'x';
+        return n == "s" || n == "a" || n == "r" || n == "k" || n == "v" || n.front() == 'x';
     });
     auto figure = [&](const QString &name, const J &value) -> J {
         if (inGroup)
@@ -201,6 +201,18 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
         types.append(typeAt(path));
     O groupKey = key();
     groupKey.insert(QStringLiteral("k"), figure(QStringLiteral("k"), types));
+    // The version fields' values themselves (a regular document holds a version's or one no
+    // version has: their count is bounded by the discovery's values and the types).
+    A versions;
+    const A versionTypes{QStringLiteral("int"), QStringLiteral("long"), QStringLiteral("double"),
+                         QStringLiteral("string")};
+    for (const int v : shape.versionPaths()) {
+        // (An object or another value no version has: null, not a group per value.)
+        const QString path = shape.paths[std::size_t(v)].expression();
+        versions.append(op("$cond", A{op("$in", A{op("$type", path), versionTypes}), path, J()}));
+    }
+    if (!versions.isEmpty())
+        groupKey.insert(QStringLiteral("v"), figure(QStringLiteral("v"), versions));
     O sums;
     for (const int v : shape.variablePaths()) {
         const QString x = QStringLiteral("x%1").arg(v);

@@ -60,9 +60,9 @@ bool appendEmpty(bson_t *into, const char *key, int keyLength, int type)
 class Builder
 {
 public:
-    Builder(const ShapePlan &shape, const std::vector<std::uint32_t> &types,
+    Builder(const ShapePlan &shape, const std::vector<std::uint32_t> &types, const bson_t *versions,
             const MeasureReply &reply, ShapeSkeleton &out)
-        : m_shape(shape), m_types(types), m_reply(reply), m_out(out)
+        : m_shape(shape), m_types(types), m_versions(versions), m_reply(reply), m_out(out)
     {
     }
 
@@ -126,6 +126,8 @@ private:
             bson_append_array_end(into, &array);
             return true;
         }
+        if (p.version && (m_types[i] & ShapePlan::kVersionTypes))
+            return versionValue(into, i, key, type);
         if (!appendEmpty(into, key.data(), keyLength, type)) {
             problem = QStringLiteral("a type without a skeleton");
             return false;
@@ -133,8 +135,24 @@ private:
         return true;
     }
 
+    // A version field's value: the row's own (its key's `v`).
+    bool versionValue(bson_t *into, std::size_t i, const std::string &key, int type)
+    {
+        const std::vector<int> paths = m_shape.versionPaths();
+        const auto at = std::find(paths.begin(), paths.end(), int(i));
+        const std::string index = std::to_string(at - paths.begin());
+        bson_iter_t it;
+        if (!m_versions || !bson_iter_init_find(&it, m_versions, index.c_str()) ||
+            int(bson_iter_type(&it)) != type) {
+            problem = QStringLiteral("a version value the tally does not hold");
+            return false;
+        }
+        return bson_append_iter(into, key.data(), int(key.size()), &it);
+    }
+
     const ShapePlan &m_shape;
     const std::vector<std::uint32_t> &m_types;
+    const bson_t *m_versions;
     const MeasureReply &m_reply;
     ShapeSkeleton &m_out;
 };
@@ -143,7 +161,7 @@ private:
 
 std::optional<ShapeSkeleton> ShapeSkeleton::build(const ShapePlan &shape,
                                                   const std::vector<std::uint32_t> &types,
-                                                  std::uint32_t idTypeBit,
+                                                  const bson_t *versions, std::uint32_t idTypeBit,
                                                   const MeasureReply &reply, QString *problem)
 {
     ShapeSkeleton out;
@@ -164,7 +182,7 @@ std::optional<ShapeSkeleton> ShapeSkeleton::build(const ShapePlan &shape,
         out.idElementBytes = doc.get()->len - before;
         ++out.fields;
     }
-    Builder builder(shape, types, reply, out);
+    Builder builder(shape, types, versions, reply, out);
     if (!builder.fields(doc.get(), -1, 0)) {
         *problem = builder.problem;
         return std::nullopt;

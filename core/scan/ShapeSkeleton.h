@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <bson/bson.h>
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -30,12 +32,13 @@ struct ShapeSkeleton
     std::uint64_t depth = 1;
 
     // `types`: per path of `shape` the BsonTypes bit the row's key names there (0: missing);
-    // `idTypeBit` the _id's (0: none). Nullopt, with the reason, where they and the records
-    // disagree (an array the records do not measure).
+    // `versions` the row's version values (its key's `v`, an array in versionPaths' order; null
+    // without); `idTypeBit` the _id's (0: none). Nullopt, with the reason, where they and the
+    // records disagree (an array the records do not measure).
     static std::optional<ShapeSkeleton> build(const ShapePlan &shape,
                                               const std::vector<std::uint32_t> &types,
-                                              std::uint32_t idTypeBit, const MeasureReply &reply,
-                                              QString *problem);
+                                              const bson_t *versions, std::uint32_t idTypeBit,
+                                              const MeasureReply &reply, QString *problem);
 };
 
 } // namespace oe

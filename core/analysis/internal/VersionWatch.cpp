@@ -76,9 +76,11 @@ VersionWatch::VersionWatch(const std::vector<std::string> &names)
     }
 }
 
-void VersionWatch::begin(const bson_iter_t *start, std::uint64_t weight)
+void VersionWatch::begin(const bson_iter_t *start, std::uint64_t weight, bool examples)
 {
     m_activeCount = 0;
+    m_weight = weight;
+    m_examples = examples;
     if (m_watched.empty())
         return;
     for (Watched &w : m_watched)
@@ -106,7 +108,7 @@ int VersionWatch::groupOf(Watched &w, const bson_iter_t *iter)
 {
     std::string raw = versionRaw(iter);
     if (raw.empty()) {
-        ++w.unfit;
+        w.unfit += m_weight;
         return -1;
     }
     if (w.tooManyValues)
@@ -139,8 +141,10 @@ VersionNodeCounts &VersionWatch::countsAt(FieldNode *node, int group)
 
 void VersionWatch::finish(std::uint64_t fields, std::uint64_t depth, std::uint64_t weight)
 {
-    if (m_watched.empty())
+    if (m_watched.empty() || weight == 0) {
+        m_activeCount = 0;
         return;
+    }
     std::uint64_t grouped = 0; // bit i: m_watched[i] gave this document a version
     for (int i = 0; i < m_activeCount; ++i) {
         const std::size_t g = std::size_t(m_active[std::size_t(i)]);

@@ -26,8 +26,11 @@ public:
 
     // Finds the version values of the document `start` starts (a fresh top-level iterator;
     // copied into a local, as bson_iter_t wants an alignment a by-value parameter lacks).
-    // `weight`: the documents it stands for (a skeleton counted in the cluster).
-    void begin(const bson_iter_t *start, std::uint64_t weight = 1);
+    // `weight`: the documents it stands for (a skeleton counted in the cluster; 0: one
+    // example's, which counts nothing); `examples`: whether its values are offered as examples.
+    void begin(const bson_iter_t *start, std::uint64_t weight = 1, bool examples = true);
+    // Documents offered out of order (counted in the cluster): each slot keeps its earliest.
+    void setExamplesInAnyOrder(bool anyOrder) { m_anyOrder = anyOrder; }
     bool active() const { return m_activeCount > 0; }
     // Counts a value of type `slot` (TypeCounts) at `node`, or an array element of that type
     // (`element`), for each version of the current document; `id` gives its _id's raw form.
@@ -39,20 +42,20 @@ public:
             VersionNodeCounts &c = countsAt(node, m_active[std::size_t(i)]);
             if (!element && c.lastDocument != sequence) {
                 c.lastDocument = sequence;
-                ++c.counts.presentDocuments;
+                c.counts.presentDocuments += m_weight;
                 example(c, FieldShape::presenceSlot, docIndex, id);
             }
             if (element) {
-                ++c.counts.elementTypes.n[std::size_t(slot)];
+                c.counts.elementTypes.n[std::size_t(slot)] += m_weight;
                 example(c, FieldShape::elementSlot(slot), docIndex, id);
             } else {
-                ++c.counts.types.n[std::size_t(slot)];
+                c.counts.types.n[std::size_t(slot)] += m_weight;
                 example(c, slot, docIndex, id);
             }
         }
     }
     // The document was walked whole (`fields` and `depth` as DocumentShape counts them): its
-    // versions count it.
+    // versions count it (`weight` times; 0: nothing).
     void finish(std::uint64_t fields, std::uint64_t depth, std::uint64_t weight = 1);
     // What was counted, as paths (the nodes' counts are left spent).
     VersionTally take();
@@ -66,8 +69,14 @@ private:
         std::vector<std::pair<std::string, int>> values; // raw value, group number
     };
     template <typename Id>
-    static void example(VersionNodeCounts &c, int slot, std::uint64_t docIndex, Id &&id)
+    void example(VersionNodeCounts &c, int slot, std::uint64_t docIndex, Id &&id)
     {
+        if (!m_examples)
+            return;
+        if (m_anyOrder) {
+            FieldShape::addExampleTo(c.counts.examples, {slot, docIndex, id()});
+            return;
+        }
         std::uint8_t &held = c.examplesHeld[std::size_t(slot)];
         if (held < FieldShape::kExamplesPerSlot) {
             c.counts.examples.push_back({slot, docIndex, id()});
@@ -93,6 +102,9 @@ private:
     std::vector<RestCounts> m_rest;    // by m_watched's index
     std::array<int, kMaxNames> m_active{};
     int m_activeCount = 0;
+    std::uint64_t m_weight = 1; // the current document's (begin)
+    bool m_examples = true;     // ... whether it offers examples
+    bool m_anyOrder = false;
     std::vector<FieldNode *> m_nodes; // nodes holding counts
 };
 

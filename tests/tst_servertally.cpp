@@ -190,6 +190,7 @@ private slots:
         import(QStringLiteral("flat"), flat);
         import(QStringLiteral("flat_gaps"), flat);
         import(QStringLiteral("flat_named"), flat);
+        import(QStringLiteral("flat_mixed"), flat);
         const QString profiles = m_dir.filePath(QStringLiteral("customer_profiles.bson"));
         import(QStringLiteral("profiles"), profiles);
         import(QStringLiteral("profiles_mixed"), profiles);
@@ -214,6 +215,17 @@ private slots:
                                    "{\"update\": \"flat_named\", \"updates\": [{\"q\": {}, \"u\": "
                                    "{\"$rename\": {\"amount\": \"s\", \"blob\": \"a\", \"name\": "
                                    "\"x4\", \"ref\": \"r\"}}, \"multi\": true}]}",
+                                   &error),
+                 qPrintable(error));
+        // Arrays of two and three element types: the tallies count each type's elements.
+        QVERIFY2(fixtures::command(m_uri, kDatabase,
+                                   "{\"update\": \"flat_mixed\", \"updates\": ["
+                                   "{\"q\": {\"_id\": {\"$mod\": [9, 0]}}, \"u\": "
+                                   "[{\"$set\": {\"codes\": {\"$concatArrays\": [\"$codes\", "
+                                   "[\"x\"]]}}}], \"multi\": true},"
+                                   "{\"q\": {\"_id\": {\"$mod\": [31, 0]}}, \"u\": "
+                                   "{\"$set\": {\"codes\": [2.5, 1, \"y\", \"z\"]}}, "
+                                   "\"multi\": true}]}",
                                    &error),
                  qPrintable(error));
         // A version field of another name (--version-field rev), its values of every type a
@@ -293,6 +305,7 @@ private slots:
         QTest::newRow("flat gaps three ranges")
             << QStringLiteral("flat_gaps")
             << QStringList{QStringLiteral("--parallel"), QStringLiteral("3")};
+        QTest::newRow("flat mixed elements") << QStringLiteral("flat_mixed") << QStringList();
         // Schema versions: the tallies group by the version field's value.
         QTest::newRow("versions") << QStringLiteral("profiles") << QStringList();
         QTest::newRow("versions named mixed")
@@ -338,6 +351,10 @@ private slots:
                              .at(QStringLiteral("schema_versions.csv"))
                              .count('\n') >= 4,
                      fixtures::reportFiles(tallied).at(QStringLiteral("schema_versions.csv")));
+        if (collection == QLatin1String("flat_mixed"))
+            QVERIFY(fixtures::reportFiles(tallied)
+                        .at(QStringLiteral("shape_outliers.csv"))
+                        .contains("\nmixed_element_types,codes,"));
         if (collection == QLatin1String("flat_named"))
             QVERIFY(fixtures::reportFiles(tallied)
                         .at(QStringLiteral("fields.csv"))

@@ -107,8 +107,9 @@ private slots:
         QTest::addColumn<QString>("reason");
         QTest::newRow("array of objects")
             << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}]})") << S("c: arrays of objects");
-        QTest::newRow("two element types")
-            << fixtures::bson(R"({"_id": 1, "t": [1, "x"]})") << S("t: arrays of more than one");
+        QTest::newRow("regex elements")
+            << fixtures::bson(R"({"_id": 1, "t": [1, {"$regex": "x", "$options": ""}]})")
+            << S("t: arrays of elements a tally cannot size (regex)");
         QTest::newRow("schema version of decimals")
             << fixtures::bson(R"({"_id": 1, "schema_version": {"$numberDecimal": "2.0"}})")
             << S("schema_version: a schema version of decimals");
@@ -128,6 +129,31 @@ private slots:
         QString why;
         QVERIFY(!planOf({document}, &why));
         QVERIFY2(why.startsWith(reason), qPrintable(why));
+    }
+
+    // Arrays of two scalar element types: the schema names both, the tallies count each.
+    void mixedElementsArePlanned()
+    {
+        QString why;
+        const auto plan = planOf({fixtures::bson(R"({"_id": 1, "t": [1, "x"], "u": [2]})")}, &why);
+        QVERIFY2(plan, qPrintable(why));
+        QCOMPARE(plan->paths.size(), std::size_t(2));
+        QCOMPARE(plan->paths[0].elementType, BsonTypes::bit(0x02) | BsonTypes::bit(0x10));
+        QVERIFY(plan->paths[0].mixedElements());
+        QVERIFY(!plan->paths[1].mixedElements());
+        QCOMPARE(plan->mixedPaths(), (std::vector<int>{0}));
+        const QJsonObject t = schemaOf(*plan)
+                                  .value(S("$and"))
+                                  .toArray()[0]
+                                  .toObject()
+                                  .value(S("$jsonSchema"))
+                                  .toObject()
+                                  .value(S("properties"))
+                                  .toObject()
+                                  .value(S("t"))
+                                  .toObject();
+        QCOMPARE(t.value(S("items")).toObject().value(S("bsonType")),
+                 QJsonValue(QJsonArray{S("string"), S("int")}));
     }
 
     // A field where a version is looked for: the values the discovery saw, the tallies' own

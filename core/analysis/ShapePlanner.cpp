@@ -148,16 +148,22 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
                 measure.summaries.begin(), measure.summaries.end(),
                 [&](const MeasurePlan::Summary &sum) { return sum.segments == segments; });
             const std::uint32_t elements = f.elementTypeMask;
-            const bool oneScalar =
-                (elements & (elements - 1)) == 0 &&
+            const bool scalars =
                 !(elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized));
             if (elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit))
                 return refuse(why, QStringLiteral("%1: arrays of objects or arrays (their "
                                                   "elements' fields are not counted there)")
                                        .arg(path));
-            if (s == measure.summaries.end() || !s->children.empty() || !oneScalar)
+            if (!scalars)
+                return refuse(
+                    why,
+                    QStringLiteral("%1: arrays of elements a tally cannot size "
+                                   "(%2)")
+                        .arg(path,
+                             BsonTypes::names(elements & kUnsized).join(QStringLiteral(", "))));
+            if (s == measure.summaries.end() || !s->children.empty())
                 return refuse(why,
-                              QStringLiteral("%1: arrays of more than one scalar type").arg(path));
+                              QStringLiteral("%1: arrays the measurement does not hold").arg(path));
             p.summary = int(s - measure.summaries.begin());
             p.elementType = elements;
         }

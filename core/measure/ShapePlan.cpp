@@ -121,6 +121,15 @@ std::vector<int> ShapePlan::variablePaths() const
     return out;
 }
 
+std::vector<int> ShapePlan::mixedPaths() const
+{
+    std::vector<int> out;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].mixedElements())
+            out.push_back(int(i));
+    return out;
+}
+
 std::vector<int> ShapePlan::versionPaths() const
 {
     std::vector<int> out;

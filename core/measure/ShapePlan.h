@@ -11,9 +11,9 @@ namespace oe {
 
 // What a scan counted in the cluster asks of each document to count its shape (ShapePlanner
 // learns it from the discovery read): the field paths outside arrays, each with the BSON types
-// the discovery saw there, and for a path that holds arrays the one type of their elements. A
+// the discovery saw there, and for a path that holds arrays the scalar types of their elements. A
 // document is *regular* when it matches `regular()`: no field but these (every object closed),
-// each of one of its learnt types, arrays of their element type only, and no larger than the
+// each of one of its learnt types, arrays of their element types only, and no larger than the
 // big-scalar limit (so none of its strings or binaries is a big scalar). A regular document's
 // shape is then a function of the `$type` at each path, its measurement and the bytes of its
 // strings and binaries; the server groups by those, and the rest are read whole.
@@ -23,7 +23,7 @@ struct ShapePlan
     {
         std::vector<std::string> segments;
         std::uint32_t types = 0;       // BsonTypes bits
-        std::uint32_t elementType = 0; // where it holds arrays: its elements' bit (0: none seen)
+        std::uint32_t elementType = 0; // where it holds arrays: its elements' bits (0: none seen)
         int parent = -1;               // the object path holding it; -1: the document
         int summary = -1;              // where it holds arrays: MeasurePlan::summaries' index
         // A schema version field (VersionTally): the values the discovery saw there (raw, as
@@ -35,6 +35,8 @@ struct ShapePlan
         // "$a.b": the path as an aggregation expression (its names are plain).
         QString expression() const;
         bool holds(std::uint32_t bit) const { return (types & bit) != 0; }
+        // Arrays of more than one element type: the tallies count each type's elements.
+        bool mixedElements() const { return (elementType & (elementType - 1)) != 0; }
     };
     std::vector<Path> paths; // parents before their children; not the _id (the tallies' own)
     std::uint64_t sizeLimit = 0;
@@ -47,6 +49,9 @@ struct ShapePlan
     // The paths whose values' bytes vary within a type (strings and binaries), but version
     // fields (their values are the tallies'): the tallies sum their lengths, `x<index>`.
     std::vector<int> variablePaths() const;
+    // The paths whose arrays hold elements of more than one type (the tallies' `c`, each an
+    // array of its types' counts in bit order, in this order).
+    std::vector<int> mixedPaths() const;
     // The schema version fields (the tallies' `v`, in this order).
     std::vector<int> versionPaths() const;
     // The paths holding objects (mostKeys' tails, `k<index>` in this order).

@@ -184,10 +184,11 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
     for (const ShapePlan::Path &path : shape.paths)
         if (!path.segments.empty() && path.segments.front() != "_id")
             topLevel.insert(path.segments.front());
-    // (A top-level field named as the measurement's own (s, a, r, k, v, x<i>): the shape's
+    // (A top-level field named as the measurement's own (s, a, r, k, v, c, x<i>): the shape's
     // figures are the $project's too, on the document as it is.)
     const bool inGroup = std::none_of(topLevel.begin(), topLevel.end(), [](const std::string &n) {
-        return n == "s" || n == "a" || n == "r" || n == "k" || n == "v" || n.front() == 'x';
+        return n == "s" || n == "a" || n == "r" || n == "k" || n == "v" || n == "c" ||
+               n.front() == 'x';
     });
     auto figure = [&](const QString &name, const J &value) -> J {
         if (inGroup)
@@ -213,6 +214,12 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
     }
     if (!versions.isEmpty())
         groupKey.insert(QStringLiteral("v"), figure(QStringLiteral("v"), versions));
+    // Arrays of more than one element type: each type's elements.
+    A mixed;
+    for (const int m : shape.mixedPaths())
+        mixed.append(elementCounts(shape.paths[std::size_t(m)]));
+    if (!mixed.isEmpty())
+        groupKey.insert(QStringLiteral("c"), figure(QStringLiteral("c"), mixed));
     O sums;
     for (const int v : shape.variablePaths()) {
         const QString x = QStringLiteral("x%1").arg(v);

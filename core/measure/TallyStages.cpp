@@ -28,6 +28,20 @@ J typeAt(const ShapePlan::Path &p)
     return op("$type", p.expression());
 }
 
+J elementCounts(const ShapePlan::Path &p)
+{
+    A counts;
+    for (const QString &type : BsonTypes::names(p.elementType))
+        counts.append(
+            op("$size",
+               op("$filter", O{{QStringLiteral("input"), QStringLiteral("$$e")},
+                               {QStringLiteral("cond"),
+                                op("$eq", A{op("$type", QStringLiteral("$$this")), type})}})));
+    const J array = op("$cond", A{op("$isArray", p.expression()), p.expression(), A()});
+    return op("$let", O{{QStringLiteral("vars"), O{{QStringLiteral("e"), array}}},
+                        {QStringLiteral("in"), counts}});
+}
+
 // The bytes a string's or a binary's value holds past those of an empty one.
 J extraBytes(const ShapePlan::Path &p)
 {

@@ -60,9 +60,9 @@ bool appendEmpty(bson_t *into, const char *key, int keyLength, int type)
 class Builder
 {
 public:
-    Builder(const ShapePlan &shape, const std::vector<std::uint32_t> &types, const bson_t *versions,
+    Builder(const ShapePlan &shape, const std::vector<std::uint32_t> &types, const bson_t *key,
             const MeasureReply &reply, ShapeSkeleton &out)
-        : m_shape(shape), m_types(types), m_versions(versions), m_reply(reply), m_out(out)
+        : m_shape(shape), m_types(types), m_key(key), m_reply(reply), m_out(out)
     {
     }
 
@@ -114,17 +114,10 @@ private:
             }
             bson_t array;
             bson_append_array_begin(into, key.data(), keyLength, &array);
-            const int element = indexOf(p.elementType);
-            for (std::uint64_t n = 0; n < r->length; ++n) {
-                const std::string index = std::to_string(n);
-                if (!appendEmpty(&array, index.data(), int(index.size()), element)) {
-                    problem = QStringLiteral("array elements of a type without a skeleton");
-                    return false;
-                }
-            }
+            const bool ok = elements(&array, i, r->length);
             m_out.arrayValueBytes[i] = array.len;
             bson_append_array_end(into, &array);
-            return true;
+            return ok;
         }
         if (p.version && (m_types[i] & ShapePlan::kVersionTypes))
             return versionValue(into, i, key, type);
@@ -135,24 +128,67 @@ private:
         return true;
     }
 
+    // The row's figure for path `i` in its key's array `name` (ordered as `paths`).
+    bool keyed(const char *name, const std::vector<int> &paths, std::size_t i, bson_iter_t *at)
+    {
+        const auto found = std::find(paths.begin(), paths.end(), int(i));
+        const std::string dotted = name + ("." + std::to_string(found - paths.begin()));
+        return m_key && found != paths.end() && bson_iter_init(at, m_key) &&
+               bson_iter_find_descendant(at, dotted.c_str(), at);
+    }
+
     // A version field's value: the row's own (its key's `v`).
     bool versionValue(bson_t *into, std::size_t i, const std::string &key, int type)
     {
-        const std::vector<int> paths = m_shape.versionPaths();
-        const auto at = std::find(paths.begin(), paths.end(), int(i));
-        const std::string index = std::to_string(at - paths.begin());
         bson_iter_t it;
-        if (!m_versions || !bson_iter_init_find(&it, m_versions, index.c_str()) ||
-            int(bson_iter_type(&it)) != type) {
+        if (!keyed("v", m_shape.versionPaths(), i, &it) || int(bson_iter_type(&it)) != type) {
             problem = QStringLiteral("a version value the tally does not hold");
             return false;
         }
         return bson_append_iter(into, key.data(), int(key.size()), &it);
     }
 
+    // An array's `length` elements: of its one element type, or as many of each of its types
+    // as the row's key says (`c`), in bit order.
+    bool elements(bson_t *array, std::size_t i, std::uint64_t length)
+    {
+        const ShapePlan::Path &p = m_shape.paths[i];
+        std::vector<std::pair<int, std::uint64_t>> runs; // type, elements
+        if (!p.mixedElements()) {
+            runs.emplace_back(indexOf(p.elementType), length);
+        } else {
+            bson_iter_t it, count;
+            if (!keyed("c", m_shape.mixedPaths(), i, &it) || !BSON_ITER_HOLDS_ARRAY(&it) ||
+                !bson_iter_recurse(&it, &count)) {
+                problem = QStringLiteral("an array's element types the tally does not count");
+                return false;
+            }
+            for (int type = 0; type < 32; ++type) {
+                if (!((p.elementType >> type) & 1))
+                    continue;
+                const bool counted = bson_iter_next(&count) && BSON_ITER_HOLDS_NUMBER(&count);
+                runs.emplace_back(type, counted ? std::uint64_t(bson_iter_as_int64(&count)) : 0);
+            }
+        }
+        std::uint64_t n = 0;
+        for (const auto &[type, count] : runs)
+            for (std::uint64_t k = 0; k < count; ++k, ++n) {
+                const std::string index = std::to_string(n);
+                if (!appendEmpty(array, index.data(), int(index.size()), type)) {
+                    problem = QStringLiteral("array elements of a type without a skeleton");
+                    return false;
+                }
+            }
+        if (n != length) {
+            problem = QStringLiteral("an array's element types that do not add up to its length");
+            return false;
+        }
+        return true;
+    }
+
     const ShapePlan &m_shape;
     const std::vector<std::uint32_t> &m_types;
-    const bson_t *m_versions;
+    const bson_t *m_key;
     const MeasureReply &m_reply;
     ShapeSkeleton &m_out;
 };
@@ -161,7 +197,7 @@ private:
 
 std::optional<ShapeSkeleton> ShapeSkeleton::build(const ShapePlan &shape,
                                                   const std::vector<std::uint32_t> &types,
-                                                  const bson_t *versions, std::uint32_t idTypeBit,
+                                                  const bson_t *key, std::uint32_t idTypeBit,
                                                   const MeasureReply &reply, QString *problem)
 {
     ShapeSkeleton out;
@@ -182,7 +218,7 @@ std::optional<ShapeSkeleton> ShapeSkeleton::build(const ShapePlan &shape,
         out.idElementBytes = doc.get()->len - before;
         ++out.fields;
     }
-    Builder builder(shape, types, versions, reply, out);
+    Builder builder(shape, types, key, reply, out);
     if (!builder.fields(doc.get(), -1, 0)) {
         *problem = builder.problem;
         return std::nullopt;

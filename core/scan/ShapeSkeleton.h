@@ -32,12 +32,13 @@ struct ShapeSkeleton
     std::uint64_t depth = 1;
 
     // `types`: per path of `shape` the BsonTypes bit the row's key names there (0: missing);
-    // `versions` the row's version values (its key's `v`, an array in versionPaths' order; null
-    // without); `idTypeBit` the _id's (0: none). Nullopt, with the reason, where they and the
-    // records disagree (an array the records do not measure).
+    // `key` the row's key, for its version values (`v`, in versionPaths' order) and its mixed
+    // arrays' counts of each element type (`c`, in mixedPaths' order); `idTypeBit` the _id's
+    // (0: none). Nullopt, with the reason, where they and the records disagree (an array the
+    // records do not measure).
     static std::optional<ShapeSkeleton> build(const ShapePlan &shape,
                                               const std::vector<std::uint32_t> &types,
-                                              const bson_t *versions, std::uint32_t idTypeBit,
+                                              const bson_t *key, std::uint32_t idTypeBit,
                                               const MeasureReply &reply, QString *problem);
 };
 

@@ -2,7 +2,6 @@
 
 #include "analysis/FieldShape.h"
 #include "bson/BsonTypes.h"
-#include "bson/internal/BsonDocument.h"
 #include "scan/internal/TallyReply.h"
 
 #include <algorithm>
@@ -60,17 +59,7 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
                                 m_shape->paths[i].expression().mid(1));
             return false;
         }
-    // The version fields' values (an array, in the shape's versionPaths order).
-    std::optional<BsonDocument> versions;
-    if (bson_iter_init_find(&it, key, "v") && BSON_ITER_HOLDS_ARRAY(&it)) {
-        std::uint32_t length = 0;
-        const std::uint8_t *data = nullptr;
-        bson_iter_array(&it, &length, &data);
-        versions = BsonDocument::fromBytes(
-            QByteArray(reinterpret_cast<const char *>(data), qsizetype(length)));
-    }
-    const auto skeleton = ShapeSkeleton::build(
-        *m_shape, types, versions ? versions->get() : nullptr, idTypeBit, reply, problem);
+    const auto skeleton = ShapeSkeleton::build(*m_shape, types, key, idTypeBit, reply, problem);
     if (!skeleton)
         return false;
     const auto *data = reinterpret_cast<const std::uint8_t *>(skeleton->bytes.constData());

@@ -107,6 +107,8 @@ struct Listed
 J typeAt(const ShapePlan::Path &p);
 // The bytes a string's or a binary's value holds past those of an empty one.
 J extraBytes(const ShapePlan::Path &p);
+// An array's elements of each of its element types, in bit order ([] where it is no array).
+J elementCounts(const ShapePlan::Path &p);
 // A regular document's figures for the shape's tails ({fc, dp, k<i>}: TallyPipelines).
 J shapeValues(const ShapePlan &shape);
 // The field a tail's values are in: s, l, v<i> (tailField); fc, dp, k<i> (shapeField); and as a

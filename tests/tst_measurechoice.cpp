@@ -20,7 +20,8 @@
 #include <string>
 
 // Where an analysis measures (issues 36, 54): auto reads every field of every document here
-// (a server-side measurement is partial), across a network with wire compression, which mongod
+// (a server-side measurement is partial), across a network with wire compression (so do the
+// server-side measurement and the count in the cluster), which mongod
 // says it used, into the same reports byte for byte, the shape's included; a URI's own
 // compressors are kept. On FerretDB (no $bsonSize) auto reads here as everywhere and
 // `--measure server` is refused in one line. And the --measure option's usage errors.
@@ -141,6 +142,18 @@ private slots:
         // activity_feeds is 15.5 MiB and more: its documents crossed compressed.
         QVERIFY2(compressedReplies("zstd") - beforeFar > 1000000,
                  qPrintable(QString::number(compressedReplies("zstd") - beforeFar)));
+        // Counted in the cluster (its replies are numbers, _ids and the few documents read
+        // whole) through the same link: compressed too.
+        const std::int64_t beforeCluster = compressedReplies("zstd");
+        QVERIFY(!analyze(feeds, QStringLiteral("cluster-far"),
+                         {QStringLiteral("--full"), QStringLiteral("--measure"),
+                          QStringLiteral("cluster")},
+                         QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()))
+                     .isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("counted in the cluster")),
+                 qPrintable(m_lastErr));
+        QVERIFY2(compressedReplies("zstd") - beforeCluster > 10000,
+                 qPrintable(QString::number(compressedReplies("zstd") - beforeCluster)));
         const std::int64_t beforeSnappy = compressedReplies("snappy");
         const QString named =
             analyze(feeds, QStringLiteral("auto-far-snappy"), {QStringLiteral("--full")},

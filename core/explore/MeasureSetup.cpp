@@ -220,6 +220,18 @@ MeasureSetup::Outcome withPlan(MeasurePlan plan, const Discovery &how)
     return outcome;
 }
 
+// Measured on the server, the replies are numbers, _ids and the few documents read whole (or,
+// where the server cannot measure the plan, every document, read here):
+// across a network they are asked for with wire compression too (a million small documents
+// counted in the cluster through 100 Mbit/s: 5.0 MB on the wire uncompressed), unless the URI
+// names its own compressors.
+MeasureSetup::Outcome compressed(MeasureSetup::Outcome outcome, MongoConnection &connection)
+{
+    if (!connection.uriNamesCompressors() && MeasureSetup::acrossNetwork(connection))
+        outcome.compressors = QString::fromLatin1(MeasureSetup::kCompressors);
+    return outcome;
+}
+
 } // namespace
 
 std::optional<MeasureSetup::Outcome>
@@ -248,7 +260,7 @@ MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &f
         Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
-            return withPlan(std::move(*plan), how);
+            return compressed(withPlan(std::move(*plan), how), *connection);
     }
     ServerInfo info;
     if (!connection || !ServerProbe::probe(*connection, source.database, &info, &probeError,
@@ -277,7 +289,7 @@ MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &f
     auto plan = discover(source, filter, &how, error);
     if (!plan)
         return std::nullopt;
-    return withPlan(std::move(*plan), how);
+    return compressed(withPlan(std::move(*plan), how), *connection);
 }
 
 bool MeasureSetup::onThisMachine(const QString &hosts)

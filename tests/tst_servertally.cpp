@@ -191,6 +191,9 @@ private slots:
         import(QStringLiteral("flat_gaps"), flat);
         import(QStringLiteral("flat_named"), flat);
         import(QStringLiteral("flat_mixed"), flat);
+        const QString posts = m_dir.filePath(QStringLiteral("viral_posts.bson"));
+        import(QStringLiteral("posts"), posts);
+        import(QStringLiteral("posts_mixed"), posts);
         const QString profiles = m_dir.filePath(QStringLiteral("customer_profiles.bson"));
         import(QStringLiteral("profiles"), profiles);
         import(QStringLiteral("profiles_mixed"), profiles);
@@ -227,6 +230,24 @@ private slots:
                                    "{\"$set\": {\"codes\": [2.5, 1, \"y\", \"z\"]}}, "
                                    "\"multi\": true}]}",
                                    &error),
+                 qPrintable(error));
+        // Comments with a field some hold (likes, an int or a string) and posts without any.
+        QVERIFY2(fixtures::command(
+                     m_uri, kDatabase,
+                     "{\"update\": \"posts_mixed\", \"updates\": ["
+                     "{\"q\": {\"comment_count\": {\"$mod\": [5, 0]}}, \"u\": [{\"$set\": "
+                     "{\"comments\": {\"$map\": {\"input\": \"$comments\", \"in\": {\"$cond\": "
+                     "[{\"$eq\": [{\"$mod\": [{\"$strLenBytes\": \"$$this.text\"}, 3]}, 0]}, "
+                     "{\"$mergeObjects\": [\"$$this\", {\"likes\": 5}]}, \"$$this\"]}}}}}], "
+                     "\"multi\": true},"
+                     "{\"q\": {\"comment_count\": {\"$mod\": [7, 0]}}, \"u\": [{\"$set\": "
+                     "{\"comments\": {\"$map\": {\"input\": \"$comments\", \"in\": {\"$cond\": "
+                     "[{\"$eq\": [{\"$mod\": [{\"$strLenBytes\": \"$$this.author\"}, 2]}, 0]}, "
+                     "{\"$mergeObjects\": [\"$$this\", {\"likes\": \"many\"}]}, \"$$this\"]}}}}}], "
+                     "\"multi\": true},"
+                     "{\"q\": {\"comment_count\": {\"$mod\": [11, 0]}}, \"u\": {\"$set\": "
+                     "{\"comments\": []}}, \"multi\": true}]}",
+                     &error),
                  qPrintable(error));
         // A version field of another name (--version-field rev), its values of every type a
         // version has and one it has not: a long 1 or 2 or 3, a string, an integral double (one
@@ -306,6 +327,9 @@ private slots:
             << QStringLiteral("flat_gaps")
             << QStringList{QStringLiteral("--parallel"), QStringLiteral("3")};
         QTest::newRow("flat mixed elements") << QStringLiteral("flat_mixed") << QStringList();
+        // Arrays of objects: their elements' fields counted per type.
+        QTest::newRow("posts") << QStringLiteral("posts") << QStringList();
+        QTest::newRow("posts mixed elements") << QStringLiteral("posts_mixed") << QStringList();
         // Schema versions: the tallies group by the version field's value.
         QTest::newRow("versions") << QStringLiteral("profiles") << QStringList();
         QTest::newRow("versions named mixed")
@@ -355,6 +379,10 @@ private slots:
             QVERIFY(fixtures::reportFiles(tallied)
                         .at(QStringLiteral("shape_outliers.csv"))
                         .contains("\nmixed_element_types,codes,"));
+        if (collection == QLatin1String("posts_mixed"))
+            QVERIFY(fixtures::reportFiles(tallied)
+                        .at(QStringLiteral("fields.csv"))
+                        .contains("\ncomments.likes,string|int,"));
         if (collection == QLatin1String("flat_named"))
             QVERIFY(fixtures::reportFiles(tallied)
                         .at(QStringLiteral("fields.csv"))

@@ -105,8 +105,14 @@ private slots:
     {
         QTest::addColumn<QByteArray>("document");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("array of objects")
-            << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}]})") << S("c: arrays of objects");
+        QTest::newRow("arrays in arrays' elements")
+            << fixtures::bson(R"({"_id": 1, "c": [{"a": [1]}]})")
+            << S("c: arrays in arrays' elements");
+        QTest::newRow("objects in arrays' elements")
+            << fixtures::bson(R"({"_id": 1, "c": [{"o": {"x": 1}}]})")
+            << S("c.o: objects, arrays or values");
+        QTest::newRow("objects and scalars") << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}, 2]})")
+                                             << S("c: arrays of objects and other values");
         QTest::newRow("regex elements")
             << fixtures::bson(R"({"_id": 1, "t": [1, {"$regex": "x", "$options": ""}]})")
             << S("t: arrays of elements a tally cannot size (regex)");
@@ -129,6 +135,40 @@ private slots:
         QString why;
         QVERIFY(!planOf({document}, &why));
         QVERIFY2(why.startsWith(reason), qPrintable(why));
+    }
+
+    // Arrays of objects: their elements' fields are paths of the plan (inElements, the array
+    // their parent), the schema closes the elements' objects and names each field's types.
+    void arraysOfObjectsArePlanned()
+    {
+        QString why;
+        const auto plan = planOf(
+            {fixtures::bson(R"({"_id": 1, "c": [{"a": 1, "t": "x"}, {"a": "y"}], "n": 2})")}, &why);
+        QVERIFY2(plan, qPrintable(why));
+        QStringList paths;
+        for (const ShapePlan::Path &p : plan->paths)
+            paths << p.expression();
+        QCOMPARE(paths, (QStringList{S("$c"), S("$c.a"), S("$c.t"), S("$n")}));
+        QCOMPARE(plan->objectArrays(), (std::vector<int>{0}));
+        QCOMPARE(plan->elementFields(), (std::vector<int>{1, 2}));
+        QCOMPARE(plan->paths[1].parent, 0);
+        QCOMPARE(plan->paths[1].types, BsonTypes::bit(0x02) | BsonTypes::bit(0x10));
+        QCOMPARE(plan->variablePaths(), (std::vector<int>{1, 2}));
+        const QJsonObject items = schemaOf(*plan)
+                                      .value(S("$and"))
+                                      .toArray()[0]
+                                      .toObject()
+                                      .value(S("$jsonSchema"))
+                                      .toObject()
+                                      .value(S("properties"))
+                                      .toObject()
+                                      .value(S("c"))
+                                      .toObject()
+                                      .value(S("items"))
+                                      .toObject();
+        QCOMPARE(items.value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
+        QCOMPARE(items.value(S("additionalProperties")).toBool(true), false);
+        QCOMPARE(items.value(S("properties")).toObject().keys(), (QStringList{S("a"), S("t")}));
     }
 
     // Arrays of two scalar element types: the schema names both, the tallies count each.

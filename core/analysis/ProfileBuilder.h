@@ -88,10 +88,10 @@ public:
     // their values hold past the skeleton's come by fixBytes.
     void addShaped(const MeasureReply &reply, const std::uint8_t *skeleton, std::uint32_t length,
                    std::uint64_t times);
-    // Adds `bytes` to the values at `segments` (and to the objects holding them), and
-    // `elementBytes` to its arrays' elements.
+    // Adds `bytes` to the values at `segments` (and, `upward`, to the objects holding them),
+    // and `elementBytes` to its arrays' elements.
     void fixBytes(const std::vector<std::string> &segments, std::int64_t bytes,
-                  std::int64_t elementBytes);
+                  std::int64_t elementBytes, bool upward = true);
     // One document of those addShaped counted, as an example of what `skeleton` shows.
     void exampleShaped(const std::uint8_t *skeleton, std::uint32_t length, std::uint64_t docIndex,
                        const std::string &rawId);

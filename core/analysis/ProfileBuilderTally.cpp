@@ -113,11 +113,11 @@ void ProfileBuilder::addShaped(const MeasureReply &reply, const std::uint8_t *sk
 }
 
 void ProfileBuilder::fixBytes(const std::vector<std::string> &segments, std::int64_t bytes,
-                              std::int64_t elementBytes)
+                              std::int64_t elementBytes, bool upward)
 {
     FieldNode *node = nodeAt(segments);
     node->elementBytes = std::uint64_t(std::int64_t(node->elementBytes) + elementBytes);
-    for (; node && node->parent; node = node->parent)
+    for (; node && node->parent; node = upward ? node->parent : nullptr)
         node->bytes = std::uint64_t(std::int64_t(node->bytes) + bytes);
 }
 

@@ -98,6 +98,63 @@ bool versionOf(const CollectionProfile &discovery, const FieldProfile &f, ShapeP
     return true;
 }
 
+// Why the tallies cannot count the arrays at a path (`%1` for it), or nothing: arrays of
+// scalars a tally can size, or of objects (their fields are the plan's paths too), no array in
+// their elements.
+QString arrayRefusal(const ShapePlan::Path &p, std::uint32_t elements,
+                     const MeasurePlan::Summary *summary)
+{
+    if (elements & BsonTypes::kArrayBit)
+        return QStringLiteral("%1: arrays of arrays");
+    if ((elements & BsonTypes::kDocumentBit) && elements != BsonTypes::kDocumentBit)
+        return QStringLiteral("%1: arrays of objects and other values");
+    if (elements == BsonTypes::kDocumentBit && p.holds(BsonTypes::kDocumentBit))
+        return QStringLiteral("%1: an object in some documents and an array of objects in others");
+    if (elements & kUnsized)
+        return QStringLiteral("%1: arrays of elements a tally cannot size (%2)")
+            .arg(QStringLiteral("%1"),
+                 BsonTypes::names(elements & kUnsized).join(QStringLiteral(", ")));
+    if (summary && !summary->children.empty())
+        return QStringLiteral("%1: arrays in arrays' elements");
+    if (!summary)
+        return QStringLiteral("%1: arrays the measurement does not hold");
+    return {};
+}
+
+// A field of the objects an array path of the plan holds (ShapePlan::Path::inElements), itself
+// no object or array; false, with the reason, otherwise.
+bool elementField(const FieldProfile &f, std::vector<std::string> segments, ShapePlan &plan,
+                  std::map<std::string, int> &index, QString *why)
+{
+    const QString path = QString::fromStdString(f.path);
+    const std::string parent = f.path.substr(0, f.path.size() - segments.back().size() - 1);
+    const auto at = index.find(parent);
+    if (segments.size() < 2 || at == index.end() ||
+        plan.paths[std::size_t(at->second)].elementType != BsonTypes::kDocumentBit) {
+        refuse(why, QStringLiteral("%1: a field of arrays' elements nested deeper than one array "
+                                   "of objects")
+                        .arg(path));
+        return false;
+    }
+    if (f.typeMask & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized)) {
+        refuse(why, QStringLiteral("%1: objects, arrays or values of a type a tally cannot size "
+                                   "in arrays' elements")
+                        .arg(path));
+        return false;
+    }
+    ShapePlan::Path e;
+    e.types = f.typeMask;
+    e.inElements = true;
+    e.parent = at->second;
+    e.segments = std::move(segments);
+    if (!index.emplace(f.path, int(plan.paths.size())).second) {
+        refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
+        return false;
+    }
+    plan.paths.push_back(std::move(e));
+    return true;
+}
+
 } // namespace
 
 std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
@@ -115,14 +172,17 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
             continue;
         if (f.path.rfind("_id.", 0) == 0)
             return refuse(why, QStringLiteral("an _id that is an object"));
-        if (f.insideArray)
-            return refuse(why, QStringLiteral("%1: a field of arrays' elements").arg(path));
         std::vector<std::string> segments = split(f.path);
         for (const std::string &s : segments)
             if (!MeasurePlan::plainName(s) || PathSegment::standsForManyKeys(s) ||
                 s == PathSegment::kNestedArray)
                 return refuse(
                     why, QStringLiteral("%1: a name the server cannot be asked about").arg(path));
+        if (f.insideArray) {
+            if (!elementField(f, std::move(segments), plan, index, why))
+                return std::nullopt;
+            continue;
+        }
         ShapePlan::Path p;
         QString unversioned;
         if (segments.size() == 1 &&
@@ -148,22 +208,10 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
                 measure.summaries.begin(), measure.summaries.end(),
                 [&](const MeasurePlan::Summary &sum) { return sum.segments == segments; });
             const std::uint32_t elements = f.elementTypeMask;
-            const bool scalars =
-                !(elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized));
-            if (elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit))
-                return refuse(why, QStringLiteral("%1: arrays of objects or arrays (their "
-                                                  "elements' fields are not counted there)")
-                                       .arg(path));
-            if (!scalars)
-                return refuse(
-                    why,
-                    QStringLiteral("%1: arrays of elements a tally cannot size "
-                                   "(%2)")
-                        .arg(path,
-                             BsonTypes::names(elements & kUnsized).join(QStringLiteral(", "))));
-            if (s == measure.summaries.end() || !s->children.empty())
-                return refuse(why,
-                              QStringLiteral("%1: arrays the measurement does not hold").arg(path));
+            if (const QString no =
+                    arrayRefusal(p, elements, s != measure.summaries.end() ? &*s : nullptr);
+                !no.isEmpty())
+                return refuse(why, no.arg(path));
             p.summary = int(s - measure.summaries.begin());
             p.elementType = elements;
         }

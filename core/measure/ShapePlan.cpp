@@ -89,9 +89,10 @@ O closed(const ShapePlan &plan, int parent)
         if (p.version)
             schema.insert(QStringLiteral("anyOf"), versionValues(p));
         if (p.holds(BsonTypes::kArrayBit)) {
+            O items = p.elementType == BsonTypes::kDocumentBit ? closed(plan, int(i)) : O{};
+            items.insert(QStringLiteral("bsonType"), aliases(p.elementType));
             if (p.elementType != 0)
-                schema.insert(QStringLiteral("items"),
-                              O{{QStringLiteral("bsonType"), aliases(p.elementType)}});
+                schema.insert(QStringLiteral("items"), items);
             else
                 schema.insert(QStringLiteral("maxItems"), 0);
         }
@@ -117,6 +118,24 @@ std::vector<int> ShapePlan::variablePaths() const
     const std::uint32_t variable = BsonTypes::bit(0x02) | BsonTypes::bit(0x05);
     for (std::size_t i = 0; i < paths.size(); ++i)
         if ((paths[i].types & variable) && !paths[i].version)
+            out.push_back(int(i));
+    return out;
+}
+
+std::vector<int> ShapePlan::objectArrays() const
+{
+    std::vector<int> out;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].holds(BsonTypes::kArrayBit) && paths[i].elementType == BsonTypes::kDocumentBit)
+            out.push_back(int(i));
+    return out;
+}
+
+std::vector<int> ShapePlan::elementFields() const
+{
+    std::vector<int> out;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].inElements)
             out.push_back(int(i));
     return out;
 }

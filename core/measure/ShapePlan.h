@@ -31,6 +31,9 @@ struct ShapePlan
         // object, a boolean); the tallies group by the value itself (`v`, in versionPaths' order).
         bool version = false;
         std::vector<std::string> versions;
+        // A field of the objects an array path holds (`parent`, whose elementType is objects):
+        // the tallies count, per type, the elements holding it (`o`).
+        bool inElements = false;
         bool operator==(const Path &) const = default;
         // "$a.b": the path as an aggregation expression (its names are plain).
         QString expression() const;
@@ -52,6 +55,12 @@ struct ShapePlan
     // The paths whose arrays hold elements of more than one type (the tallies' `c`, each an
     // array of its types' counts in bit order, in this order).
     std::vector<int> mixedPaths() const;
+    // The paths holding arrays of objects (each one entry past the paths in the tallies' $type
+    // tuple: "object" where the array has elements, else "missing"), and the fields of their
+    // elements (the tallies' `o`: each an array of the elements holding it per type, in bit
+    // order), in this order.
+    std::vector<int> objectArrays() const;
+    std::vector<int> elementFields() const;
     // The schema version fields (the tallies' `v`, in this order).
     std::vector<int> versionPaths() const;
     // The paths holding objects (mostKeys' tails, `k<index>` in this order).

@@ -184,10 +184,10 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
     for (const ShapePlan::Path &path : shape.paths)
         if (!path.segments.empty() && path.segments.front() != "_id")
             topLevel.insert(path.segments.front());
-    // (A top-level field named as the measurement's own (s, a, r, k, v, c, x<i>): the shape's
+    // (A top-level field named as the measurement's own (s, a, r, k, v, c, o, x<i>): the shape's
     // figures are the $project's too, on the document as it is.)
     const bool inGroup = std::none_of(topLevel.begin(), topLevel.end(), [](const std::string &n) {
-        return n == "s" || n == "a" || n == "r" || n == "k" || n == "v" || n == "c" ||
+        return n == "s" || n == "a" || n == "r" || n == "k" || n == "v" || n == "c" || n == "o" ||
                n.front() == 'x';
     });
     auto figure = [&](const QString &name, const J &value) -> J {
@@ -197,33 +197,21 @@ QByteArray shapeTallies(const MeasurePlan &plan, const TallyPipelines::Scope &s,
         bson_concat(projection.get(), more.get());
         return QString(QStringLiteral("$") + name);
     };
-    A types;
-    for (const ShapePlan::Path &path : shape.paths)
-        types.append(typeAt(path));
     O groupKey = key();
-    groupKey.insert(QStringLiteral("k"), figure(QStringLiteral("k"), types));
-    // The version fields' values themselves (a regular document holds a version's or one no
-    // version has: their count is bounded by the discovery's values and the types).
-    A versions;
-    const A versionTypes{QStringLiteral("int"), QStringLiteral("long"), QStringLiteral("double"),
-                         QStringLiteral("string")};
-    for (const int v : shape.versionPaths()) {
-        // (An object or another value no version has: null, not a group per value.)
-        const QString path = shape.paths[std::size_t(v)].expression();
-        versions.append(op("$cond", A{op("$in", A{op("$type", path), versionTypes}), path, J()}));
-    }
-    if (!versions.isEmpty())
-        groupKey.insert(QStringLiteral("v"), figure(QStringLiteral("v"), versions));
-    // Arrays of more than one element type: each type's elements.
-    A mixed;
-    for (const int m : shape.mixedPaths())
-        mixed.append(elementCounts(shape.paths[std::size_t(m)]));
-    if (!mixed.isEmpty())
-        groupKey.insert(QStringLiteral("c"), figure(QStringLiteral("c"), mixed));
+    // The $type tuple, and what the skeleton needs besides: the version fields' values, the
+    // mixed arrays' counts of each element type, the arrays of objects' elements holding each
+    // field (ShapeSkeleton).
+    const std::pair<QString, A> figures[] = {{QStringLiteral("k"), shapeTypes(shape)},
+                                             {QStringLiteral("v"), versionValues(shape)},
+                                             {QStringLiteral("c"), mixedCounts(shape)},
+                                             {QStringLiteral("o"), elementFieldCounts(shape)}};
+    for (const auto &[name, values] : figures)
+        if (name == QLatin1String("k") || !values.isEmpty())
+            groupKey.insert(name, figure(name, values));
     O sums;
     for (const int v : shape.variablePaths()) {
         const QString x = QStringLiteral("x%1").arg(v);
-        sums.insert(x, op("$sum", figure(x, extraBytes(shape.paths[std::size_t(v)]))));
+        sums.insert(x, op("$sum", figure(x, extraBytes(shape, std::size_t(v)))));
     }
     if (inGroup)
         for (const std::string &name : topLevel)

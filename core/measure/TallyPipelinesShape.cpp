@@ -22,14 +22,15 @@ BsonDocument tuples(const ShapePlan &shape,
     BSON_APPEND_ARRAY_BEGIN(out.get(), "$or", &any);
     for (std::size_t t = 0; t < all.size(); ++t) {
         BSON_APPEND_DOCUMENT_BEGIN(&any, std::to_string(t).c_str(), &one);
-        bson_t list;
+        bson_t list, clause;
         BSON_APPEND_ARRAY_BEGIN(&one, "$and", &list);
         int n = 0;
         for (std::size_t i = 0; i < shape.paths.size() && i < all[t]->size(); ++i) {
             const ShapePlan::Path &p = shape.paths[i];
             const std::uint32_t type = (*all[t])[i];
+            if (p.inElements)
+                continue; // (the tails' figures do not depend on them)
             const QByteArray path = p.expression().mid(1).toUtf8();
-            bson_t clause;
             const std::string key = std::to_string(n++);
             BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
             bson_append_document_begin(&clause, path.constData(), -1, &condition);
@@ -44,6 +45,20 @@ BsonDocument tuples(const ShapePlan &shape,
                     bson_append_document_end(&condition, &none);
                 }
             }
+            bson_append_document_end(&clause, &condition);
+            bson_append_document_end(&list, &clause);
+        }
+        // Each array of objects with elements or without (the document's depth differs).
+        const std::vector<int> arrays = shape.objectArrays();
+        for (std::size_t a = 0; a < arrays.size(); ++a) {
+            const std::size_t at = shape.paths.size() + a;
+            const bool elements = at < all[t]->size() && (*all[t])[at] != 0;
+            const QByteArray first =
+                shape.paths[std::size_t(arrays[a])].expression().mid(1).toUtf8() + ".0";
+            const std::string key = std::to_string(n++);
+            BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
+            bson_append_document_begin(&clause, first.constData(), -1, &condition);
+            BSON_APPEND_BOOL(&condition, "$exists", elements);
             bson_append_document_end(&clause, &condition);
             bson_append_document_end(&list, &clause);
         }

@@ -28,33 +28,112 @@ J typeAt(const ShapePlan::Path &p)
     return op("$type", p.expression());
 }
 
-J elementCounts(const ShapePlan::Path &p)
+namespace {
+
+// The array at `path`, or [] where it holds none.
+J arrayAt(const QString &path)
 {
-    A counts;
-    for (const QString &type : BsonTypes::names(p.elementType))
-        counts.append(
-            op("$size",
-               op("$filter", O{{QStringLiteral("input"), QStringLiteral("$$e")},
-                               {QStringLiteral("cond"),
-                                op("$eq", A{op("$type", QStringLiteral("$$this")), type})}})));
-    const J array = op("$cond", A{op("$isArray", p.expression()), p.expression(), A()});
-    return op("$let", O{{QStringLiteral("vars"), O{{QStringLiteral("e"), array}}},
-                        {QStringLiteral("in"), counts}});
+    return op("$cond", A{op("$isArray", path), path, A()});
 }
 
-// The bytes a string's or a binary's value holds past those of an empty one.
-J extraBytes(const ShapePlan::Path &p)
+// How many elements of the array in $$e hold a value of each type of `types` at `at` ("$$this"
+// or a field of it), in bit order.
+A countsPerType(std::uint32_t types, const QString &at)
+{
+    A counts;
+    for (const QString &type : BsonTypes::names(types))
+        counts.append(op("$size", op("$filter", O{{QStringLiteral("input"), QStringLiteral("$$e")},
+                                                  {QStringLiteral("cond"),
+                                                   op("$eq", A{op("$type", at), type})}})));
+    return counts;
+}
+
+// `in` with $$e the array at `path` ([] where it holds none).
+J overArray(const QString &path, const J &in)
+{
+    return op("$let", O{{QStringLiteral("vars"), O{{QStringLiteral("e"), arrayAt(path)}}},
+                        {QStringLiteral("in"), in}});
+}
+
+// The bytes a string or binary `value` (of a path of `types`) holds past an empty one's.
+J extraOf(std::uint32_t types, const QString &value)
 {
     A branches;
-    if (p.holds(BsonTypes::bit(0x02)))
+    if (types & BsonTypes::bit(0x02))
         branches.append(
-            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("string")})},
-              {QStringLiteral("then"), op("$strLenBytes", p.expression())}});
-    if (p.holds(BsonTypes::bit(0x05)))
+            O{{QStringLiteral("case"), op("$eq", A{op("$type", value), QStringLiteral("string")})},
+              {QStringLiteral("then"), op("$strLenBytes", value)}});
+    if (types & BsonTypes::bit(0x05))
         branches.append(
-            O{{QStringLiteral("case"), op("$eq", A{typeAt(p), QStringLiteral("binData")})},
-              {QStringLiteral("then"), op("$binarySize", p.expression())}});
+            O{{QStringLiteral("case"), op("$eq", A{op("$type", value), QStringLiteral("binData")})},
+              {QStringLiteral("then"), op("$binarySize", value)}});
     return op("$switch", O{{QStringLiteral("branches"), branches}, {QStringLiteral("default"), 0}});
+}
+
+QString elementValue(const ShapePlan::Path &p)
+{
+    return QStringLiteral("$$this.") + QString::fromStdString(p.segments.back());
+}
+
+} // namespace
+
+J extraBytes(const ShapePlan &shape, std::size_t i)
+{
+    const ShapePlan::Path &p = shape.paths[i];
+    if (!p.inElements)
+        return extraOf(p.types, p.expression());
+    return overArray(
+        shape.paths[std::size_t(p.parent)].expression(),
+        op("$sum", op("$map", O{{QStringLiteral("input"), QStringLiteral("$$e")},
+                                {QStringLiteral("in"), extraOf(p.types, elementValue(p))}})));
+}
+
+A shapeTypes(const ShapePlan &shape)
+{
+    A types;
+    for (const ShapePlan::Path &path : shape.paths)
+        types.append(path.inElements ? J(QStringLiteral("missing")) : typeAt(path));
+    for (const int a : shape.objectArrays())
+        types.append(
+            overArray(shape.paths[std::size_t(a)].expression(),
+                      op("$cond", A{op("$gt", A{op("$size", QStringLiteral("$$e")), 0}),
+                                    QStringLiteral("object"), QStringLiteral("missing")})));
+    return types;
+}
+
+A versionValues(const ShapePlan &shape)
+{
+    A versions;
+    const A versionTypes{QStringLiteral("int"), QStringLiteral("long"), QStringLiteral("double"),
+                         QStringLiteral("string")};
+    for (const int v : shape.versionPaths()) {
+        // (An object or another value no version has: null, not a group per value.)
+        const QString path = shape.paths[std::size_t(v)].expression();
+        versions.append(op("$cond", A{op("$in", A{op("$type", path), versionTypes}), path, J()}));
+    }
+    return versions;
+}
+
+A mixedCounts(const ShapePlan &shape)
+{
+    A mixed;
+    for (const int m : shape.mixedPaths()) {
+        const ShapePlan::Path &p = shape.paths[std::size_t(m)];
+        mixed.append(
+            overArray(p.expression(), countsPerType(p.elementType, QStringLiteral("$$this"))));
+    }
+    return mixed;
+}
+
+A elementFieldCounts(const ShapePlan &shape)
+{
+    A fields;
+    for (const int e : shape.elementFields()) {
+        const ShapePlan::Path &p = shape.paths[std::size_t(e)];
+        fields.append(overArray(shape.paths[std::size_t(p.parent)].expression(),
+                                countsPerType(p.types, elementValue(p))));
+    }
+    return fields;
 }
 
 // A regular document's figures for the shape's tails, each path's $type read once ($let):
@@ -68,13 +147,24 @@ J shapeValues(const ShapePlan &shape)
     A deepest{0};
     for (std::size_t i = 0; i < shape.paths.size(); ++i) {
         const ShapePlan::Path &p = shape.paths[i];
+        if (p.inElements)
+            continue; // (inside an array: not a field of the document's, no level of its own)
         vars.insert(typeVar(i).mid(2), typeAt(p));
         fields.append(presentVar(i));
+        const int segments = int(p.segments.size());
+        // An array of objects with elements: their fields one level further down.
+        const J level =
+            p.elementType == BsonTypes::kDocumentBit
+                ? op("$cond", A{op("$eq", A{typeVar(i), QStringLiteral("array")}),
+                                op("$cond", A{op("$gt", A{op("$size", p.expression()), 0}),
+                                              segments + 1, segments}),
+                                segments})
+                : J(segments);
         if (p.holds(BsonTypes::kDocumentBit) || p.holds(BsonTypes::kArrayBit))
             deepest.append(
                 op("$cond",
                    A{op("$in", A{typeVar(i), A{QStringLiteral("object"), QStringLiteral("array")}}),
-                     int(p.segments.size()), 0}));
+                     level, 0}));
     }
     O values{{QStringLiteral("fc"), op("$add", fields)},
              {QStringLiteral("dp"), op("$add", A{1, op("$max", deepest)})}};

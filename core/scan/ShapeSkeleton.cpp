@@ -112,9 +112,13 @@ private:
                 problem = QStringLiteral("an array the measurement does not hold");
                 return false;
             }
+            const bool objects = p.elementType == BsonTypes::kDocumentBit;
+            if (objects && r->length > 0)
+                m_out.depth = std::max(m_out.depth, depth + 2);
             bson_t array;
             bson_append_array_begin(into, key.data(), keyLength, &array);
-            const bool ok = elements(&array, i, r->length);
+            const bool ok =
+                objects ? objectElements(&array, i, r->length) : elements(&array, i, r->length);
             m_out.arrayValueBytes[i] = array.len;
             bson_append_array_end(into, &array);
             return ok;
@@ -148,6 +152,70 @@ private:
         return bson_append_iter(into, key.data(), int(key.size()), &it);
     }
 
+    // An array of objects' `length` elements, each holding some of its fields (the plan's paths
+    // with it as parent): as many elements hold one of a type as the row's key says (`o`), the
+    // first ones (the walk counts the same whichever elements hold them).
+    bool objectElements(bson_t *array, std::size_t i, std::uint64_t length)
+    {
+        struct Field
+        {
+            const std::string *name;
+            std::vector<std::pair<int, std::uint64_t>> runs; // type, elements
+        };
+        std::vector<Field> fields;
+        const std::vector<int> all = m_shape.elementFields();
+        for (const int e : all) {
+            const ShapePlan::Path &p = m_shape.paths[std::size_t(e)];
+            if (p.parent != int(i))
+                continue;
+            bson_iter_t it;
+            if (!keyed("o", all, std::size_t(e), &it) ||
+                !countsOf(it, p.types, length, &fields.emplace_back().runs)) {
+                problem = QStringLiteral("a field of arrays' elements the tally does not count");
+                return false;
+            }
+            fields.back().name = &p.segments.back();
+        }
+        for (std::uint64_t n = 0; n < length; ++n) {
+            const std::string index = std::to_string(n);
+            bson_t element;
+            bson_append_document_begin(array, index.data(), int(index.size()), &element);
+            for (const Field &f : fields) {
+                std::uint64_t before = 0;
+                for (const auto &[type, count] : f.runs) {
+                    if (n < before + count) {
+                        appendEmpty(&element, f.name->data(), int(f.name->size()), type);
+                        break;
+                    }
+                    before += count;
+                }
+            }
+            bson_append_document_end(array, &element);
+        }
+        return true;
+    }
+
+    // The counts per type (in `types`' bit order) the array at `it` holds, as runs; false where
+    // they are not that, or more than `length` in all.
+    static bool countsOf(const bson_iter_t &it, std::uint32_t types, std::uint64_t length,
+                         std::vector<std::pair<int, std::uint64_t>> *runs)
+    {
+        bson_iter_t count;
+        if (!BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &count))
+            return false;
+        std::uint64_t all = 0;
+        for (int type = 0; type < 32; ++type) {
+            if (!((types >> type) & 1))
+                continue;
+            if (!bson_iter_next(&count) || !BSON_ITER_HOLDS_NUMBER(&count) ||
+                bson_iter_as_int64(&count) < 0)
+                return false;
+            runs->emplace_back(type, std::uint64_t(bson_iter_as_int64(&count)));
+            all += runs->back().second;
+        }
+        return all <= length || types == 0;
+    }
+
     // An array's `length` elements: of its one element type, or as many of each of its types
     // as the row's key says (`c`), in bit order.
     bool elements(bson_t *array, std::size_t i, std::uint64_t length)
@@ -157,17 +225,11 @@ private:
         if (!p.mixedElements()) {
             runs.emplace_back(indexOf(p.elementType), length);
         } else {
-            bson_iter_t it, count;
-            if (!keyed("c", m_shape.mixedPaths(), i, &it) || !BSON_ITER_HOLDS_ARRAY(&it) ||
-                !bson_iter_recurse(&it, &count)) {
+            bson_iter_t it;
+            if (!keyed("c", m_shape.mixedPaths(), i, &it) ||
+                !countsOf(it, p.elementType, length, &runs)) {
                 problem = QStringLiteral("an array's element types the tally does not count");
                 return false;
-            }
-            for (int type = 0; type < 32; ++type) {
-                if (!((p.elementType >> type) & 1))
-                    continue;
-                const bool counted = bson_iter_next(&count) && BSON_ITER_HOLDS_NUMBER(&count);
-                runs.emplace_back(type, counted ? std::uint64_t(bson_iter_as_int64(&count)) : 0);
             }
         }
         std::uint64_t n = 0;

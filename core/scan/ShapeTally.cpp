@@ -59,7 +59,11 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
                                 m_shape->paths[i].expression().mid(1));
             return false;
         }
-    const auto skeleton = ShapeSkeleton::build(*m_shape, types, key, idTypeBit, reply, problem);
+    // (Past the paths: whether each array of objects has elements, for the tails.)
+    const std::vector<std::uint32_t> pathTypes(
+        types.begin(),
+        types.begin() + std::ptrdiff_t(std::min(types.size(), m_shape->paths.size())));
+    const auto skeleton = ShapeSkeleton::build(*m_shape, pathTypes, key, idTypeBit, reply, problem);
     if (!skeleton)
         return false;
     const auto *data = reinterpret_cast<const std::uint8_t *>(skeleton->bytes.constData());
@@ -112,8 +116,10 @@ void ShapeTally::fix(const ShapeSkeleton &skeleton, const bson_t *row, const Mea
                            n * (std::int64_t(idBytes) - std::int64_t(skeleton.idElementBytes)), 0);
     for (const int v : m_shape->variablePaths()) {
         std::uint64_t extra = 0;
+        // (A field of arrays' elements: its array's own bytes are the records'.)
+        const ShapePlan::Path &p = m_shape->paths[std::size_t(v)];
         if (numberAt(row, ("x" + std::to_string(v)).c_str(), &extra) && extra > 0)
-            m_builder.fixBytes(m_shape->paths[std::size_t(v)].segments, std::int64_t(extra), 0);
+            m_builder.fixBytes(p.segments, std::int64_t(extra), 0, !p.inElements);
     }
     for (std::size_t i = 0; i < m_shape->paths.size(); ++i) {
         const ShapePlan::Path &p = m_shape->paths[i];

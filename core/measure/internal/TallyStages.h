@@ -105,10 +105,18 @@ struct Listed
 
 // {$type: path}.
 J typeAt(const ShapePlan::Path &p);
-// The bytes a string's or a binary's value holds past those of an empty one.
-J extraBytes(const ShapePlan::Path &p);
-// An array's elements of each of its element types, in bit order ([] where it is no array).
-J elementCounts(const ShapePlan::Path &p);
+// The bytes the strings and binaries at path i hold past empty ones (in an array of objects'
+// elements: summed over them).
+J extraBytes(const ShapePlan &shape, std::size_t i);
+// The shape tallies' key figures (TallyPipelines::tallies): `k`, each path's $type ("missing"
+// for a field of arrays' elements), then per array of objects whether it has elements
+// ("object") or not ("missing"); `v`, the version fields' values (null for one no version
+// has); `c`, per mixed array its elements of each type; `o`, per field of arrays' elements the
+// elements holding it per type. Each in ShapePlan's orders; empty where the shape has none.
+A shapeTypes(const ShapePlan &shape);
+A versionValues(const ShapePlan &shape);
+A mixedCounts(const ShapePlan &shape);
+A elementFieldCounts(const ShapePlan &shape);
 // A regular document's figures for the shape's tails ({fc, dp, k<i>}: TallyPipelines).
 J shapeValues(const ShapePlan &shape);
 // The field a tail's values are in: s, l, v<i> (tailField); fc, dp, k<i> (shapeField); and as a

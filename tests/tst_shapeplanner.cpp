@@ -105,12 +105,22 @@ private slots:
     {
         QTest::addColumn<QByteArray>("document");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("arrays in arrays' elements")
-            << fixtures::bson(R"({"_id": 1, "c": [{"a": [1]}]})")
-            << S("c: arrays in arrays' elements");
+        QTest::newRow("mixed arrays in arrays' elements")
+            << fixtures::bson(R"({"_id": 1, "c": [{"a": [1, "x"]}]})")
+            << S("c.a: in arrays' elements, arrays of more than one scalar type");
+        QTest::newRow("arrays beside values in arrays' elements")
+            << fixtures::bson(R"({"_id": 1, "c": [{"a": [1]}, {"a": 2}]})")
+            << S("c.a: in arrays' elements, arrays of more than one scalar type or beside");
         QTest::newRow("objects in arrays' elements")
             << fixtures::bson(R"({"_id": 1, "c": [{"o": {"x": 1}}]})")
-            << S("c.o: objects, arrays or values");
+            << S("c.o: objects or values of a type a tally cannot size");
+        QString many = S(R"({"_id": 1, "r": [{)");
+        for (int k = 0; k < 30; ++k)
+            many += QStringLiteral(R"(%1"2026-01-%2": 1)").arg(k ? S(", ") : QString()).arg(k + 1);
+        many += S("}]}");
+        QTest::newRow("keys as data in arrays' objects")
+            << fixtures::bson(many.toUtf8().constData())
+            << S("r: objects of 30 keys in arrays, maybe keys used as data");
         QTest::newRow("objects and scalars") << fixtures::bson(R"({"_id": 1, "c": [{"a": 1}, 2]})")
                                              << S("c: arrays of objects and other values");
         QTest::newRow("regex elements")
@@ -169,6 +179,14 @@ private slots:
         QCOMPARE(items.value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
         QCOMPARE(items.value(S("additionalProperties")).toBool(true), false);
         QCOMPARE(items.value(S("properties")).toObject().keys(), (QStringList{S("a"), S("t")}));
+        // Arrays in the elements: their lengths the records', their element type the schema's.
+        const auto tags =
+            planOf({fixtures::bson(R"({"_id": 1, "c": [{"g": ["x", "y"]}, {"k": 1}]})")}, &why);
+        QVERIFY2(tags, qPrintable(why));
+        QCOMPARE(tags->nestedArrays(0), (std::vector<int>{1}));
+        QCOMPARE(tags->paths[1].elementType, BsonTypes::bit(0x02));
+        QCOMPARE(tags->paths[1].summary, 0);
+        QCOMPARE(tags->variablePaths(), (std::vector<int>{1}));
     }
 
     // Arrays of two scalar element types: the schema names both, the tallies count each.

@@ -24,6 +24,9 @@ std::vector<std::string> split(const std::string &path)
     return out;
 }
 
+// Past this many keys of the objects in an array, the plan is refused (keys used as data?).
+constexpr std::size_t kMaxElementKeys = 25;
+
 // Types a tally can size: fixed ones, and strings and binaries whose lengths it sums.
 constexpr std::uint32_t kUnsized = BsonTypes::bit(0x06) | BsonTypes::bit(0x0B) |
                                    BsonTypes::bit(0x0C) | BsonTypes::bit(0x0D) |
@@ -114,8 +117,6 @@ QString arrayRefusal(const ShapePlan::Path &p, std::uint32_t elements,
         return QStringLiteral("%1: arrays of elements a tally cannot size (%2)")
             .arg(QStringLiteral("%1"),
                  BsonTypes::names(elements & kUnsized).join(QStringLiteral(", ")));
-    if (summary && !summary->children.empty())
-        return QStringLiteral("%1: arrays in arrays' elements");
     if (!summary)
         return QStringLiteral("%1: arrays the measurement does not hold");
     return {};
@@ -123,8 +124,9 @@ QString arrayRefusal(const ShapePlan::Path &p, std::uint32_t elements,
 
 // A field of the objects an array path of the plan holds (ShapePlan::Path::inElements), itself
 // no object or array; false, with the reason, otherwise.
-bool elementField(const FieldProfile &f, std::vector<std::string> segments, ShapePlan &plan,
-                  std::map<std::string, int> &index, QString *why)
+bool elementField(const FieldProfile &f, std::vector<std::string> segments,
+                  const MeasurePlan &measure, ShapePlan &plan, std::map<std::string, int> &index,
+                  QString *why)
 {
     const QString path = QString::fromStdString(f.path);
     const std::string parent = f.path.substr(0, f.path.size() - segments.back().size() - 1);
@@ -136,13 +138,34 @@ bool elementField(const FieldProfile &f, std::vector<std::string> segments, Shap
                         .arg(path));
         return false;
     }
-    if (f.typeMask & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized)) {
-        refuse(why, QStringLiteral("%1: objects, arrays or values of a type a tally cannot size "
-                                   "in arrays' elements")
+    if (f.typeMask & (BsonTypes::kDocumentBit | kUnsized)) {
+        refuse(why, QStringLiteral("%1: objects or values of a type a tally cannot size in arrays' "
+                                   "elements")
                         .arg(path));
         return false;
     }
     ShapePlan::Path e;
+    if (f.typeMask & BsonTypes::kArrayBit) {
+        // Arrays of one scalar type, nothing else: their lengths are the records' (the
+        // measurement's child of the array's summary).
+        const std::uint32_t elements = f.elementTypeMask;
+        const auto &children =
+            measure.summaries[std::size_t(plan.paths[std::size_t(at->second)].summary)].children;
+        const auto child =
+            std::find_if(children.begin(), children.end(), [&](const MeasurePlan::Child &c) {
+                return c.name == segments.back() && c.holdsArrays;
+            });
+        if (f.typeMask != BsonTypes::kArrayBit || (elements & (elements - 1)) != 0 ||
+            (elements & (BsonTypes::kArrayBit | BsonTypes::kDocumentBit | kUnsized)) ||
+            child == children.end()) {
+            refuse(why, QStringLiteral("%1: in arrays' elements, arrays of more than one scalar "
+                                       "type or beside other values")
+                            .arg(path));
+            return false;
+        }
+        e.elementType = elements;
+        e.summary = int(child - children.begin());
+    }
     e.types = f.typeMask;
     e.inElements = true;
     e.parent = at->second;
@@ -179,7 +202,7 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
                 return refuse(
                     why, QStringLiteral("%1: a name the server cannot be asked about").arg(path));
         if (f.insideArray) {
-            if (!elementField(f, std::move(segments), plan, index, why))
+            if (!elementField(f, std::move(segments), measure, plan, index, why))
                 return std::nullopt;
             continue;
         }
@@ -220,11 +243,38 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
             return refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
         plan.paths.push_back(std::move(p));
     }
+    // Objects of many keys in arrays: maybe keys used as data, whose keys per object the
+    // tallies do not count (ServerTally declines past DataKeyFolder's count, too).
+    for (const int a : plan.objectArrays())
+        if (const auto keys =
+                std::count_if(plan.paths.begin(), plan.paths.end(),
+                              [&](const ShapePlan::Path &e) { return e.parent == a; });
+            std::size_t(keys) >= kMaxElementKeys)
+            return refuse(why, QStringLiteral("%1: objects of %2 keys in arrays, maybe keys used "
+                                              "as data")
+                                   .arg(plan.paths[std::size_t(a)].expression().mid(1))
+                                   .arg(keys));
     // Every array path the plan measures is one of these (its summaries are top-level arrays
-    // or arrays in objects, which the walk above saw).
+    // or arrays in objects, which the walk above saw), and so is every array in their elements.
+    for (const ShapePlan::Path &a : plan.paths)
+        if (a.summary >= 0 && !a.inElements)
+            for (std::size_t c = 0; c < measure.summaries[std::size_t(a.summary)].children.size();
+                 ++c)
+                if (std::none_of(plan.paths.begin(), plan.paths.end(),
+                                 [&](const ShapePlan::Path &e) {
+                                     return e.inElements && e.summary == int(c) &&
+                                            &plan.paths[std::size_t(e.parent)] == &a;
+                                 }))
+                    return refuse(
+                        why,
+                        QStringLiteral("%1.%2: arrays the shape does not hold")
+                            .arg(a.expression().mid(1),
+                                 QString::fromStdString(
+                                     measure.summaries[std::size_t(a.summary)].children[c].name)));
     for (std::size_t i = 0; i < measure.summaries.size(); ++i)
-        if (std::none_of(plan.paths.begin(), plan.paths.end(),
-                         [&](const ShapePlan::Path &p) { return p.summary == int(i); }))
+        if (std::none_of(plan.paths.begin(), plan.paths.end(), [&](const ShapePlan::Path &p) {
+                return !p.inElements && p.summary == int(i);
+            }))
             return refuse(why, QStringLiteral("%1: arrays the shape does not hold")
                                    .arg(QString::fromStdString(measure.summaries[i].path())));
     return plan;

@@ -117,7 +117,8 @@ std::vector<int> ShapePlan::variablePaths() const
     std::vector<int> out;
     const std::uint32_t variable = BsonTypes::bit(0x02) | BsonTypes::bit(0x05);
     for (std::size_t i = 0; i < paths.size(); ++i)
-        if ((paths[i].types & variable) && !paths[i].version)
+        if (((paths[i].types | (paths[i].inElements ? paths[i].elementType : 0)) & variable) &&
+            !paths[i].version)
             out.push_back(int(i));
     return out;
 }
@@ -136,6 +137,15 @@ std::vector<int> ShapePlan::elementFields() const
     std::vector<int> out;
     for (std::size_t i = 0; i < paths.size(); ++i)
         if (paths[i].inElements)
+            out.push_back(int(i));
+    return out;
+}
+
+std::vector<int> ShapePlan::nestedArrays(int a) const
+{
+    std::vector<int> out;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].inElements && paths[i].parent == a && paths[i].holds(BsonTypes::kArrayBit))
             out.push_back(int(i));
     return out;
 }

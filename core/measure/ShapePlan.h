@@ -25,7 +25,9 @@ struct ShapePlan
         std::uint32_t types = 0;       // BsonTypes bits
         std::uint32_t elementType = 0; // where it holds arrays: its elements' bits (0: none seen)
         int parent = -1;               // the object path holding it; -1: the document
-        int summary = -1;              // where it holds arrays: MeasurePlan::summaries' index
+        // Where it holds arrays: MeasurePlan::summaries' index; in arrays' elements, its child's
+        // in the parent's summary (the records' lengths of its arrays).
+        int summary = -1;
         // A schema version field (VersionTally): the values the discovery saw there (raw, as
         // DocumentId's). A regular document holds one of them or a value no version has (an
         // object, a boolean); the tallies group by the value itself (`v`, in versionPaths' order).
@@ -61,6 +63,8 @@ struct ShapePlan
     // order), in this order.
     std::vector<int> objectArrays() const;
     std::vector<int> elementFields() const;
+    // The fields of array path `a`'s elements that hold arrays.
+    std::vector<int> nestedArrays(int a) const;
     // The schema version fields (the tallies' `v`, in this order).
     std::vector<int> versionPaths() const;
     // The paths holding objects (mostKeys' tails, `k<index>` in this order).

@@ -77,15 +77,33 @@ QString elementValue(const ShapePlan::Path &p)
 
 } // namespace
 
+// Whether any element of the array at `array` (objects) holds an array at one of `fields`.
+J anyNested(const ShapePlan &shape, const QString &array, const std::vector<int> &fields)
+{
+    A any;
+    for (const int f : fields)
+        any.append(op("$isArray", elementValue(shape.paths[std::size_t(f)])));
+    return op("$anyElementTrue", A{op("$map", O{{QStringLiteral("input"), array},
+                                                {QStringLiteral("in"), op("$or", any)}})});
+}
+
 J extraBytes(const ShapePlan &shape, std::size_t i)
 {
     const ShapePlan::Path &p = shape.paths[i];
     if (!p.inElements)
         return extraOf(p.types, p.expression());
-    return overArray(
-        shape.paths[std::size_t(p.parent)].expression(),
-        op("$sum", op("$map", O{{QStringLiteral("input"), QStringLiteral("$$e")},
-                                {QStringLiteral("in"), extraOf(p.types, elementValue(p))}})));
+    J each = extraOf(p.types, elementValue(p));
+    if (p.holds(BsonTypes::kArrayBit)) // arrays in the elements: their own elements' bytes
+        each = op("$cond",
+                  A{op("$isArray", elementValue(p)),
+                    op("$sum", op("$map", O{{QStringLiteral("input"), elementValue(p)},
+                                            {QStringLiteral("as"), QStringLiteral("n")},
+                                            {QStringLiteral("in"),
+                                             extraOf(p.elementType, QStringLiteral("$$n"))}})),
+                    0});
+    return overArray(shape.paths[std::size_t(p.parent)].expression(),
+                     op("$sum", op("$map", O{{QStringLiteral("input"), QStringLiteral("$$e")},
+                                             {QStringLiteral("in"), each}})));
 }
 
 A shapeTypes(const ShapePlan &shape)
@@ -93,11 +111,17 @@ A shapeTypes(const ShapePlan &shape)
     A types;
     for (const ShapePlan::Path &path : shape.paths)
         types.append(path.inElements ? J(QStringLiteral("missing")) : typeAt(path));
-    for (const int a : shape.objectArrays())
-        types.append(
-            overArray(shape.paths[std::size_t(a)].expression(),
-                      op("$cond", A{op("$gt", A{op("$size", QStringLiteral("$$e")), 0}),
-                                    QStringLiteral("object"), QStringLiteral("missing")})));
+    for (const int a : shape.objectArrays()) {
+        // Elements (objects), and arrays in them: each a level deeper.
+        const std::vector<int> nested = shape.nestedArrays(a);
+        const J elements = nested.empty()
+                               ? J(QStringLiteral("object"))
+                               : op("$cond", A{anyNested(shape, QStringLiteral("$$e"), nested),
+                                               QStringLiteral("array"), QStringLiteral("object")});
+        types.append(overArray(shape.paths[std::size_t(a)].expression(),
+                               op("$cond", A{op("$gt", A{op("$size", QStringLiteral("$$e")), 0}),
+                                             elements, QStringLiteral("missing")})));
+    }
     return types;
 }
 
@@ -153,11 +177,15 @@ J shapeValues(const ShapePlan &shape)
         fields.append(presentVar(i));
         const int segments = int(p.segments.size());
         // An array of objects with elements: their fields one level further down.
+        const std::vector<int> nested = shape.nestedArrays(int(i));
+        const J elements = nested.empty() ? J(segments + 1)
+                                          : op("$cond", A{anyNested(shape, p.expression(), nested),
+                                                          segments + 2, segments + 1});
         const J level =
             p.elementType == BsonTypes::kDocumentBit
                 ? op("$cond", A{op("$eq", A{typeVar(i), QStringLiteral("array")}),
                                 op("$cond", A{op("$gt", A{op("$size", p.expression()), 0}),
-                                              segments + 1, segments}),
+                                              elements, segments}),
                                 segments})
                 : J(segments);
         if (p.holds(BsonTypes::kDocumentBit) || p.holds(BsonTypes::kArrayBit))

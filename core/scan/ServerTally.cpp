@@ -1,5 +1,6 @@
 #include "scan/ServerTally.h"
 
+#include "analysis/DataKeyFolder.h"
 #include "scan/internal/TallyRun.h"
 
 #include <QElapsedTimer>
@@ -333,7 +334,25 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
             return finish(CollectionProfile::Status::Failed);
         report();
     }
-    return finish(CollectionProfile::Status::Complete);
+    CollectionProfile profile = finish(CollectionProfile::Status::Complete);
+    // The keys of an array's objects are counted in the cluster, not how many each one holds
+    // (the skeleton's first elements hold them): keys used as data there report those.
+    const std::shared_ptr<const ShapePlan> &shape = m_request.shape;
+    for (const int a : shape ? shape->objectArrays() : std::vector<int>()) {
+        const std::string prefix =
+            shape->paths[std::size_t(a)].expression().mid(1).toStdString() + ".";
+        const auto keys =
+            std::count_if(profile.fields.begin(), profile.fields.end(), [&](const FieldProfile &f) {
+                return f.path.rfind(prefix, 0) == 0 &&
+                       f.path.find('.', prefix.size()) == std::string::npos;
+            });
+        if (std::uint64_t(keys) >= DataKeyFolder::kMinDistinctKeys)
+            return decline(QStringLiteral("the objects in %1 hold %2 keys, maybe used as data")
+                               .arg(QString::fromStdString(prefix.substr(0, prefix.size() - 1)))
+                               .arg(keys),
+                           declined);
+    }
+    return profile;
 }
 
 std::optional<CollectionProfile> ServerTally::run(const Request &request,

@@ -118,7 +118,7 @@ private:
             bson_t array;
             bson_append_array_begin(into, key.data(), keyLength, &array);
             const bool ok =
-                objects ? objectElements(&array, i, r->length) : elements(&array, i, r->length);
+                objects ? objectElements(&array, i, *r, depth) : elements(&array, i, r->length);
             m_out.arrayValueBytes[i] = array.len;
             bson_append_array_end(into, &array);
             return ok;
@@ -155,12 +155,15 @@ private:
     // An array of objects' `length` elements, each holding some of its fields (the plan's paths
     // with it as parent): as many elements hold one of a type as the row's key says (`o`), the
     // first ones (the walk counts the same whichever elements hold them).
-    bool objectElements(bson_t *array, std::size_t i, std::uint64_t length)
+    bool objectElements(bson_t *array, std::size_t i, const MeasureReply::Record &r,
+                        std::uint64_t depth)
     {
         struct Field
         {
-            const std::string *name;
-            std::vector<std::pair<int, std::uint64_t>> runs; // type, elements
+            const ShapePlan::Path *path = nullptr;
+            std::vector<std::pair<int, std::uint64_t>> runs;     // type, elements
+            const std::vector<std::uint64_t> *lengths = nullptr; // its arrays' (the records')
+            std::size_t next = 0;
         };
         std::vector<Field> fields;
         const std::vector<int> all = m_shape.elementFields();
@@ -169,28 +172,65 @@ private:
             if (p.parent != int(i))
                 continue;
             bson_iter_t it;
+            Field &f = fields.emplace_back();
+            f.path = &p;
+            if (p.holds(BsonTypes::kArrayBit) && std::size_t(p.summary) < r.childLengths.size())
+                f.lengths = &r.childLengths[std::size_t(p.summary)];
             if (!keyed("o", all, std::size_t(e), &it) ||
-                !countsOf(it, p.types, length, &fields.emplace_back().runs)) {
+                !countsOf(it, p.types, r.length, &f.runs) ||
+                (p.holds(BsonTypes::kArrayBit) && !f.lengths)) {
                 problem = QStringLiteral("a field of arrays' elements the tally does not count");
                 return false;
             }
-            fields.back().name = &p.segments.back();
         }
-        for (std::uint64_t n = 0; n < length; ++n) {
+        for (std::uint64_t n = 0; n < r.length; ++n) {
             const std::string index = std::to_string(n);
             bson_t element;
             bson_append_document_begin(array, index.data(), int(index.size()), &element);
-            for (const Field &f : fields) {
-                std::uint64_t before = 0;
-                for (const auto &[type, count] : f.runs) {
-                    if (n < before + count) {
-                        appendEmpty(&element, f.name->data(), int(f.name->size()), type);
-                        break;
-                    }
-                    before += count;
+            for (Field &f : fields)
+                if (!elementField(&element, f, n, depth))
+                    return false;
+            bson_append_document_end(array, &element);
+        }
+        for (const Field &f : fields)
+            if (f.lengths && f.next != f.lengths->size()) {
+                problem = QStringLiteral("arrays in arrays' elements the records do not count");
+                return false;
+            }
+        return true;
+    }
+
+    // Element `n`'s value of field `f` (its runs: the first elements hold it), if any.
+    template <typename Field>
+    bool elementField(bson_t *element, Field &f, std::uint64_t n, std::uint64_t depth)
+    {
+        const std::string &name = f.path->segments.back();
+        std::uint64_t before = 0;
+        for (const auto &[type, count] : f.runs) {
+            if (n >= before + count) {
+                before += count;
+                continue;
+            }
+            if (BsonTypes::bit(type) != BsonTypes::kArrayBit)
+                return appendEmpty(element, name.data(), int(name.size()), type);
+            if (f.next >= f.lengths->size()) {
+                problem = QStringLiteral("arrays in arrays' elements the records do not count");
+                return false;
+            }
+            m_out.depth = std::max(m_out.depth, depth + 3);
+            bson_t nested;
+            bson_append_array_begin(element, name.data(), int(name.size()), &nested);
+            const std::uint64_t length = (*f.lengths)[f.next++];
+            for (std::uint64_t k = 0; k < length; ++k) {
+                const std::string index = std::to_string(k);
+                if (!appendEmpty(&nested, index.data(), int(index.size()),
+                                 indexOf(f.path->elementType))) {
+                    problem = QStringLiteral("array elements of a type without a skeleton");
+                    return false;
                 }
             }
-            bson_append_document_end(array, &element);
+            bson_append_array_end(element, &nested);
+            return true;
         }
         return true;
     }

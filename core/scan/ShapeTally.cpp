@@ -116,10 +116,13 @@ void ShapeTally::fix(const ShapeSkeleton &skeleton, const bson_t *row, const Mea
                            n * (std::int64_t(idBytes) - std::int64_t(skeleton.idElementBytes)), 0);
     for (const int v : m_shape->variablePaths()) {
         std::uint64_t extra = 0;
-        // (A field of arrays' elements: its array's own bytes are the records'.)
+        // (A field of arrays' elements: its array's own bytes are the records'; arrays there
+        // hold the bytes as their elements' too.)
         const ShapePlan::Path &p = m_shape->paths[std::size_t(v)];
         if (numberAt(row, ("x" + std::to_string(v)).c_str(), &extra) && extra > 0)
-            m_builder.fixBytes(p.segments, std::int64_t(extra), 0, !p.inElements);
+            m_builder.fixBytes(p.segments, std::int64_t(extra),
+                               p.holds(BsonTypes::kArrayBit) ? std::int64_t(extra) : 0,
+                               !p.inElements);
     }
     for (std::size_t i = 0; i < m_shape->paths.size(); ++i) {
         const ShapePlan::Path &p = m_shape->paths[i];

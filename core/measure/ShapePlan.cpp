@@ -3,6 +3,7 @@
 #include "bson/BsonTypes.h"
 #include "measure/internal/ExpressionJson.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -71,6 +72,17 @@ A versionValues(const ShapePlan::Path &p)
     return anyOf;
 }
 
+constexpr std::uint32_t kString = 1u << 0x02;
+constexpr std::uint32_t kBinary = 1u << 0x05;
+
+// The most characters a string may hold and be no big scalar whatever its characters (4 bytes
+// each at most) and its key (20 bytes at most: an array index): past it, the document is read
+// whole (the walk tells).
+double smallString(const ShapePlan &plan)
+{
+    return plan.sizeLimit > 27 ? double((plan.sizeLimit - 27) / 4) : 0.0;
+}
+
 // The schema of the fields `parent` holds (-1: the document's), closed.
 O closed(const ShapePlan &plan, int parent)
 {
@@ -86,11 +98,15 @@ O closed(const ShapePlan &plan, int parent)
             continue;
         O schema = p.holds(BsonTypes::kDocumentBit) ? closed(plan, int(i)) : O{};
         schema.insert(QStringLiteral("bsonType"), aliases(p.types));
+        if (p.holds(kString))
+            schema.insert(QStringLiteral("maxLength"), smallString(plan));
         if (p.version)
             schema.insert(QStringLiteral("anyOf"), versionValues(p));
         if (p.holds(BsonTypes::kArrayBit)) {
             O items = p.elementType == BsonTypes::kDocumentBit ? closed(plan, int(i)) : O{};
             items.insert(QStringLiteral("bsonType"), aliases(p.elementType));
+            if (p.elementType & kString)
+                items.insert(QStringLiteral("maxLength"), smallString(plan));
             if (p.elementType != 0)
                 schema.insert(QStringLiteral("items"), items);
             else
@@ -179,10 +195,15 @@ std::vector<int> ShapePlan::objectPaths() const
 
 QByteArray ShapePlan::regular() const
 {
-    const O schema{{QStringLiteral("$jsonSchema"), closed(*this, -1)}};
-    const O size{{QStringLiteral("$expr"),
-                  op("$lte", A{op("$bsonSize", QStringLiteral("$$ROOT")), double(sizeLimit)})}};
-    return toDocument(O{{QStringLiteral("$and"), A{schema, size}}}).bytes();
+    A all{O{{QStringLiteral("$jsonSchema"), closed(*this, -1)}}};
+    // Strings are held short by the schema (maxLength); binaries, which it cannot bound, by the
+    // document's own size.
+    if (std::any_of(paths.begin(), paths.end(),
+                    [](const Path &p) { return ((p.types | p.elementType) & kBinary) != 0; }))
+        all.append(
+            O{{QStringLiteral("$expr"),
+               op("$lte", A{op("$bsonSize", QStringLiteral("$$ROOT")), double(sizeLimit)})}});
+    return toDocument(O{{QStringLiteral("$and"), all}}).bytes();
 }
 
 } // namespace oe

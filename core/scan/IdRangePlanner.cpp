@@ -1,11 +1,14 @@
 #include "scan/IdRangePlanner.h"
+
 #include "mongo/internal/DriverHandles.h"
 #include "mongo/internal/MongoDriver.h"
 
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
+#include "mongo/ConnectionSettings.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/ServerInfo.h"
+#include "mongo/ServerOpCanceller.h"
 #include "mongo/ServerProbe.h"
 #include "shard/ShardCatalog.h"
 #include "stats/SplitMix64.h"
@@ -61,6 +64,7 @@ BsonDocument idOnly()
 
 // _ids by $sample: [{$match}, {$sample: {size}}, {$project: {_id: 1}}].
 bool serverSample(MongoConnection &connection, mongoc_collection_t *coll, const LiveQuery &query,
+                  const std::atomic<bool> *cancel, const ConnectionSettings *killWith,
                   std::vector<QByteArray> *ids, SourceError *error)
 {
     BsonDocument pipeline;
@@ -87,10 +91,16 @@ bool serverSample(MongoConnection &connection, mongoc_collection_t *coll, const 
     BsonDocument opts;
     if (query.maxTimeMs > 0)
         BSON_APPEND_INT64(opts.get(), "maxTimeMS", query.maxTimeMs);
+    const QString comment = ServerOpCanceller::uniqueComment();
+    std::optional<ServerOpCanceller> canceller;
+    if (killWith && cancel) {
+        BSON_APPEND_UTF8(opts.get(), "comment", comment.toUtf8().constData());
+        canceller.emplace(*killWith, cancel, comment);
+    }
     const CursorHandle cursor(
         mongoc_collection_aggregate(coll, MONGOC_QUERY_NONE, pipeline.get(), opts.get(), nullptr));
     return drain(connection, cursor.get(),
-                 QStringLiteral("sampling _ids of %1 ($sample)").arg(query.ns()), nullptr, error,
+                 QStringLiteral("sampling _ids of %1 ($sample)").arg(query.ns()), cancel, error,
                  [&](QByteArray id) { ids->push_back(std::move(id)); });
 }
 
@@ -139,7 +149,8 @@ bool firstId(MongoConnection &connection, mongoc_collection_t *coll, const LiveQ
 
 std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection, const LiveQuery &query,
                                                 int ranges, const std::atomic<bool> *cancel,
-                                                SourceError *error)
+                                                SourceError *error,
+                                                const ConnectionSettings *killWith)
 {
     ServerInfo info;
     if (!ServerProbe::probe(connection, query.database, &info, error))
@@ -161,7 +172,7 @@ std::optional<IdRangePlan> IdRangePlanner::plan(MongoConnection &connection, con
         return IdRangePlan::fromSample(std::move(ids), 1, IdRangePlan::Origin::FirstId);
     }
     if (info.supportsSample) {
-        if (!serverSample(connection, coll.get(), query, &ids, error))
+        if (!serverSample(connection, coll.get(), query, cancel, killWith, &ids, error))
             return std::nullopt;
         return IdRangePlan::fromSample(std::move(ids), ranges, IdRangePlan::Origin::ServerSample);
     }

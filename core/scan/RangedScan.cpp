@@ -157,8 +157,8 @@ bool RangedScan::Scan::loadOrPlan(MongoConnection &connection)
         m_notes << QStringLiteral("an interrupted scan of this collection was not resumed "
                                   "(--resume continues one); starting again");
     SourceError error;
-    auto plan =
-        IdRangePlanner::plan(connection, m_request.query, m_request.ranges, m_cancel, &error);
+    auto plan = IdRangePlanner::plan(connection, m_request.query, m_request.ranges, m_cancel,
+                                     &error, &m_request.settings);
     if (!plan) {
         m_error = error;
         return false;

@@ -149,8 +149,8 @@ bool TallyRun::planRanges()
     if (wanted < 2)
         return true;
     SourceError error;
-    const auto plan =
-        IdRangePlanner::plan(*m_connection, m_request.query, wanted, m_cancel, &error);
+    const auto plan = IdRangePlanner::plan(*m_connection, m_request.query, wanted, m_cancel, &error,
+                                           &m_request.settings);
     if (!plan) {
         m_error = error;
         return false;

@@ -54,6 +54,21 @@ QJsonObject schemaOf(const ShapePlan &plan)
     return out;
 }
 
+// The schema of the document's field `name` in regular()'s $jsonSchema.
+QJsonObject fieldSchema(const ShapePlan &plan, const QString &name)
+{
+    return schemaOf(plan)
+        .value(S("$and"))
+        .toArray()[0]
+        .toObject()
+        .value(S("$jsonSchema"))
+        .toObject()
+        .value(S("properties"))
+        .toObject()
+        .value(name)
+        .toObject();
+}
+
 } // namespace
 
 class TestShapePlanner : public QObject
@@ -174,18 +189,7 @@ private slots:
         QCOMPARE(plan->paths[1].parent, 0);
         QCOMPARE(plan->paths[1].types, BsonTypes::bit(0x02) | BsonTypes::bit(0x10));
         QCOMPARE(plan->variablePaths(), (std::vector<int>{1, 2}));
-        const QJsonObject items = schemaOf(*plan)
-                                      .value(S("$and"))
-                                      .toArray()[0]
-                                      .toObject()
-                                      .value(S("$jsonSchema"))
-                                      .toObject()
-                                      .value(S("properties"))
-                                      .toObject()
-                                      .value(S("c"))
-                                      .toObject()
-                                      .value(S("items"))
-                                      .toObject();
+        const QJsonObject items = fieldSchema(*plan, S("c")).value(S("items")).toObject();
         QCOMPARE(items.value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
         QCOMPARE(items.value(S("additionalProperties")).toBool(true), false);
         QCOMPARE(items.value(S("properties")).toObject().keys(), (QStringList{S("a"), S("t")}));
@@ -210,16 +214,7 @@ private slots:
         QVERIFY(plan->paths[0].mixedElements());
         QVERIFY(!plan->paths[1].mixedElements());
         QCOMPARE(plan->mixedPaths(), (std::vector<int>{0}));
-        const QJsonObject t = schemaOf(*plan)
-                                  .value(S("$and"))
-                                  .toArray()[0]
-                                  .toObject()
-                                  .value(S("$jsonSchema"))
-                                  .toObject()
-                                  .value(S("properties"))
-                                  .toObject()
-                                  .value(S("t"))
-                                  .toObject();
+        const QJsonObject t = fieldSchema(*plan, S("t"));
         QCOMPARE(t.value(S("items")).toObject().value(S("bsonType")),
                  QJsonValue(QJsonArray{S("string"), S("int")}));
     }
@@ -244,16 +239,7 @@ private slots:
         QCOMPARE(plan->paths[1].versions.size(), std::size_t(3));
         QCOMPARE(plan->versionPaths(), (std::vector<int>{1}));
         QCOMPARE(plan->variablePaths(), (std::vector<int>{0}));
-        const QJsonObject version = schemaOf(*plan)
-                                        .value(S("$and"))
-                                        .toArray()[0]
-                                        .toObject()
-                                        .value(S("$jsonSchema"))
-                                        .toObject()
-                                        .value(S("properties"))
-                                        .toObject()
-                                        .value(S("schema_version"))
-                                        .toObject();
+        const QJsonObject version = fieldSchema(*plan, S("schema_version"));
         const QJsonArray anyOf = version.value(S("anyOf")).toArray();
         QCOMPARE(anyOf.size(), 2);
         QJsonArray values = anyOf[0].toObject().value(S("enum")).toArray();

@@ -128,69 +128,60 @@ QString ShapePlan::Path::expression() const
     return out;
 }
 
-std::vector<int> ShapePlan::variablePaths() const
+namespace {
+
+// The indexes of the paths `test` holds for.
+template <typename Test>
+std::vector<int> where(const std::vector<ShapePlan::Path> &paths, Test test)
 {
     std::vector<int> out;
-    const std::uint32_t variable = BsonTypes::bit(0x02) | BsonTypes::bit(0x05);
     for (std::size_t i = 0; i < paths.size(); ++i)
-        if (((paths[i].types | (paths[i].inElements ? paths[i].elementType : 0)) & variable) &&
-            !paths[i].version)
+        if (test(paths[i]))
             out.push_back(int(i));
     return out;
+}
+
+} // namespace
+
+std::vector<int> ShapePlan::variablePaths() const
+{
+    return where(paths, [](const Path &p) {
+        return ((p.types | (p.inElements ? p.elementType : 0)) & (kString | kBinary)) && !p.version;
+    });
 }
 
 std::vector<int> ShapePlan::objectArrays() const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].holds(BsonTypes::kArrayBit) && paths[i].elementType == BsonTypes::kDocumentBit)
-            out.push_back(int(i));
-    return out;
+    return where(paths, [](const Path &p) {
+        return p.holds(BsonTypes::kArrayBit) && p.elementType == BsonTypes::kDocumentBit;
+    });
 }
 
 std::vector<int> ShapePlan::elementFields() const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].inElements)
-            out.push_back(int(i));
-    return out;
+    return where(paths, [](const Path &p) { return p.inElements; });
 }
 
 std::vector<int> ShapePlan::nestedArrays(int a) const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].inElements && paths[i].parent == a && paths[i].holds(BsonTypes::kArrayBit))
-            out.push_back(int(i));
-    return out;
+    return where(paths, [a](const Path &p) {
+        return p.inElements && p.parent == a && p.holds(BsonTypes::kArrayBit);
+    });
 }
 
 std::vector<int> ShapePlan::mixedPaths() const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].mixedElements())
-            out.push_back(int(i));
-    return out;
+    return where(paths, [](const Path &p) { return p.mixedElements(); });
 }
 
 std::vector<int> ShapePlan::versionPaths() const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].version)
-            out.push_back(int(i));
-    return out;
+    return where(paths, [](const Path &p) { return p.version; });
 }
 
 std::vector<int> ShapePlan::objectPaths() const
 {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (paths[i].holds(BsonTypes::kDocumentBit))
-            out.push_back(int(i));
-    return out;
+    return where(paths, [](const Path &p) { return p.holds(BsonTypes::kDocumentBit); });
 }
 
 QByteArray ShapePlan::regular() const

@@ -178,6 +178,45 @@ bool elementField(const FieldProfile &f, std::vector<std::string> segments,
     return true;
 }
 
+// Why the plan cannot stand for the documents although each path could (or nothing): objects of
+// many keys in arrays, an array the measurement holds that it does not.
+QString incomplete(const ShapePlan &plan, const MeasurePlan &measure)
+{
+    // Objects of many keys in arrays: maybe keys used as data, whose keys per object the
+    // tallies do not count (ServerTally declines past DataKeyFolder's count, too).
+    for (const int a : plan.objectArrays())
+        if (const auto keys =
+                std::count_if(plan.paths.begin(), plan.paths.end(),
+                              [&](const ShapePlan::Path &e) { return e.parent == a; });
+            std::size_t(keys) >= kMaxElementKeys)
+            return QStringLiteral("%1: objects of %2 keys in arrays, maybe keys used "
+                                  "as data")
+                .arg(plan.paths[std::size_t(a)].expression().mid(1))
+                .arg(keys);
+    // Every array path the plan measures is one of these (its summaries are top-level arrays
+    // or arrays in objects, which the walk above saw), and so is every array in their elements.
+    for (const ShapePlan::Path &a : plan.paths)
+        if (a.summary >= 0 && !a.inElements)
+            for (std::size_t c = 0; c < measure.summaries[std::size_t(a.summary)].children.size();
+                 ++c)
+                if (std::none_of(plan.paths.begin(), plan.paths.end(),
+                                 [&](const ShapePlan::Path &e) {
+                                     return e.inElements && e.summary == int(c) &&
+                                            &plan.paths[std::size_t(e.parent)] == &a;
+                                 }))
+                    return QStringLiteral("%1.%2: arrays the shape does not hold")
+                        .arg(a.expression().mid(1),
+                             QString::fromStdString(
+                                 measure.summaries[std::size_t(a.summary)].children[c].name));
+    for (std::size_t i = 0; i < measure.summaries.size(); ++i)
+        if (std::none_of(plan.paths.begin(), plan.paths.end(), [&](const ShapePlan::Path &p) {
+                return !p.inElements && p.summary == int(i);
+            }))
+            return QStringLiteral("%1: arrays the shape does not hold")
+                .arg(QString::fromStdString(measure.summaries[i].path()));
+    return {};
+}
+
 } // namespace
 
 std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
@@ -243,40 +282,8 @@ std::optional<ShapePlan> ShapePlanner::plan(const CollectionProfile &discovery,
             return refuse(why, QStringLiteral("%1: a name with a dot").arg(path));
         plan.paths.push_back(std::move(p));
     }
-    // Objects of many keys in arrays: maybe keys used as data, whose keys per object the
-    // tallies do not count (ServerTally declines past DataKeyFolder's count, too).
-    for (const int a : plan.objectArrays())
-        if (const auto keys =
-                std::count_if(plan.paths.begin(), plan.paths.end(),
-                              [&](const ShapePlan::Path &e) { return e.parent == a; });
-            std::size_t(keys) >= kMaxElementKeys)
-            return refuse(why, QStringLiteral("%1: objects of %2 keys in arrays, maybe keys used "
-                                              "as data")
-                                   .arg(plan.paths[std::size_t(a)].expression().mid(1))
-                                   .arg(keys));
-    // Every array path the plan measures is one of these (its summaries are top-level arrays
-    // or arrays in objects, which the walk above saw), and so is every array in their elements.
-    for (const ShapePlan::Path &a : plan.paths)
-        if (a.summary >= 0 && !a.inElements)
-            for (std::size_t c = 0; c < measure.summaries[std::size_t(a.summary)].children.size();
-                 ++c)
-                if (std::none_of(plan.paths.begin(), plan.paths.end(),
-                                 [&](const ShapePlan::Path &e) {
-                                     return e.inElements && e.summary == int(c) &&
-                                            &plan.paths[std::size_t(e.parent)] == &a;
-                                 }))
-                    return refuse(
-                        why,
-                        QStringLiteral("%1.%2: arrays the shape does not hold")
-                            .arg(a.expression().mid(1),
-                                 QString::fromStdString(
-                                     measure.summaries[std::size_t(a.summary)].children[c].name)));
-    for (std::size_t i = 0; i < measure.summaries.size(); ++i)
-        if (std::none_of(plan.paths.begin(), plan.paths.end(), [&](const ShapePlan::Path &p) {
-                return !p.inElements && p.summary == int(i);
-            }))
-            return refuse(why, QStringLiteral("%1: arrays the shape does not hold")
-                                   .arg(QString::fromStdString(measure.summaries[i].path())));
+    if (const QString no = incomplete(plan, measure); !no.isEmpty())
+        return refuse(why, no);
     return plan;
 }
 

@@ -12,6 +12,55 @@ using namespace tallystages;
 
 namespace {
 
+// {path: {$exists: …}} into `into`.
+void exists(bson_t *into, const QByteArray &path, bool present)
+{
+    bson_t condition;
+    bson_append_document_begin(into, path.constData(), -1, &condition);
+    BSON_APPEND_BOOL(&condition, "$exists", present);
+    bson_append_document_end(into, &condition);
+}
+
+// The clauses (into `list`, numbered from *n) of each array of objects' state in `tuple` (past
+// its paths): without elements, with elements, or with arrays in them (the document's depth
+// differs). Arrays are all their elements' fields there hold: present is an array.
+void arrayStates(bson_t *list, int *n, const ShapePlan &shape,
+                 const std::vector<std::uint32_t> &tuple)
+{
+    const std::vector<int> arrays = shape.objectArrays();
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
+        const std::size_t at = shape.paths.size() + a;
+        const std::uint32_t state = at < tuple.size() ? tuple[at] : 0;
+        const QString array = shape.paths[std::size_t(arrays[a])].expression().mid(1);
+        const std::string key = std::to_string((*n)++);
+        bson_t clause, nested;
+        BSON_APPEND_DOCUMENT_BEGIN(list, key.c_str(), &clause);
+        if (state == BsonTypes::kArrayBit)
+            BSON_APPEND_ARRAY_BEGIN(&clause, "$or", &nested);
+        else
+            exists(&clause, (array + QStringLiteral(".0")).toUtf8(), state != 0);
+        int k = 0;
+        for (const int f : shape.nestedArrays(arrays[a])) {
+            const QByteArray field =
+                (array + QLatin1Char('.') +
+                 QString::fromStdString(shape.paths[std::size_t(f)].segments.back()))
+                    .toUtf8();
+            if (state == BsonTypes::kArrayBit) {
+                bson_t one;
+                const std::string index = std::to_string(k++);
+                BSON_APPEND_DOCUMENT_BEGIN(&nested, index.c_str(), &one);
+                exists(&one, field, true);
+                bson_append_document_end(&nested, &one);
+            } else if (state == BsonTypes::kDocumentBit) {
+                exists(&clause, field, false);
+            }
+        }
+        if (state == BsonTypes::kArrayBit)
+            bson_append_array_end(&clause, &nested);
+        bson_append_document_end(list, &clause);
+    }
+}
+
 // {$or: [one conjunction per tuple]}: each path of the shape its type ($type; and no array
 // where the path may hold one: the matcher looks into arrays) or missing ($exists: false).
 BsonDocument tuples(const ShapePlan &shape,
@@ -48,49 +97,7 @@ BsonDocument tuples(const ShapePlan &shape,
             bson_append_document_end(&clause, &condition);
             bson_append_document_end(&list, &clause);
         }
-        // Each array of objects without elements, with elements, or with arrays in them (the
-        // document's depth differs).
-        const std::vector<int> arrays = shape.objectArrays();
-        for (std::size_t a = 0; a < arrays.size(); ++a) {
-            const std::size_t at = shape.paths.size() + a;
-            const std::uint32_t state = at < all[t]->size() ? (*all[t])[at] : 0;
-            const QString array = shape.paths[std::size_t(arrays[a])].expression().mid(1);
-            const std::string key = std::to_string(n++);
-            BSON_APPEND_DOCUMENT_BEGIN(&list, key.c_str(), &clause);
-            bson_t nested;
-            if (state == BsonTypes::kArrayBit) {
-                BSON_APPEND_ARRAY_BEGIN(&clause, "$or", &nested);
-            } else {
-                const QByteArray first = (array + QStringLiteral(".0")).toUtf8();
-                bson_append_document_begin(&clause, first.constData(), -1, &condition);
-                BSON_APPEND_BOOL(&condition, "$exists", state != 0);
-                bson_append_document_end(&clause, &condition);
-            }
-            // (Arrays are all their fields hold: present is an array.)
-            int k = 0;
-            for (const int f : shape.nestedArrays(arrays[a])) {
-                const QByteArray field =
-                    (array + QLatin1Char('.') +
-                     QString::fromStdString(shape.paths[std::size_t(f)].segments.back()))
-                        .toUtf8();
-                if (state == BsonTypes::kArrayBit) {
-                    bson_t one;
-                    const std::string index = std::to_string(k++);
-                    BSON_APPEND_DOCUMENT_BEGIN(&nested, index.c_str(), &one);
-                    bson_append_document_begin(&one, field.constData(), -1, &condition);
-                    BSON_APPEND_BOOL(&condition, "$exists", true);
-                    bson_append_document_end(&one, &condition);
-                    bson_append_document_end(&nested, &one);
-                } else if (state == BsonTypes::kDocumentBit) {
-                    bson_append_document_begin(&clause, field.constData(), -1, &condition);
-                    BSON_APPEND_BOOL(&condition, "$exists", false);
-                    bson_append_document_end(&clause, &condition);
-                }
-            }
-            if (state == BsonTypes::kArrayBit)
-                bson_append_array_end(&clause, &nested);
-            bson_append_document_end(&list, &clause);
-        }
+        arrayStates(&list, &n, shape, *all[t]);
         bson_append_array_end(&one, &list);
         bson_append_document_end(&any, &one);
     }

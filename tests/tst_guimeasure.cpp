@@ -1,9 +1,10 @@
 // Where the window measures (issues 36, 54), through its widgets on a live server: the options
 // bar's Measure choice goes into the run, and after it the bar says where the run measured, from
 // what ran (the profile), not from the choice: on mongod, "On the server" (a partial analysis,
-// named so) and "Here (client)" give the same Overview; Auto reads every field, and through a
-// slow link its Shape tab is the dump's; on FerretDB (no $bsonSize) "On the server" is refused
-// with that reason. A dump has no choice (it is measured here).
+// named so) and "Here (client)" give the same Overview; Auto reads every field on this machine,
+// and through a slow link counts the whole analysis in the cluster, its Shape tab the dump's; on
+// FerretDB (no $bsonSize) "On the server" is refused with that reason. A dump has no choice (it
+// is measured here).
 #include "GuiFixtures.h"
 #include "LiveServer.h"
 #include "Toxiproxy.h"
@@ -343,9 +344,9 @@ private slots:
         QCOMPARE(shown(window).why, client.why);
     }
 
-    // Auto reads every field here (a server-side measurement is partial), on mongod and on
-    // FerretDB alike: the label says so, its tooltip the session's reason, and the Shape tab is
-    // full (tst_servermeasure proves the same across a network, with wire compression).
+    // Auto reads every field here from a server on this machine, mongod and FerretDB alike:
+    // the label says so, its tooltip the session's reason, and the Shape tab is full (across a
+    // network, remoteClusterShowsTheDumpsShape).
     void autoSaysWhatRan()
     {
         MainWindow window;
@@ -364,10 +365,10 @@ private slots:
         QCOMPARE(s.documents, QLocale().toString(80));
     }
 
-    // Issue 54: through a link with 10 ms of latency (toxiproxy: a remote cluster), Auto reads
-    // every field, and the Shape tab (its flags and its field tree, every cell) is the one the
-    // same documents give from a dump. Before, auto measured on the server there and the tab
-    // was blank.
+    // Issue 54: through a link with 10 ms of latency (toxiproxy: a remote cluster), Auto counts
+    // the whole analysis in the cluster (only answers cross the link), the bar says so, and the
+    // Shape tab (its flags and its field tree, every cell) is the one the same documents give
+    // from a dump. Before, auto measured on the server there and the tab was blank.
     void remoteClusterShowsTheDumpsShape()
     {
         if (!m_server.isMongod())
@@ -383,8 +384,11 @@ private slots:
         QVERIFY2(remote.profile.status == CollectionProfile::Status::Complete,
                  qPrintable(window.lastError()));
         QVERIFY(!remote.profile.measuredOnServer);
+        QVERIFY(remote.profile.countedInCluster);
         QVERIFY(remote.shape.measured);
-        QVERIFY2(shown(window).why.contains(QLatin1String("wire compression")),
+        QCOMPARE(shown(window).measured, QStringLiteral("Counted in the cluster (shape included)"));
+        QVERIFY2(shown(window).why.startsWith(QLatin1String("counted in the cluster (auto: the "
+                                                            "server is across a network")),
                  qPrintable(shown(window).why));
         const QStringList remoteShape = shapeShown(window);
 

@@ -19,12 +19,13 @@
 #include <cstring>
 #include <string>
 
-// Where an analysis measures (issues 36, 54): auto reads every field of every document here
-// (a server-side measurement is partial), across a network with wire compression (so do the
-// server-side measurement and the count in the cluster), which mongod
-// says it used, into the same reports byte for byte, the shape's included; a URI's own
-// compressors are kept. On FerretDB (no $bsonSize) auto reads here as everywhere and
-// `--measure server` is refused in one line. And the --measure option's usage errors.
+// Where an analysis measures (issues 36, 54): auto reads every field of every document here on
+// this machine, and across a network counts the whole analysis in the cluster where the server
+// can (only answers cross), else reads every document here with wire compression (as client
+// does; so do the server-side measurement and the count in the cluster), which mongod says it
+// used, into the same reports byte for byte, the shape's included; a URI's own compressors are
+// kept. On FerretDB (no $bsonSize) auto reads here, near and far, and `--measure server` is
+// refused in one line. And the --measure option's usage errors.
 class TestMeasureChoice : public QObject, public fixtures::MeasureRuns
 {
     Q_OBJECT
@@ -50,8 +51,24 @@ private slots:
         import(QStringLiteral("awkward"), awkward);
     }
 
-    // FerretDB has no $bsonSize: auto reads every field here, as everywhere; asked for the
-    // server, the CLI refuses in one line, exit 2.
+    // `proxy` started in front of the server with 20 ms of latency (a network): its URI, or
+    // empty (with a warning) where it could not start.
+    QString farThrough(Toxiproxy &proxy) const
+    {
+        QString error;
+        if (!proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error) ||
+            !proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
+                            QStringLiteral("downstream"), QStringLiteral("{\"latency\": 20}"),
+                            &error)) {
+            qWarning("%s", qPrintable(error));
+            return {};
+        }
+        return QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen());
+    }
+
+    // FerretDB has no $bsonSize: auto reads every field here, on this machine and across a
+    // network (toxiproxy: the tallies would need the operators; the note says so); asked for
+    // the server, the CLI refuses in one line, exit 2.
     void fallsBackWithoutBsonSize()
     {
         if (!m_server.isFerretDb())
@@ -64,6 +81,20 @@ private slots:
         const QString differs = fixtures::reportDifferences(
             out, fixtures::truthOf(m_documents.at(QStringLiteral("book_sales"))));
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
+        Toxiproxy proxy;
+        const QString farUri = farThrough(proxy);
+        QVERIFY(!farUri.isEmpty());
+        const QString farOut =
+            analyze(QStringLiteral("book_sales"), QStringLiteral("ferret-auto-far"),
+                    {QStringLiteral("--full")}, farUri);
+        QVERIFY(!farOut.isEmpty());
+        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
+                                                    "document (not counted in the cluster: the "
+                                                    "server lacks an operator")),
+                 qPrintable(m_lastErr));
+        const QString farDiffers = fixtures::reportDifferences(
+            farOut, fixtures::truthOf(m_documents.at(QStringLiteral("book_sales"))));
+        QVERIFY2(farDiffers.isEmpty(), qPrintable(farDiffers));
         const CliRun r =
             cli(QStringList{QStringLiteral("analyze")} + target(QStringLiteral("book_sales")) +
                 QStringList{QStringLiteral("--full"), QStringLiteral("--measure"),
@@ -103,13 +134,13 @@ private slots:
         return sum;
     }
 
-    // auto reads every field of every document (a server-side measurement is partial): on this
-    // machine uncompressed where it answers within 5 ms (the note says so: other tests may share
-    // the server's counters), behind 20 ms of latency (toxiproxy: a network) with wire
-    // compression, which mongod reports having
-    // used (serverStatus: zstd's bytes). Every report is the same, byte for byte, the shape's
-    // included. A URI that names its own compressor keeps it.
-    void autoReadsEveryFieldAcrossANetwork()
+    // auto reads every field of every document on this machine, uncompressed where it answers
+    // within 5 ms (the note says so: other tests may share the server's counters); behind 20 ms
+    // of latency (toxiproxy: a network) it counts the whole analysis in the cluster, its replies
+    // compressed, which mongod reports having used (serverStatus: zstd's bytes). --measure
+    // client through the same link reads every document with wire compression; a URI that names
+    // its own compressor keeps it. Every report is the same, byte for byte, the shape's included.
+    void autoCountsInTheClusterAcrossANetwork()
     {
         if (!m_server.isMongod())
             QSKIP("mongod only");
@@ -118,47 +149,45 @@ private slots:
             analyze(feeds, QStringLiteral("auto-near"), {QStringLiteral("--full")});
         QVERIFY(!near.isEmpty());
         // Uncompressed on this machine, unless it is loaded past 5 ms a round trip (then it is
-        // a slow link, and compressing is right): either way every field, the same reports.
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")),
-                 qPrintable(m_lastErr));
-        if (m_lastErr.contains(QLatin1String("wire compression")))
-            qWarning("mongod on loopback answered past 5 ms: the near run was compressed too");
+        // a slow link, and counting in the cluster is right): either way the same reports.
+        if (m_lastErr.startsWith(QLatin1String("counted in the cluster")))
+            qWarning("mongod on loopback answered past 5 ms: the near run counted in the cluster");
+        else
+            QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")) &&
+                         !m_lastErr.contains(QLatin1String("wire compression")),
+                     qPrintable(m_lastErr));
         Toxiproxy proxy;
-        QString error;
-        QVERIFY2(proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
-                 qPrintable(error));
-        QVERIFY2(proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
-                                QStringLiteral("downstream"), QStringLiteral("{\"latency\": 20}"),
-                                &error),
-                 qPrintable(error));
+        const QString farUri = farThrough(proxy);
+        QVERIFY(!farUri.isEmpty());
+        // Counted in the cluster: the replies are numbers, _ids and the few documents read
+        // whole, compressed too.
         const std::int64_t beforeFar = compressedReplies("zstd");
         const QString far =
-            analyze(feeds, QStringLiteral("auto-far"), {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()));
+            analyze(feeds, QStringLiteral("auto-far"), {QStringLiteral("--full")}, farUri);
         QVERIFY(!far.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field")) &&
-                     m_lastErr.contains(QLatin1String("wire compression")),
+        QVERIFY2(m_lastErr.startsWith(QLatin1String("counted in the cluster (auto: the server is "
+                                                    "across a network")) &&
+                     m_lastErr.contains(QLatin1String("shape included")),
                  qPrintable(m_lastErr));
-        // activity_feeds is 15.5 MiB and more: its documents crossed compressed.
-        QVERIFY2(compressedReplies("zstd") - beforeFar > 1000000,
-                 qPrintable(QString::number(compressedReplies("zstd") - beforeFar)));
-        // Counted in the cluster (its replies are numbers, _ids and the few documents read
-        // whole) through the same link: compressed too.
-        const std::int64_t beforeCluster = compressedReplies("zstd");
-        QVERIFY(!analyze(feeds, QStringLiteral("cluster-far"),
-                         {QStringLiteral("--full"), QStringLiteral("--measure"),
-                          QStringLiteral("cluster")},
-                         QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()))
-                     .isEmpty());
-        QVERIFY2(m_lastErr.contains(QLatin1String("counted in the cluster")),
-                 qPrintable(m_lastErr));
-        QVERIFY2(compressedReplies("zstd") - beforeCluster > 10000,
-                 qPrintable(QString::number(compressedReplies("zstd") - beforeCluster)));
+        const std::int64_t farBytes = compressedReplies("zstd") - beforeFar;
+        QVERIFY2(farBytes > 10000, qPrintable(QString::number(farBytes)));
+        // Every document read here through the same link: activity_feeds is 15.5 MiB and
+        // more, its documents crossed compressed.
+        const std::int64_t beforeClient = compressedReplies("zstd");
+        const QString client = analyze(
+            feeds, QStringLiteral("client-far"),
+            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
+            farUri);
+        QVERIFY(!client.isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("wire compression")), qPrintable(m_lastErr));
+        const std::int64_t clientBytes = compressedReplies("zstd") - beforeClient;
+        QVERIFY2(clientBytes > 1000000 && clientBytes > 10 * farBytes,
+                 qPrintable(QStringLiteral("%1 %2").arg(clientBytes).arg(farBytes)));
         const std::int64_t beforeSnappy = compressedReplies("snappy");
-        const QString named =
-            analyze(feeds, QStringLiteral("auto-far-snappy"), {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true&compressors=snappy")
-                        .arg(proxy.listen()));
+        const QString named = analyze(
+            feeds, QStringLiteral("client-far-snappy"),
+            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
+            farUri + QStringLiteral("&compressors=snappy"));
         QVERIFY(!named.isEmpty());
         QVERIFY2(!m_lastErr.contains(QLatin1String("wire compression")), qPrintable(m_lastErr));
         QVERIFY(compressedReplies("snappy") - beforeSnappy > 1000000);
@@ -168,9 +197,15 @@ private slots:
                     {QStringLiteral("--full")});
         const QString awkwardFar =
             analyze(QStringLiteral("awkward"), QStringLiteral("auto-far-awkward"),
-                    {QStringLiteral("--full")},
-                    QStringLiteral("mongodb://%1/?directConnection=true").arg(proxy.listen()));
+                    {QStringLiteral("--full")}, farUri);
         QVERIFY(!awkwardNear.isEmpty() && !awkwardFar.isEmpty());
+        // Counted in the cluster or, where the tallies cannot count all of it, read here (the
+        // note says why): never a partial analysis.
+        QVERIFY2((m_lastErr.startsWith(QLatin1String("counted in the cluster (auto")) ||
+                  m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
+                                                     "document (not counted in the cluster: "))) &&
+                     !m_lastErr.contains(QLatin1String("partial")),
+                 qPrintable(m_lastErr));
         QVERIFY2(fixtures::reportFiles(awkwardNear)
                          .at(QStringLiteral("shape_outliers.csv"))
                          .count('\n') > 1,
@@ -191,6 +226,7 @@ private slots:
                 QVERIFY2(b.at(name) == bytes, qPrintable(dir + QLatin1Char('/') + name));
         };
         compare(near, far);
+        compare(near, client);
         compare(near, named);
         compare(awkwardNear, awkwardFar);
     }

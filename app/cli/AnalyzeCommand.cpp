@@ -135,10 +135,11 @@ void addSourceOptions(QCommandLineParser &parser)
              "($bsonSize, MongoDB 4.4+: the scan moves numbers, not documents; a "
              "partial analysis, no shape), cluster (counted on the server: only "
              "tallies and outliers move, whatever the collection's size; more passes "
-             "there; the shape too where no field lies in arrays' elements: then the "
-             "whole analysis, else the server's figures), client (every document is read here), or "
-             "auto (default: every field read here, with wire compression across a "
-             "network)."),
+             "there; the shape too where the tallies can plan it: then the whole "
+             "analysis, else the server's figures), client (every document is read here), or "
+             "auto (default: the whole analysis; on this machine read here, across a "
+             "network counted in the cluster where the server can count all of it, else "
+             "read here with wire compression)."),
          QStringLiteral("WHERE")},
         {QStringLiteral("dump"), QStringLiteral("A mongodump .bson (or .bson.gz) file."),
          QStringLiteral("FILE")},

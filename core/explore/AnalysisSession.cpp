@@ -125,33 +125,42 @@ QStringList lookForUnseen(const AnalysisRequest &request, const MeasureSetup::Ou
             QStringLiteral(" a top-level field the discovery sample did not see: read whole")};
 }
 
-// --measure cluster: a server-side measurement of every document, counted in the cluster
-// (ServerTally), so the reply is bounded by the answer, not by the documents. It costs the server
-// more passes than one measurement per document (--measure server) costs it: through this
-// machine's 100 Mbit/s + 10 ms proxy, 350,000 device_readings took 3.6 s counted and 3.0 s per
-// document, for 4.0 MB on the wire against 25.2 MB; the slower the link or the larger the
-// collection, the more it pays. A sample, a limit (already bounded by its N), a paced or a range
-// scan, and a collection the tallies cannot count, are read one measurement per document, with a
-// note.
-std::optional<CollectionProfile>
-countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const LiveQuery &query,
-               const MeasureSetup::Outcome &measure, const std::atomic<bool> *cancel,
-               const AnalysisSession::ProgressCallback &progress, QStringList *notes)
+// Why the tallies cannot count this scan (empty: they can): they take a full scan, not paced,
+// not a range scan resumed (it measures as it began).
+QString talliesIneligible(const AnalysisRequest &request)
+{
+    if (request.selection.mode != DocumentSelection::Mode::Full)
+        return QStringLiteral("a sample or a limit is read one measurement per document");
+    if (request.usesRanges() && request.resume)
+        return QStringLiteral("a resumed range scan (--resume) is read one measurement per "
+                              "document");
+    if (request.maxDocsPerSecond > 0)
+        return QStringLiteral("a paced scan (--max-docs-per-sec) is read one measurement per "
+                              "document");
+    return {};
+}
+
+// --measure cluster, and auto where it chose the cluster: a server-side measurement of every
+// document, counted in the cluster (ServerTally), so the reply is bounded by the answer, not by
+// the documents. It costs the server more passes than one measurement per document (--measure
+// server) costs it: through this machine's 100 Mbit/s + 10 ms proxy, 350,000 device_readings
+// took 3.6 s counted and 3.0 s per document, for 4.0 MB on the wire against 25.2 MB; the slower
+// the link or the larger the collection, the more it pays. With --measure cluster, a sample, a
+// limit, a paced or a resumed range scan, and a collection the tallies cannot count, are read
+// one measurement per document, with a note; auto's `declined` says why the tallies could not.
+std::optional<CollectionProfile> countInCluster(const AnalysisRequest &request,
+                                                const SourceRef &scanned, const LiveQuery &query,
+                                                const MeasureSetup::Outcome &measure,
+                                                const std::atomic<bool> *cancel,
+                                                const AnalysisSession::ProgressCallback &progress,
+                                                QStringList *notes, QString *declined)
 {
     // (A collection the discovery read saw nothing of, missing or empty, is left to the
     // per-document scan, which says which.)
-    if (request.measure != MeasureMode::Cluster || !measure.plan || !measure.collectionSeen)
+    const bool asked = request.measure == MeasureMode::Cluster || measure.countsInCluster;
+    if (!asked || !measure.plan || !measure.collectionSeen)
         return std::nullopt;
-    QString ineligible;
-    if (request.selection.mode != DocumentSelection::Mode::Full)
-        ineligible = QStringLiteral("a sample or a limit is read one measurement per document");
-    else if (request.usesRanges() && request.resume)
-        ineligible = QStringLiteral("a resumed range scan (--resume) is read one measurement "
-                                    "per document");
-    else if (request.maxDocsPerSecond > 0)
-        ineligible = QStringLiteral("a paced scan (--max-docs-per-sec) is read one measurement "
-                                    "per document");
-    if (!ineligible.isEmpty()) {
+    if (const QString ineligible = talliesIneligible(request); !ineligible.isEmpty()) {
         *notes << QStringLiteral("measured document by document: %1").arg(ineligible);
         return std::nullopt;
     }
@@ -168,13 +177,54 @@ countInCluster(const AnalysisRequest &request, const SourceRef &scanned, const L
     }
     ServerTally::Request tally{scanned.settings,   query, measure.plan,          limits,
                                measure.knownNames, shape, request.parallelRanges};
-    QString declined;
-    auto profile = ServerTally::run(tally, cancel, progress, &declined);
-    if (!profile)
+    auto profile = ServerTally::run(tally, cancel, progress, declined);
+    if (!profile && !measure.countsInCluster)
         *notes << QStringLiteral("measured document by document (the tallies cannot count this "
                                  "collection: %1)")
-                      .arg(declined);
+                      .arg(*declined);
     return profile;
+}
+
+// The scan as the setup decided: counted in the cluster, or read in _id ranges or one cursor,
+// measured on the server or here. Nullopt only where auto chose the cluster and the tallies
+// declined (`declined` says why): the caller reads every document here instead.
+std::optional<CollectionProfile> scanAsDecided(const AnalysisRequest &request,
+                                               const MeasureSetup::Outcome &measure,
+                                               const std::atomic<bool> *cancel,
+                                               const AnalysisSession::ProgressCallback &progress,
+                                               QStringList *notes, QString *declined)
+{
+    LiveQuery query = queryFor(request);
+    const auto plan = scanPlan(measure.plan, request.selection);
+    // The scan's connection asks for the wire compression the setup chose.
+    SourceRef scanned = request.source;
+    scanned.settings.compressors = measure.compressors;
+    if (plan) {
+        query.projection = MeasureProjection::build(*plan);
+        query.measurePlan = plan;
+        // The replies are small: the first is as large as the others (16 MiB), not the
+        // driver's 101 documents and a round trip more.
+        if (query.batchSize == 0)
+            query.batchSize = kMeasuredBatchDocuments;
+    }
+    // What the discovery read just learnt, the scan does not ask again.
+    query.knownCount = measure.collectionDocuments;
+    if (measure.collectionSeen)
+        query.checksExistence = false;
+    if (auto counted =
+            countInCluster(request, scanned, query, measure, cancel, progress, notes, declined))
+        return counted;
+    if (measure.countsInCluster)
+        return std::nullopt;
+    *notes << lookForUnseen(request, measure, &query);
+    if (request.usesRanges()) {
+        RangedScan::Request ranged{
+            scanned.settings,       query,          scanOptions(request, plan),
+            request.parallelRanges, request.resume, request.checkpointMs};
+        return RangedScan::run(ranged, cancel, progress);
+    }
+    const auto source = scanned.openSource(query);
+    return Analyzer::run(*source, scanOptions(request, plan), cancel, progress);
 }
 
 } // namespace
@@ -192,54 +242,31 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     AnalysisResult result;
     result.request = request;
     SourceError refused;
-    const auto measure =
-        MeasureSetup::decide(request.measure, request.source, request.filter, cancel, &refused,
-                             scanOptions(request, nullptr).limits.versionFields);
+    auto measure = MeasureSetup::decide(
+        request.measure, request.source, request.filter, cancel, &refused,
+        scanOptions(request, nullptr).limits.versionFields, talliesIneligible(request).isEmpty());
     if (!measure) {
         result.profile.source = request.source.displayName();
         result.profile.status = CollectionProfile::Status::Failed;
         result.profile.error = refused;
         return result;
     }
-    LiveQuery query = queryFor(request);
-    const auto plan = scanPlan(measure->plan, request.selection);
-    // The scan's connection asks for the wire compression the setup chose.
-    SourceRef scanned = request.source;
-    scanned.settings.compressors = measure->compressors;
-    if (plan) {
-        query.projection = MeasureProjection::build(*plan);
-        query.measurePlan = plan;
-        // The replies are small: the first is as large as the others (16 MiB), not the
-        // driver's 101 documents and a round trip more.
-        if (query.batchSize == 0)
-            query.batchSize = kMeasuredBatchDocuments;
+    QStringList scanNotes;
+    QString declined;
+    auto profile = scanAsDecided(request, *measure, cancel, progress, &scanNotes, &declined);
+    if (!profile) {
+        // Auto chose the cluster, whose tallies declined: every document read here instead.
+        measure = MeasureSetup::clientSide(MeasureMode::Auto, request.source, declined);
+        scanNotes.clear();
+        profile = scanAsDecided(request, *measure, cancel, progress, &scanNotes, &declined);
     }
-    // What the discovery read just learnt, the scan does not ask again.
-    query.knownCount = measure->collectionDocuments;
-    if (measure->collectionSeen)
-        query.checksExistence = false;
-    QStringList unseenNotes;
-    auto counted =
-        countInCluster(request, scanned, query, *measure, cancel, progress, &unseenNotes);
-    if (counted) {
-        result.profile = std::move(*counted);
-    } else if (request.usesRanges()) {
-        unseenNotes << lookForUnseen(request, *measure, &query);
-        RangedScan::Request ranged{
-            scanned.settings,       query,          scanOptions(request, plan),
-            request.parallelRanges, request.resume, request.checkpointMs};
-        result.profile = RangedScan::run(ranged, cancel, progress);
-    } else {
-        unseenNotes << lookForUnseen(request, *measure, &query);
-        const auto source = scanned.openSource(query);
-        result.profile = Analyzer::run(*source, scanOptions(request, plan), cancel, progress);
-    }
+    result.profile = std::move(*profile);
     if (result.sourceUnreadable())
         return result;
     DataKeyFolder::fold(result.profile);
     // A resumed range scan measures as it began, which may differ from what was decided now.
-    if (result.profile.measuredOnServer == (measure->plan != nullptr))
-        result.profile.notes = measure->notes + unseenNotes + result.profile.notes;
+    if (measure->countsInCluster || result.profile.measuredOnServer == (measure->plan != nullptr))
+        result.profile.notes = measure->notes + scanNotes + result.profile.notes;
     result.outliers = OutlierDetector::detect(result.profile, request.detection);
     result.shape = ShapeDetector::detect(result.profile, request.shape, request.detection);
     result.recommendations = SplitRecommendation::recommend(

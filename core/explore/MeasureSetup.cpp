@@ -155,33 +155,6 @@ std::optional<MeasurePlan> discover(const SourceRef &source, const QString &filt
     return learnt(whole, builder, kept);
 }
 
-// Auto and client read every document here. Across a network they ask for wire compression (the
-// link, not the walk, is then the limit: zstd made a client-side scan of activity_feeds through
-// a 100 Mbit/s proxy 3x faster), unless the URI names its own compressors. A server on this
-// machine that answers within kNearbyRoundTripMs is read uncompressed: there compressing only
-// costs both ends CPU. A server that cannot be reached is left to the scan, whose error names
-// its own step.
-MeasureSetup::Outcome readHere(MeasureMode mode, const SourceRef &source)
-{
-    MeasureSetup::Outcome outcome;
-    QString note = mode == MeasureMode::Client
-                       ? QStringLiteral("measured client-side (--measure client): every "
-                                        "document was read here")
-                       : QStringLiteral("measured client-side: every field of every document "
-                                        "(a server-side measurement counts sizes and arrays "
-                                        "only: --measure server, a partial analysis)");
-    SourceError ignored;
-    const auto connection = MongoConnection::open(source.settings, &ignored);
-    const bool across = connection && MeasureSetup::acrossNetwork(*connection);
-    if (across && !connection->uriNamesCompressors()) {
-        outcome.compressors = QString::fromLatin1(MeasureSetup::kCompressors);
-        note += QStringLiteral("; across the network the documents are asked for with wire "
-                               "compression (zstd, snappy or zlib, the first the server has)");
-    }
-    outcome.notes << note;
-    return outcome;
-}
-
 } // namespace
 
 bool MeasureSetup::acrossNetwork(MongoConnection &connection)
@@ -189,6 +162,41 @@ bool MeasureSetup::acrossNetwork(MongoConnection &connection)
     if (!onThisMachine(connection.hosts()))
         return true;
     return ServerProbe::roundTripMs(connection) >= kNearbyRoundTripMs;
+}
+
+// Auto and client read every document here. Across a network they ask for wire compression (the
+// link, not the walk, is then the limit: zstd made a client-side scan of activity_feeds through
+// a 100 Mbit/s proxy 3x faster), unless the URI names its own compressors. A server on this
+// machine that answers within kNearbyRoundTripMs is read uncompressed: there compressing only
+// costs both ends CPU. A server that cannot be reached is left to the scan, whose error names
+// its own step.
+MeasureSetup::Outcome MeasureSetup::clientSide(MeasureMode mode, const SourceRef &source,
+                                               const QString &why)
+{
+    Outcome outcome;
+    QString note;
+    if (mode == MeasureMode::Client)
+        note = QStringLiteral("measured client-side (--measure client): every document was "
+                              "read here");
+    else if (!why.isEmpty())
+        note = QStringLiteral("measured client-side: every field of every document (not "
+                              "counted in the cluster: %1)")
+                   .arg(why);
+    else
+        note = QStringLiteral("measured client-side: every field of every document");
+    SourceError ignored;
+    const auto connection = MongoConnection::open(source.settings, &ignored);
+    const bool across = connection && acrossNetwork(*connection);
+    if (across && !connection->uriNamesCompressors()) {
+        outcome.compressors = QString::fromLatin1(kCompressors);
+        note += QStringLiteral("; across the network the documents are asked for with wire "
+                               "compression (zstd, snappy or zlib, the first the server has)");
+    } else if (!across && mode == MeasureMode::Auto) {
+        note += QStringLiteral(" (the server is on this machine: its documents cross as fast "
+                               "as they are walked; --measure cluster counts there)");
+    }
+    outcome.notes << note;
+    return outcome;
 }
 
 namespace {
@@ -232,12 +240,48 @@ MeasureSetup::Outcome compressed(MeasureSetup::Outcome outcome, MongoConnection 
     return outcome;
 }
 
+// Auto with a scan the tallies can count: in the cluster where the server is across a network
+// and the discovery read (which proves the operators) plans the whole analysis, shape included;
+// else every document read here, the note saying why.
+MeasureSetup::Outcome countedOrHere(const SourceRef &source, const QString &filter,
+                                    const std::vector<std::string> &versionFields)
+{
+    SourceError ignored;
+    const auto connection = MongoConnection::open(source.settings, &ignored);
+    if (!connection || !MeasureSetup::acrossNetwork(*connection))
+        return MeasureSetup::clientSide(MeasureMode::Auto, source);
+    Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
+    SourceError problem;
+    auto plan = discover(source, filter, &how, &problem);
+    QString why;
+    if (!plan)
+        why = problem.serverCode != 0
+                  ? QStringLiteral("the server lacks an operator the tallies need: $sample, "
+                                   "$bsonSize, $setField (MongoDB 5.0 or later)")
+                  : problem.message;
+    else if (!how.sawDocuments)
+        why = QStringLiteral("the discovery read found no document");
+    else if (!plan->unmeasurable.empty())
+        why = QStringLiteral("the server cannot measure some arrays (--measure cluster says "
+                             "which)");
+    else if (!how.shape)
+        why = how.shapeDeclined;
+    if (!why.isEmpty())
+        return MeasureSetup::clientSide(MeasureMode::Auto, source, why);
+    MeasureSetup::Outcome outcome = withPlan(std::move(*plan), how);
+    outcome.countsInCluster = true;
+    outcome.notes = QStringList{QStringLiteral(
+        "counted in the cluster (auto: the server is across a network, so only answers cross "
+        "it; --measure client reads every document here)")};
+    return compressed(std::move(outcome), *connection);
+}
+
 } // namespace
 
 std::optional<MeasureSetup::Outcome>
 MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &filter,
                      const std::atomic<bool> *, SourceError *error,
-                     const std::vector<std::string> &versionFields)
+                     const std::vector<std::string> &versionFields, bool tallies)
 {
     Outcome outcome;
     if (source.kind != SourceRef::Kind::Collection) {
@@ -249,8 +293,10 @@ MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &f
         }
         return outcome;
     }
+    if (mode == MeasureMode::Auto && tallies)
+        return countedOrHere(source, filter, versionFields);
     if (mode != MeasureMode::Server && mode != MeasureMode::Cluster)
-        return readHere(mode, source);
+        return clientSide(mode, source);
     SourceError probeError;
     const auto connection = MongoConnection::open(source.settings, &probeError);
     // Each command costs a round trip: the discovery read itself proves the operators a

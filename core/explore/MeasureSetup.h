@@ -21,13 +21,16 @@ namespace oe {
 
 class MongoConnection;
 
-// Decides where an analysis measures. Auto and client read every document here, since a
-// server-side measurement counts sizes and arrays only (a partial analysis, until the shape is
-// counted there too): across a network with wire compression, on this machine without where
-// the server answers within kNearbyRoundTripMs. Server (the user's choice) learns what the
-// server summarises from a discovery read (200 documents, $sample where it exists, every array
-// cut to its first 4 elements), which also proves the operators (one round trip instead of
-// three; the server is probed only where it refuses), and refuses in one line where it cannot.
+// Decides where an analysis measures. Client reads every document here: across a network with
+// wire compression, on this machine without where the server answers within
+// kNearbyRoundTripMs. Server and cluster (the user's choice) learn what the server summarises
+// from a discovery read (200 documents, $sample where it exists, every array cut to its first 4
+// elements), which also proves the operators (one round trip instead of three; the server is
+// probed only where it refuses), and refuse in one line where they cannot. Auto counts the
+// whole analysis in the cluster where the server is across a network and can count all of it
+// (the discovery proves the operators and plans the shape), so only answers cross the link;
+// else (on this machine, a server without the operators, a shape the tallies cannot count, a
+// selection they do not take) it reads every document here, as client does: never partial.
 class MeasureSetup
 {
 public:
@@ -47,6 +50,9 @@ public:
         // why it cannot.
         std::shared_ptr<const ShapePlan> shape;
         QString shapeDeclined;
+        // Auto chose to count the whole analysis in the cluster (with a plan and a shape);
+        // where the tallies decline at run time, the analysis reads here instead (clientSide).
+        bool countsInCluster = false;
     };
     // What a scan that reads every document across a network asks for.
     static constexpr const char *kCompressors = "zstd,snappy,zlib";
@@ -67,10 +73,17 @@ public:
     // nullopt with `error` when the mode cannot be honoured (or the server cannot be reached).
     // `versionFields`: the top-level fields the scan's walk watches for schema versions (the
     // discovery's does too, and the shape the tallies count groups by their values).
+    // `tallies`: the scan is one the tallies can count (a full scan, neither paced nor a
+    // resumed range scan), so auto may choose the cluster.
     static std::optional<Outcome>
     decide(MeasureMode mode, const SourceRef &source, const QString &filter,
            const std::atomic<bool> *cancel, SourceError *error,
-           const std::vector<std::string> &versionFields = VersionTally::knownNames());
+           const std::vector<std::string> &versionFields = VersionTally::knownNames(),
+           bool tallies = false);
+    // Every document read here (auto's and client's choice): across a network with wire
+    // compression. `why`: why auto does not count in the cluster (empty: it was not asked to).
+    static Outcome clientSide(MeasureMode mode, const SourceRef &source,
+                              const QString &why = QString());
     // The line that says how an analysis measures.
     static QString describe(const MeasurePlan *plan);
 };

@@ -26,7 +26,7 @@
 #   client     analyze --full --measure client (today's client-side full scan)
 #   auto       analyze --full (the CLI's choice; the row is labelled by the mode that ran,
 #              from the CLI's "partial analysis: measured on the server…" / "measured client-side…"
-#              note)
+#              / "counted in the cluster…" note)
 # and prints one table: the median run's wall time (by wall time, of --runs), documents/s,
 # bytes moved (mongod's serverStatus().network.physicalBytesOut over the run: the wire's bytes,
 # after the compression auto and client ask for across a network; less the cost of reading it), mongod's CPU seconds over the run (/proc/PID/stat utime+stime / CLK_TCK),
@@ -242,6 +242,8 @@ run_once() {
     mode=server
   elif grep -q '^measured client-side' "$work/out" "$work/err" 2>/dev/null; then
     mode=client
+  elif grep -q '^counted in the cluster' "$work/out" "$work/err" 2>/dev/null; then
+    mode=cluster
   elif [[ $key == *floor* ]]; then
     mode=floor
   else

@@ -51,8 +51,10 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
                               "program (the only way on a server without $bsonSize).");
     m_measure->addItem(tr("Auto"), int(MeasureMode::Auto));
     m_measure->setItemData(0,
-                           tr("Every field of every document, read here: across a network with "
-                              "wire compression. (On the server is quicker but partial.)"),
+                           tr("The whole analysis, every field. From a server on this machine, "
+                              "every document read here; across a network, counted in the "
+                              "cluster so only answers cross it, or where the server cannot "
+                              "count all of it, read here with wire compression."),
                            Qt::ToolTipRole);
     m_measure->addItem(tr("On the server"), int(MeasureMode::Server));
     m_measure->setItemData(1, server, Qt::ToolTipRole);
@@ -60,16 +62,17 @@ AnalysisOptionsBar::AnalysisOptionsBar(QWidget *parent)
     m_measure->setItemData(2, client, Qt::ToolTipRole);
     const QString cluster =
         tr("Counted in the cluster: only tallies and the outliers cross the network, whatever "
-           "the collection's size. Where no field lies in arrays' elements the shape is counted "
-           "too (the whole analysis); else the figures of On the server. The server makes more "
-           "passes: worth it on a slow or metered link, or a huge collection.");
+           "the collection's size. Where the tallies can plan the shape it is counted too (the "
+           "whole analysis); else the figures of On the server. The server makes more passes: "
+           "worth it on a slow or metered link, or a huge collection (Auto chooses it across a "
+           "network).");
     m_measure->addItem(tr("In the cluster"), int(MeasureMode::Cluster));
     m_measure->setItemData(3, cluster, Qt::ToolTipRole);
     m_measure->setToolTip(
         tr("Where document sizes and array lengths are measured (live collections; a dump is "
-           "measured here). Auto: here, every field, compressed across a network. %1 %2 Sizes "
-           "and array lengths come out the same either way. After a run, the label beside says "
-           "where it measured.")
+           "measured here). Auto: the whole analysis, here on this machine, in the cluster across "
+           "a network. %1 %2 Sizes and array lengths come out the same either way. After a run, "
+           "the label beside says where it measured.")
             .arg(server, client));
     m_measureLabel->setBuddy(m_measure);
     m_measureLabel->setToolTip(m_measure->toolTip());

@@ -6,6 +6,7 @@
 #include "MeasureRuns.h"
 #include "MeasureShapes.h"
 #include "ScanFixtures.h"
+#include "TallyReshapes.h"
 #include "Toxiproxy.h"
 #include "explore/AnalysisSession.h"
 
@@ -31,8 +32,10 @@
 // and books, the awkward shapes (an object _id among them: read whole), a filter and a collection
 // whose record ids have gaps (positions counted by the server); and the bytes the server sends do
 // not grow with the collection: at N and 4N documents of the same shapes they stay within a quarter
-// of each other, where the per-document measurement's grow fourfold. The value at `path` (dot
-// notation) in a command's reply; false where there is none. The iterator points into `reply`,
+// of each other, where the per-document measurement's grow fourfold. Where the tallies decline
+// (keys used as data in arrays' objects, a clustered collection), --measure cluster says so in
+// one line and auto reads every document here, into --measure client's reports. The value at `path`
+// (dot notation) in a command's reply; false where there is none. The iterator points into `reply`,
 // which must outlive it.
 bool replyAt(const QByteArray &reply, const char *path, bson_iter_t *at)
 {
@@ -218,83 +221,8 @@ private slots:
         const QString awkward = m_dir.filePath(QStringLiteral("awkward.bson"));
         QVERIFY(fixtures::writeFile(awkward, fixtures::awkwardDump(false)));
         import(QStringLiteral("awkward"), awkward);
-        // Every third book gone: the record ids have gaps, so the server counts positions.
-        QString error;
-        QVERIFY2(fixtures::command(m_uri, kDatabase,
-                                   "{\"delete\": \"books_gaps\", \"deletes\": [{\"q\": {\"_id\": "
-                                   "{\"$mod\": [3, 0]}}, \"limit\": 0}]}",
-                                   &error),
-                 qPrintable(error));
-        QVERIFY2(fixtures::command(m_uri, kDatabase,
-                                   "{\"delete\": \"flat_gaps\", \"deletes\": [{\"q\": {\"_id\": "
-                                   "{\"$mod\": [7, 0]}}, \"limit\": 0}]}",
-                                   &error),
-                 qPrintable(error));
-        // Top-level fields named as the tallies' own figures (s, a, r, x<i>): the tallies then
-        // evaluate the shape's figures on the document as it is, not on the fields they keep.
-        QVERIFY2(fixtures::command(m_uri, kDatabase,
-                                   "{\"update\": \"flat_named\", \"updates\": [{\"q\": {}, \"u\": "
-                                   "{\"$rename\": {\"amount\": \"s\", \"blob\": \"a\", \"name\": "
-                                   "\"x4\", \"ref\": \"r\"}}, \"multi\": true}]}",
-                                   &error),
-                 qPrintable(error));
-        // Arrays of two and three element types: the tallies count each type's elements.
-        QVERIFY2(fixtures::command(m_uri, kDatabase,
-                                   "{\"update\": \"flat_mixed\", \"updates\": ["
-                                   "{\"q\": {\"_id\": {\"$mod\": [9, 0]}}, \"u\": "
-                                   "[{\"$set\": {\"codes\": {\"$concatArrays\": [\"$codes\", "
-                                   "[\"x\"]]}}}], \"multi\": true},"
-                                   "{\"q\": {\"_id\": {\"$mod\": [31, 0]}}, \"u\": "
-                                   "{\"$set\": {\"codes\": [2.5, 1, \"y\", \"z\"]}}, "
-                                   "\"multi\": true}]}",
-                                   &error),
-                 qPrintable(error));
-        // Objects in the feeds' activities (the tallies do not count those).
-        QVERIFY2(fixtures::command(m_uri, kDatabase,
-                                   "{\"update\": \"feeds_nested\", \"updates\": [{\"q\": {}, "
-                                   "\"u\": {\"$set\": {\"activities.$[e].meta\": {\"src\": "
-                                   "\"app\"}}}, \"arrayFilters\": [{\"e.type\": \"post\"}], "
-                                   "\"multi\": true}]}",
-                                   &error),
-                 qPrintable(error));
-        // Comments with a field some hold (likes, an int or a string) and posts without any.
-        QVERIFY2(fixtures::command(
-                     m_uri, kDatabase,
-                     "{\"update\": \"posts_mixed\", \"updates\": ["
-                     "{\"q\": {\"comment_count\": {\"$mod\": [5, 0]}}, \"u\": [{\"$set\": "
-                     "{\"comments\": {\"$map\": {\"input\": \"$comments\", \"in\": {\"$cond\": "
-                     "[{\"$eq\": [{\"$mod\": [{\"$strLenBytes\": \"$$this.text\"}, 3]}, 0]}, "
-                     "{\"$mergeObjects\": [\"$$this\", {\"likes\": 5}]}, \"$$this\"]}}}}}], "
-                     "\"multi\": true},"
-                     "{\"q\": {\"comment_count\": {\"$mod\": [7, 0]}}, \"u\": [{\"$set\": "
-                     "{\"comments\": {\"$map\": {\"input\": \"$comments\", \"in\": {\"$cond\": "
-                     "[{\"$eq\": [{\"$mod\": [{\"$strLenBytes\": \"$$this.author\"}, 2]}, 0]}, "
-                     "{\"$mergeObjects\": [\"$$this\", {\"likes\": \"many\"}]}, \"$$this\"]}}}}}], "
-                     "\"multi\": true},"
-                     "{\"q\": {\"comment_count\": {\"$mod\": [11, 0]}}, \"u\": {\"$set\": "
-                     "{\"comments\": []}}, \"multi\": true}]}",
-                     &error),
-                 qPrintable(error));
-        // A version field of another name (--version-field rev), its values of every type a
-        // version has and one it has not: a long 1 or 2 or 3, a string, an integral double (one
-        // version with 1), a fractional one, an object.
-        QVERIFY2(fixtures::command(
-                     m_uri, kDatabase,
-                     "{\"update\": \"profiles_mixed\", \"updates\": ["
-                     "{\"q\": {}, \"u\": {\"$rename\": {\"schema_version\": \"rev\"}}, "
-                     "\"multi\": true},"
-                     "{\"q\": {\"_id\": {\"$mod\": [7, 0]}, \"rev\": {\"$exists\": true}}, "
-                     "\"u\": [{\"$set\": {\"rev\": {\"$toLong\": \"$rev\"}}}], \"multi\": true},"
-                     "{\"q\": {\"_id\": {\"$mod\": [11, 0]}, \"rev\": 2}, "
-                     "\"u\": {\"$set\": {\"rev\": \"v2\"}}, \"multi\": true},"
-                     "{\"q\": {\"_id\": {\"$mod\": [13, 0]}, \"rev\": 1}, "
-                     "\"u\": {\"$set\": {\"rev\": 1.0}}, \"multi\": true},"
-                     "{\"q\": {\"_id\": {\"$mod\": [17, 0]}, \"rev\": 1}, "
-                     "\"u\": {\"$set\": {\"rev\": 1.5}}, \"multi\": true},"
-                     "{\"q\": {\"_id\": {\"$mod\": [19, 0]}, \"rev\": 1}, "
-                     "\"u\": {\"$set\": {\"rev\": {\"major\": 1}}}, \"multi\": true}]}",
-                     &error),
-                 qPrintable(error));
+        QString error = fixtures::reshapeTallyCollections(m_uri, kDatabase);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY2(m_proxy.start(m_server.value(QStringLiteral("OE_TEST_HOSTPORT")), &error),
                  qPrintable(error));
         QVERIFY2(m_proxy.addToxic(QStringLiteral("far"), QStringLiteral("latency"),
@@ -407,10 +335,14 @@ private slots:
             QVERIFY(fixtures::reportFiles(tallied)
                         .at(QStringLiteral("shape_outliers.csv"))
                         .contains("\nmixed_element_types,codes,"));
-        if (collection == QLatin1String("posts_mixed"))
-            QVERIFY(fixtures::reportFiles(tallied)
-                        .at(QStringLiteral("fields.csv"))
-                        .contains("\ncomments.likes,string|int,"));
+        if (collection == QLatin1String("posts_mixed")) {
+            const QByteArray fields =
+                fixtures::reportFiles(tallied).at(QStringLiteral("fields.csv"));
+            QVERIFY(fields.contains("\ncomments.likes,string|int,"));
+            for (const char *gathered :
+                 {"\ncomments.sig,", "\ncomments.mood,", "\ncomments.topics,"})
+                QVERIFY2(fields.contains(gathered), gathered);
+        }
         if (collection == QLatin1String("flat_named"))
             QVERIFY(fixtures::reportFiles(tallied)
                         .at(QStringLiteral("fields.csv"))
@@ -423,7 +355,8 @@ private slots:
 
     // The objects of an array hold keys the discovery missed, read whole, past the count
     // where they may be keys used as data: the tallies do not count keys per object there, so
-    // the run declines, in one line (the per-document measurement instead).
+    // the run declines, in one line (--measure cluster: the per-document measurement instead;
+    // auto: every document read here).
     void declinesKeysUsedAsDataInArrays()
     {
         QString error;
@@ -444,6 +377,63 @@ private slots:
         QVERIFY2(m_lastErr.contains(QLatin1String("the objects in r hold 77 keys, maybe used as "
                                                   "data")),
                  qPrintable(m_lastErr));
+        // Auto chooses the cluster through the proxy (the discovery's 200 documents show a
+        // handful of those keys); once the tallies decline, it reads every document here: the
+        // whole analysis, never a partial one, equal to --measure client's.
+        const QString automatic = analyze(QStringLiteral("keyed"), QStringLiteral("keyed-auto"),
+                                          {QStringLiteral("--full")}, m_far);
+        QVERIFY(!automatic.isEmpty());
+        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
+                                                    "document (not counted in the cluster: the "
+                                                    "objects in r hold 77 keys")) &&
+                     !m_lastErr.contains(QLatin1String("partial")),
+                 qPrintable(m_lastErr));
+        const QString client = analyze(
+            QStringLiteral("keyed"), QStringLiteral("keyed-client"),
+            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
+            m_far);
+        QVERIFY(!client.isEmpty());
+        compareReports(client, automatic, true);
+    }
+
+    // A clustered collection's record ids are its _ids, no integers: the positions cannot rest
+    // on them, so the tallies decline in one line, and auto reads every document here, into
+    // the reports --measure client gives.
+    void declinesClusteredCollections()
+    {
+        QString error;
+        fixtures::command(m_uri, kDatabase, "{\"drop\": \"clustered\"}", &error);
+        QVERIFY2(fixtures::command(m_uri, kDatabase,
+                                   "{\"create\": \"clustered\", \"clusteredIndex\": {\"key\": "
+                                   "{\"_id\": 1}, \"unique\": true}}",
+                                   &error),
+                 qPrintable(error));
+        QByteArray insert = "{\"insert\": \"clustered\", \"documents\": [";
+        for (int i = 0; i < 2000; ++i)
+            insert += QByteArray(i ? "," : "") + "{\"_id\": " + QByteArray::number(i) +
+                      ", \"name\": \"" + QByteArray(1 + i % 9, 'n') + "\", \"tags\": [" +
+                      QByteArray(i % 4 ? "1, 2" : "3") + "]}";
+        insert += "]}";
+        QVERIFY2(fixtures::command(m_uri, kDatabase, insert, &error), qPrintable(error));
+        QVERIFY(!measure(QStringLiteral("clustered"), QStringLiteral("clustered"), {}, true, {},
+                         QStringLiteral("cluster"))
+                     .isEmpty());
+        QVERIFY2(m_lastErr.contains(QLatin1String("record ids are no integers")),
+                 qPrintable(m_lastErr));
+        const QString automatic =
+            analyze(QStringLiteral("clustered"), QStringLiteral("clustered-auto"),
+                    {QStringLiteral("--full")}, m_far);
+        QVERIFY(!automatic.isEmpty());
+        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
+                                                    "document (not counted in the cluster: its "
+                                                    "record ids are no integers")),
+                 qPrintable(m_lastErr));
+        const QString client = analyze(
+            QStringLiteral("clustered"), QStringLiteral("clustered-client"),
+            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
+            m_far);
+        QVERIFY(!client.isEmpty());
+        compareReports(client, automatic, true);
     }
 
     // The reply is bounded by the answer (distinct measurements, the tails' places, the

@@ -133,6 +133,11 @@ QByteArray toBson(const O &projection)
 
 QByteArray MeasureProjection::build(const MeasurePlan &plan)
 {
+    return toBson(fields(plan));
+}
+
+QJsonObject MeasureProjection::fields(const MeasurePlan &plan)
+{
     A records;
     O projection{{QStringLiteral("_id"), 1},
                  {QString::fromLatin1(kSize), op("$bsonSize", QStringLiteral("$$ROOT"))}};
@@ -145,7 +150,7 @@ QByteArray MeasureProjection::build(const MeasurePlan &plan)
         }
     }
     projection.insert(QString::fromLatin1(kRecords), records);
-    return toBson(projection);
+    return projection;
 }
 
 QByteArray MeasureProjection::discovery(int keep, Checks checks)

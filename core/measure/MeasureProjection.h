@@ -3,6 +3,7 @@
 #include "measure/MeasurePlan.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 
 #include <cstdint>
 
@@ -29,6 +30,9 @@ class MeasureProjection
 {
 public:
     static QByteArray build(const MeasurePlan &plan);
+    // The same projection as expressions ({_id: 1, s: …, a: […]}), for a stage that evaluates
+    // them itself (a $group's key).
+    static QJsonObject fields(const MeasurePlan &plan);
     // The discovery read's projection: {d: the document with each top-level array cut to its
     // first `keep` elements}; what a plan is learnt from without moving whole arrays.
     // With `Checks::Operators`, also {c: a constant computed with $bsonSize, $setField and

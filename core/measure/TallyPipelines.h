@@ -33,7 +33,10 @@ namespace oe {
 // key gains k: [the $type at each of its paths], each row loses e and w (a regular document is
 // explained by its shape) and gains x<i>: the bytes of the strings and
 // binaries at variable path i past those of empty ones, summed, and f: the first
-// kFirstDocuments of the row by record id ({r, i: _id}), the documents its examples are. The
+// kFirstDocuments of the row by record id ({r, i: _id}), the documents its examples are; where
+// the scope asks for no record ids (and no top-level field is named as the tallies' own), one
+// $group over the documents as they are, without lo and hi, and f the first kFirstDocuments the
+// pass reads ({i: _id}: read it in natural order; TallyRun places them). The
 // candidates gain h: {fc: its fields, dp: its depth, k<i>: the keys of the object at object path
 // i} of each document (each path's $type read once) where shapeCandidates and shapeTied pick the
 // shape's tails' documents (kFieldsTail, kDepthTail or an object path's index).
@@ -50,6 +53,11 @@ public:
         // named the few it rejects ({_id: {$nin: …}}: cheaper than the schema again); empty:
         // the schema.
         QByteArray regular;
+        // The shape's tallies keep each row's record ids (lo, hi, f's r). Without, they need no
+        // $project before the $group, which copies every document (two fifths of the pass on a
+        // million small documents): mongod gives {$meta: "recordId"} only to a projection the
+        // scan itself runs.
+        bool recordIds = true;
     };
     // A tail's fence: ProfileBuilder::kLargestTail, kLongestTail or a node, and its value.
     struct Fence
@@ -64,6 +72,10 @@ public:
     };
 
     static QByteArray unseen(const Scope &scope);
+    // The shape's tallies can do without record ids (Scope::recordIds): no top-level field is
+    // named as their figures, and no field of arrays' objects is gathered once for two figures
+    // (which their $project does).
+    static bool tallyWithoutRecordIds(const ShapePlan &shape);
     static constexpr int kFieldsTail = -3;
     static constexpr int kDepthTail = -4;
     static constexpr std::size_t kFirstDocuments = 3;

@@ -2,6 +2,8 @@
 
 #include "bson/BsonTypes.h"
 
+#include <algorithm>
+
 namespace oe::tallystages {
 
 namespace {
@@ -75,23 +77,111 @@ QString elementValue(const ShapePlan::Path &p)
     return QStringLiteral("$$this.") + QString::fromStdString(p.segments.back());
 }
 
+// A field of an array's objects of one type: the schema holds a regular document's elements
+// to it, so each value the path gathers over the elements is one element's, of that type.
+bool oneType(const ShapePlan::Path &p)
+{
+    return p.inElements && p.types != 0 && (p.types & (p.types - 1)) == 0;
+}
+
+// The values of element field `p` over its array's elements ("$a.f": the server's own
+// traversal, an element without the field left out; [] where the path holds no array): one
+// native walk of the elements instead of an expression evaluated for each (a third of the
+// tallies' time on the demo's feeds).
+J gathered(const ShapePlan &shape, const ShapePlan::Path &p,
+           Gathering gathering = Gathering::Inline)
+{
+    if (gathering == Gathering::Hoisted)
+        return QStringLiteral("$g%1").arg(&p - shape.paths.data());
+    const QString array = shape.paths[std::size_t(p.parent)].expression();
+    return op("$cond",
+              A{op("$isArray", array),
+                QString(array + QLatin1Char('.') + QString::fromStdString(p.segments.back())),
+                A()});
+}
+
+// The digits of the indexes 0 … n-1 ("0" … "n-1"), summed: n + (n-10)+ + (n-100)+ + … (an array
+// of 16 MiB holds fewer than 10^7 elements).
+J indexDigits(const J &n)
+{
+    A terms{n};
+    double power = 10;
+    for (int k = 1; k <= 7; ++k, power *= 10)
+        terms.append(op("$max", A{0, op("$subtract", A{n, power})}));
+    return op("$add", terms);
+}
+
+// The bytes of the strings (or binaries) of one-type element field `p`, from the size of the
+// array they gather into, {x: [v0, v1, …]}: 13 bytes, and each value 7 + its index's digits +
+// its bytes (type, key, its NUL, length, the string's NUL or the binary's subtype). Where `p`
+// holds arrays of them, each value is such an array: 7 + its index's digits + 4 + 1 (length,
+// terminator) less the 5 an empty one's own bytes count, and its values as above.
+J gatheredBytes(const ShapePlan &shape, const ShapePlan::Path &p, Gathering gathering)
+{
+    auto overheadOf = [](const QString &array) {
+        const J n = op("$size", array);
+        return op("$add", A{op("$multiply", A{7, n}), indexDigits(n)});
+    };
+    A overhead{13, overheadOf(QStringLiteral("$$g"))};
+    if (p.types == BsonTypes::kArrayBit)
+        overhead.append(
+            op("$sum", op("$map", O{{QStringLiteral("input"), QStringLiteral("$$g")},
+                                    {QStringLiteral("as"), QStringLiteral("n")},
+                                    {QStringLiteral("in"), overheadOf(QStringLiteral("$$n"))}})));
+    const J bytes =
+        op("$subtract", A{op("$bsonSize", O{{QStringLiteral("x"), QStringLiteral("$$g")}}),
+                          op("$add", overhead)});
+    return op("$let",
+              O{{QStringLiteral("vars"), O{{QStringLiteral("g"), gathered(shape, p, gathering)}}},
+                {QStringLiteral("in"), bytes}});
+}
+
+// Strings or binaries only, or arrays of one of them only.
+bool gathersBytes(const ShapePlan::Path &p)
+{
+    const std::uint32_t string = BsonTypes::bit(0x02), binary = BsonTypes::bit(0x05);
+    const std::uint32_t values = p.types == BsonTypes::kArrayBit ? p.elementType : p.types;
+    return oneType(p) && (values == string || values == binary);
+}
+
 } // namespace
 
-// Whether any element of the array at `array` (objects) holds an array at one of `fields`.
-J anyNested(const ShapePlan &shape, const QString &array, const std::vector<int> &fields)
+// Whether any element of the array at `array` (objects) holds an array at one of `fields`
+// (fields of arrays only: whether any element holds one).
+J anyNested(const ShapePlan &shape, const QString &array, const std::vector<int> &fields,
+            Gathering gathering)
 {
+    const bool gather = std::all_of(fields.begin(), fields.end(), [&](int f) {
+        return shape.paths[std::size_t(f)].types == BsonTypes::kArrayBit;
+    });
     A any;
-    for (const int f : fields)
-        any.append(op("$isArray", elementValue(shape.paths[std::size_t(f)])));
+    for (const int f : fields) {
+        const ShapePlan::Path &p = shape.paths[std::size_t(f)];
+        any.append(gather ? op("$gt", A{op("$size", gathered(shape, p, gathering)), 0})
+                          : op("$isArray", elementValue(p)));
+    }
+    if (gather)
+        return op("$or", any);
     return op("$anyElementTrue", A{op("$map", O{{QStringLiteral("input"), array},
                                                 {QStringLiteral("in"), op("$or", any)}})});
 }
 
-J extraBytes(const ShapePlan &shape, std::size_t i)
+O gatheredFields(const ShapePlan &shape)
+{
+    O fields;
+    for (std::size_t i = 0; i < shape.paths.size(); ++i)
+        if (oneType(shape.paths[i]))
+            fields.insert(QStringLiteral("g%1").arg(i), gathered(shape, shape.paths[i]));
+    return fields;
+}
+
+J extraBytes(const ShapePlan &shape, std::size_t i, Gathering gathering)
 {
     const ShapePlan::Path &p = shape.paths[i];
     if (!p.inElements)
         return extraOf(p.types, p.expression());
+    if (gathersBytes(p))
+        return gatheredBytes(shape, p, gathering);
     J each = extraOf(p.types, elementValue(p));
     if (p.holds(BsonTypes::kArrayBit)) // arrays in the elements: their own elements' bytes
         each = op("$cond",
@@ -106,7 +196,7 @@ J extraBytes(const ShapePlan &shape, std::size_t i)
                                              {QStringLiteral("in"), each}})));
 }
 
-A shapeTypes(const ShapePlan &shape)
+A shapeTypes(const ShapePlan &shape, Gathering gathering)
 {
     A types;
     for (const ShapePlan::Path &path : shape.paths)
@@ -114,10 +204,11 @@ A shapeTypes(const ShapePlan &shape)
     for (const int a : shape.objectArrays()) {
         // Elements (objects), and arrays in them: each a level deeper.
         const std::vector<int> nested = shape.nestedArrays(a);
-        const J elements = nested.empty()
-                               ? J(QStringLiteral("object"))
-                               : op("$cond", A{anyNested(shape, QStringLiteral("$$e"), nested),
-                                               QStringLiteral("array"), QStringLiteral("object")});
+        const J elements =
+            nested.empty()
+                ? J(QStringLiteral("object"))
+                : op("$cond", A{anyNested(shape, QStringLiteral("$$e"), nested, gathering),
+                                QStringLiteral("array"), QStringLiteral("object")});
         types.append(overArray(shape.paths[std::size_t(a)].expression(),
                                op("$cond", A{op("$gt", A{op("$size", QStringLiteral("$$e")), 0}),
                                              elements, QStringLiteral("missing")})));
@@ -149,13 +240,14 @@ A mixedCounts(const ShapePlan &shape)
     return mixed;
 }
 
-A elementFieldCounts(const ShapePlan &shape)
+A elementFieldCounts(const ShapePlan &shape, Gathering gathering)
 {
     A fields;
     for (const int e : shape.elementFields()) {
         const ShapePlan::Path &p = shape.paths[std::size_t(e)];
-        fields.append(overArray(shape.paths[std::size_t(p.parent)].expression(),
-                                countsPerType(p.types, elementValue(p))));
+        fields.append(oneType(p) ? J(A{op("$size", gathered(shape, p, gathering))})
+                                 : overArray(shape.paths[std::size_t(p.parent)].expression(),
+                                             countsPerType(p.types, elementValue(p))));
     }
     return fields;
 }
@@ -178,9 +270,11 @@ J shapeValues(const ShapePlan &shape)
         const int segments = int(p.segments.size());
         // An array of objects with elements: their fields one level further down.
         const std::vector<int> nested = shape.nestedArrays(int(i));
-        const J elements = nested.empty() ? J(segments + 1)
-                                          : op("$cond", A{anyNested(shape, p.expression(), nested),
-                                                          segments + 2, segments + 1});
+        const J elements =
+            nested.empty()
+                ? J(segments + 1)
+                : op("$cond", A{anyNested(shape, p.expression(), nested, Gathering::Inline),
+                                segments + 2, segments + 1});
         const J level =
             p.elementType == BsonTypes::kDocumentBit
                 ? op("$cond", A{op("$eq", A{typeVar(i), QStringLiteral("array")}),

@@ -57,12 +57,22 @@ bool TallyRun::tallies()
         if (named)
             m_scope.regular = filter.bytes();
     }
-    return aggregateRanged(
+    // Over every document, the shape's tallies need no record ids where nothing forces the
+    // $project that gives them (TallyPipelines::tallyWithoutRecordIds): the rows are placed
+    // after (placeRows), each pass read in natural order, so its first documents are the
+    // collection's. With the user's filter, the planner chooses the order: record ids kept.
+    const bool place = m_shape && m_scope.filter.isEmpty() &&
+                       TallyPipelines::tallyWithoutRecordIds(*m_request.shape);
+    m_scope.recordIds = !place;
+    const bool ok = aggregateRanged(
         [&](const TallyPipelines::Scope &scope) {
             return TallyPipelines::tallies(*m_plan, scope, m_request.shape.get());
         },
         QStringLiteral("counting %1 in the cluster ($group)").arg(m_request.query.ns()),
-        [&](Reply row) { return addTally(row.document); }, readsInNaturalOrder(), true);
+        [&](Reply row) { return addTally(row.document); }, readsInNaturalOrder() || place, true, 0,
+        place);
+    m_scope.recordIds = true;
+    return ok;
 }
 
 // One row of the tallies: {_id: {t, i, m}, n, e, lo, hi, w}.

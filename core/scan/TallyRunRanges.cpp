@@ -254,32 +254,48 @@ bool TallyRun::runPasses(const std::vector<Pass> &passes, const std::vector<Visi
 
 bool TallyRun::aggregateRanged(const PipelineFor &pipelineFor, const QString &step,
                                const Visitor &visit, bool natural, bool mergeRows,
-                               std::size_t maxDocuments)
+                               std::size_t maxDocuments, bool place)
 {
-    if (m_ranges.empty())
+    if (m_ranges.empty() && !place)
         return aggregate(
             pipelineFor(m_scope), step, [&](const bson_t *doc) { return visit({doc}); }, natural);
-    // (Each range by its _id condition: the planner reads the _id index.)
-    std::vector<Pass> passes;
-    for (const QByteArray &range : m_ranges) {
-        TallyPipelines::Scope scope = m_scope;
-        scope.filter = both(m_scope.filter, range);
-        passes.push_back({pipelineFor(scope), step, false, maxDocuments});
+    std::vector<BsonDocument> rows;
+    if (m_ranges.empty()) {
+        if (!aggregate(
+                pipelineFor(m_scope), step,
+                [&](const bson_t *doc) {
+                    rows.push_back(BsonDocument::adopt(bson_copy(doc)));
+                    return true;
+                },
+                natural))
+            return false;
+    } else {
+        // (Each range by its _id condition: the planner reads the _id index; rows to place
+        // read in natural order, each range's first documents its first in the collection.)
+        std::vector<Pass> passes;
+        for (const QByteArray &range : m_ranges) {
+            TallyPipelines::Scope scope = m_scope;
+            scope.filter = both(m_scope.filter, range);
+            passes.push_back({pipelineFor(scope), step, place, maxDocuments});
+        }
+        std::vector<Answer> answers;
+        if (!atOnce(passes, &answers))
+            return false;
+        for (Answer &a : answers)
+            for (BsonDocument &d : a.documents)
+                rows.push_back(std::move(d));
     }
-    std::vector<Answer> answers;
-    if (!atOnce(passes, &answers))
+    if (place && !placeRows(rows))
         return false;
     if (!mergeRows) {
-        for (const Answer &a : answers)
-            for (const BsonDocument &d : a.documents)
-                if (!visit({d.get()}))
-                    return false;
+        for (const BsonDocument &d : rows)
+            if (!visit({d.get()}))
+                return false;
         return true;
     }
     std::map<std::string, std::vector<Reply>> byKey;
-    for (const Answer &a : answers)
-        for (const BsonDocument &d : a.documents)
-            byKey[keyOf(d.get())].push_back({d.get()});
+    for (const BsonDocument &d : rows)
+        byKey[keyOf(d.get())].push_back({d.get()});
     for (const auto &[key, rows] : byKey) {
         if (rows.size() == 1) {
             if (!visit(rows.front()))

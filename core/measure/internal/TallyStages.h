@@ -105,18 +105,28 @@ struct Listed
 
 // {$type: path}.
 J typeAt(const ShapePlan::Path &p);
+// Where the figures read a one-type field of arrays' objects: the values its path gathers over
+// the elements, walked inline in each figure, or once by a stage before them into a field of
+// its own (gatheredFields: `g<i>` for path i), which the figures then read.
+enum class Gathering : std::uint8_t
+{
+    Inline,
+    Hoisted
+};
+// {g<i>: the values path i gathers} for each one-type field of arrays' objects.
+O gatheredFields(const ShapePlan &shape);
 // The bytes the strings and binaries at path i hold past empty ones (in an array of objects'
 // elements: summed over them).
-J extraBytes(const ShapePlan &shape, std::size_t i);
+J extraBytes(const ShapePlan &shape, std::size_t i, Gathering gathering = Gathering::Inline);
 // The shape tallies' key figures (TallyPipelines::tallies): `k`, each path's $type ("missing"
 // for a field of arrays' elements), then per array of objects whether it has elements
 // ("object") or not ("missing"); `v`, the version fields' values (null for one no version
 // has); `c`, per mixed array its elements of each type; `o`, per field of arrays' elements the
 // elements holding it per type. Each in ShapePlan's orders; empty where the shape has none.
-A shapeTypes(const ShapePlan &shape);
+A shapeTypes(const ShapePlan &shape, Gathering gathering = Gathering::Inline);
 A versionValues(const ShapePlan &shape);
 A mixedCounts(const ShapePlan &shape);
-A elementFieldCounts(const ShapePlan &shape);
+A elementFieldCounts(const ShapePlan &shape, Gathering gathering = Gathering::Inline);
 // A regular document's figures for the shape's tails ({fc, dp, k<i>}: TallyPipelines).
 J shapeValues(const ShapePlan &shape);
 // The field a tail's values are in: s, l, v<i> (tailField); fc, dp, k<i> (shapeField); and as a

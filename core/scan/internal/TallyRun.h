@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -88,8 +89,20 @@ private:
     // than `maxDocuments` (0: all). (TallyRunRanges.cpp)
     using PipelineFor = std::function<QByteArray(const TallyPipelines::Scope &)>;
     using Visitor = std::function<bool(Reply)>;
+    // With `place` (rows counted without record ids), every range reads in natural order too,
+    // and the rows are placed (placeRows) before they are merged and visited.
     bool aggregateRanged(const PipelineFor &pipelineFor, const QString &step, const Visitor &visit,
-                         bool natural, bool mergeRows, std::size_t maxDocuments = 0);
+                         bool natural, bool mergeRows, std::size_t maxDocuments = 0,
+                         bool place = false);
+    // Rows counted without record ids (no lo): their first documents' record ids looked up by
+    // _id, lo and hi the scope's first and last (edgeRecordId). (TallyRunPlaces.cpp)
+    bool placeRows(std::vector<BsonDocument> &rows);
+    static BsonDocument placed(const bson_t *row, const std::map<std::string, std::int64_t> &ids,
+                               std::int64_t lo, std::int64_t hi);
+    // The record id of the collection's first (`direction` 1) or last (-1) document in natural
+    // order; the least int64 where it has none; nullopt where the read failed (m_error) or the
+    // ids are no integers (m_refusal).
+    std::optional<std::int64_t> edgeRecordId(int direction);
     struct Pass
     {
         QByteArray pipeline;

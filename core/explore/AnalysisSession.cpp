@@ -256,7 +256,7 @@ AnalysisResult AnalysisSession::run(const AnalysisRequest &request, const std::a
     auto profile = scanAsDecided(request, *measure, cancel, progress, &scanNotes, &declined);
     if (!profile) {
         // Auto chose the cluster, whose tallies declined: every document read here instead.
-        measure = MeasureSetup::clientSide(MeasureMode::Auto, request.source, declined);
+        measure = MeasureSetup::clientSide(MeasureMode::Auto, request.source, declined, true);
         scanNotes.clear();
         profile = scanAsDecided(request, *measure, cancel, progress, &scanNotes, &declined);
     }

@@ -171,7 +171,7 @@ bool MeasureSetup::acrossNetwork(MongoConnection &connection)
 // costs both ends CPU. A server that cannot be reached is left to the scan, whose error names
 // its own step.
 MeasureSetup::Outcome MeasureSetup::clientSide(MeasureMode mode, const SourceRef &source,
-                                               const QString &why)
+                                               const QString &why, std::optional<bool> across)
 {
     Outcome outcome;
     QString note;
@@ -186,12 +186,13 @@ MeasureSetup::Outcome MeasureSetup::clientSide(MeasureMode mode, const SourceRef
         note = QStringLiteral("measured client-side: every field of every document");
     SourceError ignored;
     const auto connection = MongoConnection::open(source.settings, &ignored);
-    const bool across = connection && acrossNetwork(*connection);
-    if (across && !connection->uriNamesCompressors()) {
+    if (!across)
+        across = connection && acrossNetwork(*connection);
+    if (*across && connection && !connection->uriNamesCompressors()) {
         outcome.compressors = QString::fromLatin1(kCompressors);
         note += QStringLiteral("; across the network the documents are asked for with wire "
                                "compression (zstd, snappy or zlib, the first the server has)");
-    } else if (!across && mode == MeasureMode::Auto) {
+    } else if (!*across && mode == MeasureMode::Auto) {
         note += QStringLiteral(" (the server is on this machine: its documents cross as fast "
                                "as they are walked; --measure cluster counts there)");
     }
@@ -242,23 +243,29 @@ MeasureSetup::Outcome compressed(MeasureSetup::Outcome outcome, MongoConnection 
 
 // Auto with a scan the tallies can count: in the cluster where the server is across a network
 // and the discovery read (which proves the operators) plans the whole analysis, shape included;
-// else every document read here, the note saying why.
-MeasureSetup::Outcome countedOrHere(const SourceRef &source, const QString &filter,
-                                    const std::vector<std::string> &versionFields)
+// else every document read here, the note saying why. A server that cannot be reached is
+// reported as the discovery met it (nullopt with `error`), not asked again by the scan.
+std::optional<MeasureSetup::Outcome> countedOrHere(const SourceRef &source, const QString &filter,
+                                                   const std::vector<std::string> &versionFields,
+                                                   SourceError *error)
 {
     SourceError ignored;
     const auto connection = MongoConnection::open(source.settings, &ignored);
-    if (!connection || !MeasureSetup::acrossNetwork(*connection))
-        return MeasureSetup::clientSide(MeasureMode::Auto, source);
+    const bool across = connection && MeasureSetup::acrossNetwork(*connection);
+    if (!across)
+        return MeasureSetup::clientSide(MeasureMode::Auto, source, QString(), false);
     Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
     SourceError problem;
     auto plan = discover(source, filter, &how, &problem);
+    if (!plan && problem.fault != SourceError::ConnectionFault::Refused &&
+        problem.serverCode == 0) {
+        *error = problem;
+        return std::nullopt;
+    }
     QString why;
     if (!plan)
-        why = problem.serverCode != 0
-                  ? QStringLiteral("the server lacks an operator the tallies need: $sample, "
-                                   "$bsonSize, $setField (MongoDB 5.0 or later)")
-                  : problem.message;
+        why = QStringLiteral("the server lacks an operator the tallies need: $sample, "
+                             "$bsonSize, $setField (MongoDB 5.0 or later)");
     else if (!how.sawDocuments)
         why = QStringLiteral("the discovery read found no document");
     else if (!plan->unmeasurable.empty())
@@ -267,7 +274,7 @@ MeasureSetup::Outcome countedOrHere(const SourceRef &source, const QString &filt
     else if (!how.shape)
         why = how.shapeDeclined;
     if (!why.isEmpty())
-        return MeasureSetup::clientSide(MeasureMode::Auto, source, why);
+        return MeasureSetup::clientSide(MeasureMode::Auto, source, why, true);
     MeasureSetup::Outcome outcome = withPlan(std::move(*plan), how);
     outcome.countsInCluster = true;
     outcome.notes = QStringList{QStringLiteral(
@@ -294,7 +301,7 @@ MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &f
         return outcome;
     }
     if (mode == MeasureMode::Auto && tallies)
-        return countedOrHere(source, filter, versionFields);
+        return countedOrHere(source, filter, versionFields, error);
     if (mode != MeasureMode::Server && mode != MeasureMode::Cluster)
         return clientSide(mode, source);
     SourceError probeError;

@@ -82,8 +82,11 @@ public:
            bool tallies = false);
     // Every document read here (auto's and client's choice): across a network with wire
     // compression. `why`: why auto does not count in the cluster (empty: it was not asked to).
+    // `across`: whether the server is across a network, where the caller knows (else it is
+    // asked: a round trip, or a selection timeout where the server does not answer).
     static Outcome clientSide(MeasureMode mode, const SourceRef &source,
-                              const QString &why = QString());
+                              const QString &why = QString(),
+                              std::optional<bool> across = std::nullopt);
     // The line that says how an analysis measures.
     static QString describe(const MeasurePlan *plan);
 };

@@ -166,6 +166,27 @@ private:
         return n;
     }
 
+    // Auto through the proxy on `collection`, which the tallies decline (`why`): every document
+    // read here, the first line saying why, never a partial analysis, and the reports
+    // --measure client gives through the same link.
+    void autoReadsHereAsClient(const QString &collection, const QString &why)
+    {
+        const QString automatic = analyze(collection, collection + QStringLiteral("-auto"),
+                                          {QStringLiteral("--full")}, m_far);
+        QVERIFY(!automatic.isEmpty());
+        QVERIFY2(m_lastErr.startsWith(QStringLiteral("measured client-side: every field of every "
+                                                     "document (not counted in the cluster: ") +
+                                      why) &&
+                     !m_lastErr.contains(QLatin1String("partial")),
+                 qPrintable(m_lastErr));
+        const QString client = analyze(
+            collection, collection + QStringLiteral("-client"),
+            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
+            m_far);
+        QVERIFY(!client.isEmpty());
+        compareReports(client, automatic, true);
+    }
+
     // Every report byte for byte; with `timed`, but summary.csv's seconds (a walk here and a
     // count in the cluster take their own time). schema_versions.csv's last column is each
     // version's history, every run's share so far: the later run has one more.
@@ -378,22 +399,9 @@ private slots:
                                                   "data")),
                  qPrintable(m_lastErr));
         // Auto chooses the cluster through the proxy (the discovery's 200 documents show a
-        // handful of those keys); once the tallies decline, it reads every document here: the
-        // whole analysis, never a partial one, equal to --measure client's.
-        const QString automatic = analyze(QStringLiteral("keyed"), QStringLiteral("keyed-auto"),
-                                          {QStringLiteral("--full")}, m_far);
-        QVERIFY(!automatic.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
-                                                    "document (not counted in the cluster: the "
-                                                    "objects in r hold 77 keys")) &&
-                     !m_lastErr.contains(QLatin1String("partial")),
-                 qPrintable(m_lastErr));
-        const QString client = analyze(
-            QStringLiteral("keyed"), QStringLiteral("keyed-client"),
-            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
-            m_far);
-        QVERIFY(!client.isEmpty());
-        compareReports(client, automatic, true);
+        // handful of those keys), and reads every document here once the tallies decline.
+        autoReadsHereAsClient(QStringLiteral("keyed"),
+                              QStringLiteral("the objects in r hold 77 keys"));
     }
 
     // A clustered collection's record ids are its _ids, no integers: the positions cannot rest
@@ -420,20 +428,8 @@ private slots:
                      .isEmpty());
         QVERIFY2(m_lastErr.contains(QLatin1String("record ids are no integers")),
                  qPrintable(m_lastErr));
-        const QString automatic =
-            analyze(QStringLiteral("clustered"), QStringLiteral("clustered-auto"),
-                    {QStringLiteral("--full")}, m_far);
-        QVERIFY(!automatic.isEmpty());
-        QVERIFY2(m_lastErr.startsWith(QLatin1String("measured client-side: every field of every "
-                                                    "document (not counted in the cluster: its "
-                                                    "record ids are no integers")),
-                 qPrintable(m_lastErr));
-        const QString client = analyze(
-            QStringLiteral("clustered"), QStringLiteral("clustered-client"),
-            {QStringLiteral("--full"), QStringLiteral("--measure"), QStringLiteral("client")},
-            m_far);
-        QVERIFY(!client.isEmpty());
-        compareReports(client, automatic, true);
+        autoReadsHereAsClient(QStringLiteral("clustered"),
+                              QStringLiteral("its record ids are no integers"));
     }
 
     // The reply is bounded by the answer (distinct measurements, the tails' places, the

@@ -102,6 +102,16 @@ struct Discovery
     std::vector<std::string> versionFields; // the scan's walk watches (VersionTally)
 };
 
+// A discovery read that proves the operators itself: $sample, $bsonSize, $setField and
+// $unsetField are asked for, and a refusal is reported, not worked around.
+Discovery provingOperators(const std::vector<std::string> &versionFields)
+{
+    Discovery how;
+    how.sample = how.removal = how.checksOps = true;
+    how.versionFields = versionFields;
+    return how;
+}
+
 // The plan from a discovery read: arrays cut short on the server; where the server refuses
 // that projection (a key $arrayToObject will not take), a few whole documents instead. A read
 // that checks the operators tries the server only: a refusal is reported, not worked around.
@@ -254,7 +264,7 @@ std::optional<MeasureSetup::Outcome> countedOrHere(const SourceRef &source, cons
     const bool across = connection && MeasureSetup::acrossNetwork(*connection);
     if (!across)
         return MeasureSetup::clientSide(MeasureMode::Auto, source, QString(), false);
-    Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
+    Discovery how = provingOperators(versionFields);
     SourceError problem;
     auto plan = discover(source, filter, &how, &problem);
     if (!plan && problem.fault != SourceError::ConnectionFault::Refused &&
@@ -310,7 +320,7 @@ MeasureSetup::decide(MeasureMode mode, const SourceRef &source, const QString &f
     // server-side measurement needs, and the server is asked about itself only where it refuses
     // that read (to say why, or to learn with what it has).
     if (connection) {
-        Discovery how{true, true, true, std::nullopt, false, {}, std::nullopt, {}, versionFields};
+        Discovery how = provingOperators(versionFields);
         SourceError problem;
         if (auto plan = discover(source, filter, &how, &problem))
             return compressed(withPlan(std::move(*plan), how), *connection);

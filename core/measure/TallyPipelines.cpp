@@ -1,6 +1,7 @@
 #include "measure/TallyPipelines.h"
 
 #include "bson/BsonTypes.h"
+#include "bson/internal/BsonRaw.h"
 #include "measure/MeasureProjection.h"
 #include "measure/internal/TallyStages.h"
 
@@ -309,6 +310,22 @@ QByteArray TallyPipelines::unseen(const Scope &s)
         BSON_APPEND_DOCUMENT(&list, "0", schema->get());
     bson_append_array_end(nor.get(), &list);
     p.stage("$match", nor.get());
+    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))}});
+    return p.finish();
+}
+
+QByteArray TallyPipelines::recordIdsOf(const std::vector<QByteArray> &ids)
+{
+    Pipeline p;
+    BsonDocument match;
+    bson_t condition, list;
+    BSON_APPEND_DOCUMENT_BEGIN(match.get(), "_id", &condition);
+    BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &list);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        bsonraw::append(&list, std::to_string(i).c_str(), -1, ids[i]);
+    bson_append_array_end(&condition, &list);
+    bson_append_document_end(match.get(), &condition);
+    p.stage("$match", match.get());
     p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))}});
     return p.finish();
 }

@@ -72,6 +72,8 @@ public:
     };
 
     static QByteArray unseen(const Scope &scope);
+    // The record ids ({_id, r}) of the documents whose _ids (raw values) `ids` names.
+    static QByteArray recordIdsOf(const std::vector<QByteArray> &ids);
     // The shape's tallies can do without record ids (Scope::recordIds): no top-level field is
     // named as their figures, and no field of arrays' objects is gathered once for two figures
     // (which their $project does).

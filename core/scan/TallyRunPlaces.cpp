@@ -17,34 +17,6 @@ namespace {
 // _ids a lookup names in one command (a few hundred KiB of $in).
 constexpr std::size_t kIdsPerLookup = 20000;
 
-// {pipeline: [{$match: {_id: {$in: ids}}}, {$project: {r: {$meta: "recordId"}}}]}.
-QByteArray lookup(const std::vector<std::string> &ids, std::size_t from, std::size_t to)
-{
-    BsonDocument command;
-    bson_t stages, stage, match, id, list, project, r;
-    BSON_APPEND_ARRAY_BEGIN(command.get(), "pipeline", &stages);
-    BSON_APPEND_DOCUMENT_BEGIN(&stages, "0", &stage);
-    BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &match);
-    BSON_APPEND_DOCUMENT_BEGIN(&match, "_id", &id);
-    BSON_APPEND_ARRAY_BEGIN(&id, "$in", &list);
-    for (std::size_t i = from; i < to; ++i)
-        bsonraw::append(&list, std::to_string(i - from).c_str(), -1,
-                        bsonraw::fromDocumentId(ids[i]));
-    bson_append_array_end(&id, &list);
-    bson_append_document_end(&match, &id);
-    bson_append_document_end(&stage, &match);
-    bson_append_document_end(&stages, &stage);
-    BSON_APPEND_DOCUMENT_BEGIN(&stages, "1", &stage);
-    BSON_APPEND_DOCUMENT_BEGIN(&stage, "$project", &project);
-    BSON_APPEND_DOCUMENT_BEGIN(&project, "r", &r);
-    BSON_APPEND_UTF8(&r, "$meta", "recordId");
-    bson_append_document_end(&project, &r);
-    bson_append_document_end(&stage, &project);
-    bson_append_document_end(&stages, &stage);
-    bson_append_array_end(command.get(), &stages);
-    return command.bytes();
-}
-
 // The _ids of a row's first documents ({i} each), where it has no record ids (no lo).
 std::vector<std::string> firstIds(const bson_t *row)
 {
@@ -110,8 +82,11 @@ bool TallyRun::placeRows(std::vector<BsonDocument> &rows)
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     std::map<std::string, std::int64_t> recordIds;
     for (std::size_t from = 0; from < ids.size() && !cancelled(); from += kIdsPerLookup) {
+        std::vector<QByteArray> batch;
+        for (std::size_t i = from; i < std::min(ids.size(), from + kIdsPerLookup); ++i)
+            batch.push_back(bsonraw::fromDocumentId(ids[i]));
         const bool ok =
-            aggregate(lookup(ids, from, std::min(ids.size(), from + kIdsPerLookup)),
+            aggregate(TallyPipelines::recordIdsOf(batch),
                       QStringLiteral("reading the record ids of the tallies' first documents"),
                       [&](const bson_t *doc) {
                           bson_iter_t id;

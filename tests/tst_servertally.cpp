@@ -337,6 +337,11 @@ private slots:
             QVERIFY2(m_lastErr.contains(
                          QRegularExpression(QStringLiteral("([4-9]|\\d\\d+) read whole"))),
                      qPrintable(m_lastErr));
+        // The documents of types the discovery missed (TallyReshapes: nine of them; the discovery
+        // sees one of each kind about once in 16,000 runs) found by those types.
+        if (collection == QLatin1String("flat") && extra.isEmpty())
+            QVERIFY2(m_lastErr.contains(QLatin1String("found by a type the tallies saw")),
+                     qPrintable(m_lastErr));
         // Two _id ranges at once by default, as many as --parallel asks, one with --parallel 1.
         const QString ranges = extra.contains(QLatin1String("--parallel"))
                                    ? extra.at(extra.indexOf(QLatin1String("--parallel")) + 1)

@@ -109,7 +109,15 @@ private slots:
         QCOMPARE(
             props.value(S("codes")).toObject().value(S("items")).toObject().value(S("bsonType")),
             QJsonValue(QJsonArray{S("int")}));
+        // The types the tallies' $type tuple sees are left to it (a row of another type is
+        // read whole); a path holding arrays keeps its own.
+        QCOMPARE(props.value(S("codes")).toObject().value(S("bsonType")),
+                 QJsonValue(QJsonArray{S("array")}));
+        QVERIFY(!props.value(S("n")).toObject().contains(S("bsonType")));
+        QVERIFY(!props.value(S("p")).toObject().contains(S("bsonType")));
         const QJsonObject p = props.value(S("p")).toObject();
+        QVERIFY(
+            !p.value(S("properties")).toObject().value(S("v")).toObject().contains(S("bsonType")));
         QCOMPARE(p.value(S("additionalProperties")).toBool(true), false);
         QCOMPARE(p.value(S("properties")).toObject().keys(), (QStringList{S("c"), S("v")}));
         // A string longer than a quarter of the big-scalar limit (1000 bytes here) may be one.
@@ -193,6 +201,20 @@ private slots:
         QCOMPARE(items.value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
         QCOMPARE(items.value(S("additionalProperties")).toBool(true), false);
         QCOMPARE(items.value(S("properties")).toObject().keys(), (QStringList{S("a"), S("t")}));
+        // The elements' fields keep their types (their figures gather them as of one type), and
+        // so does an object with arrays below it (its figures size them).
+        QVERIFY(items.value(S("properties"))
+                    .toObject()
+                    .value(S("t"))
+                    .toObject()
+                    .contains(S("bsonType")));
+        const auto below =
+            planOf({fixtures::bson(R"({"_id": 1, "p": {"tags": [1], "n": 1}})")}, &why);
+        QVERIFY2(below, qPrintable(why));
+        const QJsonObject p = fieldSchema(*below, S("p"));
+        QCOMPARE(p.value(S("bsonType")), QJsonValue(QJsonArray{S("object")}));
+        QVERIFY(
+            !p.value(S("properties")).toObject().value(S("n")).toObject().contains(S("bsonType")));
         // Arrays in the elements: their lengths the records', their element type the schema's.
         const auto tags =
             planOf({fixtures::bson(R"({"_id": 1, "c": [{"g": ["x", "y"]}, {"k": 1}]})")}, &why);

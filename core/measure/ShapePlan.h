@@ -12,11 +12,13 @@ namespace oe {
 // What a scan counted in the cluster asks of each document to count its shape (ShapePlanner
 // learns it from the discovery read): the field paths outside arrays, each with the BSON types
 // the discovery saw there, and for a path that holds arrays the scalar types of their elements. A
-// document is *regular* when it matches `regular()`: no field but these (every object closed),
-// each of one of its learnt types, arrays of their element types only, and no larger than the
-// big-scalar limit (so none of its strings or binaries is a big scalar). A regular document's
-// shape is then a function of the `$type` at each path, its measurement and the bytes of its
-// strings and binaries; the server groups by those, and the rest are read whole.
+// document is *regular* when it has no field but these (every object closed), each of one of its
+// learnt types, arrays of their element types only, and is no larger than the big-scalar limit
+// (so none of its strings or binaries is a big scalar). A regular document's shape is then a
+// function of the `$type` at each path, its measurement and the bytes of its strings and
+// binaries; the server groups by those, and the rest are read whole. `regular()` checks all
+// but the types the tallies' $type tuple sees (a path outside arrays, with no array below it):
+// a tally row of a type the plan does not know is one of irregular documents, read whole too.
 struct ShapePlan
 {
     struct Path
@@ -69,7 +71,8 @@ struct ShapePlan
     std::vector<int> versionPaths() const;
     // The paths holding objects (mostKeys' tails, `k<index>` in this order).
     std::vector<int> objectPaths() const;
-    // {$and: [{$jsonSchema: …}, {$expr: {$lte: [{$bsonSize: "$$ROOT"}, sizeLimit]}}]}, as BSON.
+    // {$and: [{$jsonSchema: …}, {$expr: {$lte: [{$bsonSize: "$$ROOT"}, sizeLimit]}}]}, as BSON:
+    // the regular documents and those whose only irregularity is a type the tuple sees.
     QByteArray regular() const;
     bool operator==(const ShapePlan &) const = default;
 };

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace oe {
@@ -72,6 +73,13 @@ public:
     };
 
     static QByteArray unseen(const Scope &scope);
+    // The documents of the tallies' rows whose $type tuples hold a type the shape does not know
+    // at a path (ShapeTally::unknownTypes: the path's index, the type's bit): {$or: [one clause
+    // per pair]}, as BSON; and {_id, r: record id} of each document the scope's schema (or its
+    // regular filter) accepts that `condition` picks.
+    static QByteArray irregularTypes(const ShapePlan &shape,
+                                     const std::vector<std::pair<int, std::uint32_t>> &unknown);
+    static QByteArray irregular(const Scope &scope, const QByteArray &condition);
     // The record ids ({_id, r}) of the documents whose _ids (raw values) `ids` names.
     static QByteArray recordIdsOf(const std::vector<QByteArray> &ids);
     // The shape's tallies can do without record ids (Scope::recordIds): no top-level field is

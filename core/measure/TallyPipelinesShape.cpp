@@ -121,6 +121,35 @@ void shapeEntries(Pipeline &p, const ShapePlan &shape)
 
 } // namespace
 
+QByteArray TallyPipelines::irregularTypes(const ShapePlan &shape,
+                                          const std::vector<std::pair<int, std::uint32_t>> &unknown)
+{
+    A any;
+    for (const auto &[i, type] : unknown) {
+        const ShapePlan::Path &p = shape.paths[std::size_t(i)];
+        const QString alias = BsonTypes::names(type).value(0);
+        const O exact{{QStringLiteral("$expr"), op("$eq", A{typeAt(p), alias})}};
+        // The matcher's own {path: {$type}} first, where it finds a superset: it looks into
+        // arrays along the path, where the expression sees an array (so not for arrays).
+        if (type == BsonTypes::kArrayBit) {
+            any.append(exact);
+            continue;
+        }
+        const O native{{p.expression().mid(1), O{{QStringLiteral("$type"), alias}}}};
+        any.append(O{{QStringLiteral("$and"), A{native, exact}}});
+    }
+    return fromJson(O{{QStringLiteral("$or"), any}}).bytes();
+}
+
+QByteArray TallyPipelines::irregular(const Scope &s, const QByteArray &condition)
+{
+    Pipeline p;
+    scope(p, s, true);
+    p.stageBytes("$match", condition);
+    p.stage("$project", O{{QStringLiteral("r"), op("$meta", QStringLiteral("recordId"))}});
+    return p.finish();
+}
+
 QByteArray TallyPipelines::shapeCandidates(const ShapePlan &shape, const Scope &s,
                                            const std::vector<ShapeList> &lists)
 {

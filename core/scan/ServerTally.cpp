@@ -11,52 +11,13 @@ namespace oe {
 
 using namespace tallyreply;
 
-bool TallyRun::unseen()
-{
-    if (m_scope.schema.isEmpty())
-        return true;
-    return aggregateRanged(
-        TallyPipelines::unseen,
-        QStringLiteral("looking for documents with top-level fields the discovery "
-                       "sample did not see"),
-        [&](Reply reply) {
-            const bson_t *doc = reply.document;
-            bson_iter_t id;
-            std::int64_t r = 0;
-            if (!recordIdAt(doc, "r", &r)) {
-                m_refusal = QStringLiteral("its record ids are no integers (a "
-                                           "clustered collection)");
-                return false;
-            }
-            m_whole[r] = bson_iter_init_find(&id, doc, "_id") ? rawIdAt(&id) : std::string();
-            see(r);
-            ++m_unseen;
-            return m_whole.size() <= ServerTally::kMaxReadWhole;
-        },
-        false, false, ServerTally::kMaxReadWhole);
-}
-
 bool TallyRun::tallies()
 {
     // The schema's few rejects, by _id: the server need not judge every document twice. (A
     // document that changes between the passes is counted as it then is; a type the shape
-    // does not know declines: ShapeTally.)
-    if (m_shape && m_unseen <= ServerTally::kMaxExcluded) {
-        BsonDocument filter;
-        bson_t condition, list;
-        BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &condition);
-        BSON_APPEND_ARRAY_BEGIN(&condition, "$nin", &list);
-        std::size_t i = 0;
-        bool named = true;
-        for (const auto &[r, raw] : m_whole) {
-            named = named && !raw.empty();
-            bsonraw::append(&list, std::to_string(i++).c_str(), -1, bsonraw::fromDocumentId(raw));
-        }
-        bson_append_array_end(&condition, &list);
-        bson_append_document_end(filter.get(), &condition);
-        if (named)
-            m_scope.regular = filter.bytes();
-    }
+    // does not know is read whole after: irregular().)
+    if (m_shape)
+        excludeById();
     // Over every document, the shape's tallies need no record ids where nothing forces the
     // $project that gives them (TallyPipelines::tallyWithoutRecordIds): the rows are placed
     // after (placeRows), each pass read in natural order, so its first documents are the
@@ -87,13 +48,20 @@ bool TallyRun::addTally(const bson_t *row)
         m_refusal = malformed;
         return false;
     }
-    see(lo, 0);
-    see(hi, times);
     std::uint32_t keyLength = 0;
     const std::uint8_t *keyData = nullptr;
     bson_iter_document(&key, &keyLength, &keyData);
     bson_t k;
     bson_init_static(&k, keyData, keyLength);
+    // A type the shape does not know: irregular documents, read whole after (irregular()).
+    if (m_shape)
+        if (const auto unknown = m_shape->unknownTypes(&k); !unknown.empty()) {
+            m_unknownTypes.insert(unknown.begin(), unknown.end());
+            m_irregular += times;
+            return true;
+        }
+    see(lo, 0);
+    see(hi, times);
     std::string type;
     if (bson_iter_init_find(&it, &k, "t") && BSON_ITER_HOLDS_UTF8(&it))
         type = bson_iter_utf8(&it, nullptr);
@@ -171,64 +139,6 @@ void TallyRun::countTails(const MeasureReply &reply, std::uint64_t times)
     }
 }
 
-bool TallyRun::readWhole()
-{
-    // Contiguous record ids place the documents read whole without the candidates' pass.
-    const bool contiguous = m_inScope > 0 && std::uint64_t(m_hi - m_lo) + 1 == m_inScope;
-    if (contiguous)
-        for (const auto &[r, raw] : m_whole)
-            m_wholeAt[raw] = std::uint64_t(r - m_lo);
-    // In their order (a find returns natural order): the examples of versions want it.
-    std::vector<std::pair<std::uint64_t, std::string>> placed;
-    for (const auto &[raw, position] : m_wholeAt)
-        placed.emplace_back(position, raw);
-    std::sort(placed.begin(), placed.end());
-    std::vector<std::string> ids;
-    for (auto &[position, raw] : placed)
-        ids.push_back(std::move(raw));
-    constexpr std::size_t kPerFind = 1000;
-    for (std::size_t from = 0; from < ids.size() && !cancelled(); from += kPerFind) {
-        BsonDocument filter;
-        bson_t condition, list;
-        BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &condition);
-        BSON_APPEND_ARRAY_BEGIN(&condition, "$in", &list);
-        for (std::size_t i = from; i < std::min(ids.size(), from + kPerFind); ++i)
-            bsonraw::append(&list, std::to_string(i - from).c_str(), -1,
-                            bsonraw::fromDocumentId(ids[i]));
-        bson_append_array_end(&condition, &list);
-        bson_append_document_end(filter.get(), &condition);
-        BsonDocument opts;
-        if (m_request.query.maxTimeMs > 0)
-            BSON_APPEND_INT64(opts.get(), "maxTimeMS", m_request.query.maxTimeMs);
-        BSON_APPEND_INT32(opts.get(), "serverId", std::int32_t(m_serverId));
-        SourceError error;
-        const bool ok = MongoDriver::find(
-            *m_connection, m_request.query.database, m_request.query.collection, filter.get(),
-            opts.get(), QStringLiteral("reading whole the documents the tallies cannot stand for"),
-            [&](const bson_t *doc) {
-                bson_iter_t id;
-                if (!bson_iter_init_find(&id, doc, "_id"))
-                    return true;
-                const auto at = m_wholeAt.find(rawIdAt(&id));
-                if (at == m_wholeAt.end())
-                    return true;
-                SourceError fault;
-                if (!m_builder.addDocument(bson_get_data(doc), doc->len, at->second, &fault)) {
-                    fault.docIndex = std::int64_t(at->second);
-                    m_error = fault;
-                    return false;
-                }
-                return true;
-            },
-            &error);
-        if (!ok && !m_error.isError())
-            m_error = error;
-        if (m_error.isError())
-            return false;
-    }
-    return true;
-}
-
 // The server every pass asks (the URI's read preference chooses it once). Through mongos the
 // record ids are each shard's own: they neither tell documents apart nor give the order a find
 // through the router returns, so a sharded collection is measured per document.
@@ -292,14 +202,21 @@ CollectionProfile TallyRun::finish(CollectionProfile::Status status)
                                   ? QStringLiteral("; counted at once in %1 ranges of _id")
                                         .arg(m_ranges.size())
                                   : QString());
-    if (m_unseen > 0)
-        profile.notes << (m_unseen == 1 ? QStringLiteral("1 document holds")
-                                        : QStringLiteral("%1 documents hold").arg(m_unseen)) +
-                             (m_shape ? QStringLiteral(" a field or a type the discovery sample "
-                                                       "did not see, or may hold a big scalar: "
-                                                       "read whole")
-                                      : QStringLiteral(" a top-level field the discovery sample "
-                                                       "did not see: read whole"));
+    if (m_unseen == 0)
+        return profile;
+    const QString held = m_unseen == 1 ? QStringLiteral("1 document holds")
+                                       : QStringLiteral("%1 documents hold").arg(m_unseen);
+    if (!m_shape)
+        profile.notes << held + QStringLiteral(" a top-level field the discovery sample did not "
+                                               "see: read whole");
+    else
+        profile.notes
+            << held +
+                   QStringLiteral(" a field or a type the discovery sample did not "
+                                  "see, or may hold a big scalar: read whole") +
+                   (m_irregular == 0
+                        ? QString()
+                        : QStringLiteral(" (%1 found by a type the tallies saw)").arg(m_irregular));
     return profile;
 }
 
@@ -329,8 +246,8 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
         return cancelled() ? finish(CollectionProfile::Status::Cancelled)
                            : finish(CollectionProfile::Status::Failed);
     using Step = bool (TallyRun::*)();
-    for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates,
-                            &TallyRun::placeShape, &TallyRun::readWhole}) {
+    for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::irregular,
+                            &TallyRun::candidates, &TallyRun::placeShape, &TallyRun::readWhole}) {
         const bool ok = (this->*step)();
         if (cancelled())
             return finish(CollectionProfile::Status::Cancelled);

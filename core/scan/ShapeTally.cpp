@@ -37,20 +37,40 @@ ShapeTally::ShapeTally(std::shared_ptr<const ShapePlan> shape, const ProfileBuil
             {object, TailFence(FieldShape::kTailCapacity, CandidateTail::kNoThreshold)});
 }
 
+bool ShapeTally::typesOf(const bson_t *key, std::vector<std::uint32_t> *types)
+{
+    bson_iter_t it, type;
+    if (!bson_iter_init_find(&it, key, "k") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+        !bson_iter_recurse(&it, &type))
+        return false;
+    while (bson_iter_next(&type)) {
+        const char *alias = BSON_ITER_HOLDS_UTF8(&type) ? bson_iter_utf8(&type, nullptr) : "";
+        types->push_back(BsonTypes::bitOfAlias(alias));
+    }
+    return true;
+}
+
+std::vector<std::pair<int, std::uint32_t>> ShapeTally::unknownTypes(const bson_t *key) const
+{
+    std::vector<std::uint32_t> types;
+    std::vector<std::pair<int, std::uint32_t>> out;
+    if (!typesOf(key, &types))
+        return out;
+    for (std::size_t i = 0; i < types.size() && i < m_shape->paths.size(); ++i)
+        if (types[i] != 0 && !m_shape->paths[i].inElements && !m_shape->paths[i].holds(types[i]))
+            out.emplace_back(int(i), types[i]);
+    return out;
+}
+
 bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply &reply,
                        std::uint32_t idTypeBit, std::uint64_t idBytes, std::uint64_t times,
                        QString *problem)
 {
-    bson_iter_t it, type;
+    bson_iter_t it;
     std::vector<std::uint32_t> types;
-    if (!bson_iter_init_find(&it, key, "k") || !BSON_ITER_HOLDS_ARRAY(&it) ||
-        !bson_iter_recurse(&it, &type)) {
+    if (!typesOf(key, &types)) {
         *problem = QStringLiteral("a tally without its types");
         return false;
-    }
-    while (bson_iter_next(&type)) {
-        const char *alias = BSON_ITER_HOLDS_UTF8(&type) ? bson_iter_utf8(&type, nullptr) : "";
-        types.push_back(BsonTypes::bitOfAlias(alias));
     }
     for (std::size_t i = 0; i < types.size() && i < m_shape->paths.size(); ++i)
         if (types[i] != 0 && !m_shape->paths[i].holds(types[i])) {

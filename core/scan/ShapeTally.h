@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace oe {
@@ -37,6 +38,10 @@ public:
     ShapeTally(std::shared_ptr<const ShapePlan> shape, const ProfileBuilder::Limits &limits,
                ProfileBuilder &builder);
 
+    // The (path, type bit) pairs of a row's $type tuple (its key's k) that the plan does not
+    // know at a path outside arrays: a row of irregular documents, which are read whole
+    // (ShapePlan::regular leaves those types to the tuple).
+    std::vector<std::pair<int, std::uint32_t>> unknownTypes(const bson_t *key) const;
     // An explained row {_id: {t, i, m, k}, n, x<i>, f} of `times` documents measured as
     // `reply`, their _id of type `idTypeBit` taking `idBytes` as an element. False, with the
     // reason, where it cannot be counted (the caller declines).
@@ -79,6 +84,7 @@ private:
         std::uint64_t size = 0;
         std::vector<std::uint64_t> values; // per tail
     };
+    static bool typesOf(const bson_t *key, std::vector<std::uint32_t> *types);
     void fix(const ShapeSkeleton &skeleton, const bson_t *row, const MeasureReply &reply,
              std::uint32_t idTypeBit, std::uint64_t idBytes, std::uint64_t times);
     int builderTail(const Tail &t) const;

@@ -1,8 +1,9 @@
 #pragma once
 
 // Internal to core/scan: one scan counted in the cluster (ServerTally), its passes in
-// ServerTally.cpp (the tallies, the documents read whole) and TallyRunCandidates.cpp (the
-// tails' candidates, the shape's examples).
+// ServerTally.cpp (the tallies), TallyRunWhole.cpp (the documents read whole: those the schema
+// rejects, those of types the shape does not know), TallyRunCandidates.cpp (the tails'
+// candidates, the shape's examples), TallyRunRanges.cpp and TallyRunPlaces.cpp.
 
 #include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
@@ -23,6 +24,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -137,7 +139,15 @@ private:
     {
         return m_scope.filter.isEmpty() && !m_scope.regular.isEmpty();
     }
+    // The documents the schema rejects (its unseen pass) and those of the rows whose $type
+    // tuples hold a type the shape does not know (irregular: by those types, then left out of
+    // the passes after as the others), each taken to be read whole (takeWhole). (TallyRunWhole.cpp)
     bool unseen();
+    bool irregular();
+    bool takeWhole(const bson_t *entry);
+    // The scope's regular filter: the documents to read whole left out by _id ({$nin}) where
+    // they are few enough and all have one; false where they are not (the schema decides).
+    bool excludeById();
     bool tallies();
     bool addTally(const bson_t *row);
     void countTails(const MeasureReply &reply, std::uint64_t times);
@@ -196,6 +206,9 @@ private:
     std::unordered_map<std::int64_t, std::string> m_whole;    // record id -> raw _id
     std::unordered_map<std::string, std::uint64_t> m_wholeAt; // raw _id -> position
     std::uint64_t m_unseen = 0;
+    // The rows' (path, type) pairs the shape does not know, and the documents of those rows.
+    std::set<std::pair<int, std::uint32_t>> m_unknownTypes;
+    std::uint64_t m_irregular = 0;
     std::uint64_t m_candidates = 0;
     static constexpr std::uint64_t kMaxCandidateBytes = 12u << 20;
     // The scope's record ids: with none missing between lo and hi, a document's position is

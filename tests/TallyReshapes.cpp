@@ -16,6 +16,8 @@ QString reshapeTallyCollections(const QString &uri, const QString &database)
         "{\"$mod\": [3, 0]}}, \"limit\": 0}]}",
         "{\"delete\": \"flat_gaps\", \"deletes\": [{\"q\": {\"_id\": "
         "{\"$mod\": [7, 0]}}, \"limit\": 0}]}",
+        "{\"delete\": \"feeds_gaps\", \"deletes\": [{\"q\": {\"$expr\": {\"$eq\": "
+        "[{\"$mod\": [{\"$bsonSize\": \"$$ROOT\"}, 3]}, 0]}}, \"limit\": 0}]}",
         // Top-level fields named as the tallies' own figures (s, a, r, x<i>): the tallies then
         // evaluate the shape's figures on the document as it is, not on the fields they keep.
         "{\"update\": \"flat_named\", \"updates\": [{\"q\": {}, \"u\": "

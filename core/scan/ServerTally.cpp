@@ -118,24 +118,37 @@ bool TallyRun::addTally(const bson_t *row)
     } else {
         m_builder.addTallied(*reply, idTypeBit, idBytes, times);
     }
-    countTails(*reply, times);
+    countTails(row, *reply, times);
     return m_refusal.isEmpty();
 }
 
-void TallyRun::countTails(const MeasureReply &reply, std::uint64_t times)
+void TallyRun::countTails(const bson_t *row, const MeasureReply &reply, std::uint64_t times)
 {
     const auto longest = reply.longestPerNode(*m_plan);
-    const std::uint64_t most =
-        longest.empty() ? 0 : *std::max_element(longest.begin(), longest.end());
+    const auto most = std::max_element(longest.begin(), longest.end());
+    Known known{0, {}, reply.size, {}, std::uint64_t(most - longest.begin())};
     for (Tail &t : m_tails) {
         const std::uint64_t value = t.id == ProfileBuilder::kLargestTail ? reply.size
                                     : t.id == ProfileBuilder::kLongestTail
-                                        ? most
+                                        ? (longest.empty() ? 0 : *most)
                                         : longest[std::size_t(t.id)];
         t.fence.count(value, times);
+        known.values.push_back(value);
         if (t.fence.kept() > ServerTally::kMaxKept)
             m_refusal = QStringLiteral("more than %1 documents are above a threshold")
                             .arg(ServerTally::kMaxKept);
+    }
+    // Each of the row's documents, while every row names them all.
+    const auto firsts = firstDocuments(row);
+    m_knowing = m_knowing && firsts.size() == times && m_known.size() < ShapeTally::kMaxKnown;
+    if (!m_knowing) {
+        m_known.clear();
+        return;
+    }
+    for (const auto &[r, rawId] : firsts) {
+        known.recordId = r;
+        known.rawId = rawId;
+        m_known.push_back(known);
     }
 }
 
@@ -192,11 +205,15 @@ CollectionProfile TallyRun::finish(CollectionProfile::Status status)
     if (status != CollectionProfile::Status::Complete)
         return profile;
     profile.notes << QStringLiteral("counted in the cluster%1: %2 distinct measurements for %3 "
-                                    "documents, %4 candidates for the tails, %5 read whole%6")
+                                    "documents, %4, %5 read whole%6")
                          .arg(m_shape ? QStringLiteral(", shape included") : QString())
                          .arg(m_groups)
                          .arg(profile.documents)
-                         .arg(m_candidates + (m_shape ? m_shape->candidates() : 0))
+                         .arg(m_namedByRows
+                                  ? QStringLiteral("each document named by its row (no "
+                                                   "candidates pass)")
+                                  : QStringLiteral("%1 candidates for the tails")
+                                        .arg(m_candidates + (m_shape ? m_shape->candidates() : 0)))
                          .arg(m_wholeAt.size())
                          .arg(m_ranges.size() > 1
                                   ? QStringLiteral("; counted at once in %1 ranges of _id")

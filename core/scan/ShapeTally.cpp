@@ -104,24 +104,21 @@ bool ShapeTally::count(const bson_t *row, const bson_t *key, const MeasureReply 
             t.fence.count(value, times);
         values.push_back(counted ? value : 0);
     }
-    // The row's first documents: its examples.
-    bson_iter_t firsts, first;
-    if (!bson_iter_init_find(&it, row, "f") || !bson_iter_recurse(&it, &firsts)) {
+    // The row's first documents: its examples. Where they are all its documents, each is
+    // known with its figures (takeKnown).
+    if (!bson_iter_init_find(&it, row, "f")) {
         *problem = QStringLiteral("a tally without its first documents");
         return false;
     }
+    const auto firsts = firstDocuments(row);
     m_skeletons.push_back(skeleton->bytes);
-    while (bson_iter_next(&firsts)) {
-        bson_iter_t r, id;
-        if (!bson_iter_recurse(&firsts, &first) || !bson_iter_find(&first, "r") ||
-            !BSON_ITER_HOLDS_INT64(&first))
-            continue;
-        r = first;
-        bson_iter_recurse(&firsts, &id);
-        m_firsts.push_back({bson_iter_int64(&r),
-                            bson_iter_find(&id, "i") ? rawIdAt(&id) : std::string(),
-                            m_skeletons.size() - 1});
-    }
+    for (const auto &[r, rawId] : firsts)
+        m_firsts.push_back({r, rawId, m_skeletons.size() - 1});
+    m_knowing = m_knowing && firsts.size() == times && m_known.size() < kMaxKnown;
+    if (!m_knowing)
+        m_known.clear();
+    for (const auto &[r, rawId] : m_knowing ? firsts : decltype(firsts)())
+        m_known.push_back({r, rawId, reply.size, values});
     return true;
 }
 
@@ -238,6 +235,17 @@ void ShapeTally::candidate(const bson_t *entry, std::int64_t recordId)
         e.values.push_back(value);
     }
     m_entries.push_back(std::move(e));
+}
+
+bool ShapeTally::takeKnown()
+{
+    if (!m_knowing)
+        return false;
+    for (Entry &e : m_known)
+        if (m_taken.insert(e.recordId).second)
+            m_entries.push_back(std::move(e));
+    m_known.clear();
+    return true;
 }
 
 std::vector<std::int64_t> ShapeTally::toPlace() const

@@ -57,6 +57,11 @@ public:
     lists(const std::vector<TallyPipelines::Fence> &fences) const;
     // One document of the candidates pass ({_id, r, s, h: {fc, dp, k<i>}}).
     void candidate(const bson_t *entry, std::int64_t recordId);
+    // Where every row counted named each of its documents (its f held them all), each one is
+    // a candidate of every tail with its row's figures: taken as the candidates pass's, and
+    // true; false where a row did not (the candidates pass finds them).
+    bool takeKnown();
+    static constexpr std::size_t kMaxKnown = 200000;
     // The record ids whose positions finish() needs.
     std::vector<std::int64_t> toPlace() const;
     // Offers the examples and candidates at their positions (none: not in the scope any more);
@@ -96,6 +101,8 @@ private:
     std::vector<QByteArray> m_skeletons; // of the rows with examples
     std::vector<First> m_firsts;
     std::vector<Entry> m_entries;
+    std::vector<Entry> m_known; // each document of the rows, while every row named them all
+    bool m_knowing = true;
     std::unordered_set<std::int64_t> m_taken; // record ids of m_entries
     // The rows' $type tuples, each with its value for each tail.
     std::map<std::vector<std::uint32_t>, std::vector<std::uint64_t>> m_tuples;

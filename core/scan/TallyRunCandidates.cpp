@@ -85,6 +85,8 @@ void TallyRun::shapeLists(std::vector<Pass> &passes, std::vector<Visitor> &visit
 
 bool TallyRun::candidates()
 {
+    if (offerKnown())
+        return true;
     std::vector<TallyPipelines::Fence> fences;
     std::uint64_t expected = 0;
     for (const Tail &t : m_tails)

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace oe::tallyreply {
 
@@ -43,6 +45,26 @@ inline bool recordIdAt(const bson_t *doc, const char *key, std::int64_t *out)
         return false;
     *out = bson_iter_int64(&it);
     return true;
+}
+
+// A row's first documents (its f: [{r, i}]), as (record id, raw _id); those without a record
+// id left out.
+inline std::vector<std::pair<std::int64_t, std::string>> firstDocuments(const bson_t *row)
+{
+    std::vector<std::pair<std::int64_t, std::string>> out;
+    bson_iter_t it, firsts, first, id;
+    if (!bson_iter_init_find(&it, row, "f") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+        !bson_iter_recurse(&it, &firsts))
+        return out;
+    while (bson_iter_next(&firsts)) {
+        if (!BSON_ITER_HOLDS_DOCUMENT(&firsts) || !bson_iter_recurse(&firsts, &first) ||
+            !bson_iter_find(&first, "r") || !BSON_ITER_HOLDS_INT64(&first))
+            continue;
+        const std::int64_t r = bson_iter_int64(&first);
+        bson_iter_recurse(&firsts, &id);
+        out.emplace_back(r, bson_iter_find(&id, "i") ? rawIdAt(&id) : std::string());
+    }
+    return out;
 }
 
 } // namespace oe::tallyreply

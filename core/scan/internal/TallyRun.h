@@ -150,7 +150,23 @@ private:
     bool excludeById();
     bool tallies();
     bool addTally(const bson_t *row);
-    void countTails(const MeasureReply &reply, std::uint64_t times);
+    void countTails(const bson_t *row, const MeasureReply &reply, std::uint64_t times);
+    // Where every row names each of its documents (no more of them than its f holds: one or a
+    // few documents a row, as on a collection of few large documents), each one's figures are
+    // its row's: every document is a candidate of every tail, its position its record id's
+    // place among them all, and no candidates pass runs. (TallyRunKnown.cpp)
+    struct Known
+    {
+        std::int64_t recordId = 0;
+        std::string rawId;
+        std::uint64_t size = 0;
+        std::vector<std::uint64_t> values; // per tail (m_tails)
+        std::uint64_t node = 0;            // the first node with the longest array
+    };
+    std::vector<Known> m_known;
+    bool m_knowing = true;
+    bool m_namedByRows = false; // offerKnown took them
+    bool offerKnown();
     TallyPipelines::Fence fenceOf(const Tail &t);
     bool candidates();
     bool candidate(const bson_t *entry, bool contiguous);

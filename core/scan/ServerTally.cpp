@@ -15,7 +15,7 @@ bool TallyRun::tallies()
 {
     // The schema's few rejects, by _id: the server need not judge every document twice. (A
     // document that changes between the passes is counted as it then is; a type the shape
-    // does not know is read whole after: irregular().)
+    // does not know is read whole after: irregularPass().)
     if (m_shape)
         excludeById();
     // Over every document, the shape's tallies need no record ids where nothing forces the
@@ -53,11 +53,14 @@ bool TallyRun::addTally(const bson_t *row)
     bson_iter_document(&key, &keyLength, &keyData);
     bson_t k;
     bson_init_static(&k, keyData, keyLength);
-    // A type the shape does not know: irregular documents, read whole after (irregular()).
+    // A type the shape does not know: irregular documents, read whole after (irregularPass();
+    // counted in the scope now, for the candidates' passes it runs with).
     if (m_shape)
         if (const auto unknown = m_shape->unknownTypes(&k); !unknown.empty()) {
             m_unknownTypes.insert(unknown.begin(), unknown.end());
             m_irregular += times;
+            see(lo, 0);
+            see(hi, times);
             return true;
         }
     see(lo, 0);
@@ -263,8 +266,8 @@ std::optional<CollectionProfile> TallyRun::run(QString *declined)
         return cancelled() ? finish(CollectionProfile::Status::Cancelled)
                            : finish(CollectionProfile::Status::Failed);
     using Step = bool (TallyRun::*)();
-    for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::irregular,
-                            &TallyRun::candidates, &TallyRun::placeShape, &TallyRun::readWhole}) {
+    for (const Step step : {&TallyRun::unseen, &TallyRun::tallies, &TallyRun::candidates,
+                            &TallyRun::placeShape, &TallyRun::readWhole}) {
         const bool ok = (this->*step)();
         if (cancelled())
             return finish(CollectionProfile::Status::Cancelled);

@@ -85,6 +85,9 @@ void TallyRun::shapeLists(std::vector<Pass> &passes, std::vector<Visitor> &visit
 
 bool TallyRun::candidates()
 {
+    // Every document named by the rows: the irregular ones alone first, for their places.
+    if (m_knowing && !irregular())
+        return false;
     if (offerKnown())
         return true;
     std::vector<TallyPipelines::Fence> fences;
@@ -107,6 +110,13 @@ bool TallyRun::candidates()
     // have gaps does the candidates' pass wait for the others (it places what they found).
     std::vector<Pass> passes;
     std::vector<Visitor> visits;
+    // The irregular documents' pass first (its visitor takes them to be read whole before the
+    // candidates' are seen); the passes after it leave them out.
+    Visitor irregularVisit;
+    if (auto pass = irregularPass(&irregularVisit)) {
+        passes.push_back(std::move(*pass));
+        visits.push_back(std::move(irregularVisit));
+    }
     lazyTies(fences, passes, visits);
     shapeLists(passes, visits);
     const bool contiguous = this->contiguous();
@@ -119,7 +129,7 @@ bool TallyRun::candidates()
     };
     if (contiguous && !fences.empty())
         candidatesPass({});
-    if (!runPasses(passes, visits))
+    if (!runPasses(passes, visits) || !irregularFound())
         return false;
     if (!contiguous) {
         std::vector<std::int64_t> whole;

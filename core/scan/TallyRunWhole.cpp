@@ -4,6 +4,7 @@
 #include "scan/internal/TallyRun.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace oe {
 
 using namespace tallyreply;
 
-bool TallyRun::takeWhole(const bson_t *entry)
+bool TallyRun::takeWhole(const bson_t *entry, bool seen)
 {
     bson_iter_t id;
     std::int64_t r = 0;
@@ -20,7 +21,8 @@ bool TallyRun::takeWhole(const bson_t *entry)
         return false;
     }
     m_whole[r] = bson_iter_init_find(&id, entry, "_id") ? rawIdAt(&id) : std::string();
-    see(r);
+    if (seen)
+        see(r);
     ++m_unseen;
     return m_whole.size() <= ServerTally::kMaxReadWhole;
 }
@@ -56,52 +58,64 @@ bool TallyRun::excludeById()
 }
 
 // The documents of rows with a type the shape does not know, found by those types among the
-// documents the schema accepts: as many as those rows counted, else the collection changed
-// between the passes. The passes after leave them out as they do the schema's rejects.
-bool TallyRun::irregular()
+// documents the schema accepts (its rows were counted in the scope: see() not again): as many
+// as those rows counted, else the collection changed between the passes. The passes after
+// leave them out by those types, as they do the schema's rejects. One pass, not one per range:
+// the matcher's $type is cheap next to reading the collection, which each range in natural
+// order would do whole.
+std::optional<TallyRun::Pass> TallyRun::irregularPass(Visitor *visit)
 {
-    if (m_unknownTypes.empty())
-        return true;
+    if (m_unknownTypes.empty() || m_irregularDone)
+        return std::nullopt;
+    m_irregularDone = true;
     const QByteArray condition = TallyPipelines::irregularTypes(
         *m_request.shape, {m_unknownTypes.begin(), m_unknownTypes.end()});
-    // One pass, not one per range: the matcher's $type is cheap next to reading the
-    // collection, which each range in natural order would do whole.
-    std::uint64_t found = 0;
-    const bool ok = aggregate(
-        TallyPipelines::irregular(m_scope, condition),
-        QStringLiteral("looking for documents with types the discovery sample did not see"),
-        [&](const bson_t *doc) {
-            ++found;
-            return takeWhole(doc);
-        },
-        readsInNaturalOrder());
-    if (!ok || !m_refusal.isEmpty())
-        return false;
-    if (found != m_irregular) {
-        m_refusal = QStringLiteral("the collection changed while it was counted (%1 documents "
-                                   "of types the discovery sample did not see, then %2)")
-                        .arg(m_irregular)
-                        .arg(found);
-        return false;
-    }
-    if (!excludeById()) {
-        // {$and: [the schema, {$nor: [those types]}]}
-        BsonDocument regular;
-        bson_t list, nor;
-        BSON_APPEND_ARRAY_BEGIN(regular.get(), "$and", &list);
-        if (const auto schema = BsonDocument::fromBytes(m_scope.schema))
-            BSON_APPEND_DOCUMENT(&list, "0", schema->get());
-        BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &nor);
-        bson_t any;
-        BSON_APPEND_ARRAY_BEGIN(&nor, "$nor", &any);
-        if (const auto types = BsonDocument::fromBytes(condition))
-            BSON_APPEND_DOCUMENT(&any, "0", types->get());
-        bson_append_array_end(&nor, &any);
-        bson_append_document_end(&list, &nor);
-        bson_append_array_end(regular.get(), &list);
-        m_scope.regular = regular.bytes();
-    }
-    return true;
+    Pass pass{TallyPipelines::irregular(m_scope, condition),
+              QStringLiteral("looking for documents with types the discovery sample did not see"),
+              readsInNaturalOrder()};
+    *visit = [this](Reply reply) {
+        ++m_irregularFound;
+        return takeWhole(reply.document, false);
+    };
+    // {$and: [the scope's regular filter (or its schema), {$nor: [those types]}]}
+    BsonDocument regular;
+    bson_t list, nor, any;
+    BSON_APPEND_ARRAY_BEGIN(regular.get(), "$and", &list);
+    if (const auto before =
+            BsonDocument::fromBytes(m_scope.regular.isEmpty() ? m_scope.schema : m_scope.regular))
+        BSON_APPEND_DOCUMENT(&list, "0", before->get());
+    BSON_APPEND_DOCUMENT_BEGIN(&list, "1", &nor);
+    BSON_APPEND_ARRAY_BEGIN(&nor, "$nor", &any);
+    if (const auto types = BsonDocument::fromBytes(condition))
+        BSON_APPEND_DOCUMENT(&any, "0", types->get());
+    bson_append_array_end(&nor, &any);
+    bson_append_document_end(&list, &nor);
+    bson_append_array_end(regular.get(), &list);
+    m_scope.regular = regular.bytes();
+    return pass;
+}
+
+bool TallyRun::irregularFound()
+{
+    if (m_irregularFound == m_irregular)
+        return true;
+    m_refusal = QStringLiteral("the collection changed while it was counted (%1 documents of "
+                               "types the discovery sample did not see, then %2)")
+                    .arg(m_irregular)
+                    .arg(m_irregularFound);
+    return false;
+}
+
+bool TallyRun::irregular()
+{
+    Visitor visit;
+    const auto pass = irregularPass(&visit);
+    if (!pass)
+        return true;
+    return aggregate(
+               pass->pipeline, pass->step, [&](const bson_t *doc) { return visit({doc}); },
+               pass->natural) &&
+           m_refusal.isEmpty() && irregularFound();
 }
 
 bool TallyRun::readWhole()

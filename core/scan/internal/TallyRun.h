@@ -140,11 +140,15 @@ private:
         return m_scope.filter.isEmpty() && !m_scope.regular.isEmpty();
     }
     // The documents the schema rejects (its unseen pass) and those of the rows whose $type
-    // tuples hold a type the shape does not know (irregular: by those types, then left out of
-    // the passes after as the others), each taken to be read whole (takeWhole). (TallyRunWhole.cpp)
+    // tuples hold a type the shape does not know (irregularPass: by those types, then left out
+    // of the passes after as the others; at once with the candidates' passes, or alone:
+    // irregular), each taken to be read whole (takeWhole; `seen`: not counted in the scope
+    // yet). (TallyRunWhole.cpp)
     bool unseen();
+    std::optional<Pass> irregularPass(Visitor *visit);
+    bool irregularFound();
     bool irregular();
-    bool takeWhole(const bson_t *entry);
+    bool takeWhole(const bson_t *entry, bool seen = true);
     // The scope's regular filter: the documents to read whole left out by _id ({$nin}) where
     // they are few enough and all have one; false where they are not (the schema decides).
     bool excludeById();
@@ -225,6 +229,8 @@ private:
     // The rows' (path, type) pairs the shape does not know, and the documents of those rows.
     std::set<std::pair<int, std::uint32_t>> m_unknownTypes;
     std::uint64_t m_irregular = 0;
+    std::uint64_t m_irregularFound = 0;
+    bool m_irregularDone = false;
     std::uint64_t m_candidates = 0;
     static constexpr std::uint64_t kMaxCandidateBytes = 12u << 20;
     // The scope's record ids: with none missing between lo and hi, a document's position is

@@ -152,6 +152,12 @@ private slots:
                          text.indexOf(keys, at) - at - what.size() <= 2,
                      qPrintable(what + QStringLiteral(": ") + keys));
         }
+        // Beside it, the whole reference (resources/help/reference.md), its pictures left out.
+        const QString reference = guide->referenceText();
+        for (const char *part : {"outlier-explorer-cli analyze", "The migration wizard",
+                                 "--measure", "shape_outliers.csv"})
+            QVERIFY2(reference.contains(QLatin1String(part)), part);
+        QVERIFY(!reference.contains(QLatin1String("](")));
         guide->close();
     }
 };

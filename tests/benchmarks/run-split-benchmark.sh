@@ -29,7 +29,7 @@
 #                      2-3 minutes in all on 2 cores). FerretDB 1.24 (SQLite) finds no document
 #                      by index, not even by _id, so every document either tool writes costs a
 #                      scan of the whole collection: time grows with N squared (2000: ~30 s,
-#                      8000: ~8 minutes), and the ratio is bounded (see README, "Split
+#                      8000: ~8 minutes), and the ratio is bounded (see tests/benchmarks/README.md, "Split
 #                      benchmark").
 #   --quick            --docs 2000 --runs 1
 #   --runs N           runs per tool, alternating, re-importing before each; the best is kept

@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -34,18 +36,39 @@ QList<QPair<QString, QString>> UserGuide::shortcutsOf(const QMenuBar *bar)
     return shortcuts;
 }
 
+QString UserGuide::referenceMarkdown()
+{
+    QFile file(QStringLiteral(":/help/reference.md"));
+    if (!file.open(QIODevice::ReadOnly))
+        return tr("The reference is missing.");
+    QString markdown = QString::fromUtf8(file.readAll());
+    static const QRegularExpression image(QStringLiteral("!\\[[^\\]]*\\]\\([^)]*\\)"));
+    markdown.remove(image);
+    return markdown;
+}
+
 UserGuide::UserGuide(const QList<QPair<QString, QString>> &shortcuts, QWidget *parent)
-    : QDialog(parent), m_text(new QTextBrowser(this))
+    : QDialog(parent), m_text(new QTextBrowser(this)), m_reference(new QTextBrowser(this))
 {
     setWindowTitle(tr("Outlier Explorer — user guide"));
-    resize(720, 640);
+    resize(760, 640);
     m_text->setOpenLinks(false);
     m_text->setHtml(guideHtml(shortcuts));
+    m_reference->setOpenLinks(false);
+    m_reference->setMarkdown(referenceMarkdown());
+    auto *tabs = new QTabWidget(this);
+    tabs->addTab(m_text, tr("&Guide"));
+    tabs->addTab(m_reference, tr("&Reference"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_text, 1);
+    layout->addWidget(tabs, 1);
     layout->addWidget(buttons);
+}
+
+QString UserGuide::referenceText() const
+{
+    return m_reference->toPlainText();
 }
 
 QString UserGuide::html() const

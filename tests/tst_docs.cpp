@@ -2,6 +2,7 @@
 // CLI's --help lists, the architecture document names every room of core, ui and app, the
 // README stays a front page (at most 250 lines), and every relative link of the documents
 // points at a file the repository holds.
+#include "CliHelp.h"
 #include "CliRunner.h"
 
 #include <QDir>
@@ -20,37 +21,17 @@ QString readSource(const QString &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
-// The commands of the CLI's --help ("commands:", one per line, up to a blank line).
 QStringList commands()
 {
-    const CliRun r = runCli({QStringLiteral("--help")});
-    QStringList out;
-    bool inList = false;
-    for (const QString &line : r.out.split(QLatin1Char('\n'))) {
-        if (line == QLatin1String("commands:")) {
-            inList = true;
-            continue;
-        }
-        if (inList && line.trimmed().isEmpty())
-            break;
-        if (inList)
-            out << line.trimmed().section(QLatin1Char(' '), 0, 0);
-    }
-    return out;
+    return fixtures::commandsOf(runCli({QStringLiteral("--help")}).out);
 }
 
 // The long options of a command's --help, Qt's own left out.
 QStringList longOptions(const QString &command)
 {
-    const CliRun r = runCli({command, QStringLiteral("--help")});
-    QStringList out;
-    static const QRegularExpression re(QStringLiteral("^  (?:-\\w, )?(--[\\w-]+)"),
-                                       QRegularExpression::MultilineOption);
-    for (auto it = re.globalMatch(r.out); it.hasNext();) {
-        const QString option = it.next().captured(1);
-        if (option != QLatin1String("--help") && option != QLatin1String("--help-all"))
-            out << option;
-    }
+    QStringList out = fixtures::longOptionsOf(runCli({command, QStringLiteral("--help")}).out);
+    out.removeAll(QStringLiteral("--help"));
+    out.removeAll(QStringLiteral("--help-all"));
     return out;
 }
 

@@ -100,8 +100,8 @@ private slots:
         QCOMPARE(result.profile.documents, std::uint64_t(60000));
         QVERIFY(progress.count() >= 1);
         const auto last = progress.last().at(1).value<AnalysisProgress>();
-        QCOMPARE(last.documents, std::uint64_t(60000));
-        QCOMPARE(last.sizesSoFar.total(), std::uint64_t(60000)); // charts filled while running
+        QCOMPARE(last.scan.documents, std::uint64_t(60000));
+        QCOMPARE(last.scan.sizesSoFar.total(), std::uint64_t(60000)); // charts filled while running
         QVERIFY(last.text().contains(QLocale().toString(60000)));
         QCOMPARE(running.count(), 2); // on, then off
         QVERIFY(window.optionsBar()->runButton()->isEnabled());

@@ -3,6 +3,8 @@
 // scratch root, their binaries run from there, its files checked by the validators Debian and
 // the desktops use (lintian, desktop-file-validate, appstreamcli, man), its bash completion
 // asked for completions. And the source tarball.
+#include "CliHelp.h"
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -75,30 +77,7 @@ bool installed(const QString &package)
 // The commands listed by the CLI's top-level --help.
 QStringList cliCommands(const QString &cli)
 {
-    const Run r = run(cli, {QStringLiteral("--help")});
-    QStringList commands;
-    bool inList = false;
-    for (const QString &line : r.out.split(QLatin1Char('\n'))) {
-        if (line == QLatin1String("commands:")) {
-            inList = true;
-            continue;
-        }
-        if (inList && line.trimmed().isEmpty())
-            break;
-        if (inList)
-            commands << line.trimmed().section(QLatin1Char(' '), 0, 0);
-    }
-    return commands;
-}
-
-QStringList longOptions(const QString &help)
-{
-    QStringList options;
-    static const QRegularExpression re(QStringLiteral("^  (?:-\\w, )?(--[\\w-]+)"),
-                                       QRegularExpression::MultilineOption);
-    for (auto it = re.globalMatch(help); it.hasNext();)
-        options << it.next().captured(1);
-    return options;
+    return fixtures::commandsOf(run(cli, {QStringLiteral("--help")}).out);
 }
 
 QByteArray withoutTimings(QByteArray csv)
@@ -421,7 +400,8 @@ void TestPackage::manPagesCoverEveryCommandAndOption()
     for (const QString &command : commands) {
         QVERIFY2(cliPage.contains(QStringLiteral("outlier-explorer-cli %1 [options]").arg(command)),
                  qPrintable(command));
-        const QStringList options = longOptions(run(cli, {command, QStringLiteral("--help")}).out);
+        const QStringList options =
+            fixtures::longOptionsOf(run(cli, {command, QStringLiteral("--help")}).out);
         QVERIFY(options.contains(QStringLiteral("--help")));
         for (const QString &option : options)
             if (option != QLatin1String("--help-all"))

@@ -15,38 +15,72 @@
 
 #include <QCoreApplication>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include <csignal>
 #include <cstdio>
 
 namespace {
-const char kUsage[] =
-    "usage: outlier-explorer-cli <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  analyze          analyse a dump or a live collection, write CSV reports\n"
-    "  list             list databases and collections with their statistics\n"
-    "  import           bulk-load a .bson dump into a collection\n"
-    "  test-connection  report a server's version, topology and capabilities\n"
-    "  split            move array overflow into an overflow collection (--dry-run first)\n"
-    "  verify           check a split against its journal\n"
-    "  rollback         undo a split\n"
-    "  guard            keep a split array at its keep, or a field to its types, with a "
-    "validator\n"
-    "  rewrite          rewrite a field in place: keys to an array, a type (--rollback undoes "
-    "it)\n"
-    "  codegen          the application's read and write paths for a split layout\n"
-    "  whatif           time appends to big documents, unbounded vs split, on a server\n"
-    "  report           analyse and write one shareable HTML or PDF report\n"
-    "  history          the analyses kept so far: list, export, forecast growth\n"
-    "  watch            report documents crossing a threshold as they do (--once for cron)\n"
-    "  demo-data        write the deterministic demo datasets\n"
-    "\n"
-    "<command> --help lists a command's options.\n"
-    "\n"
-    "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data, 130 interrupted\n";
+
+// Every command once: its name, what it does (the usage's line, which the man page, the bash
+// completion and the README's table follow) and what runs it.
+struct Command
+{
+    const char *name;
+    const char *what;
+    std::function<int(const QStringList &)> run;
+};
+
+std::vector<Command> commands(const ReportRenderer *renderer, const QString &rendererError)
+{
+    using SplitAction = SplitCommands::Action;
+    return {
+        {"analyze", "analyse a dump or a live collection, write CSV reports", AnalyzeCommand::run},
+        {"list", "list databases and collections with their statistics", LiveCommands::list},
+        {"import", "bulk-load a .bson dump into a collection", LiveCommands::import},
+        {"test-connection", "report a server's version, topology and capabilities",
+         LiveCommands::testConnection},
+        {"split", "move array overflow into an overflow collection (--dry-run first)",
+         [](const QStringList &a) { return SplitCommands::run(SplitAction::Split, a); }},
+        {"verify", "check a split against its journal",
+         [](const QStringList &a) { return SplitCommands::run(SplitAction::Verify, a); }},
+        {"rollback", "undo a split",
+         [](const QStringList &a) { return SplitCommands::run(SplitAction::Rollback, a); }},
+        {"guard", "keep a split array at its keep, or a field to its types, with a validator",
+         GuardCommand::run},
+        {"rewrite",
+         "cure a field in place: keys to an array, a type, extract, GridFS, attributes "
+         "(--rollback undoes it)",
+         RewriteCommand::run},
+        {"codegen", "the application's read and write paths for a split layout",
+         CodegenCommand::run},
+        {"whatif", "time appends to big documents, unbounded vs split, on a server",
+         WhatIfCommand::run},
+        {"report", "analyse and write one shareable HTML or PDF report",
+         [renderer, rendererError](const QStringList &a) {
+             return ReportCommand::run(a, renderer, rendererError);
+         }},
+        {"history", "the analyses kept so far: list, export, forecast growth", HistoryCommand::run},
+        {"watch", "report documents crossing a threshold as they do (--once for cron)",
+         WatchCommand::run},
+        {"demo-data", "write the deterministic demo datasets", DemoDataCommand::run},
+    };
 }
+
+QByteArray usage(const std::vector<Command> &all)
+{
+    QByteArray out = "usage: outlier-explorer-cli <command> [options]\n\ncommands:\n";
+    for (const Command &c : all)
+        out += "  " + QByteArray(c.name).leftJustified(17, ' ') + c.what + '\n';
+    out += "\n<command> --help lists a command's options.\n\n"
+           "exit codes: 0 success, 2 usage, 3 I/O or connection, 4 invalid data, 130 "
+           "interrupted\n";
+    return out;
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -69,49 +103,23 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("outlier-explorer-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
     QStringList args = QCoreApplication::arguments();
+    const std::vector<Command> all = commands(renderer.get(), rendererError);
     if (args.size() < 2) {
-        std::fputs(kUsage, stderr);
+        std::fputs(usage(all).constData(), stderr);
         return ExitUsage;
     }
     const QString command = args.takeAt(1);
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage(all).constData(), stdout);
         return ExitSuccess;
     }
     if (command == QLatin1String("--version")) {
         std::printf("outlier-explorer-cli %s\n", PROJECT_VERSION);
         return ExitSuccess;
     }
-    if (command == QLatin1String("analyze"))
-        return AnalyzeCommand::run(args);
-    if (command == QLatin1String("codegen"))
-        return CodegenCommand::run(args);
-    if (command == QLatin1String("report"))
-        return ReportCommand::run(args, renderer.get(), rendererError);
-    if (command == QLatin1String("whatif"))
-        return WhatIfCommand::run(args);
-    if (command == QLatin1String("demo-data"))
-        return DemoDataCommand::run(args);
-    if (command == QLatin1String("list"))
-        return LiveCommands::list(args);
-    if (command == QLatin1String("import"))
-        return LiveCommands::import(args);
-    if (command == QLatin1String("test-connection"))
-        return LiveCommands::testConnection(args);
-    if (command == QLatin1String("watch"))
-        return WatchCommand::run(args);
-    if (command == QLatin1String("history"))
-        return HistoryCommand::run(args);
-    if (command == QLatin1String("guard"))
-        return GuardCommand::run(args);
-    if (command == QLatin1String("rewrite"))
-        return RewriteCommand::run(args);
-    if (command == QLatin1String("split"))
-        return SplitCommands::run(SplitCommands::Action::Split, args);
-    if (command == QLatin1String("verify"))
-        return SplitCommands::run(SplitCommands::Action::Verify, args);
-    if (command == QLatin1String("rollback"))
-        return SplitCommands::run(SplitCommands::Action::Rollback, args);
+    for (const Command &c : all)
+        if (command == QLatin1String(c.name))
+            return c.run(args);
     return cli::fail(ExitUsage, QStringLiteral("unknown command '%1' (try --help)").arg(command));
 }

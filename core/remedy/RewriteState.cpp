@@ -1,5 +1,7 @@
 #include "remedy/RewriteState.h"
 
+#include "migration/StateWords.h"
+
 #include <array>
 #include <utility>
 
@@ -23,45 +25,26 @@ constexpr std::array<std::pair<RewriteEntryState, const char *>, 6> kEntryWords{
     {RewriteEntryState::Kept, "kept"},
 }};
 
-template <typename State, std::size_t N>
-const char *wordOf(const std::array<std::pair<State, const char *>, N> &words, State state)
-{
-    for (const auto &[s, word] : words)
-        if (s == state)
-            return word;
-    return "";
-}
-
-template <typename State, std::size_t N>
-std::optional<State> stateOf(const std::array<std::pair<State, const char *>, N> &words,
-                             const QString &word)
-{
-    for (const auto &[s, w] : words)
-        if (word == QLatin1String(w))
-            return s;
-    return std::nullopt;
-}
-
 } // namespace
 
 const char *journalWord(RewriteState state)
 {
-    return wordOf(kRunWords, state);
+    return statewords::wordOf(kRunWords, state);
 }
 
 const char *journalWord(RewriteEntryState state)
 {
-    return wordOf(kEntryWords, state);
+    return statewords::wordOf(kEntryWords, state);
 }
 
 std::optional<RewriteState> rewriteStateFrom(const QString &word)
 {
-    return stateOf(kRunWords, word);
+    return statewords::stateOf(kRunWords, word);
 }
 
 std::optional<RewriteEntryState> rewriteEntryStateFrom(const QString &word)
 {
-    return stateOf(kEntryWords, word);
+    return statewords::stateOf(kEntryWords, word);
 }
 
 } // namespace oe

@@ -46,7 +46,7 @@ void SizesPage::clear()
 
 void SizesPage::showProgress(const AnalysisProgress &progress)
 {
-    m_panel->chart()->setBins(progress.sizesSoFar.bins());
+    m_panel->chart()->setBins(progress.scan.sizesSoFar.bins());
 }
 
 void SizesPage::showResult(const AnalysisResult &result)

@@ -1,26 +1,24 @@
 #pragma once
 
-#include "stats/LogHistogram.h"
+#include "analysis/Analyzer.h"
 
 #include <QMetaType>
 #include <QString>
 
-#include <cstdint>
 #include <optional>
 
 namespace oe {
 
-// A progress report from a running analysis (value type, crosses threads by copy).
+// A progress report from a running analysis, as the session reported it (core's value, held,
+// not copied field by field; it crosses threads by copy), and how the window words it.
 struct AnalysisProgress
 {
-    std::uint64_t documents = 0;
-    std::uint64_t bytes = 0;
-    std::optional<std::uint64_t> totalDocuments;
-    std::optional<std::uint64_t> totalBytes;
-    double seconds = 0.0;
-    LogHistogram sizesSoFar;
+    Analyzer::Progress scan;
 
-    double documentsPerSecond() const { return seconds > 0 ? double(documents) / seconds : 0.0; }
+    double documentsPerSecond() const
+    {
+        return scan.seconds > 0 ? double(scan.documents) / scan.seconds : 0.0;
+    }
     // 0..1, or nothing when the total is unknown.
     std::optional<double> fraction() const;
     std::optional<double> secondsLeft() const;

@@ -15,14 +15,7 @@ namespace {
 
 AnalysisProgress progressOf(const AnalysisSession::Progress &p)
 {
-    AnalysisProgress progress;
-    progress.documents = p.documents;
-    progress.bytes = p.bytes;
-    progress.totalDocuments = p.totalDocuments;
-    progress.totalBytes = p.totalBytes;
-    progress.seconds = p.seconds;
-    progress.sizesSoFar = p.sizesSoFar;
-    return progress;
+    return AnalysisProgress{p};
 }
 
 } // namespace

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "demo/DemoDataGenerator.h"
-#include "explorer/AnalysisOptionsBar.h"
 #include "explorer/MainWindow.h"
+#include "pages/AnalysisOptionsBar.h"
 #include "workspace/SourceState.h"
 #include "workspace/Workspace.h"
 

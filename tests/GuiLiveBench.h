@@ -7,11 +7,11 @@
 #include "LiveDocuments.h"
 #include "LiveServer.h"
 #include "dialogs/RewriteDialog.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/ShapePage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/ShapePage.h"
 
 #include <QComboBox>
 #include <QDir>

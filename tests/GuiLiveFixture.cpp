@@ -3,7 +3,7 @@
 #include "GuiFixtures.h"
 #include "charts/Format.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/SourceTreeModel.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

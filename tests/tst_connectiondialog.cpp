@@ -1,6 +1,6 @@
-#include "dialogs/ConnectionDialog.h"
-#include "dialogs/ConnectionStore.h"
-#include "dialogs/RecentConnection.h"
+#include "connection/ConnectionDialog.h"
+#include "connection/ConnectionStore.h"
+#include "connection/RecentConnection.h"
 #include "mongo/ConnectionUri.h"
 
 #include <QApplication>

@@ -5,11 +5,11 @@
 #include "GuiFixtures.h"
 #include "charts/HistogramChart.h"
 #include "dialogs/UserGuide.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SizesPage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/SizesPage.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -9,13 +9,13 @@
 #include "GuiLiveFixture.h"
 #include "LiveDocuments.h"
 #include "SummaryCsv.h"
-#include "dialogs/ConnectionDialog.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
+#include "connection/ConnectionDialog.h"
 #include "explorer/MainWindow.h"
-#include "explorer/OverviewPage.h"
-#include "explorer/SourceTreeModel.h"
 #include "jobs/DocumentLoader.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/OverviewPage.h"
 #include "scan/ScanCheckpoint.h"
 
 #include <QComboBox>

@@ -6,15 +6,15 @@
 #include "GuiLiveFixture.h"
 #include "Toxiproxy.h"
 #include "charts/Format.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
-#include "explorer/DocumentsPage.h"
-#include "explorer/ErrorNotice.h"
-#include "explorer/IndexesPage.h"
-#include "explorer/LogicalDocumentDialog.h"
 #include "explorer/MainWindow.h"
-#include "explorer/ShapePage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/DocumentsPage.h"
+#include "pages/IndexesPage.h"
+#include "pages/ShapePage.h"
+#include "viewer/ErrorNotice.h"
+#include "viewer/LogicalDocumentDialog.h"
 
 #include <QComboBox>
 #include <QJsonDocument>

@@ -8,14 +8,14 @@
 #include "GuiFixtures.h"
 #include "LiveServer.h"
 #include "Toxiproxy.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
-#include "explorer/FieldTableModel.h"
 #include "explorer/MainWindow.h"
-#include "explorer/OverviewPage.h"
-#include "explorer/ShapeFieldTree.h"
-#include "explorer/ShapePage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/FieldTableModel.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/OverviewPage.h"
+#include "pages/ShapeFieldTree.h"
+#include "pages/ShapePage.h"
 
 #include <QComboBox>
 #include <QDir>

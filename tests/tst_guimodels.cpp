@@ -2,13 +2,13 @@
 #include "GuiFixtures.h"
 #include "charts/Format.h"
 #include "dialogs/ShapeTrendsTable.h"
-#include "explorer/DocumentTreeModel.h"
-#include "explorer/DocumentViewer.h"
-#include "explorer/FieldTableModel.h"
-#include "explorer/OutlierTableModel.h"
-#include "explorer/OutliersPage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/DocumentTreeModel.h"
+#include "models/FieldTableModel.h"
+#include "models/OutlierTableModel.h"
+#include "models/SourceTreeModel.h"
 #include "mongo/DocumentFetcher.h"
+#include "pages/OutliersPage.h"
+#include "viewer/DocumentViewer.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -9,7 +9,7 @@
 #include "LiveDocuments.h"
 #include "charts/Format.h"
 #include "dialogs/RewriteDialog.h"
-#include "explorer/ShapeFieldTree.h"
+#include "pages/ShapeFieldTree.h"
 #include "remedy/RewriteConfig.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardAnalysisPage.h"

@@ -5,12 +5,12 @@
 #include "CliRunner.h"
 #include "GuiFixtures.h"
 #include "LiveServer.h"
-#include "dialogs/ConnectionStore.h"
-#include "explorer/AnalysisOptionsBar.h"
+#include "connection/ConnectionStore.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SessionKeeper.h"
-#include "explorer/SourceTreeModel.h"
 #include "history/HistoryStore.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "session/SessionKeeper.h"
 
 #include <QAction>
 #include <QComboBox>

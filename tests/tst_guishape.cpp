@@ -10,10 +10,10 @@
 #include "CsvTestReader.h"
 #include "GuiFixtures.h"
 #include "charts/AnatomyChart.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/ShapeFieldTree.h"
-#include "explorer/ShapePage.h"
+#include "pages/CollectionView.h"
+#include "pages/ShapeFieldTree.h"
+#include "pages/ShapePage.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -7,10 +7,10 @@
 #include "CliRunner.h"
 #include "CsvTestReader.h"
 #include "GuiFixtures.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SchemaVersionsBox.h"
-#include "explorer/ShapePage.h"
+#include "pages/CollectionView.h"
+#include "pages/SchemaVersionsBox.h"
+#include "pages/ShapePage.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -7,18 +7,19 @@
 #include "analysis/SamplePrecision.h"
 #include "charts/Format.h"
 #include "charts/HistogramChart.h"
+#include "demo/DemoLauncher.h"
 #include "dialogs/UserGuide.h"
-#include "explorer/AnalysisOptionsBar.h"
 #include "explorer/AppIcon.h"
-#include "explorer/CollectionView.h"
-#include "explorer/DocumentTreeModel.h"
-#include "explorer/DocumentViewer.h"
 #include "explorer/MainWindow.h"
-#include "explorer/OutliersPage.h"
-#include "explorer/OverviewPage.h"
-#include "explorer/SizesPage.h"
-#include "explorer/SourceTreeModel.h"
+#include "models/DocumentTreeModel.h"
+#include "models/SourceTreeModel.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/OutliersPage.h"
+#include "pages/OverviewPage.h"
+#include "pages/SizesPage.h"
 #include "source/DumpFileSource.h"
+#include "viewer/DocumentViewer.h"
 #include "workspace/Workspace.h"
 
 #include <QAbstractButton>
@@ -434,6 +435,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.show();
+        DemoLauncher demo(&window);
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runDemo(QStringLiteral("activity_feeds"));
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 6, 120000); // the six demo datasets
@@ -515,6 +517,7 @@ private slots:
         MainWindow window;
         window.setInteractive(false);
         window.show();
+        DemoLauncher demo(&window);
         QSignalSpy finished(&window, &MainWindow::analysisFinished);
         window.runDemo(QStringLiteral("book_sales"));
         QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, 120000);

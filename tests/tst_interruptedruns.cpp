@@ -6,8 +6,8 @@
 #include "KillTrials.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
-#include "explorer/InterruptedRunWatcher.h"
 #include "migration/MigrationHistory.h"
+#include "session/InterruptedRunWatcher.h"
 
 #include <QMessageBox>
 #include <QSignalSpy>

@@ -2,13 +2,13 @@
 // choices, setters that change nothing stay silent, a new path brings its own keep, and in the
 // window each source keeps the choices made for it while the user looks at another.
 #include "GuiFixtures.h"
-#include "explorer/ArraysPage.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/OutlierTableModel.h"
-#include "explorer/OutliersPage.h"
-#include "explorer/SizesPage.h"
-#include "explorer/SplitPreviewPage.h"
+#include "models/OutlierTableModel.h"
+#include "pages/ArraysPage.h"
+#include "pages/CollectionView.h"
+#include "pages/OutliersPage.h"
+#include "pages/SizesPage.h"
+#include "pages/SplitPreviewPage.h"
 #include "widgets/ThresholdControl.h"
 #include "workspace/SourceState.h"
 

@@ -1,9 +1,10 @@
 // outlier-explorer: the desktop explorer. Entry point only; everything else is in ui/ and core/.
+#include "demo/DemoLauncher.h"
+#include "demo/ScreenshotDirector.h"
 #include "explorer/AppIcon.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/ScreenshotDirector.h"
 #include "mongo/ConnectionUri.h"
+#include "pages/CollectionView.h"
 #include "wizard/MigrationWizard.h"
 
 #include <QApplication>
@@ -134,6 +135,7 @@ int main(int argc, char *argv[])
 
     const bool screenshot = parser.isSet(o.screenshot);
     oe::MainWindow window;
+    oe::DemoLauncher demo(&window); // File → Open demo data, --demo
     if (screenshot || !window.restoreGeometry(QByteArray()))
         window.resize(1400, 900);
     std::unique_ptr<oe::ScreenshotDirector> director;

@@ -5,11 +5,11 @@
 // switches tabs and hovers the chart every 50 ms. Prints its figures; a report, not a test.
 //
 // Usage: bench_gui_stall DUMP.bson [SPLIT.bson]   (QT_QPA_PLATFORM=offscreen when headless)
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/CollectionView.h"
 #include "explorer/MainWindow.h"
-#include "explorer/SizesPage.h"
-#include "explorer/SplitPreviewPage.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/CollectionView.h"
+#include "pages/SizesPage.h"
+#include "pages/SplitPreviewPage.h"
 #include "widgets/ChartPanel.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardDriver.h"

@@ -4,7 +4,7 @@
 #include "explorer/MainToolBar.h"
 #include "explorer/MainWindow.h"
 #include "explorer/ShortcutPriority.h"
-#include "explorer/TreeRefresher.h"
+#include "session/TreeRefresher.h"
 
 #include <QActionGroup>
 #include <QFileDialog>

@@ -2,32 +2,31 @@
 
 #include "dialogs/UserGuide.h"
 #include "dialogs/WhatIfDialog.h"
-#include "explorer/CatalogLoader.h"
+#include "session/CatalogLoader.h"
 #include "widgets/ReportExporter.h"
 
 #include "charts/Format.h"
-#include "dialogs/ConnectPrompt.h"
+#include "connection/ConnectPrompt.h"
 #include "dialogs/MigrationsDialog.h"
-#include "explorer/AnalysisOptionsBar.h"
-#include "explorer/ArraysPage.h"
-#include "explorer/CollectionView.h"
-#include "explorer/DemoLauncher.h"
 #include "explorer/DialogLauncher.h"
-#include "explorer/DocumentOpener.h"
-#include "explorer/ErrorNotice.h"
-#include "explorer/InterruptedRunWatcher.h"
-#include "explorer/LayoutSettings.h"
 #include "explorer/MainMenus.h"
-#include "explorer/MigrationFollower.h"
-#include "explorer/SessionKeeper.h"
 #include "explorer/SourceTreeMenu.h"
-#include "explorer/SourceTreeModel.h"
-#include "explorer/TreeRefresher.h"
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
+#include "models/SourceTreeModel.h"
 #include "mongo/Catalog.h"
 #include "mongo/UriRedactor.h"
+#include "pages/AnalysisOptionsBar.h"
+#include "pages/ArraysPage.h"
+#include "pages/CollectionView.h"
 #include "report/ReportWriter.h"
+#include "session/InterruptedRunWatcher.h"
+#include "session/LayoutSettings.h"
+#include "session/MigrationFollower.h"
+#include "session/SessionKeeper.h"
+#include "session/TreeRefresher.h"
+#include "viewer/DocumentOpener.h"
+#include "viewer/ErrorNotice.h"
 #include "wizard/MigrationWizard.h"
 #include "wizard/WizardRemedy.h"
 #include "workspace/SourceState.h"
@@ -56,9 +55,9 @@ MainWindow::MainWindow(QWidget *parent)
       m_empty(new QLabel(this)), m_view(new CollectionView(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_status(new QLabel(this)),
       m_progress(new QProgressBar(this)), m_workspace(new Workspace(this)),
-      m_documents(new DocumentOpener(this)), m_demo(new DemoLauncher(this)),
-      m_catalogs(new CatalogLoader(this)), m_reportExporter(new ReportExporter(this)),
-      m_connect(new ConnectPrompt(this)), m_interrupted(new InterruptedRunWatcher(this)),
+      m_documents(new DocumentOpener(this)), m_catalogs(new CatalogLoader(this)),
+      m_reportExporter(new ReportExporter(this)), m_connect(new ConnectPrompt(this)),
+      m_interrupted(new InterruptedRunWatcher(this)),
       m_sourceMenu(new SourceTreeMenu(m_sources, m_tree, m_workspace)),
       m_follower(new MigrationFollower(m_workspace, this)),
       m_session(new SessionKeeper(m_sources, m_options, this)),
@@ -154,12 +153,6 @@ void MainWindow::wire()
                                   tr("The system keychain did not store the password; it was "
                                      "not saved anywhere else."),
                                   error, SourceError::Kind::Usage));
-    });
-    connect(m_demo, &DemoLauncher::ready, this, &MainWindow::demoReady);
-    connect(m_demo, &DemoLauncher::status, m_status, &QLabel::setText);
-    connect(m_demo, &DemoLauncher::failed, this, [this](const QString &error) {
-        showError(
-            ErrorNotice::of(tr("Demo data"), tr("The demo data could not be written."), error));
     });
     connect(m_reportExporter, &ReportExporter::finished, this,
             [this](bool ok, const QString &message) {
@@ -362,12 +355,22 @@ void MainWindow::showConnectDialog()
 
 void MainWindow::runDemo(const QString &select)
 {
-    m_demo->run(select);
+    emit demoRequested(select, true);
 }
 
 void MainWindow::openDemo(const QString &select)
 {
-    m_demo->open(select);
+    emit demoRequested(select, false);
+}
+
+void MainWindow::showStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+void MainWindow::showDemoFailure(const QString &error)
+{
+    showError(ErrorNotice::of(tr("Demo data"), tr("The demo data could not be written."), error));
 }
 
 bool MainWindow::selectSource(const QString &displayName)

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "explore/AnalysisResult.h"
-#include "explorer/ErrorNotice.h"
 #include "mongo/ConnectionSettings.h"
+#include "viewer/ErrorNotice.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -26,7 +26,6 @@ class MigrationWizard;
 class MigrationRunner;
 struct SplitConfig;
 class CatalogLoader;
-class DemoLauncher;
 struct Catalog;
 class ReportExporter;
 class WhatIfDialog;
@@ -66,10 +65,14 @@ public:
     void connectUri(const QString &uri);
     // Another name for a connection (its saved entry follows); false when taken or busy.
     bool renameConnection(const QModelIndex &connection, const QString &name);
-    // Writes the built-in demo datasets (once, into the cache) and opens them.
+    // Asks for the built-in demo datasets (written once, into the cache) opened (demoRequested:
+    // the demo room's DemoLauncher answers, which the entry point attaches).
     void openDemo(const QString &select = QStringLiteral("activity_feeds"));
     // The demo as `outlier-explorer --demo` shows it: the data opened, `select` analysed whole.
     void runDemo(const QString &select);
+    // What the demo reports back: a status line, a failure to write its data.
+    void showStatus(const QString &text);
+    void showDemoFailure(const QString &error);
     bool selectSource(const QString &displayName);
     void runAnalysis(); // the selected source
     void runAnalysisOf(const SourceRef &source);
@@ -115,6 +118,7 @@ public:
 signals:
     void analysisFinished(const oe::AnalysisResult &result);
     void connectionLoaded(const QString &name, bool ok);
+    void demoRequested(const QString &select, bool analyse);
     void demoReady();
     void errorShown(const QString &message);
     // After a connection's catalog loads: the runs its journals record as interrupted.
@@ -153,7 +157,6 @@ private:
     QProgressBar *m_progress;
     Workspace *m_workspace; // the open sources, their states and analyses
     DocumentOpener *m_documents;
-    DemoLauncher *m_demo;
     CatalogLoader *m_catalogs;
     ReportExporter *m_reportExporter; // CSV reports and the HTML/PDF report
     ConnectPrompt *m_connect;

@@ -1,6 +1,6 @@
 #include "explorer/SourceTreeMenu.h"
 
-#include "explorer/SourceTreeModel.h"
+#include "models/SourceTreeModel.h"
 #include "workspace/Workspace.h"
 
 #include <QInputDialog>

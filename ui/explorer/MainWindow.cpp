@@ -353,16 +353,6 @@ void MainWindow::showConnectDialog()
         addConnection(answer->name, answer->settings);
 }
 
-void MainWindow::runDemo(const QString &select)
-{
-    emit demoRequested(select, true);
-}
-
-void MainWindow::openDemo(const QString &select)
-{
-    emit demoRequested(select, false);
-}
-
 void MainWindow::showStatus(const QString &text)
 {
     m_status->setText(text);

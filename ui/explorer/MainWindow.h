@@ -67,9 +67,12 @@ public:
     bool renameConnection(const QModelIndex &connection, const QString &name);
     // Asks for the built-in demo datasets (written once, into the cache) opened (demoRequested:
     // the demo room's DemoLauncher answers, which the entry point attaches).
-    void openDemo(const QString &select = QStringLiteral("activity_feeds"));
+    void openDemo(const QString &select = QStringLiteral("activity_feeds"))
+    {
+        emit demoRequested(select, false);
+    }
     // The demo as `outlier-explorer --demo` shows it: the data opened, `select` analysed whole.
-    void runDemo(const QString &select);
+    void runDemo(const QString &select) { emit demoRequested(select, true); }
     // What the demo reports back: a status line, a failure to write its data.
     void showStatus(const QString &text);
     void showDemoFailure(const QString &error);

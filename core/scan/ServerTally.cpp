@@ -53,18 +53,16 @@ bool TallyRun::addTally(const bson_t *row)
     bson_iter_document(&key, &keyLength, &keyData);
     bson_t k;
     bson_init_static(&k, keyData, keyLength);
+    see(lo, 0);
+    see(hi, times);
     // A type the shape does not know: irregular documents, read whole after (irregularPass();
     // counted in the scope now, for the candidates' passes it runs with).
     if (m_shape)
         if (const auto unknown = m_shape->unknownTypes(&k); !unknown.empty()) {
             m_unknownTypes.insert(unknown.begin(), unknown.end());
             m_irregular += times;
-            see(lo, 0);
-            see(hi, times);
             return true;
         }
-    see(lo, 0);
-    see(hi, times);
     std::string type;
     if (bson_iter_init_find(&it, &k, "t") && BSON_ITER_HOLDS_UTF8(&it))
         type = bson_iter_utf8(&it, nullptr);

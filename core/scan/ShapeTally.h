@@ -42,7 +42,8 @@ public:
     // know at a path outside arrays: a row of irregular documents, which are read whole
     // (ShapePlan::regular leaves those types to the tuple).
     std::vector<std::pair<int, std::uint32_t>> unknownTypes(const bson_t *key) const;
-    // An explained row {_id: {t, i, m, k}, n, x<i>, f} of `times` documents measured as
+    // An explained row {_id: {t, i, m, k}, n, x<i>, f} whose types the plan knows (the caller
+    // leaves out those unknownTypes names) of `times` documents measured as
     // `reply`, their _id of type `idTypeBit` taking `idBytes` as an element. False, with the
     // reason, where it cannot be counted (the caller declines).
     bool count(const bson_t *row, const bson_t *key, const MeasureReply &reply,

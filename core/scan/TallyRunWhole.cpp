@@ -39,11 +39,11 @@ bool TallyRun::unseen()
         ServerTally::kMaxReadWhole);
 }
 
-bool TallyRun::excludeById()
+void TallyRun::excludeById()
 {
     if (m_whole.size() > ServerTally::kMaxExcluded ||
         std::any_of(m_whole.begin(), m_whole.end(), [](const auto &w) { return w.second.empty(); }))
-        return false;
+        return;
     BsonDocument filter;
     bson_t condition, list;
     BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "_id", &condition);
@@ -54,7 +54,6 @@ bool TallyRun::excludeById()
     bson_append_array_end(&condition, &list);
     bson_append_document_end(filter.get(), &condition);
     m_scope.regular = filter.bytes();
-    return true;
 }
 
 // The documents of rows with a type the shape does not know, found by those types among the

@@ -150,8 +150,8 @@ private:
     bool irregular();
     bool takeWhole(const bson_t *entry, bool seen = true);
     // The scope's regular filter: the documents to read whole left out by _id ({$nin}) where
-    // they are few enough and all have one; false where they are not (the schema decides).
-    bool excludeById();
+    // they are few enough and all have one (else the schema decides).
+    void excludeById();
     bool tallies();
     bool addTally(const bson_t *row);
     void countTails(const bson_t *row, const MeasureReply &reply, std::uint64_t times);

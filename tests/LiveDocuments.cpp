@@ -156,6 +156,19 @@ QByteArray fieldOf(const QByteArray &doc, const QString &key)
     return find(doc, key, &it) ? rawValue(&it) : QByteArray();
 }
 
+QStringList keysOf(const QByteArray &doc)
+{
+    QStringList keys;
+    bson_t d;
+    bson_iter_t it;
+    if (bson_init_static(&d, reinterpret_cast<const std::uint8_t *>(doc.constData()),
+                         std::size_t(doc.size())) &&
+        bson_iter_init(&it, &d))
+        while (bson_iter_next(&it))
+            keys << QString::fromUtf8(bson_iter_key(&it));
+    return keys;
+}
+
 std::int64_t numberOf(const QByteArray &doc, const QString &key)
 {
     bson_iter_t it;

@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <bson/bson.h>
 
@@ -45,5 +46,6 @@ QByteArray rawValue(const bson_iter_t *it);
 QByteArray fieldOf(const QByteArray &doc, const QString &key);    // top-level field; empty if none
 std::int64_t numberOf(const QByteArray &doc, const QString &key); // -1 if absent or not a number
 QList<QByteArray> elementsOf(const QByteArray &doc, const QString &key); // a top-level array
+QStringList keysOf(const QByteArray &doc); // the names of a document's top-level fields, in order
 
 } // namespace fixtures

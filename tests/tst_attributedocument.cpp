@@ -7,7 +7,7 @@
 #include "bson/internal/BsonRaw.h"
 #include "remedy/RewriteConfig.h"
 #include "remedy/ValueRewriter.h"
-#include "remedy/internal/AttributeDocument.h"
+#include "remedy/attributes/AttributeDocument.h"
 #include "shape/ShapeFlag.h"
 
 #include <QtTest>

@@ -18,23 +18,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using fixtures::keysOf;
+
 namespace {
 
 const QString kDb = QStringLiteral("oe_attributes");
-
-// The names of a document's top-level fields, in its order.
-QStringList keysOf(const QByteArray &doc)
-{
-    QStringList keys;
-    bson_t d;
-    bson_iter_t it;
-    if (bson_init_static(&d, reinterpret_cast<const std::uint8_t *>(doc.constData()),
-                         std::size_t(doc.size())) &&
-        bson_iter_init(&it, &d))
-        while (bson_iter_next(&it))
-            keys << QString::fromUtf8(bson_iter_key(&it));
-    return keys;
-}
 
 } // namespace
 

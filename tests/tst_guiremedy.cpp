@@ -18,6 +18,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
@@ -150,6 +151,62 @@ private slots:
         QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
                  qPrintable(dialog->status()->text()));
         QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("visits")) == before);
+    }
+
+    // A misspelt field (rare_field "username" beside 200 documents' "userName") -> Rewrite...:
+    // the dialog offers the rename, asks for the new name before anything runs, previews the
+    // one change, applies it (the value under the new name, byte for byte), verifies it, and
+    // rolls it back to the same bytes.
+    void renameFromTheShapeTab()
+    {
+        QStringList docs;
+        for (int i = 0; i < 200; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"userName\": \"u%1\", \"age\": %1}").arg(i);
+        docs << QStringLiteral("{\"_id\": 200, \"username\": \"typo\", \"age\": 200}");
+        QString error;
+        QVERIFY2(insertAll(QStringLiteral("users"), docs, &error), qPrintable(error));
+        const auto before = fixtures::readCollection(m_uri, m_db, QStringLiteral("users"));
+        MainWindow window;
+        RewriteDialog *dialog =
+            openRewrite(window, QStringLiteral("users"), QStringLiteral("rare_field"),
+                        QStringLiteral("username"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->config().kind, RewriteKind::Rename);
+        QCOMPARE(dialog->kindBox()->currentText(), QStringLiteral("Rename the field"));
+        QVERIFY(dialog->newNameEdit()->isVisible());
+        QVERIFY2(dialog->status()->text().contains(QStringLiteral("Type the new name of username")),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(!dialog->lastStep().ok); // nothing ran yet
+        QSignalSpy finished(dialog, &RewriteDialog::finished);
+        dialog->activateWindow();
+        QTest::keyClicks(dialog->newNameEdit(), QStringLiteral("userName"));
+        QTest::keyClick(dialog->newNameEdit(), Qt::Key_Return); // Preview
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(dialog->lastStep().preview.changes, std::uint64_t(1));
+        QCOMPARE(dialog->rows()->item(0, 1)->text(), QStringLiteral("change"));
+        QVERIFY2(dialog->status()->text().contains(
+                     QStringLiteral("Each document's username becomes userName")),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("users")) == before);
+        dialog->resize(900, 580);
+        saveScreenshot(dialog, QStringLiteral("rename.png"));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Apply),
+                 qPrintable(dialog->status()->text()));
+        QCOMPARE(dialog->lastStep().progress.rewritten, std::uint64_t(1));
+        const auto renamed = fixtures::readCollection(m_uri, m_db, QStringLiteral("users"));
+        int typo = 0;
+        for (const auto &[id, doc] : renamed)
+            if (fixtures::numberOf(doc, QStringLiteral("_id")) == 200)
+                typo += fixtures::fieldOf(doc, QStringLiteral("userName")) ==
+                            fixtures::fieldOf(before.at(id), QStringLiteral("username")) &&
+                        fixtures::fieldOf(doc, QStringLiteral("username")).isEmpty();
+        QCOMPARE(typo, 1);
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Verify) &&
+                     dialog->lastStep().verify.ok() && dialog->lastStep().verify.matching == 1,
+                 qPrintable(dialog->status()->text()));
+        QVERIFY2(step(dialog, finished, RewriteDialog::Action::Rollback),
+                 qPrintable(dialog->status()->text()));
+        QVERIFY(fixtures::readCollection(m_uri, m_db, QStringLiteral("users")) == before);
     }
 
     // A catalogue: Shape tab -> its sparse_fields flag -> Rewrite... offers the attribute

@@ -375,7 +375,7 @@ private slots:
              QStringLiteral("element field name 'a.b'")},
             {{QStringLiteral("--path"), QStringLiteral("daily")},
              QStringLiteral("rewrite needs one of --keys-to-array, --convert-to TYPE, --extract, "
-                            "--gridfs and --attributes")},
+                            "--gridfs, --attributes and --rename-to NAME")},
             {{QStringLiteral("--path"), QStringLiteral("daily"), QStringLiteral("--keys-to-array"),
               QStringLiteral("--verify")},
              QStringLiteral("the journal holds no daily: keys to an array")},

@@ -7,6 +7,7 @@
 #include "codegen/AttributeTemplates.h"
 #include "codegen/CodeGenerator.h"
 #include "codegen/ExtractSnippet.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/RewriteConfig.h"
 #include "split/SplitLayoutPreset.h"
 
@@ -97,6 +98,13 @@ int configFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
     return ExitSuccess;
 }
 
+// The remedy whose code `codegen --<option>` writes: the one `rewrite --<option>` applies.
+oe::RewriteKind remedyOf(const QString &option)
+{
+    const oe::Remedy *remedy = oe::RemedyRegistry::byCliOption(option);
+    return remedy ? remedy->kind() : oe::RemedyRegistry::all().front()->kind();
+}
+
 // codegen --extract: --lang, --collection, --path and the extraction's names.
 int extractFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
                 oe::RewriteConfig *config)
@@ -105,7 +113,7 @@ int extractFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
     if (!lang)
         return ExitUsage;
     *language = *lang;
-    config->kind = oe::RewriteKind::Extract;
+    config->kind = remedyOf(QStringLiteral("extract"));
     config->collection = parser.value(QStringLiteral("collection"));
     config->path = parser.value(QStringLiteral("path"));
     if (config->collection.isEmpty() || config->path.isEmpty())
@@ -130,7 +138,7 @@ int attributesFrom(const QCommandLineParser &parser, oe::CodeLanguage *language,
                                                    "mongosh, not %1")
                                         .arg(oe::codelanguage::name(*lang)));
     *language = *lang;
-    config->kind = oe::RewriteKind::Attributes;
+    config->kind = remedyOf(QStringLiteral("attributes"));
     config->collection = parser.value(QStringLiteral("collection"));
     config->path = parser.isSet(QStringLiteral("path")) ? parser.value(QStringLiteral("path"))
                                                         : QStringLiteral("attrs");

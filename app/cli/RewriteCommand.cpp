@@ -4,6 +4,7 @@
 #include "ConnectionOptions.h"
 #include "ExtractOptions.h"
 #include "output/CsvWriter.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/RewriteSession.h"
 
 #include <QCommandLineParser>
@@ -29,36 +30,24 @@ int failWith(const oe::SourceError &error)
 
 void addRewriteOptions(QCommandLineParser &parser)
 {
+    // One option a remedy, as the registry lists them.
+    for (const oe::Remedy *remedy : oe::RemedyRegistry::all())
+        parser.addOption(remedy->cliValueName().isEmpty()
+                             ? QCommandLineOption(remedy->cliOption(), remedy->cliHelp())
+                             : QCommandLineOption(remedy->cliOption(), remedy->cliHelp(),
+                                                  remedy->cliValueName()));
     parser.addOptions({
         {QStringLiteral("path"),
          QStringLiteral("The field, in dot notation (through sub-documents)."),
          QStringLiteral("PATH")},
-        {QStringLiteral("keys-to-array"),
-         QStringLiteral("Keys used as data to an array of {k, v} (the attribute pattern), in the "
-                        "object's order.")},
         {QStringLiteral("key-name"), QStringLiteral("The key's field in each element (k)."),
          QStringLiteral("NAME"), QStringLiteral("k")},
         {QStringLiteral("value-name"), QStringLiteral("The value's field in each element (v)."),
          QStringLiteral("NAME"), QStringLiteral("v")},
-        {QStringLiteral("convert-to"),
-         QStringLiteral("Convert the field to double, int, long or string where that is exact; "
-                        "what cannot be converted is listed and left as it is."),
-         QStringLiteral("TYPE")},
-        {QStringLiteral("extract"),
-         QStringLiteral("Move the field (a big string, binary or sub-document) to a side "
-                        "collection, {_id: the document's _id, <name>: the value}; the document "
-                        "keeps an excerpt of the same type and a flag (the subset pattern).")},
-        {QStringLiteral("attributes"),
-         QStringLiteral("Move the top-level fields named by --fields (a sparse family) into one "
-                        "array of {k, v} at --path (attrs), in each document's order, and index "
-                        "it {attrs.k: 1, attrs.v: 1} (the attribute pattern).")},
         {QStringLiteral("fields"),
          QStringLiteral("--attributes: the fields to move, comma-separated (the fields column of "
                         "shape_outliers.csv's sparse_fields row, as a list)."),
          QStringLiteral("NAMES")},
-        {QStringLiteral("gridfs"),
-         QStringLiteral("Move the field's binaries of at least --min-bytes into files of a GridFS "
-                        "bucket; the document keeps the file's _id (an ObjectId).")},
         {QStringLiteral("preview-csv"),
          QStringLiteral("Write every change and every value it cannot rewrite to FILE."),
          QStringLiteral("FILE")},
@@ -78,37 +67,47 @@ void addRewriteOptions(QCommandLineParser &parser)
     cli::addExtractOptions(parser);
 }
 
+// "--keys-to-array, --convert-to TYPE, ... and --rename-to NAME"
+QString remedyOptions()
+{
+    QStringList options;
+    for (const oe::Remedy *remedy : oe::RemedyRegistry::all())
+        options << QStringLiteral("--%1%2").arg(remedy->cliOption(),
+                                                remedy->cliValueName().isEmpty()
+                                                    ? QString()
+                                                    : QLatin1Char(' ') + remedy->cliValueName());
+    const QString last = options.takeLast();
+    return options.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
+}
+
 std::optional<oe::RewriteConfig> configFrom(const QCommandLineParser &parser,
                                             const QString &collection)
 {
-    const bool keys = parser.isSet(QStringLiteral("keys-to-array"));
-    const bool convert = parser.isSet(QStringLiteral("convert-to"));
-    const bool extract = parser.isSet(QStringLiteral("extract"));
-    const bool gridfs = parser.isSet(QStringLiteral("gridfs"));
-    const bool attributes = parser.isSet(QStringLiteral("attributes"));
-    if (int(keys) + int(convert) + int(extract) + int(gridfs) + int(attributes) != 1) {
-        cli::fail(ExitUsage, QStringLiteral("rewrite needs one of --keys-to-array, --convert-to "
-                                            "TYPE, --extract, --gridfs and --attributes"));
+    std::vector<const oe::Remedy *> chosen;
+    for (const oe::Remedy *remedy : oe::RemedyRegistry::all())
+        if (parser.isSet(remedy->cliOption()))
+            chosen.push_back(remedy);
+    if (chosen.size() != 1) {
+        cli::fail(ExitUsage, QStringLiteral("rewrite needs one of %1").arg(remedyOptions()));
         return std::nullopt;
     }
+    const oe::Remedy &remedy = *chosen.front();
+    const oe::Remedy::Options options = remedy.options();
     oe::RewriteConfig config;
     config.collection = collection;
     config.path = parser.value(QStringLiteral("path"));
-    config.kind = keys         ? oe::RewriteKind::KeysToArray
-                  : convert    ? oe::RewriteKind::ConvertType
-                  : extract    ? oe::RewriteKind::Extract
-                  : attributes ? oe::RewriteKind::Attributes
-                               : oe::RewriteKind::GridFs;
-    if (attributes) {
-        if (config.path.isEmpty())
-            config.path = QStringLiteral("attrs");
+    config.kind = remedy.kind();
+    remedy.fillDefaults(&config);
+    if (options.testFlag(oe::Remedy::Option::Fields))
         for (const QString &field :
              parser.value(QStringLiteral("fields")).split(QLatin1Char(','), Qt::SkipEmptyParts))
             config.fields << field.trimmed();
-    }
-    if ((extract || gridfs) && !cli::extractFrom(parser, &config))
+    if (options.testAnyFlags(oe::Remedy::Option::MinBytes | oe::Remedy::Option::SideCollection |
+                             oe::Remedy::Option::Bucket) &&
+        !cli::extractFrom(parser, &config))
         return std::nullopt;
-    config.targetType = parser.value(QStringLiteral("convert-to"));
+    if (!remedy.cliValueName().isEmpty())
+        remedy.takeCliValue(&config, parser.value(remedy.cliOption()));
     config.keyName = parser.value(QStringLiteral("key-name"));
     config.valueName = parser.value(QStringLiteral("value-name"));
     if (const QString problem = config.problem(); !problem.isEmpty()) {
@@ -164,25 +163,6 @@ QString csvKind(oe::RewriteRow::Kind kind)
                                                 : QStringLiteral("cannot");
 }
 
-// What the scan reads: "an object", "not double or null", "there (without has_full_body)".
-QString subject(const oe::RewriteConfig &config)
-{
-    switch (config.kind) {
-    case oe::RewriteKind::KeysToArray:
-        return QStringLiteral("an object");
-    case oe::RewriteKind::ConvertType:
-        return QStringLiteral("not %1 or null").arg(config.targetType);
-    case oe::RewriteKind::GridFs:
-        return config.gridfsStrings ? QStringLiteral("a binary or a string")
-                                    : QStringLiteral("a binary");
-    case oe::RewriteKind::Attributes:
-        return QStringLiteral("any of the %1 fields").arg(config.fields.size());
-    case oe::RewriteKind::Extract:
-        break;
-    }
-    return QStringLiteral("there (without %1)").arg(config.flag());
-}
-
 int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
 {
     oe::CsvWriter csv({QStringLiteral("_id"), QStringLiteral("outcome"), QStringLiteral("before"),
@@ -196,12 +176,13 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
     const oe::RewritePreview &p = step.preview;
     printNotes(p.notes);
     const oe::RewriteConfig &config = session.config();
+    const oe::Remedy &remedy = oe::RemedyRegistry::of(config.kind);
     print(QStringLiteral("documents %1 %2: %3; to rewrite: %4; already so: %5; cannot be "
                          "rewritten: %6")
-              .arg(config.kind == oe::RewriteKind::Attributes
+              .arg(remedy.unit() == oe::Remedy::Unit::Fields
                        ? QStringLiteral("holding")
                        : QStringLiteral("whose %1 is").arg(config.path),
-                   subject(config))
+                   remedy.subject(config))
               .arg(p.examined)
               .arg(p.changes)
               .arg(p.unchanged)
@@ -226,22 +207,8 @@ int preview(oe::RewriteSession &session, const QString &csvPath, bool applying)
                   .arg(p.sizesAfter.max())
                   .arg(p.sizesBefore.sum())
                   .arg(p.sizesAfter.sum()));
-    if (config.kind == oe::RewriteKind::GridFs)
-        print(QStringLiteral("each value moves to a file of the GridFS bucket %1 (%1.files, "
-                             "%1.chunks); its document keeps the file's _id")
-                  .arg(config.bucket));
-    if (config.kind == oe::RewriteKind::Extract)
-        print(QStringLiteral("each value moves to %1 as {_id, %2}; its document keeps an excerpt "
-                             "and %3: true")
-                  .arg(config.side(), config.sideLeaf(), config.flag()));
-    if (config.kind == oe::RewriteKind::Attributes)
-        print(QStringLiteral("index to create once the fields are moved: %1 (one index serves "
-                             "every attribute)")
-                  .arg(config.indexSuggestion()));
-    else if (const QString index = session.config().indexSuggestion(); !index.isEmpty())
-        print(QStringLiteral("index suggestion: %1 (the keys as values: one index serves every "
-                             "key)")
-                  .arg(index));
+    if (const QString consequence = remedy.consequence(config); !consequence.isEmpty())
+        print(consequence);
     if (!csvPath.isEmpty() && cli::writeFile(csvPath, csv.bytes()) != ExitSuccess)
         return ExitIo;
     if (!applying)
@@ -331,11 +298,15 @@ int verify(oe::RewriteSession &session)
 int RewriteCommand::run(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Rewrite one field of a live collection in place, journaled, resumable and reversible: "
-        "keys used as data to an array of {k, v}, a mixed-type field to one type, a big field "
-        "extracted to a side collection or to GridFS, or sparse top-level fields moved into one "
-        "array of {k, v}."));
+    QStringList cures; // the registry's remedies, in its order
+    for (const oe::Remedy *remedy : oe::RemedyRegistry::all()) {
+        QString cure = remedy->cureName();
+        cures << cure.replace(0, 1, cure.at(0).toLower()); // "Keys to ..." -> "keys to ..."
+    }
+    parser.setApplicationDescription(
+        QStringLiteral("Rewrite one field of a live collection in place, journaled, resumable "
+                       "and reversible, by one remedy: %1.")
+            .arg(cures.join(QStringLiteral("; "))));
     parser.addHelpOption();
     cli::addConnectionOptions(parser);
     cli::addNamespaceOptions(parser);

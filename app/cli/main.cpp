@@ -51,8 +51,8 @@ std::vector<Command> commands(const ReportRenderer *renderer, const QString &ren
         {"guard", "keep a split array at its keep, or a field to its types, with a validator",
          GuardCommand::run},
         {"rewrite",
-         "cure a field in place: keys to an array, a type, extract, GridFS, attributes "
-         "(--rollback undoes it)",
+         "cure a field in place: keys to an array, a type, extract, GridFS, attributes, a "
+         "rename (--rollback undoes it)",
          RewriteCommand::run},
         {"codegen", "the application's read and write paths for a split layout",
          CodegenCommand::run},

@@ -1,53 +1,20 @@
 #include "remedy/RewriteConfig.h"
 
 #include "analysis/FieldProfile.h"
-#include "guard/GuardRule.h"
-#include "mongo/NamespaceNames.h"
+#include "remedy/RemedyRegistry.h"
+#include "remedy/internal/RawValues.h"
 #include "shape/ShapeFlag.h"
 #include "shape/ShapeQuery.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-
 namespace oe {
+
+using rawvalues::plainNameProblem;
+using rawvalues::underscored;
 
 QString rewriteKindName(RewriteKind kind)
 {
-    switch (kind) {
-    case RewriteKind::KeysToArray:
-        return QStringLiteral("keys_to_array");
-    case RewriteKind::ConvertType:
-        return QStringLiteral("convert");
-    case RewriteKind::Extract:
-        return QStringLiteral("extract");
-    case RewriteKind::GridFs:
-        return QStringLiteral("gridfs");
-    case RewriteKind::Attributes:
-        break;
-    }
-    return QStringLiteral("attributes");
+    return RemedyRegistry::of(kind).name();
 }
-
-namespace {
-
-QString underscored(const QString &path)
-{
-    QString out = path;
-    return out.replace(QLatin1Char('.'), QLatin1Char('_'));
-}
-
-QString plainNameProblem(const QString &what, const QString &name)
-{
-    if (name.isEmpty() || name.startsWith(QLatin1Char('$')) || name.contains(QLatin1Char('.')) ||
-        name.contains(QChar(0)))
-        return QStringLiteral("%1 '%2': it must be a plain name (not empty, no '$' first, no "
-                              "'.')")
-            .arg(what, name);
-    return {};
-}
-
-} // namespace
 
 QString RewriteConfig::side() const
 {
@@ -63,8 +30,7 @@ QString RewriteConfig::flag() const
 
 QString RewriteConfig::storeName() const
 {
-    return kind == RewriteKind::GridFs ? QStringLiteral("the GridFS bucket %1").arg(bucket)
-                                       : QStringLiteral("the side collection %1").arg(side());
+    return RemedyRegistry::of(kind).storeName(*this);
 }
 
 QString RewriteConfig::sideLeaf() const
@@ -83,61 +49,53 @@ QStringList RewriteConfig::convertibleTypes()
             QStringLiteral("string")};
 }
 
-std::optional<RewriteConfig> RewriteConfig::forShapeFlag(const ShapeFlag &flag,
-                                                         const FieldProfile &field,
-                                                         const QString &collection,
-                                                         qint64 bigScalarBytes)
+namespace {
+
+// The first rewrite a remedy of `scope` curing the flag suggests, named for the collection.
+std::optional<RewriteConfig> suggested(Remedy::Scope scope, const ShapeFlag &flag,
+                                       const FieldProfile &field, const QString &collection,
+                                       qint64 bigScalarBytes)
 {
-    RewriteConfig config;
-    config.collection = collection;
-    config.path = QString::fromStdString(flag.path);
-    if (flag.kind == ShapeFlag::Kind::KeysAsData) {
-        config.kind = RewriteKind::KeysToArray;
-    } else if (flag.kind == ShapeFlag::Kind::MixedTypes) {
-        config.kind = RewriteKind::ConvertType;
-        for (const QString &type : GuardRule::forMixedType(flag, field).types)
-            if (convertibleTypes().contains(type)) {
-                config.targetType = type;
-                break;
-            }
-        if (config.targetType.isEmpty())
-            return std::nullopt;
-    } else if (flag.kind == ShapeFlag::Kind::BigScalar) {
-        config.kind = RewriteKind::Extract;
-        config.minBytes = bigScalarBytes;
-    } else {
-        return std::nullopt;
+    for (const Remedy *remedy : RemedyRegistry::curing(flag.kind)) {
+        if (remedy->scope() != scope)
+            continue;
+        std::optional<RewriteConfig> config =
+            remedy->suggest(flag, field, collection, bigScalarBytes);
+        if (!config)
+            continue;
+        config->collection = collection;
+        if (config->path.isEmpty())
+            config->path = QString::fromStdString(flag.path);
+        return config;
     }
-    if (field.insideArray || !config.problem().isEmpty())
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<RewriteConfig>
+RewriteConfig::forShapeFlag(const ShapeFlag &flag, const FieldProfile &field,
+                            const QString &collection, qint64 bigScalarBytes, Suggestion suggestion)
+{
+    std::optional<RewriteConfig> config =
+        suggested(Remedy::Scope::OneField, flag, field, collection, bigScalarBytes);
+    if (!config || field.insideArray)
         return std::nullopt;
-    return config;
+    // To complete: the path must be one a rewrite can name; the rest is the dialog's to ask.
+    RewriteConfig named = *config;
+    named.kind = RewriteKind{};
+    const bool usable = suggestion == Suggestion::ToComplete ? named.problem().isEmpty()
+                                                             : config->problem().isEmpty();
+    return usable ? config : std::nullopt;
 }
 
 std::optional<RewriteConfig> RewriteConfig::forSparseFamily(const ShapeFlag &flag,
                                                             const QString &collection)
 {
-    if (flag.kind != ShapeFlag::Kind::SparseFields)
-        return std::nullopt;
-    RewriteConfig config;
-    config.collection = collection;
-    config.kind = RewriteKind::Attributes;
-    for (const std::string &member : flag.members) {
-        const QString name = QString::fromStdString(member);
-        if (plainNameProblem(QString(), name).isEmpty() && name != QLatin1String("_id"))
-            config.fields << name;
-    }
-    if (config.fields.isEmpty())
-        return std::nullopt;
-    // The array's name: one no member holds.
-    for (const QString &name : {QStringLiteral("attrs"), QStringLiteral("attributes")})
-        if (!config.fields.contains(name)) {
-            config.path = name;
-            break;
-        }
-    for (int n = 2; config.path.isEmpty(); ++n)
-        if (const QString name = QStringLiteral("attrs_%1").arg(n); !config.fields.contains(name))
-            config.path = name;
-    return config.problem().isEmpty() ? std::optional<RewriteConfig>(config) : std::nullopt;
+    const FieldProfile none; // a family has no one field
+    std::optional<RewriteConfig> config =
+        suggested(Remedy::Scope::FieldFamily, flag, none, collection, 0);
+    return config && config->problem().isEmpty() ? config : std::nullopt;
 }
 
 QStringList RewriteConfig::indexKeys() const
@@ -164,10 +122,8 @@ QString RewriteConfig::problem() const
         return QStringLiteral("field path '%1': a rewrite cannot name it (an empty name, a name "
                               "starting with '$', one standing for many keys, or _id)")
             .arg(path);
-    if (kind == RewriteKind::ConvertType && !convertibleTypes().contains(targetType))
-        return QStringLiteral("type '%1': a field converts to %2")
-            .arg(targetType, convertibleTypes().join(QStringLiteral(", ")));
-    if (kind == RewriteKind::KeysToArray || kind == RewriteKind::Attributes) {
+    const Remedy &remedy = RemedyRegistry::of(kind);
+    if (remedy.options().testFlag(Remedy::Option::KeyValueNames)) {
         for (const QString &name : {keyName, valueName})
             if (QString p = plainNameProblem(QStringLiteral("element field name"), name);
                 !p.isEmpty())
@@ -175,22 +131,7 @@ QString RewriteConfig::problem() const
         if (keyName == valueName)
             return QStringLiteral("the key and value fields are both named '%1'").arg(keyName);
     }
-    if (kind == RewriteKind::GridFs) {
-        if (QString p = NamespaceNames::collectionProblem(QStringLiteral("the GridFS bucket"),
-                                                          bucket + QStringLiteral(".chunks"));
-            bucket.isEmpty() || !p.isEmpty())
-            return QStringLiteral("GridFS bucket '%1': not a name a bucket can have").arg(bucket);
-        for (const QString &part : {QStringLiteral(".files"), QStringLiteral(".chunks")})
-            if (collection == bucket + part)
-                return QStringLiteral("GridFS bucket '%1': its %2 collection is the collection "
-                                      "rewritten; name another bucket")
-                    .arg(bucket, bucket + part);
-        if (minBytes < 0)
-            return QStringLiteral("the smallest size must be 0 or more");
-    }
-    if (kind == RewriteKind::Attributes)
-        return attributesProblem();
-    return kind == RewriteKind::Extract ? extractProblem() : QString();
+    return remedy.problem(*this);
 }
 
 QString RewriteConfig::attributeArrayProblem() const
@@ -205,79 +146,14 @@ QString RewriteConfig::attributeArrayProblem() const
     return {};
 }
 
-QString RewriteConfig::attributesProblem() const
-{
-    if (QString p = attributeArrayProblem(); !p.isEmpty())
-        return p;
-    if (fields.isEmpty())
-        return QStringLiteral("the attribute rewrite needs the fields it moves (--fields)");
-    QStringList seen;
-    for (const QString &field : fields) {
-        if (QString p = plainNameProblem(QStringLiteral("field"), field); !p.isEmpty())
-            return p;
-        if (field == QLatin1String("_id") || field == path)
-            return QStringLiteral("field '%1': _id and the array '%2' cannot be moved into it")
-                .arg(field, path);
-        if (seen.contains(field))
-            return QStringLiteral("field '%1' is named twice").arg(field);
-        seen << field;
-    }
-    return {};
-}
-
-QString RewriteConfig::extractProblem() const
-{
-    if (QString p =
-            NamespaceNames::collectionProblem(QStringLiteral("the side collection"), side());
-        !p.isEmpty())
-        return p;
-    if (side() == collection || isJournal(side()))
-        return QStringLiteral("the side collection '%1' is the collection or a journal: name "
-                              "another")
-            .arg(side());
-    if (QString p = plainNameProblem(QStringLiteral("flag field"), flag()); !p.isEmpty())
-        return p;
-    if (flag() == QLatin1String("_id") || flag() == path.section(QLatin1Char('.'), 0, 0))
-        return QStringLiteral("flag field '%1' collides with _id or with '%2'").arg(flag(), path);
-    if (minBytes < 0 || excerptChars < 0)
-        return QStringLiteral("the smallest size and the excerpt's length must be 0 or more");
-    for (const QString &key : excerptKeys)
-        if (QString p = plainNameProblem(QStringLiteral("excerpt key"), key); !p.isEmpty())
-            return p;
-    return {};
-}
-
 QString RewriteConfig::describe() const
 {
-    if (kind == RewriteKind::KeysToArray)
-        return QStringLiteral("%1: keys to an array of {%2, %3}").arg(path, keyName, valueName);
-    if (kind == RewriteKind::Extract)
-        return QStringLiteral("%1: extracted to %2").arg(path, side());
-    if (kind == RewriteKind::GridFs)
-        return QStringLiteral("%1: to GridFS bucket %2").arg(path, bucket);
-    if (kind == RewriteKind::Attributes)
-        return QStringLiteral("%1 sparse fields to %2: [{%3, %4}]")
-            .arg(fields.size())
-            .arg(path, keyName, valueName);
-    return QStringLiteral("%1: to %2").arg(path, targetType);
+    return RemedyRegistry::of(kind).describe(*this);
 }
 
 QString RewriteConfig::indexSuggestion() const
 {
-    if (kind == RewriteKind::Attributes) // QJsonObject would sort the keys: k first, v second
-        return QStringLiteral("{%1: 1, %2: 1}")
-            .arg(QString::fromUtf8(
-                     QJsonDocument(QJsonArray{indexKeys().at(0)}).toJson(QJsonDocument::Compact))
-                     .mid(1)
-                     .chopped(1),
-                 QString::fromUtf8(
-                     QJsonDocument(QJsonArray{indexKeys().at(1)}).toJson(QJsonDocument::Compact))
-                     .mid(1)
-                     .chopped(1));
-    if (kind != RewriteKind::KeysToArray)
-        return {};
-    const QJsonObject index{{path + QLatin1Char('.') + keyName, 1}};
-    return QString::fromUtf8(QJsonDocument(index).toJson(QJsonDocument::Compact));
+    return RemedyRegistry::of(kind).indexSuggestion(*this);
 }
 
 ExtractLayout RewriteConfig::extractLayout() const

@@ -13,7 +13,8 @@ namespace oe {
 struct FieldProfile;
 struct ShapeFlag;
 
-// What an in-place rewrite does to one field of every document that has it.
+// What an in-place rewrite does to one field of every document that has it: the remedy
+// (RemedyRegistry::of names it, and core/remedy/<its folder> holds what it does).
 enum class RewriteKind
 {
     KeysToArray, // the attribute pattern: {a: 1, b: 2} -> [{k: "a", v: 1}, {k: "b", v: 2}]
@@ -23,8 +24,9 @@ enum class RewriteKind
                  // an excerpt of the same type in its place and a flag
     GridFs,      // a big binary (a string, when asked) moved to a GridFS bucket's file; the
                  // document keeps the file's _id (an ObjectId) in its place
-    Attributes   // the attribute pattern for sparse top-level fields: the chosen fields move into
+    Attributes,  // the attribute pattern for sparse top-level fields: the chosen fields move into
                  // one array at `path`, [{k: "voltage", v: 12}, ...] in the document's order
+    Rename       // a top-level field renamed: `path` to `newName`
 };
 
 // One in-place rewrite of a field (core's RewriteSession applies, verifies and rolls it back,
@@ -33,7 +35,7 @@ enum class RewriteKind
 struct RewriteConfig
 {
     QString collection;
-    RewriteKind kind = RewriteKind::KeysToArray;
+    RewriteKind kind{}; // the registry's first remedy
     QString path;       // dot notation
     QString targetType; // ConvertType: double, int, long or string
     QString keyName = QStringLiteral("k");
@@ -53,6 +55,8 @@ struct RewriteConfig
     bool gridfsStrings = false;
     // Attributes: the top-level fields moved into the array (path: the array's name, "attrs").
     QStringList fields;
+    // Rename: the field's new name (a plain top-level name).
+    QString newName;
 
     QString side() const;     // sideCollection, or its default
     QString flag() const;     // flagField, or its default
@@ -87,13 +91,20 @@ struct RewriteConfig
     QString indexSuggestion() const;
     static QStringList convertibleTypes(); // double, int, long, string
     // The rewrite a shape flag suggests: keys used as data to an array; a mixed type converted
-    // to the first convertible type the rest of its values hold; a big scalar extracted. nullopt
+    // to the first convertible type the rest of its values hold; a big scalar extracted; a rare
+    // top-level field renamed (ToComplete only: the new name is the user's). nullopt
     // for any other flag, or a path a rewrite cannot name. A big scalar: extracted where it holds
     // at least `bigScalarBytes` (the flag's threshold).
-    static std::optional<RewriteConfig> forShapeFlag(const ShapeFlag &flag,
-                                                     const FieldProfile &field,
-                                                     const QString &collection,
-                                                     qint64 bigScalarBytes = 0);
+    // `ToComplete`: also a rewrite that needs the user's word before it can run (a rare
+    // field's rename: the new name), for a dialog that asks for it.
+    enum class Suggestion
+    {
+        Ready,
+        ToComplete
+    };
+    static std::optional<RewriteConfig>
+    forShapeFlag(const ShapeFlag &flag, const FieldProfile &field, const QString &collection,
+                 qint64 bigScalarBytes = 0, Suggestion suggestion = Suggestion::Ready);
     // The attribute remedy a sparse family suggests: its members a plain name can address
     // (no '.', no '$' first, not _id) moved into "attrs" (or "attributes", "attrs_", ... when
     // a member holds that name). nullopt for another flag, or no member left.
@@ -106,13 +117,10 @@ struct RewriteConfig
     // The same rewrite by what it means: equal but for the order the fields are named in (an
     // attribute rewrite moves a set of fields; each document keeps its own order).
     bool sameRewrite(const RewriteConfig &other) const;
-
-private:
-    QString extractProblem() const;
-    QString attributesProblem() const;
 };
 
-// "keys_to_array", "convert", "extract", "gridfs", "attributes"
+// The remedy's journal word: "keys_to_array", "convert", "extract", "gridfs", "attributes",
+// "rename".
 QString rewriteKindName(RewriteKind kind);
 
 } // namespace oe

@@ -5,9 +5,8 @@
 #include "mongo/MongoConnection.h"
 #include "mongo/ServerInfo.h"
 #include "mongo/ServerProbe.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/ValueRewriter.h"
-#include "remedy/internal/ExtractSide.h"
-#include "remedy/internal/GridFsSide.h"
 #include "remedy/internal/RewriteJournal.h"
 #include "remedy/internal/RewriteSteps.h"
 #include "remedy/internal/RewriteTarget.h"
@@ -166,18 +165,14 @@ bool applyRound(const std::vector<RewriteTarget::Scanned> &values, const Rewrite
 std::unique_ptr<SideStore> sideOf(MongoConnection &connection, const QString &database,
                                   const RewriteConfig &config)
 {
-    if (config.kind == RewriteKind::Extract)
-        return std::make_unique<ExtractSide>(connection, database, config);
-    if (config.kind == RewriteKind::GridFs)
-        return std::make_unique<GridFsSide>(connection, database, config);
-    return nullptr;
+    return RemedyRegistry::of(config.kind).sideStore(connection, database, config);
 }
 
 // An attribute rewrite's index on its array's keys and values, made once the fields are moved
 // (the one the user has on the same keys is theirs, and stays); recorded when this run made it.
 bool indexAttributes(RewriteTarget &target, RewriteJournal &journal, RewriteStep *step)
 {
-    if (target.config().kind != RewriteKind::Attributes)
+    if (!RemedyRegistry::of(target.config().kind).createsIndex())
         return true;
     bool created = false;
     if (!target.ensureIndex(&created, &step->error))
@@ -193,7 +188,7 @@ bool indexAttributes(RewriteTarget &target, RewriteJournal &journal, RewriteStep
 // The index the apply made, dropped once every document has its fields back.
 bool dropAttributeIndex(RewriteTarget &target, RewriteJournal &journal, RewriteStep *step)
 {
-    if (target.config().kind != RewriteKind::Attributes)
+    if (!RemedyRegistry::of(target.config().kind).createsIndex())
         return true;
     const std::optional<QString> name = journal.readIndex(&step->error);
     if (step->error.isError())
@@ -239,7 +234,7 @@ QStringList leftovers(const RewriteConfig &config, SideStore *side, SourceError 
                                 "the rewrite")
                      .arg(config.storeName())
                      .arg(held);
-    else if (held == 0 && config.kind == RewriteKind::Extract)
+    else if (held == 0 && side->dropsWhenEmpty())
         notes << QStringLiteral("%1 is empty: --forget drops it").arg(config.storeName());
     return notes;
 }
@@ -318,9 +313,8 @@ RewriteStep RewriteSession::preview(const std::function<void(const RewriteRow &)
             preview.truncated = true;
     };
     // An extraction's document also gains its flag (a true boolean).
-    const std::uint64_t flagBytes = m_config.kind == RewriteKind::Extract
-                                        ? std::uint64_t(3 + m_config.flag().toUtf8().size())
-                                        : 0;
+    const QByteArray flag = RemedyRegistry::of(m_config.kind).flagField(m_config).toUtf8();
+    const std::uint64_t flagBytes = flag.isEmpty() ? 0 : std::uint64_t(3 + flag.size());
     if (!m_bsonSize)
         preview.notes << QStringLiteral("no $bsonSize on this server: each document is read "
                                         "whole to measure the sizes after");

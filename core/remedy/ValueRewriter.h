@@ -22,10 +22,8 @@ struct RewriteResult
     QString why;      // Unchanged and Cannot: one line
 };
 
-// The rewrite of one value, the same for the preview, the apply and the verify: keys to an
-// array of {k, v} in the object's order; a conversion only where it is exact (a string that is
-// a whole number in the target's range, an integral double to int, an int to double up to
-// 2^53), never a silent truncation or a parse of part of a string.
+// The rewrite of one value, the same for the preview, the apply and the verify: the remedy's
+// own (RemedyRegistry::of(config.kind).rewrite), never a silent truncation or a partial parse.
 class ValueRewriter
 {
 public:

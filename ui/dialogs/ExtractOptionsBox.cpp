@@ -1,5 +1,7 @@
 #include "dialogs/ExtractOptionsBox.h"
 
+#include "remedy/RemedyRegistry.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -38,18 +40,22 @@ ExtractOptionsBox::ExtractOptionsBox(const RewriteConfig &suggested, QWidget *pa
     m_form->addRow(tr("F&lag:"), m_flag);
     m_form->addRow(tr("&Bucket:"), m_bucket);
     m_form->addRow(QString(), m_strings);
-    showFor(suggested.kind);
+    showFor(RemedyRegistry::of(suggested.kind).options());
 }
 
-void ExtractOptionsBox::showFor(RewriteKind kind)
+bool ExtractOptionsBox::showFor(Remedy::Options options)
 {
-    const bool gridfs = kind == RewriteKind::GridFs;
+    const bool side = options.testFlag(Remedy::Option::SideCollection);
+    const bool bucket = options.testFlag(Remedy::Option::Bucket);
+    m_form->setRowVisible(m_minBytes, options.testFlag(Remedy::Option::MinBytes));
     for (QWidget *w :
          {static_cast<QWidget *>(m_excerptChars), static_cast<QWidget *>(m_excerptKeys),
           static_cast<QWidget *>(m_side), static_cast<QWidget *>(m_flag)})
-        m_form->setRowVisible(w, !gridfs);
+        m_form->setRowVisible(w, side);
     for (QWidget *w : {static_cast<QWidget *>(m_bucket), static_cast<QWidget *>(m_strings)})
-        m_form->setRowVisible(w, gridfs);
+        m_form->setRowVisible(w, bucket);
+    return options.testAnyFlags(Remedy::Option::MinBytes | Remedy::Option::SideCollection |
+                                Remedy::Option::Bucket);
 }
 
 void ExtractOptionsBox::applyTo(RewriteConfig *config) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remedy/Remedy.h"
 #include "remedy/RewriteConfig.h"
 
 #include <QWidget>
@@ -22,7 +23,8 @@ public:
     ExtractOptionsBox(const RewriteConfig &suggested, QWidget *parent = nullptr);
 
     void applyTo(RewriteConfig *config) const;
-    void showFor(RewriteKind kind); // the rows of an extraction, or of GridFS
+    // The rows a remedy's options name (the side collection's, the bucket's); whether any.
+    bool showFor(Remedy::Options options);
 
 private:
     QSpinBox *m_minBytes;

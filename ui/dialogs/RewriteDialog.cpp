@@ -3,6 +3,7 @@
 #include "charts/Format.h"
 #include "dialogs/ExtractOptionsBox.h"
 #include "jobs/LatestJob.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/RewriteSession.h"
 
 #include <QComboBox>
@@ -56,6 +57,7 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     : QDialog(parent), m_source(source), m_suggested(suggested), m_kind(new QComboBox(this)),
       m_type(new QComboBox(this)), m_keyName(new QLineEdit(suggested.keyName, this)),
       m_valueName(new QLineEdit(suggested.valueName, this)),
+      m_newName(new QLineEdit(suggested.newName, this)),
       m_extract(new ExtractOptionsBox(suggested, this)), m_fields(new QListWidget(this)),
       m_rows(new QTableWidget(0, 4, this)), m_status(plainLabel(QString(), this)),
       m_progress(new QProgressBar(this)), m_preview(new QPushButton(tr("&Preview"), this)),
@@ -67,16 +69,18 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     setWindowTitle(tr("Rewrite: %1").arg(suggested.path));
     setAttribute(Qt::WA_DeleteOnClose);
     resize(860, 580);
-    m_kind->addItem(tr("Keys to an array of {k, v} (the attribute pattern)"));
-    m_kind->addItem(tr("Convert to one type (where that is exact)"));
-    m_kind->addItem(tr("Extract to a side collection (the subset pattern)"));
-    m_kind->addItem(tr("Store in GridFS (large binaries)"));
-    m_kind->addItem(tr("Sparse fields into one array of {k, v} (the attribute pattern)"));
-    m_kind->setCurrentIndex(int(suggested.kind)); // the items in RewriteKind's order
-    // The attribute rewrite moves a family of fields, the others rewrite one: not interchanged.
-    if (auto *model = qobject_cast<QStandardItemModel *>(m_kind->model());
-        model && suggested.kind != RewriteKind::Attributes)
-        model->item(int(RewriteKind::Attributes))->setEnabled(false);
+    // Every remedy, in the registry's order; one that rewrites another scope than the
+    // suggested one (a family's fields, one field) is listed but not offered.
+    const Remedy &suggestedRemedy = RemedyRegistry::of(suggested.kind);
+    const bool family = suggestedRemedy.scope() == Remedy::Scope::FieldFamily;
+    auto *model = qobject_cast<QStandardItemModel *>(m_kind->model());
+    for (const Remedy *remedy : RemedyRegistry::all()) {
+        m_kind->addItem(remedy->label(), int(remedy->kind()));
+        if (model && remedy->scope() != suggestedRemedy.scope())
+            model->item(m_kind->count() - 1)->setEnabled(false);
+    }
+    m_kind->setCurrentIndex(m_kind->findData(int(suggested.kind)));
+    m_newName->setPlaceholderText(tr("the field's new name"));
     m_type->addItems(RewriteConfig::convertibleTypes());
     // The attribute rewrite's fields: all of the family checked; uncheck those to keep as they
     // are (a field every query names, say).
@@ -89,7 +93,7 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     m_fields->setFlow(QListView::LeftToRight);
     m_fields->setWrapping(true);
     m_fields->setMaximumHeight(96);
-    m_fields->setVisible(suggested.kind == RewriteKind::Attributes);
+    m_fields->setVisible(family);
     m_type->setCurrentText(suggested.targetType.isEmpty() ? QStringLiteral("double")
                                                           : suggested.targetType);
     m_rows->setHorizontalHeaderLabels({tr("_id"), tr("Outcome"), tr("Before"), tr("After / why")});
@@ -104,22 +108,23 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
     m_progress->hide();
 
     auto *form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("Field:"),
-                 plainLabel(suggested.kind == RewriteKind::Attributes
-                                ? tr("%1.%2: the fields checked below → %3")
-                                      .arg(source.database, source.collection, suggested.path)
-                                : QStringLiteral("%1.%2 → %3")
-                                      .arg(source.database, source.collection, suggested.path),
+                 plainLabel(family ? tr("%1.%2: the fields checked below → %3")
+                                         .arg(source.database, source.collection, suggested.path)
+                                   : QStringLiteral("%1.%2 → %3")
+                                         .arg(source.database, source.collection, suggested.path),
                             this));
     form->addRow(tr("&Rewrite:"), m_kind);
-    if (suggested.kind == RewriteKind::Attributes)
+    if (family)
         form->addRow(tr("F&ields:"), m_fields);
     form->addRow(tr("&Type:"), m_type);
-    form->setRowVisible(m_type, suggested.kind != RewriteKind::Attributes);
     auto *names = new QHBoxLayout;
+    m_names = names;
     names->addWidget(m_keyName);
     names->addWidget(m_valueName);
     form->addRow(tr("Element fields:"), names);
+    form->addRow(tr("&New name:"), m_newName);
     form->addRow(m_extract);
     auto *buttons = new QHBoxLayout;
     for (QPushButton *b : {m_preview, m_apply, m_resume, m_verify, m_rollback})
@@ -156,11 +161,19 @@ RewriteDialog::RewriteDialog(const SourceRef &source, const RewriteConfig &sugge
                                            m_source.collection)) == QMessageBox::Yes)
             resume();
     });
+    connect(m_newName, &QLineEdit::returnPressed, this, [this] { run(Action::Preview); });
     connect(m_verify, &QPushButton::clicked, this, [this] { run(Action::Verify); });
     connect(m_rollback, &QPushButton::clicked, this, [this] { run(Action::Rollback); });
     connect(m_cancel, &QPushButton::clicked, this, &RewriteDialog::cancel);
     updateKind();
     setRunning(false);
+    // A rewrite waiting for the user's word (a rename's new name) asks for it first.
+    if (suggestedRemedy.options().testFlag(Remedy::Option::NewName) &&
+        suggested.newName.isEmpty()) {
+        m_status->setText(tr("Type the new name of %1, then Preview (Enter).").arg(suggested.path));
+        m_newName->setFocus();
+        return;
+    }
     run(Action::Preview);
 }
 
@@ -185,16 +198,27 @@ QPushButton *RewriteDialog::button(Action action) const
     return nullptr;
 }
 
+const Remedy &RewriteDialog::chosenRemedy() const
+{
+    return RemedyRegistry::of(RewriteKind(m_kind->currentData().toInt()));
+}
+
 RewriteConfig RewriteDialog::config() const
 {
     RewriteConfig config = m_suggested;
-    config.kind = RewriteKind(m_kind->currentIndex());
-    config.targetType = config.kind == RewriteKind::ConvertType ? m_type->currentText() : QString();
+    const Remedy &remedy = chosenRemedy();
+    const Remedy::Options options = remedy.options();
+    config.kind = remedy.kind();
+    config.targetType =
+        options.testFlag(Remedy::Option::TargetType) ? m_type->currentText() : QString();
     config.keyName = m_keyName->text();
     config.valueName = m_valueName->text();
-    if (config.kind == RewriteKind::Extract || config.kind == RewriteKind::GridFs)
+    config.newName =
+        options.testFlag(Remedy::Option::NewName) ? m_newName->text().trimmed() : QString();
+    if (options.testAnyFlags(Remedy::Option::MinBytes | Remedy::Option::SideCollection |
+                             Remedy::Option::Bucket))
         m_extract->applyTo(&config);
-    if (config.kind == RewriteKind::Attributes) {
+    if (options.testFlag(Remedy::Option::Fields)) {
         config.fields.clear();
         for (int i = 0; i < m_fields->count(); ++i)
             if (m_fields->item(i)->checkState() == Qt::Checked)
@@ -205,20 +229,25 @@ RewriteConfig RewriteDialog::config() const
 
 void RewriteDialog::updateKind()
 {
-    const auto kind = RewriteKind(m_kind->currentIndex());
-    const bool keys = kind == RewriteKind::KeysToArray || kind == RewriteKind::Attributes;
-    m_type->setEnabled(kind == RewriteKind::ConvertType);
-    m_keyName->setEnabled(keys);
-    m_valueName->setEnabled(keys);
-    m_extract->setVisible(kind == RewriteKind::Extract || kind == RewriteKind::GridFs);
-    m_extract->showFor(kind);
+    const Remedy::Options options = chosenRemedy().options();
+    m_type->setEnabled(options.testFlag(Remedy::Option::TargetType));
+    m_keyName->setEnabled(options.testFlag(Remedy::Option::KeyValueNames));
+    m_valueName->setEnabled(options.testFlag(Remedy::Option::KeyValueNames));
+    // The rows of the options the chosen remedy has.
+    if (m_form) {
+        m_form->setRowVisible(m_type, options.testFlag(Remedy::Option::TargetType));
+        m_form->setRowVisible(m_names, options.testFlag(Remedy::Option::KeyValueNames));
+        m_form->setRowVisible(m_newName, options.testFlag(Remedy::Option::NewName));
+    }
+    m_extract->setVisible(m_extract->showFor(options));
 }
 
 void RewriteDialog::setRunning(bool running)
 {
     for (QPushButton *b : {m_preview, m_apply, m_verify, m_rollback, m_resume})
         b->setEnabled(!running);
-    m_kind->setEnabled(!running && m_suggested.kind != RewriteKind::Attributes);
+    m_kind->setEnabled(!running &&
+                       RemedyRegistry::of(m_suggested.kind).scope() == Remedy::Scope::OneField);
     m_extract->setEnabled(!running);
     m_fields->setEnabled(!running);
     m_cancel->setEnabled(running);
@@ -322,21 +351,8 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
         if (p.truncated)
             lines << tr("The first %1 are listed (`rewrite --preview-csv FILE` writes them all).")
                          .arg(p.rows.size());
-        if (config().kind == RewriteKind::Attributes)
-            lines << tr("Apply creates the index %1 (one index serves every attribute); Roll "
-                        "back drops it.")
-                         .arg(config().indexSuggestion());
-        else if (const QString index = config().indexSuggestion(); !index.isEmpty())
-            lines << tr("Index suggestion: %1").arg(index);
-        if (const RewriteConfig c = config(); c.kind == RewriteKind::GridFs)
-            lines << tr("Each value moves to a file of the GridFS bucket %1 (%1.files, "
-                        "%1.chunks); its document keeps the file's _id.")
-                         .arg(c.bucket);
-        else if (c.kind == RewriteKind::Extract)
-            lines << tr("Each value moves to %1 as {_id, %2}; its document keeps the excerpt "
-                        "(After) and %3: true. Already so: smaller than the size, or no larger "
-                        "than the excerpt.")
-                         .arg(c.side(), c.sideLeaf(), c.flag());
+        if (const QString note = chosenRemedy().windowNote(config()); !note.isEmpty())
+            lines << note;
     } else if (action == Action::Verify) {
         const RewriteVerify &v = step.verify;
         showRows(v.rows);

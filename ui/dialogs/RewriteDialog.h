@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/SourceRef.h"
+#include "remedy/Remedy.h"
 #include "remedy/RewriteConfig.h"
 #include "remedy/RewriteReport.h"
 
@@ -11,6 +12,8 @@
 #include <optional>
 
 class QComboBox;
+class QFormLayout;
+class QLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -23,10 +26,9 @@ namespace oe {
 class ExtractOptionsBox;
 class LatestJob;
 
-// Shape → a keys-as-data, mixed-type or big-scalar flag → Rewrite…: the in-place rewrite of
-// the field (core's RewriteSession, as `outlier-explorer-cli rewrite`): keys used as data to an
-// array of {k, v}, a mixed-type field converted to one type where that is exact, or a big value
-// extracted to a side collection (the subset pattern). Preview lists every
+// Shape → a flagged field → Rewrite…: the in-place rewrite of the field (core's RewriteSession,
+// as `outlier-explorer-cli rewrite`) by any remedy of the registry (RemedyRegistry) that
+// rewrites one field, or, for a sparse family, the family's. Preview lists every
 // change and every value it cannot rewrite before anything is written; Apply rewrites,
 // journaled (progress, Cancel stops after the batch: Apply again resumes); Verify checks it;
 // Roll back puts the values back (those the application rewrote since are kept, listed).
@@ -52,7 +54,9 @@ public:
     void cancel();
     RewriteConfig config() const;
 
+    // The remedies, in the registry's order (a remedy of another scope listed, disabled).
     QComboBox *kindBox() const { return m_kind; }
+    QLineEdit *newNameEdit() const { return m_newName; }
     QComboBox *typeBox() const { return m_type; }
     QTableWidget *rows() const { return m_rows; }
     // The attribute rewrite's fields, each checked to be moved (hidden for the other kinds).
@@ -72,13 +76,17 @@ private:
     void showRows(const std::vector<RewriteRow> &rows);
     void setRunning(bool running);
     void updateKind();
+    const Remedy &chosenRemedy() const;
 
     SourceRef m_source;
     RewriteConfig m_suggested;
     QComboBox *m_kind;
     QComboBox *m_type;
+    QFormLayout *m_form = nullptr;
+    QLayout *m_names = nullptr; // the key and value names' row
     QLineEdit *m_keyName;
     QLineEdit *m_valueName;
+    QLineEdit *m_newName;
     ExtractOptionsBox *m_extract;
     QListWidget *m_fields;
     QTableWidget *m_rows;

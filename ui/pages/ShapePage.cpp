@@ -188,9 +188,9 @@ void ShapePage::showResult(const AnalysisResult &result)
             m_rewrites.emplace(r, *family); // the family into one array of {k, v}
         if (!field)
             continue;
-        if (auto rewrite =
-                RewriteConfig::forShapeFlag(flag, *field, result.request.source.collectionName(),
-                                            qint64(result.request.shape.bigScalarBytes)))
+        if (auto rewrite = RewriteConfig::forShapeFlag(
+                flag, *field, result.request.source.collectionName(),
+                qint64(result.request.shape.bigScalarBytes), RewriteConfig::Suggestion::ToComplete))
             m_rewrites.emplace(r, *rewrite);
     }
     for (int r = 0; r < int(m_shown.size()); ++r) {

@@ -1,6 +1,7 @@
 #include "wizard/WizardRemedy.h"
 
 #include "explore/AnalysisResult.h"
+#include "remedy/RemedyRegistry.h"
 
 #include <QCoreApplication>
 
@@ -48,18 +49,15 @@ QString WizardRemedy::name() const
         return rewrite ? tr("Type guard (and a conversion)") : tr("Type guard");
     if (!rewrite)
         return {};
-    switch (rewrite->kind) {
-    case RewriteKind::KeysToArray:
-        return tr("Keys to an array of {k, v}");
-    case RewriteKind::Extract:
-    case RewriteKind::GridFs:
-        return tr("Extract to a side collection, or store in GridFS");
-    case RewriteKind::ConvertType:
-        return tr("Convert to one type");
-    case RewriteKind::Attributes:
-        return tr("Sparse fields to one array of {k, v}");
-    }
-    return {};
+    // The remedies curing the flag, the suggested one among them: "Extract to a side
+    // collection, or store in GridFS".
+    const Remedy &suggested = RemedyRegistry::of(rewrite->kind);
+    QStringList names;
+    for (const Remedy *remedy : RemedyRegistry::curing(flag.kind))
+        names << remedy->cureName();
+    if (!names.contains(suggested.cureName()))
+        return suggested.cureName();
+    return names.join(QStringLiteral(", or "));
 }
 
 QString WizardRemedy::outlierName() const

@@ -2,6 +2,7 @@
 
 #include "charts/Format.h"
 #include "jobs/LatestJob.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/RewriteSession.h"
 #include "widgets/ChartPanel.h"
 #include "wizard/MigrationWizard.h"
@@ -12,41 +13,23 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace oe {
 
 namespace {
 
-// The kinds the box offers for a remedy: a big value's two, or the suggested one.
-std::vector<RewriteKind> kindsFor(const WizardRemedy &remedy)
+// The remedies the box offers for an outlier: those curing its flag (a big value's two), or the
+// suggested one.
+std::vector<const Remedy *> remediesFor(const WizardRemedy &remedy)
 {
     if (!remedy.rewrite)
         return {};
-    if (remedy.rewrite->kind == RewriteKind::Extract || remedy.rewrite->kind == RewriteKind::GridFs)
-        return {RewriteKind::Extract, RewriteKind::GridFs};
-    return {remedy.rewrite->kind};
-}
-
-QString kindLabel(RewriteKind kind, const RewriteConfig &config)
-{
-    switch (kind) {
-    case RewriteKind::Extract:
-        return WizardRemedyPage::tr("Extract to a side collection (%1), keep an excerpt and a flag")
-            .arg(config.side());
-    case RewriteKind::GridFs:
-        return WizardRemedyPage::tr("Store in GridFS (bucket %1, strings too), keep the file's id")
-            .arg(config.bucket);
-    case RewriteKind::KeysToArray:
-        return WizardRemedyPage::tr("Keys to an array of {%1, %2}")
-            .arg(config.keyName, config.valueName);
-    case RewriteKind::ConvertType:
-        return WizardRemedyPage::tr("Convert every value to %1 where that is exact")
-            .arg(config.targetType);
-    case RewriteKind::Attributes:
-        return WizardRemedyPage::tr("Move the %1 sparse fields into %2: [{%3, %4}], indexed")
-            .arg(config.fields.size())
-            .arg(config.path, config.keyName, config.valueName);
-    }
-    return {};
+    std::vector<const Remedy *> out = RemedyRegistry::curing(remedy.flag.kind);
+    const Remedy &suggested = RemedyRegistry::of(remedy.rewrite->kind);
+    if (std::find(out.begin(), out.end(), &suggested) == out.end())
+        out = {&suggested};
+    return out;
 }
 
 } // namespace
@@ -95,8 +78,8 @@ void WizardRemedyPage::initializePage()
                              remedy->flag.detail.toHtmlEscaped(), remedy->name().toHtmlEscaped()));
     const QSignalBlocker quiet(m_kind);
     m_kind->clear();
-    for (RewriteKind kind : kindsFor(*remedy))
-        m_kind->addItem(kindLabel(kind, *remedy->rewrite), int(kind));
+    for (const Remedy *cure : remediesFor(*remedy))
+        m_kind->addItem(cure->offer(*remedy->rewrite), int(cure->kind()));
     m_kind->setVisible(m_kind->count() > 0);
     m_guard->setVisible(remedy->typeRule.has_value());
     preview();
@@ -108,8 +91,8 @@ RewriteConfig WizardRemedyPage::config() const
     RewriteConfig c = remedy && remedy->rewrite ? *remedy->rewrite : RewriteConfig{};
     if (m_kind->currentIndex() >= 0)
         c.kind = RewriteKind(m_kind->currentData().toInt());
-    // The flagged big values are strings as often as binaries: GridFS takes both here.
-    c.gridfsStrings = c.kind == RewriteKind::GridFs;
+    // The flagged big values are strings as often as binaries: a bucket takes both here.
+    c.gridfsStrings = RemedyRegistry::of(c.kind).options().testFlag(Remedy::Option::Bucket);
     return c;
 }
 
@@ -131,7 +114,7 @@ void WizardRemedyPage::preview()
     const RewriteConfig chosen = config();
     const SourceRef source = m_wizard->source();
     m_summary->setText(
-        chosen.kind == RewriteKind::Attributes
+        RemedyRegistry::of(chosen.kind).scope() == Remedy::Scope::FieldFamily
             ? tr("Reading every document that holds any of the %1 fields…")
                   .arg(chosen.fields.size())
             : tr("Reading every document that holds %1…").arg(chosen.path.toHtmlEscaped()));
@@ -171,14 +154,9 @@ void WizardRemedyPage::showPreview(const RewriteStep &step)
                      .arg(Format::count(p.sizesBefore.max()), Format::bytes(p.sizesBefore.max()),
                           Format::count(p.sizesAfter.max()), Format::bytes(p.sizesAfter.max()),
                           Format::count(p.sizesBefore.sum()), Format::count(p.sizesAfter.sum()));
-    if (config().kind == RewriteKind::Attributes)
-        lines << tr("Apply creates the index <code>%1</code> (one index serves every "
-                    "attribute); Roll back drops it.")
-                     .arg(config().indexSuggestion().toHtmlEscaped());
-    else if (const QString index = config().indexSuggestion(); !index.isEmpty())
-        lines << tr("Index suggestion: <code>%1</code> (the keys as values: one index serves "
-                    "every key).")
-                     .arg(index.toHtmlEscaped());
+    if (const QString note = RemedyRegistry::of(config().kind).windowNote(config());
+        !note.isEmpty())
+        lines << note.toHtmlEscaped();
     for (const QString &note : p.notes)
         lines << note.toHtmlEscaped();
     m_summary->setText(lines.join(QStringLiteral("<br>")));

@@ -1,5 +1,7 @@
 #include "remedy/internal/RewriteJournal.h"
 
+#include "remedy/RemedyRegistry.h"
+
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
 
@@ -136,6 +138,7 @@ QByteArray RewriteJournal::entryFilter(const QByteArray &id) const
 RewriteJournal::Run RewriteJournal::readRun(SourceError *error)
 {
     Run run;
+    const Remedy &remedy = RemedyRegistry::of(m_config.kind);
     m_ops.find(
         runFilter(m_run), {}, QStringLiteral("reading the rewrite journal"),
         [&](const QByteArray &bytes) {
@@ -162,8 +165,10 @@ RewriteJournal::Run RewriteJournal::readRun(SourceError *error)
             run.config.keyName = textOf(&doc, "keyName");
             run.config.valueName = textOf(&doc, "valueName");
             readExtract(&doc, &run.config);
-            if (run.config.kind == RewriteKind::Attributes)
+            if (remedy.options().testFlag(Remedy::Option::Fields))
                 run.config.fields = fieldsOf(&doc);
+            if (remedy.options().testFlag(Remedy::Option::NewName))
+                run.config.newName = textOf(&doc, "newName");
             return false;
         },
         error);
@@ -181,10 +186,13 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     appendText(run.get(), "target", m_config.targetType);
     appendText(run.get(), "keyName", m_config.keyName);
     appendText(run.get(), "valueName", m_config.valueName);
-    if (m_config.kind == RewriteKind::Extract || m_config.kind == RewriteKind::GridFs)
-        appendExtract(run.get(), m_config);
-    if (m_config.kind == RewriteKind::Attributes)
+    const Remedy &remedy = RemedyRegistry::of(m_config.kind);
+    if (remedy.options().testFlag(Remedy::Option::MinBytes))
+        appendExtract(run.get(), m_config); // the extraction's and the bucket's names
+    if (remedy.options().testFlag(Remedy::Option::Fields))
         appendFields(run.get(), m_config.fields);
+    if (remedy.options().testFlag(Remedy::Option::NewName))
+        appendText(run.get(), "newName", m_config.newName);
     bson_append_utf8(run.get(), "state", -1, journalWord(state), -1);
     if (writer)
         appendText(run.get(), "writer", *writer);

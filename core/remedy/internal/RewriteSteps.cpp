@@ -1,9 +1,10 @@
 #include "remedy/internal/RewriteSteps.h"
 
 #include "bson/BsonTypes.h"
+#include "remedy/RemedyRegistry.h"
 #include "remedy/RewriteSession.h"
 #include "remedy/ValueRewriter.h"
-#include "remedy/internal/AttributeDocument.h"
+#include "remedy/internal/FieldsDocument.h"
 
 namespace oe::rewritesteps {
 
@@ -134,15 +135,15 @@ void verifyEntry(const RewriteConfig &config, const RewriteEntry &e,
                  const std::optional<QByteArray> &now, const std::optional<QByteArray> &stored,
                  RewriteVerify *verify)
 {
-    const RewriteResult again = ValueRewriter::rewrite(config, e.before);
-    // An attribute rewrite's before is the whole document: its moved fields are shown.
-    const QByteArray before = config.kind == RewriteKind::Attributes
-                                  ? AttributeDocument::touched(config, e.before)
-                                  : e.before;
-    // A GridFS file's id is new each time: the journal's after is one.
-    const bool same = config.kind == RewriteKind::GridFs
-                          ? !e.after.isEmpty() && e.after.at(0) == char(BSON_TYPE_OID)
-                          : again.after == e.after;
+    const Remedy &remedy = RemedyRegistry::of(config.kind);
+    const RewriteResult again = remedy.rewrite(config, e.before);
+    // A Fields remedy's before is the whole document: its touched fields are shown.
+    const QByteArray before =
+        remedy.unit() == Remedy::Unit::Fields
+            ? FieldsDocument::touched(remedy.movedFields(config) + remedy.madeFields(config),
+                                      e.before)
+            : e.before;
+    const bool same = remedy.sameAfter(again.after, e.after);
     if (again.outcome != RewriteResult::Outcome::Changed || !same) {
         ++verify->mismatched;
         list(&verify->rows, rowOf(RewriteRow::Kind::Mismatch, e.id, before, e.after,

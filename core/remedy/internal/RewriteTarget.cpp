@@ -3,7 +3,8 @@
 #include "bson/BsonTypes.h"
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
-#include "remedy/internal/AttributeDocument.h"
+#include "remedy/RemedyRegistry.h"
+#include "remedy/internal/FieldsDocument.h"
 #include "remedy/internal/RewriteJournal.h"
 
 #include <string>
@@ -48,13 +49,13 @@ QByteArray projection(const QByteArray &path, const QByteArray &flag = {},
     return opts.bytes();
 }
 
-// An attribute rewrite's touched fields: the chosen ones and the array.
-QByteArray attributeProjection(const RewriteConfig &config)
+// A Fields remedy's touched fields: those it moves and those it makes.
+QByteArray fieldsProjection(const QStringList &names)
 {
     BsonDocument opts;
     bson_t fields;
     bson_append_document_begin(opts.get(), "projection", -1, &fields);
-    for (const QString &name : config.fields + QStringList{config.path}) {
+    for (const QString &name : names) {
         const QByteArray key = name.toUtf8();
         bson_append_int32(&fields, key.constData(), int(key.size()), 1);
     }
@@ -67,68 +68,24 @@ QByteArray attributeProjection(const RewriteConfig &config)
 RewriteTarget::RewriteTarget(MongoConnection &connection, const QString &database,
                              const RewriteConfig &config, bool simpleCollation, bool exactGuards)
     : m_ops(connection, database, config.collection), m_config(config),
+      m_remedy(RemedyRegistry::of(config.kind)), m_flag(m_remedy.flagField(config).toUtf8()),
       m_simpleCollation(simpleCollation), m_exactGuards(exactGuards)
 {
 }
 
+bool RewriteTarget::wholeDocuments() const
+{
+    return m_remedy.unit() == Remedy::Unit::Fields;
+}
+
+QStringList RewriteTarget::touchedNames() const
+{
+    return m_remedy.movedFields(m_config) + m_remedy.madeFields(m_config);
+}
+
 QByteArray RewriteTarget::scanFilter() const
 {
-    const QByteArray path = m_config.path.toUtf8();
-    BsonDocument filter;
-    if (m_config.kind == RewriteKind::Attributes) { // a document holding any of the fields
-        bson_t any, one, exists;
-        bson_append_array_begin(filter.get(), "$or", -1, &any);
-        for (int i = 0; i < m_config.fields.size(); ++i) {
-            const QByteArray name = m_config.fields[i].toUtf8();
-            bson_append_document_begin(&any, std::to_string(i).c_str(), -1, &one);
-            bson_append_document_begin(&one, name.constData(), int(name.size()), &exists);
-            bson_append_bool(&exists, "$exists", -1, true);
-            bson_append_document_end(&one, &exists);
-            bson_append_document_end(&any, &one);
-        }
-        bson_append_array_end(filter.get(), &any);
-        return filter.bytes();
-    }
-    bson_t condition;
-    bson_append_document_begin(filter.get(), path.constData(), int(path.size()), &condition);
-    if (m_config.kind == RewriteKind::Extract) {
-        // Every value (what is not a string, a binary or a sub-document is listed), but not in
-        // a document with the flag: extracted already, or the name is the document's own.
-        bson_append_bool(&condition, "$exists", -1, true);
-        bson_append_document_end(filter.get(), &condition);
-        guardFlag(filter.get(), true);
-        return filter.bytes();
-    }
-    if (m_config.kind == RewriteKind::GridFs) {
-        // The binaries (and strings) only: a file id left by a run is not read again.
-        bson_t types, no;
-        bson_append_array_begin(&condition, "$type", -1, &types);
-        bson_append_utf8(&types, "0", -1, "binData", -1);
-        if (m_config.gridfsStrings)
-            bson_append_utf8(&types, "1", -1, "string", -1);
-        bson_append_array_end(&condition, &types);
-        bson_append_document_begin(&condition, "$not", -1, &no);
-        bson_append_utf8(&no, "$type", -1, "array", -1);
-        bson_append_document_end(&condition, &no);
-    } else if (m_config.kind == RewriteKind::KeysToArray) {
-        // An array of sub-documents matches {$type: "object"} too (by its elements).
-        bson_t no;
-        bson_append_utf8(&condition, "$type", -1, "object", -1);
-        bson_append_document_begin(&condition, "$not", -1, &no);
-        bson_append_utf8(&no, "$type", -1, "array", -1);
-        bson_append_document_end(&condition, &no);
-    } else {
-        bson_append_bool(&condition, "$exists", -1, true);
-        bson_t no, types;
-        bson_append_document_begin(&condition, "$not", -1, &no);
-        bson_append_array_begin(&no, "$type", -1, &types);
-        bsonraw::appendText(&types, "0", m_config.targetType);
-        bson_append_utf8(&types, "1", -1, "null", -1);
-        bson_append_array_end(&no, &types);
-        bson_append_document_end(&condition, &no);
-    }
-    bson_append_document_end(filter.get(), &condition);
-    return filter.bytes();
+    return m_remedy.scanFilter(m_config);
 }
 
 bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
@@ -140,8 +97,8 @@ bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
     const QByteArray sizeKey = path.split('.').constFirst() == "oe_document_bytes"
                                    ? QByteArray("oe_document_bytes_")
                                    : QByteArray("oe_document_bytes");
-    // An attribute rewrite's value is the whole document (read whole: its size is known).
-    const bool whole = m_config.kind == RewriteKind::Attributes;
+    // A Fields remedy's value is the whole document (read whole: its size is known).
+    const bool whole = wholeDocuments();
     if (whole)
         sizes = Sizes::Whole;
     std::vector<Scanned> pending;
@@ -158,9 +115,9 @@ bool RewriteTarget::scan(std::size_t batch, const std::atomic<bool> *cancel,
             bson_iter_t it;
             if (!view(bytes, &doc))
                 return true;
-            pending.push_back(
-                {idOf(&doc), whole ? AttributeDocument::rawOfDocument(bytes) : valueAt(&doc, path),
-                 0});
+            pending.push_back({idOf(&doc),
+                               whole ? FieldsDocument::rawOfDocument(bytes) : valueAt(&doc, path),
+                               0});
             if (sizes == Sizes::Whole)
                 pending.back().documentBytes = std::uint64_t(bytes.size());
             else if (sizes == Sizes::Server && bson_iter_init_find(&it, &doc, sizeKey.constData()))
@@ -185,19 +142,17 @@ bool RewriteTarget::valuesOf(const std::vector<QByteArray> &ids, Values *values,
                              std::map<QByteArray, FlagState> *flagged)
 {
     const QByteArray path = m_config.path.toUtf8();
-    const QByteArray flag =
-        m_config.kind == RewriteKind::Extract ? m_config.flag().toUtf8() : QByteArray();
+    const QByteArray &flag = m_flag;
     for (const QByteArray &id : ids)
         (*values)[id] = std::nullopt;
-    if (m_config.kind == RewriteKind::Attributes)
+    if (wholeDocuments())
         return m_ops.find(
-            bsonraw::idsIn(ids), attributeProjection(m_config),
-            QStringLiteral("reading back the fields moved to %1").arg(m_config.path),
+            bsonraw::idsIn(ids), fieldsProjection(touchedNames()),
+            QStringLiteral("reading back the fields of %1").arg(m_config.describe()),
             [&](const QByteArray &bytes) {
                 bson_t doc;
                 if (view(bytes, &doc))
-                    (*values)[idOf(&doc)] = AttributeDocument::touched(
-                        m_config, AttributeDocument::rawOfDocument(bytes));
+                    (*values)[idOf(&doc)] = touched(FieldsDocument::rawOfDocument(bytes));
                 return true;
             },
             error);
@@ -223,14 +178,14 @@ bool RewriteTarget::flagMoved(FlagState flag, bool forward) const
 {
     // An extraction's guard holds the flag too: a document whose flag an application set (or
     // took away) is the application's, never written again.
-    if (m_config.kind != RewriteKind::Extract)
+    if (m_flag.isEmpty())
         return false;
     return forward ? flag != FlagState::Absent : flag != FlagState::True;
 }
 
 RewriteTarget::Landed RewriteTarget::changed(FlagState flag, bool forward) const
 {
-    if (m_config.kind != RewriteKind::Extract)
+    if (m_flag.isEmpty())
         return Landed::ChangedSince;
     // Going forward, a flag set means the update landed (its excerpt edited since, or edited
     // before a killed run could mark it): the side value is the one the flag points to.
@@ -241,9 +196,9 @@ RewriteTarget::Landed RewriteTarget::changed(FlagState flag, bool forward) const
 
 void RewriteTarget::guardFlag(bson_t *filter, bool forward) const
 {
-    if (m_config.kind != RewriteKind::Extract)
+    if (m_flag.isEmpty())
         return;
-    const QByteArray flag = m_config.flag().toUtf8();
+    const QByteArray &flag = m_flag;
     bson_t condition;
     bson_append_document_begin(filter, flag.constData(), int(flag.size()), &condition);
     if (forward)
@@ -256,8 +211,8 @@ void RewriteTarget::guardFlag(bson_t *filter, bool forward) const
 QByteArray RewriteTarget::updateOf(const Move &move, bool forward) const
 {
     const QByteArray path = m_config.path.toUtf8();
-    const QByteArray flag = m_config.flag().toUtf8();
-    const bool extract = m_config.kind == RewriteKind::Extract;
+    const QByteArray &flag = m_flag;
+    const bool extract = !m_flag.isEmpty();
     BsonDocument update;
     bson_t set;
     bson_append_document_begin(update.get(), "$set", -1, &set);
@@ -318,8 +273,8 @@ void RewriteTarget::appendGuard(bson_t *filter, const QByteArray &path, const QB
 
 bool RewriteTarget::write(const std::vector<Move> &moves, bool forward, SourceError *error)
 {
-    if (m_config.kind == RewriteKind::Attributes)
-        return forward ? writeAttributes(moves, error) : restoreAttributes(moves, error);
+    if (wholeDocuments())
+        return forward ? writeFields(moves, error) : restoreFields(moves, error);
     const QByteArray path = m_config.path.toUtf8();
     const QByteArray options = writeOptions();
     std::vector<CollectionOps::Write> writes;
@@ -419,32 +374,28 @@ std::vector<std::size_t> RewriteTarget::precheck(const std::vector<Move> &moves,
 
 QByteArray RewriteTarget::touched(const QByteArray &value) const
 {
-    return m_config.kind == RewriteKind::Attributes ? AttributeDocument::touched(m_config, value)
-                                                    : value;
+    return wholeDocuments() ? FieldsDocument::touched(touchedNames(), value) : value;
 }
 
-// Forward: the chosen fields the document holds out, the array in (appended: a new field),
-// guarded on every chosen field (its value and type as read, or its absence) and the array's
-// absence, so the update lands only on the document as read.
-bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError *error)
+// Forward: the fields the remedy moves that the document holds out, the fields it makes in
+// (appended: new fields), guarded on every touched field (its value and type as read, or its
+// absence), so the update lands only on the document as read.
+bool RewriteTarget::writeFields(const std::vector<Move> &moves, SourceError *error)
 {
-    const QByteArray arrayName = m_config.path.toUtf8();
     std::vector<CollectionOps::Write> writes;
     for (const Move &move : moves) {
-        const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
-        const QByteArray to = AttributeDocument::documentOfRaw(move.to);
+        const QByteArray from = FieldsDocument::documentOfRaw(touched(move.from));
+        const QByteArray to = FieldsDocument::documentOfRaw(move.to);
         bson_t held, after;
         bson_iter_t it;
-        if (!view(from, &held) || !view(to, &after) ||
-            !bson_iter_init_find(&it, &after, arrayName.constData()))
+        if (!view(from, &held) || !view(to, &after) || !bson_iter_init(&it, &after))
             continue;
-        const QByteArray array = bsonraw::valueOf(&it);
         BsonDocument filter, update;
         ExactMatch exact;
         bsonraw::append(filter.get(), "_id", 3, move.id);
         bson_t unset, set, absent;
         bson_append_document_begin(update.get(), "$unset", -1, &unset);
-        for (const QString &field : m_config.fields + QStringList{m_config.path}) {
+        for (const QString &field : touchedNames()) {
             const QByteArray name = field.toUtf8();
             if (bson_iter_init_find(&it, &held, name.constData())) {
                 appendGuard(filter.get(), name, bsonraw::valueOf(&it),
@@ -459,19 +410,21 @@ bool RewriteTarget::writeAttributes(const std::vector<Move> &moves, SourceError 
         exact.appendTo(filter.get());
         bson_append_document_end(update.get(), &unset);
         bson_append_document_begin(update.get(), "$set", -1, &set);
-        bsonraw::append(&set, arrayName.constData(), int(arrayName.size()), array);
+        bson_iter_init(&it, &after);
+        while (bson_iter_next(&it))
+            bson_append_iter(&set, bson_iter_key(&it), int(bson_iter_key_len(&it)), &it);
         bson_append_document_end(update.get(), &set);
         writes.push_back({CollectionOps::Write::Kind::UpdateOne, filter.bytes(), update.bytes(), 1,
                           writeOptions()});
     }
-    return send(writes, QStringLiteral("moving the fields to %1").arg(m_config.path), error);
+    return send(writes, QStringLiteral("rewriting %1").arg(m_config.describe()), error);
 }
 
-// Back: each document replaced by itself with the fields where they stood (AttributeDocument::
+// Back: each document replaced by itself with the fields where they stood (FieldsDocument::
 // restored), so a document nobody wrote since is byte for byte what it was. The replacement
 // lands only on the document as read: whole ($expr on $$ROOT) where the server has it and the
 // document is small enough to send twice, else its array and the fields' absence.
-bool RewriteTarget::restoreAttributes(const std::vector<Move> &moves, SourceError *error)
+bool RewriteTarget::restoreFields(const std::vector<Move> &moves, SourceError *error)
 {
     std::vector<QByteArray> ids;
     for (const Move &move : moves)
@@ -495,10 +448,11 @@ bool RewriteTarget::restoreAttributes(const std::vector<Move> &moves, SourceErro
         const auto found = current.find(move.id);
         if (found == current.end())
             continue; // deleted: the read-back says so
-        const QByteArray raw = AttributeDocument::rawOfDocument(found->second);
+        const QByteArray raw = FieldsDocument::rawOfDocument(found->second);
         if (touched(raw) != touched(move.from))
             continue; // the application's since: kept
-        const QByteArray replacement = AttributeDocument::restored(m_config, move.to, raw);
+        const QByteArray replacement = FieldsDocument::restored(
+            m_remedy.movedFields(m_config), m_remedy.madeFields(m_config), move.to, raw);
         // The whole document's guard where it fits in one command beside the replacement.
         QByteArray filter = m_exactGuards && found->second.size() <= kWholeGuardBytes
                                 ? wholeGuard(move.id, raw)
@@ -551,21 +505,25 @@ QByteArray RewriteTarget::wholeGuard(const QByteArray &id, const QByteArray &raw
     return filter.bytes();
 }
 
-// {_id, <array>: as written (its bytes, where the server proves them), <each field>: absent}:
-// the part of the document the rewrite wrote, for a document too large to send twice.
+// {_id, <each field made>: as written (its bytes, where the server proves them), <each field
+// moved>: absent}: the part of the document the rewrite wrote, for a document too large to send
+// twice.
 QByteArray RewriteTarget::partGuard(const Move &move) const
 {
-    const QByteArray arrayName = m_config.path.toUtf8();
     BsonDocument filter;
     ExactMatch exact;
     bsonraw::append(filter.get(), "_id", 3, move.id);
     bson_t held, absent;
     bson_iter_t it;
-    const QByteArray from = AttributeDocument::documentOfRaw(touched(move.from));
-    if (view(from, &held) && bson_iter_init_find(&it, &held, arrayName.constData()))
-        appendGuard(filter.get(), arrayName, bsonraw::valueOf(&it),
-                    m_exactGuards ? &exact : nullptr);
-    for (const QString &field : m_config.fields) {
+    const QByteArray from = FieldsDocument::documentOfRaw(touched(move.from));
+    const bool read = view(from, &held);
+    for (const QString &field : m_remedy.madeFields(m_config)) {
+        const QByteArray name = field.toUtf8();
+        if (read && bson_iter_init_find(&it, &held, name.constData()))
+            appendGuard(filter.get(), name, bsonraw::valueOf(&it),
+                        m_exactGuards ? &exact : nullptr);
+    }
+    for (const QString &field : m_remedy.movedFields(m_config)) {
         const QByteArray name = field.toUtf8();
         bson_append_document_begin(filter.get(), name.constData(), int(name.size()), &absent);
         bson_append_bool(&absent, "$exists", -1, false);

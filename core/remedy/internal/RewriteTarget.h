@@ -6,6 +6,7 @@
 
 #include "mongo/internal/CollectionOps.h"
 #include "mongo/internal/ExactMatch.h"
+#include "remedy/Remedy.h"
 #include "remedy/RewriteConfig.h"
 #include "source/SourceError.h"
 
@@ -90,11 +91,11 @@ public:
         m_beforeWrite = std::move(hook);
     }
     const RewriteConfig &config() const { return m_config; }
-    // An attribute rewrite's index ({<array>.k: 1, <array>.v: 1}): made unless there.
+    // The index the remedy creates ({<array>.k: 1, <array>.v: 1}): made unless there.
     bool ensureIndex(bool *created, SourceError *error);
     bool dropIndex(const QString &name, SourceError *error);
-    // What a value's read-back is compared with: an attribute rewrite's touched part of a
-    // whole document (AttributeDocument::touched); the value itself otherwise.
+    // What a value's read-back is compared with: a Fields remedy's touched part of a whole
+    // document (FieldsDocument::touched); the value itself otherwise.
     QByteArray touched(const QByteArray &value) const;
 
     static constexpr int kMaxRounds = 5;
@@ -102,8 +103,11 @@ public:
 private:
     QByteArray scanFilter() const;
     bool write(const std::vector<Move> &moves, bool forward, SourceError *error);
-    bool writeAttributes(const std::vector<Move> &moves, SourceError *error);
-    bool restoreAttributes(const std::vector<Move> &moves, SourceError *error);
+    // A Fields remedy's writes (Remedy::Unit::Fields): its fields out and in, and back.
+    bool writeFields(const std::vector<Move> &moves, SourceError *error);
+    bool restoreFields(const std::vector<Move> &moves, SourceError *error);
+    bool wholeDocuments() const;
+    QStringList touchedNames() const;
     QByteArray writeOptions() const;
     static QByteArray wholeGuard(const QByteArray &id, const QByteArray &raw);
     QByteArray partGuard(const Move &move) const;
@@ -125,6 +129,8 @@ private:
 
     CollectionOps m_ops;
     RewriteConfig m_config;
+    const Remedy &m_remedy;
+    QByteArray m_flag; // the flag the remedy sets beside a moved value (empty: none)
     bool m_simpleCollation;
     bool m_exactGuards;
     std::function<void(const std::vector<QByteArray> &)> m_beforeWrite;

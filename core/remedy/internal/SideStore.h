@@ -36,6 +36,9 @@ public:
     // A finished run forgotten: the store removed where it is this rewrite's alone and holds
     // nothing (a side collection); a shared one (a GridFS bucket) stays. Says what it did.
     virtual bool tidy(QStringList *notes, SourceError *error) = 0;
+    // Whether --forget drops the store once it holds nothing (a side collection: this
+    // rewrite's alone), said after a rollback.
+    virtual bool dropsWhenEmpty() const { return false; }
 };
 
 } // namespace oe

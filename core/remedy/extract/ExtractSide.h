@@ -24,6 +24,7 @@ public:
     bool isFree(SourceError *error) override;
     std::int64_t held(SourceError *error) override;
     bool tidy(QStringList *notes, SourceError *error) override;
+    bool dropsWhenEmpty() const override { return true; }
 
 private:
     CollectionOps m_ops;

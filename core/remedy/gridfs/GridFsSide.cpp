@@ -1,4 +1,4 @@
-#include "remedy/internal/GridFsSide.h"
+#include "remedy/gridfs/GridFsSide.h"
 
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"

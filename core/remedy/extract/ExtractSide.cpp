@@ -1,4 +1,4 @@
-#include "remedy/internal/ExtractSide.h"
+#include "remedy/extract/ExtractSide.h"
 
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"

@@ -6,6 +6,7 @@
 // the old journal, and rolls it back to the original documents byte for byte. Every remedy and
 // the split.
 #include "CliRunner.h"
+#include "JournalFixtures.h"
 #include "LiveBench.h"
 #include "LiveDocuments.h"
 
@@ -20,53 +21,6 @@ namespace {
 
 const QString kDb = QStringLiteral("oe_journal_fixture");
 const QString kFresh = QStringLiteral("oe_journal_fresh");
-
-// The documents of a .bson file (concatenated documents), by _id (raw values).
-std::map<QByteArray, QByteArray> documentsOf(const QString &path)
-{
-    std::map<QByteArray, QByteArray> docs;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return docs;
-    const QByteArray bytes = file.readAll();
-    for (qsizetype at = 0; at + 4 <= bytes.size();) {
-        const qint32 length = qFromLittleEndian<qint32>(bytes.constData() + at);
-        if (length < 5 || at + length > bytes.size())
-            break;
-        const QByteArray doc = bytes.mid(at, length);
-        docs[fixtures::fieldOf(doc, QStringLiteral("_id"))] = doc;
-        at += length;
-    }
-    return docs;
-}
-
-QString quoted(const QString &text)
-{
-    return QString::fromUtf8(QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact))
-        .mid(1)
-        .chopped(1);
-}
-
-// {"createIndexes": c, "indexes": [...]}: the indexes the old build had made (the manifest's,
-// each key a list of [name, direction] pairs in the index's order; a JSON object would sort).
-QString indexCommand(const QString &collection, const QJsonArray &indexes)
-{
-    QStringList specs;
-    for (const QJsonValue &index : indexes) {
-        const QJsonObject spec = index.toObject();
-        QStringList key;
-        for (const QJsonValue &pair : spec.value(QStringLiteral("key")).toArray())
-            key << QStringLiteral("%1: %2").arg(quoted(pair.toArray().at(0).toString()),
-                                                QString::number(pair.toArray().at(1).toInt()));
-        specs << QStringLiteral("{\"key\": {%1}, \"name\": %2, \"unique\": %3}")
-                     .arg(key.join(QStringLiteral(", ")),
-                          quoted(spec.value(QStringLiteral("name")).toString()),
-                          spec.value(QStringLiteral("unique")).toBool() ? QStringLiteral("true")
-                                                                        : QStringLiteral("false"));
-    }
-    return QStringLiteral("{\"createIndexes\": %1, \"indexes\": [%2]}")
-        .arg(quoted(collection), specs.join(QStringLiteral(", ")));
-}
 
 } // namespace
 
@@ -98,27 +52,6 @@ class TestJournalFixtures : public QObject, public LiveBench
         out[0] = step; // verify/rollback --field F (the split's layout options are the journal's)
         const qsizetype field = out.indexOf(QStringLiteral("--field"));
         return out.mid(0, 7) + out.mid(field, 2);
-    }
-    // Each collection of the fixture loaded into `db` as the old build left it.
-    void load(const QString &dir, const QJsonObject &manifest)
-    {
-        const QJsonObject indexes = manifest.value(QStringLiteral("indexes")).toObject();
-        for (const QJsonValue &v : manifest.value(QStringLiteral("collections")).toArray()) {
-            const QString c = v.toString();
-            const QString file = QDir(dir).filePath(c + QStringLiteral(".bson"));
-            if (QFileInfo(file).size() > 0) {
-                const CliRun r =
-                    runCli(QStringList{QStringLiteral("import")} + target(kDb, c) +
-                           QStringList{QStringLiteral("--dump"), file, QStringLiteral("--drop")});
-                QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-            } else {
-                QVERIFY(run(QStringLiteral("{\"create\": \"%1\"}").arg(c)));
-            }
-            if (const QJsonArray list = indexes.value(c).toArray(); !list.isEmpty()) {
-                QString error;
-                QVERIFY2(run(indexCommand(c, list), &error), qPrintable(error));
-            }
-        }
     }
     // The same run by today's build, whole, on the original documents in kFresh.
     std::map<QByteArray, QByteArray> freshRun(const QString &dir, const QJsonObject &manifest)
@@ -159,19 +92,19 @@ private slots:
     void resumeVerifyRollBack()
     {
         QFETCH(QString, fixture);
-        const QString dir = QFINDTESTDATA(QStringLiteral("data/journals/") + fixture);
+        const QString dir = fixtures::journalFixtureDir(fixture);
         QVERIFY2(!dir.isEmpty(), qPrintable(fixture));
-        QFile file(QDir(dir).filePath(QStringLiteral("manifest.json")));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject manifest = fixtures::journalManifest(dir);
         QCOMPARE(manifest.value(QStringLiteral("state")).toString(), QStringLiteral("applying"));
         // Killed between journaling a round and knowing its writes landed: the hardest resume.
         QVERIFY(manifest.value(QStringLiteral("pending")).toInt() > 0);
         const QString c = manifest.value(QStringLiteral("collection")).toString();
-        const auto original = documentsOf(QDir(dir).filePath(QStringLiteral("original.bson")));
+        const auto original =
+            fixtures::documentsOf(QDir(dir).filePath(QStringLiteral("original.bson")));
         QVERIFY(original.size() > 100);
         QVERIFY(run(QStringLiteral("{\"dropDatabase\": 1}")));
-        load(dir, manifest);
+        const QString loaded = fixtures::loadJournalFixture(m_uri, kDb, dir);
+        QVERIFY2(loaded.isEmpty(), qPrintable(loaded));
         const auto interrupted = read(c);
         QVERIFY(interrupted != original); // the old build wrote part of its run
 

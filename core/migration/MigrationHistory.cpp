@@ -1,9 +1,9 @@
 #include "migration/MigrationHistory.h"
 #include "split/SplitConfig.h"
 
+#include "migration/JournalCollections.h"
 #include "migration/JournalEntry.h"
 #include "migration/internal/MigrationQueries.h"
-#include "mongo/CollectionCatalog.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/internal/CollectionOps.h"
 
@@ -79,23 +79,14 @@ bool MigrationHistory::runs(const ConnectionSettings &settings, const QStringLis
     auto connection = MongoConnection::open(settings, error);
     if (!connection)
         return false;
-    QStringList names = databases;
-    if (names.isEmpty()) {
-        std::vector<DatabaseInfo> all;
-        if (!CollectionCatalog::databases(*connection, &all, error))
-            return false;
-        for (const DatabaseInfo &db : all)
-            names << db.name;
-    }
-    for (const QString &database : names) {
-        std::vector<CollectionInfo> collections;
-        if (!CollectionCatalog::collections(*connection, database, &collections, error))
-            return false;
-        for (const CollectionInfo &c : collections)
-            if (SplitConfig::isJournal(c.name) &&
-                !runsOf(*connection, database, c.name, out, error))
-                return false;
-    }
+    if (!JournalCollections::visit(
+            *connection, databases,
+            [](const QString &name) { return SplitConfig::isJournal(name); },
+            [&](const QString &database, const QString &journal) {
+                return runsOf(*connection, database, journal, out, error);
+            },
+            error))
+        return false;
     std::sort(out->begin(), out->end(),
               [](const MigrationRun &a, const MigrationRun &b) { return a.updated > b.updated; });
     return true;

@@ -29,5 +29,9 @@ const char *journalWord(RewriteState state);
 const char *journalWord(RewriteEntryState state);
 std::optional<RewriteState> rewriteStateFrom(const QString &word);
 std::optional<RewriteEntryState> rewriteEntryStateFrom(const QString &word);
+inline QString journalText(RewriteState state)
+{
+    return QString::fromLatin1(journalWord(state));
+}
 
 } // namespace oe

@@ -4,6 +4,9 @@
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
 #include "migration/MigrationHistory.h"
+#include "remedy/RemedyRegistry.h"
+#include "remedy/RewriteHistory.h"
+#include "remedy/RewriteSession.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -23,8 +26,15 @@ using Step = MigrationOutcome::Step;
 struct Listing
 {
     MigrationRuns runs;
+    RewriteRuns rewrites;
     SourceError error;
 };
+
+QString timeOf(const QDateTime &updated)
+{
+    return updated.isValid() ? updated.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                             : QStringLiteral("—"); // a journal an older build wrote keeps no time
+}
 
 } // namespace
 
@@ -36,13 +46,14 @@ MigrationsDialog::MigrationsDialog(const QString &connectionName,
       m_resume(new QPushButton(tr("&Resume"), this)),
       m_rollback(new QPushButton(tr("Roll &back…"), this)),
       m_refresh(new QPushButton(tr("Re&fresh"), this)), m_listJob(new LatestJob(this)),
-      m_runner(new MigrationRunner(this))
+      m_rewriteJob(new LatestJob(this)), m_runner(new MigrationRunner(this))
 {
     setWindowTitle(tr("Migrations on %1").arg(connectionName));
     resize(980, 460);
     m_table->setColumnCount(8);
-    m_table->setHorizontalHeaderLabels({tr("Updated"), tr("Collection"), tr("Field"), tr("Keep"),
-                                        tr("State"), tr("Split"), tr("Pending"), tr("Restored")});
+    m_table->setHorizontalHeaderLabels({tr("Updated"), tr("Collection"), tr("Field"),
+                                        tr("Keep / cure"), tr("State"), tr("Split / rewritten"),
+                                        tr("Pending"), tr("Restored")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
@@ -50,8 +61,8 @@ MigrationsDialog::MigrationsDialog(const QString &connectionName,
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_status->setWordWrap(true);
-    m_resume->setToolTip(tr("Split again: documents the journal left pending are finished, the "
-                            "rest are split."));
+    m_resume->setToolTip(tr("Run it again as the journal recorded it: documents it left pending "
+                            "are finished first, then the rest."));
     auto *buttons = new QHBoxLayout;
     for (QPushButton *b : {m_verify, m_resume, m_rollback, m_refresh})
         buttons->addWidget(b);
@@ -95,10 +106,11 @@ void MigrationsDialog::refresh()
     m_listJob->start(
         [settings] {
             Listing l;
-            MigrationHistory::runs(settings, {}, &l.runs, &l.error);
+            if (MigrationHistory::runs(settings, {}, &l.runs, &l.error))
+                RewriteHistory::runs(settings, {}, &l.rewrites, &l.error);
             return l;
         },
-        [this](const Listing &l) { showRuns(l.runs, l.error); });
+        [this](const Listing &l) { showRuns(l.runs, l.rewrites, l.error); });
 }
 
 void MigrationsDialog::showRun(const QString &database, const QString &collection)
@@ -106,41 +118,80 @@ void MigrationsDialog::showRun(const QString &database, const QString &collectio
     m_wanted = database + QLatin1Char('.') + collection;
 }
 
-void MigrationsDialog::showRuns(const MigrationRuns &runs, const SourceError &error)
+void MigrationsDialog::showRuns(const MigrationRuns &runs, const RewriteRuns &rewrites,
+                                const SourceError &error)
 {
     int selected = selectedRow();
+    const auto on = [](const QString &database, const QString &collection) -> QString {
+        return database + QLatin1Char('.') + collection;
+    };
     for (int i = 0; !m_wanted.isEmpty() && i < int(runs.size()); ++i)
-        if (runs[std::size_t(i)].database + QLatin1Char('.') +
-                runs[std::size_t(i)].config.collection ==
-            m_wanted) {
+        if (on(runs[std::size_t(i)].database, runs[std::size_t(i)].config.collection) == m_wanted) {
             selected = i; // the newest run there (newest first)
             m_wanted.clear();
         }
+    for (int i = 0; !m_wanted.isEmpty() && i < int(rewrites.size()); ++i)
+        if (on(rewrites[std::size_t(i)].database, rewrites[std::size_t(i)].config.collection) ==
+                m_wanted &&
+            rewrites[std::size_t(i)].interrupted()) {
+            selected = int(runs.size()) + i;
+            m_wanted.clear();
+        }
     m_runs = runs;
-    m_table->setRowCount(int(runs.size()));
+    m_rewrites = rewrites;
+    const int rows = int(runs.size() + rewrites.size());
+    m_table->setRowCount(rows);
     for (int i = 0; i < int(runs.size()); ++i) {
         const MigrationRun &r = runs[std::size_t(i)];
-        const QStringList cells{
-            r.updated.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-            r.database + QLatin1Char('.') + r.config.collection,
-            r.config.field,
-            Format::count(std::uint64_t(r.config.keep)),
-            journalText(r.state) + (r.interrupted() ? tr(" (interrupted)") : QString()),
-            Format::count(r.split),
-            Format::count(r.pending),
-            Format::count(r.restored)};
+        const QStringList cells{timeOf(r.updated),
+                                on(r.database, r.config.collection),
+                                r.config.field,
+                                Format::count(std::uint64_t(r.config.keep)),
+                                journalText(r.state) +
+                                    (r.interrupted() ? tr(" (interrupted)") : QString()),
+                                Format::count(r.split),
+                                Format::count(r.pending),
+                                Format::count(r.restored)};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
-    if (!runs.empty()) // the same row as before a re-reading (newest first: rows stay put)
-        m_table->selectRow(selected >= 0 && selected < int(runs.size()) ? selected : 0);
+    for (int i = 0; i < int(rewrites.size()); ++i)
+        showRewrite(int(runs.size()) + i, rewrites[std::size_t(i)]);
+    if (rows > 0) // the same row as before a re-reading (newest first: rows stay put)
+        m_table->selectRow(selected >= 0 && selected < rows ? selected : 0);
     const QString listing = error.isError()
                                 ? tr("Could not read the journals: %1").arg(error.toString())
-                            : runs.empty() ? tr("No migration journal on %1.").arg(m_name)
-                                           : tr("%n run(s).", nullptr, int(runs.size()));
+                            : rows == 0 ? tr("No migration journal on %1.").arg(m_name)
+                                        : tr("%n run(s).", nullptr, rows);
     m_status->setText(m_lastAction.isEmpty() ? listing : m_lastAction + QLatin1Char(' ') + listing);
     updateButtons();
     emit refreshed(!error.isError());
+}
+
+void MigrationsDialog::showRewrite(int row, const RewriteRun &r)
+{
+    QString cure = RemedyRegistry::of(r.config.kind).cureName();
+    cure.replace(0, 1, cure.at(0).toUpper()); // "store in GridFS" heads a cell
+    const QStringList cells{timeOf(r.updated),
+                            r.database + QLatin1Char('.') + r.config.collection,
+                            r.config.path,
+                            cure,
+                            journalText(r.state) +
+                                (r.interrupted() ? tr(" (interrupted)") : QString()),
+                            Format::count(r.applied),
+                            Format::count(r.pending),
+                            Format::count(r.restored)};
+    for (int c = 0; c < cells.size(); ++c) {
+        auto *item = new QTableWidgetItem(cells[c]);
+        item->setToolTip(r.config.describe());
+        m_table->setItem(row, c, item);
+    }
+}
+
+const RewriteRun *MigrationsDialog::rewriteAt(int row) const
+{
+    const int i = row - int(m_runs.size());
+    return i >= 0 && i < int(m_rewrites.size()) ? &m_rewrites[std::size_t(i)] : nullptr;
 }
 
 int MigrationsDialog::selectedRow() const
@@ -151,12 +202,20 @@ int MigrationsDialog::selectedRow() const
 
 void MigrationsDialog::updateButtons()
 {
-    const bool idle = !m_runner->isRunning();
+    const bool idle = !m_runner->isRunning() && !m_rewriting;
     const int row = selectedRow();
-    const bool any = row >= 0 && row < int(m_runs.size());
-    const bool rolledBack = any && m_runs[std::size_t(row)].state == RunState::RolledBack;
+    bool any = false, rolledBack = false, applying = false;
+    if (row >= 0 && row < int(m_runs.size())) {
+        any = true;
+        rolledBack = m_runs[std::size_t(row)].state == RunState::RolledBack;
+        applying = m_runs[std::size_t(row)].state == RunState::Applying;
+    } else if (const RewriteRun *r = rewriteAt(row)) {
+        any = true;
+        rolledBack = r->state == RewriteState::RolledBack;
+        applying = r->state == RewriteState::Applying;
+    }
     m_verify->setEnabled(idle && any && !rolledBack);
-    m_resume->setEnabled(idle && any && m_runs[std::size_t(row)].state == RunState::Applying);
+    m_resume->setEnabled(idle && any && applying);
     m_rollback->setEnabled(idle && any && !rolledBack);
     m_refresh->setEnabled(idle);
 }
@@ -173,6 +232,15 @@ void MigrationsDialog::resume(int row)
 
 void MigrationsDialog::rollback(int row, bool ask)
 {
+    if (const RewriteRun *r = rewriteAt(row)) {
+        if (!ask || QMessageBox::question(this, tr("Roll back"),
+                                          tr("Put back every value of %1.%2 that %3 rewrote? "
+                                             "A value the application wrote since is kept.")
+                                              .arg(r->database, r->config.collection,
+                                                   r->config.describe())) == QMessageBox::Yes)
+            startRewrite(*r, int(Step::Rollback));
+        return;
+    }
     if (row < 0 || row >= int(m_runs.size()))
         return;
     const MigrationRun &r = m_runs[std::size_t(row)];
@@ -190,6 +258,10 @@ void MigrationsDialog::rollback(int row, bool ask)
 
 void MigrationsDialog::start(int row, int step)
 {
+    if (const RewriteRun *r = rewriteAt(row)) {
+        startRewrite(*r, step);
+        return;
+    }
     if (row < 0 || row >= int(m_runs.size()) || m_runner->isRunning())
         return;
     const MigrationRun &r = m_runs[std::size_t(row)];
@@ -224,6 +296,56 @@ void MigrationsDialog::finished(const MigrationOutcome &outcome)
             tr("Rolled back: %1 documents restored.").arg(Format::count(outcome.progress.migrated));
     m_lastAction = text;
     emit actionFinished(outcome);
+    refresh();
+}
+
+// A rewrite's step, as the Rewrite dialog runs it: the journal's run (its remedy, its fields,
+// its names) verified, resumed or rolled back by core's RewriteSession.
+void MigrationsDialog::startRewrite(const RewriteRun &run, int step)
+{
+    if (m_rewriting || m_runner->isRunning())
+        return;
+    m_rewriting = true;
+    const ConnectionSettings settings = m_settings;
+    const QString database = run.database;
+    const RewriteConfig config = run.config;
+    m_working = tr("Working on %1.%2 (%3)").arg(database, config.collection, config.describe());
+    m_status->setText(m_working + QStringLiteral("…"));
+    updateButtons();
+    m_rewriteJob->startWithProgress<RewriteProgress>(
+        [settings, database, config, step](const std::atomic<bool> &cancelled, const auto &report) {
+            RewriteSession session(settings, database, config);
+            if (Step(step) == Step::Verify)
+                return session.verify();
+            if (Step(step) == Step::Apply)
+                return session.apply({}, &cancelled, report);
+            return session.rollback({}, &cancelled, report);
+        },
+        [this, step](const RewriteStep &result) { rewriteDone(step, result); },
+        [this](const RewriteProgress &p) {
+            m_status->setText(
+                tr("%1: %2 documents, %3 rewritten…")
+                    .arg(m_working, Format::count(p.examined), Format::count(p.rewritten)));
+        });
+}
+
+void MigrationsDialog::rewriteDone(int step, const RewriteStep &result)
+{
+    m_rewriting = false;
+    const RewriteProgress &p = result.progress;
+    if (!result.ok)
+        m_lastAction = tr("Stopped: %1").arg(result.error.toString());
+    else if (Step(step) == Step::Verify)
+        m_lastAction = result.verify.summary();
+    else if (Step(step) == Step::Apply)
+        m_lastAction = tr("Resumed and finished: %1 rewritten, %2 left as they are, the "
+                          "application's writes won %3 times, %4 deleted meanwhile.")
+                           .arg(Format::count(p.rewritten), Format::count(p.cannot),
+                                Format::count(p.changedSince), Format::count(p.deleted));
+    else
+        m_lastAction = tr("Rolled back: %1 restored, the application's value kept %2 times.")
+                           .arg(Format::count(p.rewritten), Format::count(p.changedSince));
+    emit rewriteFinished(result);
     refresh();
 }
 

@@ -356,15 +356,7 @@ void RewriteDialog::showStep(Action action, const RewriteStep &step)
     } else if (action == Action::Verify) {
         const RewriteVerify &v = step.verify;
         showRows(v.rows);
-        lines.prepend(tr("%1: %2 entries of %3; %4 hold the rewrite, %5 rewritten by the "
-                         "application since, %6 deleted, %7 mismatched.")
-                          .arg(v.ok() ? tr("Verified") : tr("Not verified"))
-                          .arg(v.entries)
-                          .arg(v.recorded)
-                          .arg(v.matching)
-                          .arg(v.changedSince)
-                          .arg(v.deleted)
-                          .arg(v.mismatched));
+        lines.prepend(v.summary());
     } else {
         const RewriteProgress &p = step.progress;
         showRows(p.rows);

@@ -4,6 +4,7 @@
 #include "jobs/LatestJobs.h"
 #include "jobs/MigrationRunner.h"
 #include "migration/MigrationHistory.h"
+#include "remedy/RewriteHistory.h"
 
 #include "mongo/ConnectionUri.h"
 
@@ -43,6 +44,18 @@ QString textOf(const MigrationRun &r)
     return QStringLiteral("%1.%2 (%3, %4)")
         .arg(r.database, r.config.collection, r.config.field, journalText(r.state));
 }
+
+QString textOf(const RewriteRun &r)
+{
+    return QStringLiteral("%1.%2 (%3, %4)")
+        .arg(r.database, r.config.collection, r.config.describe(), journalText(r.state));
+}
+
+struct Found
+{
+    MigrationRuns splits;
+    RewriteRuns rewrites;
+};
 } // namespace
 
 InterruptedRunWatcher::InterruptedRunWatcher(QObject *parent)
@@ -62,6 +75,14 @@ void InterruptedRunWatcher::follow(MigrationRunner *runner)
             });
 }
 
+bool InterruptedRunWatcher::isThisWindows(const QString &connection, const Interrupted &run) const
+{
+    MigrationRun split;
+    split.database = run.database;
+    split.config.collection = run.collection;
+    return isThisWindows(connection, split);
+}
+
 bool InterruptedRunWatcher::isThisWindows(const QString &connection, const MigrationRun &run) const
 {
     const QString key = keyOf(connection, run.database, run.config.collection);
@@ -78,27 +99,38 @@ bool InterruptedRunWatcher::isThisWindows(const QString &connection, const Migra
 void InterruptedRunWatcher::check(const QString &connection, const ConnectionSettings &settings,
                                   const Catalog &catalog)
 {
-    QStringList databases;
+    QStringList splits, rewrites; // the databases holding journals of each
     for (const Catalog::Database &db : catalog.databases)
-        for (const CollectionInfo &c : db.collections)
-            if (SplitConfig::isJournal(c.name) && !databases.contains(db.info.name))
-                databases << db.info.name;
-    if (databases.isEmpty())
+        for (const CollectionInfo &c : db.collections) {
+            if (SplitConfig::isJournal(c.name) && !splits.contains(db.info.name))
+                splits << db.info.name;
+            if (RewriteConfig::isJournal(c.name) && !rewrites.contains(db.info.name))
+                rewrites << db.info.name;
+        }
+    if (splits.isEmpty() && rewrites.isEmpty())
         return;
     m_servers.insert(connection, serverOf(settings));
     (*m_jobs)[connection].start(
-        [settings, databases] {
-            MigrationRuns runs;
+        [settings, splits, rewrites] {
+            Found found;
             SourceError error;
-            MigrationHistory::runs(settings, databases, &runs, &error);
-            return runs;
+            if (!splits.isEmpty())
+                MigrationHistory::runs(settings, splits, &found.splits, &error);
+            if (!rewrites.isEmpty())
+                RewriteHistory::runs(settings, rewrites, &found.rewrites, &error);
+            return found;
         },
-        [this, connection](const MigrationRuns &runs) {
-            MigrationRuns interrupted;
+        [this, connection](const Found &runs) {
+            QList<Interrupted> interrupted;
             QStringList texts;
-            for (const MigrationRun &r : runs)
+            for (const MigrationRun &r : runs.splits)
                 if (r.interrupted() && !isThisWindows(connection, r)) {
-                    interrupted.push_back(r);
+                    interrupted << Interrupted{r.database, r.config.collection, textOf(r)};
+                    texts << textOf(r);
+                }
+            for (const RewriteRun &r : runs.rewrites)
+                if (r.interrupted()) {
+                    interrupted << Interrupted{r.database, r.config.collection, textOf(r)};
                     texts << textOf(r);
                 }
             m_latest.insert(connection, interrupted);
@@ -108,31 +140,32 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
 
 void InterruptedRunWatcher::offer(QWidget *parent, const QString &connection)
 {
-    MigrationRuns fresh;
+    QList<Interrupted> fresh;
     QStringList texts;
-    for (const MigrationRun &r : m_latest.value(connection)) {
+    for (const Interrupted &r : m_latest.value(connection)) {
         // Offered once per server: another saved connection to it finds the same run.
         const QString key =
-            keyOf(m_servers.value(connection, connection), r.database, r.config.collection);
+            keyOf(m_servers.value(connection, connection), r.database, r.collection) + QChar(0x1f) +
+            r.text;
         if (m_offered.contains(key) || isThisWindows(connection, r))
             continue;
         m_offered.insert(key);
         fresh.push_back(r);
-        texts << textOf(r);
+        texts << r.text;
     }
     if (fresh.empty())
         return;
     auto *box = new QMessageBox(
         QMessageBox::Question, tr("Interrupted migration"),
-        tr("The migration journal on %1 records a run that did not finish:\n%2\n\nOpen "
-           "Migrations to resume, verify or roll it back?")
+        tr("The journals on %1 record a run that did not finish:\n%2\n\nOpen Migrations to "
+           "resume, verify or roll it back?")
             .arg(connection, texts.join(QLatin1Char('\n'))),
         QMessageBox::Open | QMessageBox::Close, parent);
     box->setObjectName(QStringLiteral("interruptedRunOffer"));
     box->setAttribute(Qt::WA_DeleteOnClose);
-    const MigrationRun first = fresh.front();
+    const Interrupted first = fresh.front();
     connect(box, &QMessageBox::accepted, this, [this, connection, first] {
-        emit openRequested(connection, first.database, first.config.collection);
+        emit openRequested(connection, first.database, first.collection);
     });
     box->open();
 }

@@ -5,6 +5,8 @@
 #include "bson/internal/BsonDocument.h"
 #include "bson/internal/BsonRaw.h"
 
+#include <QDateTime>
+
 #include <string>
 
 namespace oe {
@@ -135,40 +137,65 @@ QByteArray RewriteJournal::entryFilter(const QByteArray &id) const
     return filter.bytes();
 }
 
+RewriteJournal::Run RewriteJournal::runOf(const QByteArray &bytes, const RewriteConfig &base)
+{
+    Run run;
+    bson_t doc;
+    bson_iter_t it;
+    if (!view(bytes, &doc))
+        return run;
+    run.present = true;
+    const QString word = textOf(&doc, "state");
+    const auto state = rewriteStateFrom(word);
+    if (!state) {
+        run.problem = QStringLiteral("the rewrite journal records a state '%1' this version does "
+                                     "not know")
+                          .arg(word);
+        return run;
+    }
+    run.state = *state;
+    if (bson_iter_init_find(&it, &doc, "writer") && BSON_ITER_HOLDS_UTF8(&it))
+        run.writer = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
+    if (bson_iter_init_find(&it, &doc, "documents") && BSON_ITER_HOLDS_NUMBER(&it))
+        run.documents = std::uint64_t(bson_iter_as_int64(&it));
+    if (bson_iter_init_find(&it, &doc, "updated") && BSON_ITER_HOLDS_DATE_TIME(&it))
+        run.updated = QDateTime::fromMSecsSinceEpoch(bson_iter_date_time(&it), Qt::UTC);
+    const Remedy &remedy = RemedyRegistry::of(base.kind);
+    run.config = base;
+    run.config.targetType = textOf(&doc, "target");
+    run.config.keyName = textOf(&doc, "keyName");
+    run.config.valueName = textOf(&doc, "valueName");
+    readExtract(&doc, &run.config);
+    if (remedy.options().testFlag(Remedy::Option::Fields))
+        run.config.fields = fieldsOf(&doc);
+    if (remedy.options().testFlag(Remedy::Option::NewName))
+        run.config.newName = textOf(&doc, "newName");
+    return run;
+}
+
+std::optional<RewriteConfig> RewriteJournal::baseOf(const QByteArray &bytes,
+                                                    const QString &collection)
+{
+    bson_t doc;
+    if (!view(bytes, &doc))
+        return std::nullopt;
+    const Remedy *remedy = RemedyRegistry::named(textOf(&doc, "kind"));
+    if (!remedy)
+        return std::nullopt; // a remedy this version does not have
+    RewriteConfig config;
+    config.collection = collection;
+    config.kind = remedy->kind();
+    config.path = textOf(&doc, "path");
+    return config;
+}
+
 RewriteJournal::Run RewriteJournal::readRun(SourceError *error)
 {
     Run run;
-    const Remedy &remedy = RemedyRegistry::of(m_config.kind);
     m_ops.find(
         runFilter(m_run), {}, QStringLiteral("reading the rewrite journal"),
         [&](const QByteArray &bytes) {
-            bson_t doc;
-            bson_iter_t it;
-            if (!view(bytes, &doc))
-                return false;
-            run.present = true;
-            const QString word = textOf(&doc, "state");
-            const auto state = rewriteStateFrom(word);
-            if (!state) {
-                run.problem = QStringLiteral("the rewrite journal records a state '%1' this "
-                                             "version does not know")
-                                  .arg(word);
-                return false;
-            }
-            run.state = *state;
-            if (bson_iter_init_find(&it, &doc, "writer") && BSON_ITER_HOLDS_UTF8(&it))
-                run.writer = QString::fromUtf8(bson_iter_utf8(&it, nullptr));
-            if (bson_iter_init_find(&it, &doc, "documents") && BSON_ITER_HOLDS_NUMBER(&it))
-                run.documents = std::uint64_t(bson_iter_as_int64(&it));
-            run.config = m_config;
-            run.config.targetType = textOf(&doc, "target");
-            run.config.keyName = textOf(&doc, "keyName");
-            run.config.valueName = textOf(&doc, "valueName");
-            readExtract(&doc, &run.config);
-            if (remedy.options().testFlag(Remedy::Option::Fields))
-                run.config.fields = fieldsOf(&doc);
-            if (remedy.options().testFlag(Remedy::Option::NewName))
-                run.config.newName = textOf(&doc, "newName");
+            run = runOf(bytes, m_config);
             return false;
         },
         error);
@@ -181,6 +208,7 @@ bool RewriteJournal::writeRun(RewriteState state, std::optional<std::uint64_t> d
     BsonDocument run;
     appendText(run.get(), "_id", QStringLiteral("run:") + m_run);
     bson_append_int32(run.get(), "version", -1, kVersion);
+    bson_append_date_time(run.get(), "updated", -1, QDateTime::currentMSecsSinceEpoch());
     appendText(run.get(), "kind", rewriteKindName(m_config.kind));
     appendText(run.get(), "path", m_config.path);
     appendText(run.get(), "target", m_config.targetType);
@@ -346,6 +374,16 @@ bool RewriteJournal::forEach(const std::vector<RewriteEntryState> &states, std::
         if (entries.size() < batch && !full)
             return true;
     }
+}
+
+std::uint64_t RewriteJournal::countIn(RewriteEntryState state, SourceError *error)
+{
+    BsonDocument filter;
+    appendText(filter.get(), "_id.run", m_run);
+    bson_append_utf8(filter.get(), "state", -1, journalWord(state), -1);
+    const std::int64_t n =
+        m_ops.count(filter.bytes(), QStringLiteral("counting the rewrite journal"), error);
+    return n < 0 ? 0 : std::uint64_t(n);
 }
 
 std::uint64_t RewriteJournal::count(SourceError *error)

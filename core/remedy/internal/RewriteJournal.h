@@ -1,7 +1,7 @@
 #pragma once
 
 // Internal to core: a rewrite's journal, <collection>_outlier_rewrites. One run document a
-// rewrite ({_id: "run:<kind>:<path>", version, its config, state, writer while it runs,
+// rewrite ({_id: "run:<kind>:<path>", version, updated, its config, state, writer while it runs,
 // documents once applied}) and one entry a document ({_id: {run, doc: <the _id>}, before: {v},
 // after: {v}, state}): values are kept whole, as raw BSON, so a rollback puts back the bytes.
 
@@ -11,6 +11,7 @@
 #include "source/SourceError.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QString>
 
 #include <cstdint>
@@ -48,7 +49,14 @@ public:
         std::uint64_t documents = 0; // entries the run wrote (once applied)
         RewriteConfig config;        // as recorded
         QString problem;             // a run document this version cannot read
+        QDateTime updated;           // the run document's last write (a journal before: none)
     };
+    // A run document read: `base` (the collection, kind and path) with the options it records.
+    static Run runOf(const QByteArray &runDocument, const RewriteConfig &base);
+    // The collection, kind and path a run document names; nullopt for a remedy this version
+    // does not have.
+    static std::optional<RewriteConfig> baseOf(const QByteArray &runDocument,
+                                               const QString &collection);
 
     RewriteJournal(MongoConnection &connection, const QString &database,
                    const RewriteConfig &config);
@@ -69,6 +77,7 @@ public:
     bool forEach(const std::vector<RewriteEntryState> &states, std::size_t batch,
                  const std::function<bool(std::vector<RewriteEntry> &)> &visit, SourceError *error);
     std::uint64_t count(SourceError *error);
+    std::uint64_t countIn(RewriteEntryState state, SourceError *error);
 
 private:
     QByteArray entryFilter(const QByteArray &id) const;

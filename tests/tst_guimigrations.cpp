@@ -1,0 +1,156 @@
+// Rewrites interrupted in an earlier session, in the window (issue 55): an extraction and a
+// GridFS rewrite killed half-way (the journal fixtures an older build left, entries pending)
+// are offered when the connection opens, Migrations lists them beside the splits with their
+// remedy and counts, and resumes, verifies and rolls each back from there, the collection
+// ending byte for byte as before the run. (A split's: tst_migrationwizardlivewindow.)
+#include "GuiFixtures.h"
+#include "JournalFixtures.h"
+#include "LiveDocuments.h"
+#include "LiveServer.h"
+#include "dialogs/MigrationsDialog.h"
+#include "explorer/MainWindow.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace oe;
+
+namespace {
+
+const QString kDb = QStringLiteral("oe_guimigrations");
+
+QMessageBox *offerIn(QWidget &window)
+{
+    for (QMessageBox *box : window.findChildren<QMessageBox *>())
+        if (box->isVisible() && box->windowTitle() == QStringLiteral("Interrupted migration"))
+            return box;
+    return nullptr;
+}
+
+} // namespace
+
+class TestGuiMigrations : public QObject
+{
+    Q_OBJECT
+
+    fixtures::LiveServer m_server;
+    QString m_uri;
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("OE_HISTORY_DB", m_dir.filePath(QStringLiteral("history.sqlite")).toUtf8());
+        m_server = fixtures::LiveServer::open();
+        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
+        m_uri = m_server.uri();
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, kDb, QByteArray("{\"dropDatabase\": 1}"), &error),
+                 qPrintable(error));
+        for (const QString &run : {QStringLiteral("extract"), QStringLiteral("gridfs")}) {
+            const QString loaded =
+                fixtures::loadJournalFixture(m_uri, kDb, fixtures::journalFixtureDir(run));
+            QVERIFY2(loaded.isEmpty(), qPrintable(loaded));
+        }
+    }
+
+    void interruptedRewritesAreOfferedAndFinished()
+    {
+        MainWindow window;
+        QSignalSpy found(&window, &MainWindow::interruptedMigrationsFound);
+        guifixtures::showConnecting(window, m_uri);
+        window.setInteractive(true); // the offer is a question to the user
+        QVERIFY(found.wait(120000));
+        const QString runs = found.first().at(1).toStringList().join(QLatin1Char('\n'));
+        QVERIFY2(runs.contains(QStringLiteral("oe_guimigrations.extract (body: extracted to "
+                                              "extract_body_full, applying)")) &&
+                     runs.contains(QStringLiteral("oe_guimigrations.gridfs (scan: to GridFS "
+                                                  "bucket fs, applying)")),
+                 qPrintable(runs));
+
+        QMessageBox *offer = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((offer = offerIn(window)), 10000);
+        const QString first = offer->text()
+                                  .section(QLatin1Char('\n'), 1, 1)
+                                  .section(QStringLiteral(" ("), 0, 0); // the first run's db.coll
+        QTest::mouseClick(offer->button(QMessageBox::Open), Qt::LeftButton);
+        auto *dialog = window.findChild<MigrationsDialog *>();
+        QVERIFY2(dialog && dialog->isVisible(), "Open opened no Migrations view");
+        QSignalSpy refreshed(dialog, &MigrationsDialog::refreshed);
+        QSignalSpy done(dialog, &MigrationsDialog::rewriteFinished);
+        QVERIFY(refreshed.wait(60000));
+        int ours = 0; // the server's other journals are other tests'
+        for (const RewriteRun &run : dialog->rewrites())
+            ours += run.database == kDb;
+        QCOMPARE(ours, 2);
+        QCOMPARE(dialog->table()->rowCount(),
+                 int(dialog->runs().size() + dialog->rewrites().size()));
+        // Open selects the offer's first run, a split's row or a rewrite's.
+        const QModelIndexList rows = dialog->table()->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(dialog->table()->item(rows.first().row(), 1)->text(), first);
+        dialog->resize(1000, 420);
+        if (const QString shots = qEnvironmentVariable("OE_SCREENSHOT_DIR"); !shots.isEmpty())
+            dialog->grab().save(QDir(shots).filePath(QStringLiteral("migrations-rewrites.png")));
+
+        for (const QString &collection : {QStringLiteral("extract"), QStringLiteral("gridfs")}) {
+            const auto rowOf = [&] {
+                for (int i = 0; i < int(dialog->rewrites().size()); ++i)
+                    if (dialog->rewrites()[std::size_t(i)].database == kDb &&
+                        dialog->rewrites()[std::size_t(i)].config.collection == collection)
+                        return int(dialog->runs().size()) + i;
+                return -1;
+            };
+            const auto runAt = [&] {
+                return dialog->rewrites()[std::size_t(rowOf() - int(dialog->runs().size()))];
+            };
+            QVERIFY(rowOf() >= 0);
+            QVERIFY(runAt().interrupted());
+            QVERIFY(runAt().pending > 0); // killed between journaling and writing
+            QCOMPARE(dialog->table()->item(rowOf(), 3)->text(),
+                     collection == QLatin1String("gridfs") ? QStringLiteral("Store in GridFS")
+                                                           : QStringLiteral("Extract to a side "
+                                                                            "collection"));
+            dialog->table()->selectRow(rowOf());
+            dialog->resume(rowOf());
+            QVERIFY(done.wait(120000));
+            QVERIFY2(done.last().first().value<RewriteStep>().ok,
+                     qPrintable(dialog->status()->text()));
+            QVERIFY(refreshed.wait(60000));
+            QCOMPARE(runAt().state, RewriteState::Applied);
+            QCOMPARE(runAt().pending, std::uint64_t(0));
+
+            dialog->verify(rowOf());
+            QVERIFY(done.wait(120000));
+            QVERIFY(done.last().first().value<RewriteStep>().verify.ok());
+            QVERIFY(refreshed.wait(60000)); // the journals read again after the step
+            QVERIFY2(dialog->status()->text().startsWith(QStringLiteral("Verified: ")),
+                     qPrintable(dialog->status()->text()));
+
+            dialog->rollback(rowOf(), false);
+            QVERIFY(done.wait(120000));
+            QVERIFY(done.last().first().value<RewriteStep>().ok);
+            QVERIFY(refreshed.wait(60000));
+            QCOMPARE(runAt().state, RewriteState::RolledBack);
+            const auto original =
+                fixtures::documentsOf(QDir(fixtures::journalFixtureDir(collection))
+                                          .filePath(QStringLiteral("original.bson")));
+            QVERIFY2(fixtures::readCollection(m_uri, kDb, collection) == original,
+                     qPrintable(collection));
+        }
+    }
+
+    void cleanupTestCase()
+    {
+        QString error;
+        fixtures::command(m_uri, kDb, QByteArray("{\"dropDatabase\": 1}"), &error);
+    }
+};
+
+QTEST_MAIN(TestGuiMigrations)
+#include "tst_guimigrations.moc"

@@ -3,14 +3,16 @@
 #include <QObject>
 
 class QAction;
+class QMainWindow;
 
 namespace oe {
 
-class MainWindow;
+class TreeRefresher;
 
-// The main window's menu bar (File, Analysis, View, Help) and its toolbar, with their shortcuts:
-// every action calls the window's public interface; the window enables them as the selection
-// allows.
+// The main window's menu bar (File, Analysis, View, Help) and its toolbar, with their shortcuts.
+// It knows no window of its own kind: the window connects each action (MainWindow::
+// createActions) and enables them as the selection allows; Open dump… asks for the file and
+// says which (openDumpRequested).
 class MainMenus : public QObject
 {
     Q_OBJECT
@@ -26,13 +28,19 @@ public:
         QAction *whatIf = nullptr;
         QAction *trends = nullptr;
         QAction *watch = nullptr;
+        QAction *connect = nullptr;
+        QAction *demo = nullptr;
+        QAction *userGuide = nullptr;
     };
 
-    explicit MainMenus(MainWindow *window);
+    MainMenus(QMainWindow *window, TreeRefresher *refresher);
     const Actions &actions() const { return m_actions; }
 
+signals:
+    void openDumpRequested(const QString &path);
+
 private:
-    void addViewMenu(MainWindow *window);
+    void addViewMenu(QMainWindow *window, TreeRefresher *refresher);
 
     Actions m_actions;
 };

@@ -9,7 +9,6 @@
 #include "connection/ConnectPrompt.h"
 #include "dialogs/MigrationsDialog.h"
 #include "explorer/DialogLauncher.h"
-#include "explorer/MainMenus.h"
 #include "explorer/SourceTreeMenu.h"
 #include "jobs/LatestJob.h"
 #include "jobs/MigrationRunner.h"
@@ -238,20 +237,6 @@ void MainWindow::connectUri(const QString &uri)
 bool MainWindow::renameConnection(const QModelIndex &connection, const QString &name)
 {
     return m_sourceMenu->rename(connection, name);
-}
-
-void MainWindow::createActions()
-{
-    const MainMenus::Actions &a = (new MainMenus(this))->actions();
-    m_runAction = a.run;
-    m_cancelAction = a.cancel;
-    m_exportAction = a.exportCsv;
-    m_exportReportAction = a.exportReport;
-    m_migrateAction = a.migrate;
-    m_migrationsAction = a.migrations;
-    m_whatIfAction = a.whatIf;
-    m_trendsAction = a.trends;
-    m_watchAction = a.watch;
 }
 
 QList<QAction *> MainWindow::sourceActions(const QModelIndex &index)

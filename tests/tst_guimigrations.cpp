@@ -124,6 +124,8 @@ private slots:
             QVERIFY(refreshed.wait(60000));
             QCOMPARE(runAt().state, RewriteState::Applied);
             QCOMPARE(runAt().pending, std::uint64_t(0));
+            // Its row moved (the run just written is the newest) and stayed selected.
+            QCOMPARE(dialog->table()->selectionModel()->selectedRows().first().row(), rowOf());
 
             dialog->verify(rowOf());
             QVERIFY(done.wait(120000));

@@ -121,7 +121,10 @@ void MigrationsDialog::showRun(const QString &database, const QString &collectio
 void MigrationsDialog::showRuns(const MigrationRuns &runs, const RewriteRuns &rewrites,
                                 const SourceError &error)
 {
-    int selected = selectedRow();
+    // The run selected before a re-reading stays selected, wherever its row moves (a run the
+    // step just wrote is the newest now).
+    const QString was = keyOf(selectedRow());
+    int selected = -1;
     const auto on = [](const QString &database, const QString &collection) -> QString {
         return database + QLatin1Char('.') + collection;
     };
@@ -140,6 +143,9 @@ void MigrationsDialog::showRuns(const MigrationRuns &runs, const RewriteRuns &re
     m_runs = runs;
     m_rewrites = rewrites;
     const int rows = int(runs.size() + rewrites.size());
+    for (int row = 0; selected < 0 && !was.isEmpty() && row < rows; ++row)
+        if (keyOf(row) == was)
+            selected = row;
     m_table->setRowCount(rows);
     for (int i = 0; i < int(runs.size()); ++i) {
         const MigrationRun &r = runs[std::size_t(i)];
@@ -157,7 +163,7 @@ void MigrationsDialog::showRuns(const MigrationRuns &runs, const RewriteRuns &re
     }
     for (int i = 0; i < int(rewrites.size()); ++i)
         showRewrite(int(runs.size()) + i, rewrites[std::size_t(i)]);
-    if (rows > 0) // the same row as before a re-reading (newest first: rows stay put)
+    if (rows > 0)
         m_table->selectRow(selected >= 0 && selected < rows ? selected : 0);
     const QString listing = error.isError()
                                 ? tr("Could not read the journals: %1").arg(error.toString())
@@ -186,6 +192,20 @@ void MigrationsDialog::showRewrite(int row, const RewriteRun &r)
         item->setToolTip(r.config.describe());
         m_table->setItem(row, c, item);
     }
+}
+
+QString MigrationsDialog::keyOf(int row) const
+{
+    if (row >= 0 && row < int(m_runs.size())) {
+        const MigrationRun &r = m_runs[std::size_t(row)];
+        return QStringList{QStringLiteral("split"), r.database, r.config.collection, r.config.field}
+            .join(QChar(0x1f));
+    }
+    if (const RewriteRun *r = rewriteAt(row))
+        return QStringList{QStringLiteral("rewrite"), r->database, r->config.collection,
+                           r->config.runId()}
+            .join(QChar(0x1f));
+    return {};
 }
 
 const RewriteRun *MigrationsDialog::rewriteAt(int row) const
@@ -234,8 +254,9 @@ void MigrationsDialog::rollback(int row, bool ask)
 {
     if (const RewriteRun *r = rewriteAt(row)) {
         if (!ask || QMessageBox::question(this, tr("Roll back"),
-                                          tr("Put back every value of %1.%2 that %3 rewrote? "
-                                             "A value the application wrote since is kept.")
+                                          tr("Roll back %3 on %1.%2? Every value goes back "
+                                             "where it was; a value the application wrote "
+                                             "since is kept.")
                                               .arg(r->database, r->config.collection,
                                                    r->config.describe())) == QMessageBox::Yes)
             startRewrite(*r, int(Step::Rollback));

@@ -53,6 +53,7 @@ private:
     void showRuns(const MigrationRuns &runs, const RewriteRuns &rewrites, const SourceError &error);
     void showRewrite(int row, const RewriteRun &run);
     const RewriteRun *rewriteAt(int row) const;
+    QString keyOf(int row) const; // the run on a row, whichever row it is on
     void startRewrite(const RewriteRun &run, int step);
     void rewriteDone(int step, const RewriteStep &result);
     void start(int row, int step);

@@ -155,11 +155,15 @@ void InterruptedRunWatcher::offer(QWidget *parent, const QString &connection)
     }
     if (fresh.empty())
         return;
+    const bool one = texts.size() == 1;
     auto *box = new QMessageBox(
         QMessageBox::Question, tr("Interrupted migration"),
-        tr("The journals on %1 record a run that did not finish:\n%2\n\nOpen Migrations to "
-           "resume, verify or roll it back?")
-            .arg(connection, texts.join(QLatin1Char('\n'))),
+        (one ? tr("The journals on %1 record a run that did not finish:").arg(connection)
+             : tr("The journals on %1 record %2 runs that did not finish:")
+                   .arg(connection, QString::number(texts.size()))) +
+            QLatin1Char('\n') + texts.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
+            (one ? tr("Open Migrations to resume, verify or roll it back?")
+                 : tr("Open Migrations to resume, verify or roll them back?")),
         QMessageBox::Open | QMessageBox::Close, parent);
     box->setObjectName(QStringLiteral("interruptedRunOffer"));
     box->setAttribute(Qt::WA_DeleteOnClose);

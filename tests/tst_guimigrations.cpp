@@ -9,10 +9,12 @@
 #include "LiveServer.h"
 #include "dialogs/MigrationsDialog.h"
 #include "explorer/MainWindow.h"
+#include "remedy/RewriteHistory.h"
 
 #include <QDir>
 #include <QLabel>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QtTest>
@@ -145,6 +147,49 @@ private slots:
             QVERIFY2(fixtures::readCollection(m_uri, kDb, collection) == original,
                      qPrintable(collection));
         }
+    }
+
+    // A rewrite another client is applying right now is running, not interrupted: neither
+    // offered nor resumable from Migrations; killed, it is interrupted.
+    void aRunningRewriteIsNotInterrupted()
+    {
+        const QString c = QStringLiteral("running");
+        QStringList docs;
+        for (int i = 0; i < 60; ++i)
+            docs << QStringLiteral("{\"_id\": %1, \"old\": %1}").arg(i);
+        QString error;
+        QVERIFY2(fixtures::command(m_uri, kDb,
+                                   QStringLiteral("{\"insert\": \"%1\", \"documents\": [%2]}")
+                                       .arg(c, docs.join(QLatin1Char(',')))
+                                       .toUtf8(),
+                                   &error),
+                 qPrintable(error));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("OE_CLI"),
+                  {QStringLiteral("rewrite"), QStringLiteral("--uri"), m_uri,
+                   QStringLiteral("--db"), kDb, QStringLiteral("--collection"), c,
+                   QStringLiteral("--path"), QStringLiteral("old"), QStringLiteral("--rename-to"),
+                   QStringLiteral("new"), QStringLiteral("--yes"), QStringLiteral("--batch"),
+                   QStringLiteral("1"), QStringLiteral("--max-docs-per-sec"), QStringLiteral("4")});
+        QVERIFY(cli.waitForStarted());
+        const auto ours = [&]() -> std::optional<RewriteRun> {
+            RewriteRuns runs;
+            SourceError ignored;
+            ConnectionSettings settings;
+            settings.uri = m_uri;
+            RewriteHistory::runs(settings, {kDb}, &runs, &ignored);
+            for (const RewriteRun &run : runs)
+                if (run.config.collection == c)
+                    return run;
+            return std::nullopt;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(ours() && ours()->applied > 0, 30000);
+        QVERIFY(ours()->running);
+        QVERIFY(!ours()->interrupted());
+        cli.kill(); // -9
+        cli.waitForFinished();
+        QTRY_VERIFY_WITH_TIMEOUT(!ours()->running, 20000);
+        QVERIFY(ours()->interrupted());
     }
 
     void cleanupTestCase()

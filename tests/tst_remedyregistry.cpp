@@ -116,6 +116,11 @@ private slots:
         flag.path = "profile.username"; // not top level: no rename
         QVERIFY(!RewriteConfig::forShapeFlag(flag, field, QStringLiteral("c"), 0,
                                              RewriteConfig::Suggestion::ToComplete));
+        flag.kind = ShapeFlag::Kind::BigScalar; // a side collection no server takes ("c_a$b_full")
+        flag.path = "a$b";
+        QVERIFY(!RewriteConfig::forShapeFlag(flag, field, QStringLiteral("c"), 0,
+                                             RewriteConfig::Suggestion::ToComplete));
+        flag.kind = ShapeFlag::Kind::RareField;
         flag.path = "$bad"; // a path no rewrite names
         QVERIFY(!RewriteConfig::forShapeFlag(flag, field, QStringLiteral("c"), 0,
                                              RewriteConfig::Suggestion::ToComplete));

@@ -217,6 +217,39 @@ private slots:
         QVERIFY2(read(c) == before, "the collection differs from the one before the rename");
     }
 
+    // A value of the deprecated type undefined (which the server refuses to compare with $eq)
+    // renames and comes back like any other, guarded by its type.
+    void undefinedValueRenames()
+    {
+        if (m_server.isFerretDb())
+            QSKIP("FerretDB does not store BSON undefined");
+        const QString c = QStringLiteral("legacy");
+        run(QStringLiteral("{\"drop\": \"%1\"}").arg(c));
+        run(QStringLiteral("{\"drop\": \"%1_outlier_rewrites\"}").arg(c));
+        QString error;
+        QVERIFY2(
+            run(QStringLiteral("{\"insert\": \"%1\", \"documents\": [{\"_id\": 1, "
+                               "\"userName\": {\"$undefined\": true}, \"age\": 3}, {\"_id\": 2, "
+                               "\"userName\": \"b\"}]}")
+                    .arg(c),
+                &error),
+            qPrintable(error));
+        const auto before = read(c);
+        const QStringList args = rename(c);
+        CliRun r = runCli(args + QStringList{QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("rewritten: 2;")),
+                 qPrintable(r.out + r.err));
+        const QByteArray one = byId(read(c), 1);
+        QCOMPARE(fixtures::fieldOf(one, QStringLiteral("user_name")),
+                 fixtures::fieldOf(byId(before, 1), QStringLiteral("userName")));
+        r = runCli(args + QStringList{QStringLiteral("--verify")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        r = runCli(args + QStringList{QStringLiteral("--rollback"), QStringLiteral("--yes")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("restored: 2;")),
+                 qPrintable(r.out + r.err));
+        QVERIFY(read(c) == before);
+    }
+
     // Bad names: one line each, nothing written.
     void badInputSaysWhere()
     {

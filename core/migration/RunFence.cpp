@@ -95,6 +95,13 @@ QString RunFence::writerName(const QString &base)
         .arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
 }
 
+std::optional<bool> RunFence::isConnected(MongoConnection &connection, const QString &writer)
+{
+    bool listed = false;
+    const bool found = connected(connection, {writer, connection.appName()}, &listed).count(writer);
+    return listed ? std::optional<bool>(found) : std::nullopt;
+}
+
 bool RunFence::waitForInterrupted(MongoConnection &connection, const QString &writer,
                                   const std::atomic<bool> *cancel,
                                   const std::function<void(const QString &)> &waiting,

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace oe {
 
@@ -32,6 +33,10 @@ public:
                                    const std::atomic<bool> *cancel,
                                    const std::function<void(const QString &)> &waiting,
                                    SourceError *error);
+
+    // Whether the run named `writer` is connected to the server now (it is running, not
+    // interrupted); nullopt where the server does not list its connections (FerretDB).
+    static std::optional<bool> isConnected(MongoConnection &connection, const QString &writer);
 
     static constexpr int kLimitSeconds = 120;
     static constexpr int kSettleSeconds = 10;

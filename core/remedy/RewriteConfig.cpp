@@ -81,12 +81,16 @@ RewriteConfig::forShapeFlag(const ShapeFlag &flag, const FieldProfile &field,
         suggested(Remedy::Scope::OneField, flag, field, collection, bigScalarBytes);
     if (!config || field.insideArray)
         return std::nullopt;
-    // To complete: the path must be one a rewrite can name; the rest is the dialog's to ask.
+    if (config->problem().isEmpty())
+        return config;
+    // To complete: usable but for the new name the dialog asks for.
     RewriteConfig named = *config;
-    named.kind = RewriteKind{};
-    const bool usable = suggestion == Suggestion::ToComplete ? named.problem().isEmpty()
-                                                             : config->problem().isEmpty();
-    return usable ? config : std::nullopt;
+    named.newName = QStringLiteral("the_new_name");
+    const bool asks = RemedyRegistry::of(config->kind).options().testFlag(Remedy::Option::NewName);
+    return suggestion == Suggestion::ToComplete && asks && config->newName.isEmpty() &&
+                   named.problem().isEmpty()
+               ? config
+               : std::nullopt;
 }
 
 std::optional<RewriteConfig> RewriteConfig::forSparseFamily(const ShapeFlag &flag,
@@ -117,7 +121,7 @@ QString RewriteConfig::problem() const
         return QStringLiteral("the rewrite needs a collection");
     if (path.isEmpty())
         return QStringLiteral("the rewrite needs a field path");
-    if (!ShapeQuery::nameable(path.toStdString()) ||
+    if (!ShapeQuery::nameable(path.toStdString()) || path.contains(QChar(0)) ||
         path.split(QLatin1Char('.')).contains(QStringLiteral("_id")))
         return QStringLiteral("field path '%1': a rewrite cannot name it (an empty name, a name "
                               "starting with '$', one standing for many keys, or _id)")

@@ -2,6 +2,7 @@
 
 #include "bson/internal/BsonDocument.h"
 #include "migration/JournalCollections.h"
+#include "migration/RunFence.h"
 #include "mongo/MongoConnection.h"
 #include "mongo/internal/CollectionOps.h"
 #include "remedy/internal/RewriteJournal.h"
@@ -39,6 +40,10 @@ bool runsOf(MongoConnection &connection, const QString &database, const QString 
                 run.config = read.config;
                 run.state = read.state;
                 run.updated = read.updated;
+                const bool midRun =
+                    read.state == RewriteState::Applying || read.state == RewriteState::RollingBack;
+                if (midRun && read.writer && !read.writer->isEmpty())
+                    run.running = RunFence::isConnected(connection, *read.writer).value_or(false);
                 found.push_back(run);
                 return true;
             },

@@ -23,11 +23,14 @@ struct RewriteRun
     std::uint64_t applied = 0;  // documents holding the rewrite (or accounted for)
     std::uint64_t pending = 0;  // journaled, their writes not known to have landed
     std::uint64_t restored = 0; // documents rolled back
+    // Its writer (the application name it recorded) is connected to the server now: it is
+    // running (here or elsewhere), not interrupted.
+    bool running = false;
 
     // Stopped half-way (cancelled, crashed, closed): apply or roll back again resumes it.
     bool interrupted() const
     {
-        return state == RewriteState::Applying || state == RewriteState::RollingBack;
+        return !running && (state == RewriteState::Applying || state == RewriteState::RollingBack);
     }
 };
 

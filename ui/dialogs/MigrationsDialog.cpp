@@ -128,9 +128,11 @@ void MigrationsDialog::showRuns(const MigrationRuns &runs, const RewriteRuns &re
     const auto on = [](const QString &database, const QString &collection) -> QString {
         return database + QLatin1Char('.') + collection;
     };
+    // The offer's run: the newest interrupted one there (newest first), a split's or a rewrite's.
     for (int i = 0; !m_wanted.isEmpty() && i < int(runs.size()); ++i)
-        if (on(runs[std::size_t(i)].database, runs[std::size_t(i)].config.collection) == m_wanted) {
-            selected = i; // the newest run there (newest first)
+        if (on(runs[std::size_t(i)].database, runs[std::size_t(i)].config.collection) == m_wanted &&
+            runs[std::size_t(i)].interrupted()) {
+            selected = i;
             m_wanted.clear();
         }
     for (int i = 0; !m_wanted.isEmpty() && i < int(rewrites.size()); ++i)
@@ -182,8 +184,9 @@ void MigrationsDialog::showRewrite(int row, const RewriteRun &r)
                             r.database + QLatin1Char('.') + r.config.collection,
                             r.config.path,
                             cure,
-                            journalText(r.state) +
-                                (r.interrupted() ? tr(" (interrupted)") : QString()),
+                            journalText(r.state) + (r.interrupted() ? tr(" (interrupted)")
+                                                    : r.running     ? tr(" (running)")
+                                                                    : QString()),
                             Format::count(r.applied),
                             Format::count(r.pending),
                             Format::count(r.restored)};
@@ -230,7 +233,7 @@ void MigrationsDialog::updateButtons()
         rolledBack = m_runs[std::size_t(row)].state == RunState::RolledBack;
         applying = m_runs[std::size_t(row)].state == RunState::Applying;
     } else if (const RewriteRun *r = rewriteAt(row)) {
-        any = true;
+        any = !r->running; // another client (or a dialog here) writes it now
         rolledBack = r->state == RewriteState::RolledBack;
         applying = r->state == RewriteState::Applying;
     }
@@ -252,29 +255,31 @@ void MigrationsDialog::resume(int row)
 
 void MigrationsDialog::rollback(int row, bool ask)
 {
-    if (const RewriteRun *r = rewriteAt(row)) {
-        if (!ask || QMessageBox::question(this, tr("Roll back"),
-                                          tr("Roll back %3 on %1.%2? Every value goes back "
-                                             "where it was; a value the application wrote "
-                                             "since is kept.")
-                                              .arg(r->database, r->config.collection,
-                                                   r->config.describe())) == QMessageBox::Yes)
-            startRewrite(*r, int(Step::Rollback));
+    // The question waits for the user while the list may be read again: the run is found again
+    // by what it is, not by its row, once they answer.
+    const QString key = keyOf(row);
+    if (key.isEmpty())
         return;
-    }
-    if (row < 0 || row >= int(m_runs.size()))
+    QString question;
+    if (const RewriteRun *r = rewriteAt(row))
+        question = tr("Roll back %3 on %1.%2? Every value goes back where it was; a value the "
+                      "application wrote since is kept.")
+                       .arg(r->database, r->config.collection, r->config.describe());
+    else
+        question =
+            tr("Restore every document of %1.%2 that the split of %3 changed, and delete "
+               "its pages?\n\nStop the application's writes to this collection first: an "
+               "element written to a page during the rollback may come back out of order "
+               "or be lost.")
+                .arg(m_runs[std::size_t(row)].database, m_runs[std::size_t(row)].config.collection,
+                     m_runs[std::size_t(row)].config.field);
+    if (ask && QMessageBox::question(this, tr("Roll back"), question) != QMessageBox::Yes)
         return;
-    const MigrationRun &r = m_runs[std::size_t(row)];
-    if (ask && QMessageBox::question(this, tr("Roll back"),
-                                     tr("Restore every document of %1.%2 that the split of %3 "
-                                        "changed, and delete its pages?\n\nStop the "
-                                        "application's writes to this collection first: an "
-                                        "element written to a page during the rollback may "
-                                        "come back out of order or be lost.")
-                                         .arg(r.database, r.config.collection, r.config.field)) !=
-                   QMessageBox::Yes)
-        return;
-    start(row, int(Step::Rollback));
+    for (int now = 0; now < int(m_runs.size() + m_rewrites.size()); ++now)
+        if (keyOf(now) == key) {
+            start(now, int(Step::Rollback));
+            return;
+        }
 }
 
 void MigrationsDialog::start(int row, int step)

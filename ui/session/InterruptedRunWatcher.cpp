@@ -77,6 +77,8 @@ void InterruptedRunWatcher::follow(MigrationRunner *runner)
 
 bool InterruptedRunWatcher::isThisWindows(const QString &connection, const Interrupted &run) const
 {
+    if (!run.split)
+        return false; // a rewrite running here is connected, so not interrupted (RewriteRun)
     MigrationRun split;
     split.database = run.database;
     split.config.collection = run.collection;
@@ -125,7 +127,7 @@ void InterruptedRunWatcher::check(const QString &connection, const ConnectionSet
             QStringList texts;
             for (const MigrationRun &r : runs.splits)
                 if (r.interrupted() && !isThisWindows(connection, r)) {
-                    interrupted << Interrupted{r.database, r.config.collection, textOf(r)};
+                    interrupted << Interrupted{r.database, r.config.collection, textOf(r), true};
                     texts << textOf(r);
                 }
             for (const RewriteRun &r : runs.rewrites)

@@ -31,6 +31,7 @@ public:
     struct Interrupted
     {
         QString database, collection, text;
+        bool split = false; // a split (this window's runners are splits'), or a rewrite
     };
 
     explicit InterruptedRunWatcher(QObject *parent = nullptr);

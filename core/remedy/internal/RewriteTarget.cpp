@@ -244,12 +244,23 @@ QByteArray RewriteTarget::writeOptions() const
 void RewriteTarget::appendGuard(bson_t *filter, const QByteArray &path, const QByteArray &from,
                                 ExactMatch *exact)
 {
-    if (exact)
-        exact->add("$" + path, from);
+    const int type = int(std::uint8_t(from.at(0)));
     bson_t condition;
     bson_append_document_begin(filter, path.constData(), int(path.size()), &condition);
+    if (type == BSON_TYPE_UNDEFINED) {
+        // The server refuses to compare with undefined ("cannot compare to undefined"); the
+        // type alone is the value (it has no bytes of its own).
+        bson_append_int32(&condition, "$type", -1, type);
+        bson_t no;
+        bson_append_document_begin(&condition, "$not", -1, &no);
+        bson_append_utf8(&no, "$type", -1, "array", -1);
+        bson_append_document_end(&condition, &no);
+        bson_append_document_end(filter, &condition);
+        return;
+    }
+    if (exact)
+        exact->add("$" + path, from);
     bsonraw::append(&condition, "$eq", 3, from);
-    const int type = int(std::uint8_t(from.at(0)));
     if (type == BSON_TYPE_ARRAY) {
         // {$eq: [..]} also matches an array holding it as an element: its length too.
         bson_iter_t it, child;

@@ -1,8 +1,8 @@
 #pragma once
 
-// The live GUI tests' bench (tst_guiwatch, tst_guiremedy): a mongod of the plain fixture, the
-// window connected to it with a collection selected and analysed whole, its Shape tab, a flag's
-// Rewrite dialog, and screenshots for the README when OE_SCREENSHOT_DIR is set.
+// The live GUI tests' bench (tst_guiwatch, tst_guiremedy, tst_guimigrations): a mongod of the plain
+// fixture, the window connected to it with a collection selected and analysed whole, its Shape tab,
+// a flag's Rewrite dialog, and screenshots for the README when OE_SCREENSHOT_DIR is set.
 
 #include "LiveDocuments.h"
 #include "LiveServer.h"
@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
 
@@ -29,6 +30,23 @@ protected:
     fixtures::LiveServer m_server;
     QString m_uri;
     const QString m_db;
+    QTemporaryDir m_history; // the analysis history of this run alone (the window records each)
+
+    // The server opened, the history this run's own, the test's database dropped: empty, or
+    // what went wrong.
+    QString openFresh()
+    {
+        if (!m_history.isValid())
+            return QStringLiteral("no temporary directory for the history");
+        qputenv("OE_HISTORY_DB", m_history.filePath(QStringLiteral("history.sqlite")).toUtf8());
+        m_server = fixtures::LiveServer::open();
+        if (!m_server.isValid())
+            return m_server.missing();
+        m_uri = m_server.uri();
+        QString error;
+        fixtures::command(m_uri, m_db, QByteArray("{\"dropDatabase\": 1}"), &error);
+        return error;
+    }
 
     void saveScreenshot(QWidget *widget, const QString &name) const
     {

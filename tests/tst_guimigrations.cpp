@@ -4,6 +4,7 @@
 // remedy and counts, and resumes, verifies and rolls each back from there, the collection
 // ending byte for byte as before the run. (A split's: tst_migrationwizardlivewindow.)
 #include "GuiFixtures.h"
+#include "GuiLiveBench.h"
 #include "JournalFixtures.h"
 #include "LiveDocuments.h"
 #include "LiveServer.h"
@@ -35,25 +36,18 @@ QMessageBox *offerIn(QWidget &window)
 
 } // namespace
 
-class TestGuiMigrations : public QObject
+class TestGuiMigrations : public QObject, public GuiLiveBench
 {
     Q_OBJECT
 
-    fixtures::LiveServer m_server;
-    QString m_uri;
-    QTemporaryDir m_dir;
+public:
+    TestGuiMigrations() : GuiLiveBench(kDb) {}
 
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        qputenv("OE_HISTORY_DB", m_dir.filePath(QStringLiteral("history.sqlite")).toUtf8());
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
-        QString error;
-        QVERIFY2(fixtures::command(m_uri, kDb, QByteArray("{\"dropDatabase\": 1}"), &error),
-                 qPrintable(error));
+        const QString problem = openFresh();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         for (const QString &run : {QStringLiteral("extract"), QStringLiteral("gridfs")}) {
             const QString loaded =
                 fixtures::loadJournalFixture(m_uri, kDb, fixtures::journalFixtureDir(run));

@@ -84,23 +84,14 @@ class TestGuiRemedy : public QObject, public GuiLiveBench
         *out = qobject_cast<WizardRemedyPage *>(wizard->currentPage());
     }
 
-    QTemporaryDir m_dir;
-
 public:
     TestGuiRemedy() : GuiLiveBench(QStringLiteral("oe_guiremedy")) {}
 
 private slots:
     void initTestCase()
     {
-        // The analysis history of this run alone (the window records every analysis).
-        QVERIFY(m_dir.isValid());
-        qputenv("OE_HISTORY_DB", m_dir.filePath(QStringLiteral("history.sqlite")).toUtf8());
-        m_server = fixtures::LiveServer::open();
-        QVERIFY2(m_server.isValid(), qPrintable(m_server.missing()));
-        m_uri = m_server.uri();
-        QString error;
-        QVERIFY2(fixtures::command(m_uri, m_db, QByteArray("{\"dropDatabase\": 1}"), &error),
-                 qPrintable(error));
+        const QString problem = openFresh();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     // Shape tab → keys used as data → Rewrite…: the dialog previews every document's change
